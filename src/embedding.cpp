@@ -1,0 +1,81 @@
+#include "embedding.hpp"
+
+#include <cmath>
+
+namespace posenc {
+
+std::uint64_t hash_token(std::string_view text) {
+    std::uint64_t h = 14695981039346656037ull;  // FNV-1a offset basis
+    for (unsigned char c : text) {
+        h ^= c;
+        h *= 1099511628211ull;  // FNV prime
+    }
+    return h;
+}
+
+namespace {
+// SplitMix64: a full-period 64-bit generator; one state word, good enough for test vectors.
+struct SplitMix64 {
+    std::uint64_t state;
+    std::uint64_t next() {
+        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        return z ^ (z >> 31);
+    }
+    // Uniform in (0, 1]: never 0, so log() below is finite.
+    double uniform_open_zero() { return (static_cast<double>(next() >> 11) + 1.0) * 0x1.0p-53; }
+};
+
+void fill_gaussian(std::uint64_t seed, std::size_t count, double sigma, float* out) {
+    SplitMix64 rng{seed};
+    const double two_pi = 6.283185307179586;
+    for (std::size_t i = 0; i < count; i += 2) {
+        // Box–Muller: two independent normals per pair of uniforms.
+        const double radius = sigma * std::sqrt(-2.0 * std::log(rng.uniform_open_zero()));
+        const double angle = two_pi * rng.uniform_open_zero();
+        out[i] = static_cast<float>(radius * std::cos(angle));
+        if (i + 1 < count) out[i + 1] = static_cast<float>(radius * std::sin(angle));
+    }
+}
+
+bool is_word_byte(unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
+}
+}  // namespace
+
+void synthetic_embedding(std::uint64_t seed, std::size_t d, float* out) { fill_gaussian(seed, d, 1.0, out); }
+
+void gaussian_matrix(std::uint64_t seed, std::size_t rows, std::size_t cols, double sigma, float* out) {
+    fill_gaussian(seed, rows * cols, sigma, out);
+}
+
+std::vector<std::string> tokenize(std::string_view text) {
+    std::vector<std::string> tokens;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c <= ' ' || c == 0x7f) {
+            ++i;
+            continue;
+        }
+        if (!is_word_byte(c)) {
+            tokens.emplace_back(1, static_cast<char>(c));
+            ++i;
+            continue;
+        }
+        std::string word;
+        while (i < text.size()) {
+            const auto w = static_cast<unsigned char>(text[i]);
+            const bool joiner = (w == '-' || w == '\'') && i + 1 < text.size() &&
+                                !word.empty() && is_word_byte(static_cast<unsigned char>(text[i + 1]));
+            if (!is_word_byte(w) && !joiner) break;
+            word.push_back((w >= 'A' && w <= 'Z') ? static_cast<char>(w - 'A' + 'a') : static_cast<char>(w));
+            ++i;
+        }
+        tokens.push_back(std::move(word));
+    }
+    return tokens;
+}
+
+}  // namespace posenc

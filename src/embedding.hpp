@@ -1,0 +1,31 @@
+// Tokens and synthetic word vectors.
+//
+// Shapes:
+//   out — d floats, caller-owned.
+// A token's synthetic vector is d draws from N(0, 1) by a generator seeded with the 64-bit
+// FNV-1a hash of its text, so the same word always gets the same vector on every platform that
+// has IEEE doubles and a correctly rounded sqrt (log and cos may differ in the last double bit,
+// which rounding to float hides in all but rare cases).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace posenc {
+
+std::uint64_t hash_token(std::string_view text);
+
+void synthetic_embedding(std::uint64_t seed, std::size_t d, float* out);
+
+// Seeded N(0, sigma²) matrix (rows×cols, row-major), for random projection heads.
+void gaussian_matrix(std::uint64_t seed, std::size_t rows, std::size_t cols, double sigma, float* out);
+
+// Lowercases ASCII letters; words (letters, digits, any non-ASCII UTF-8 sequence, and inner
+// hyphens or apostrophes) and every other visible ASCII character become separate tokens;
+// whitespace and control characters separate them.
+std::vector<std::string> tokenize(std::string_view text);
+
+}  // namespace posenc

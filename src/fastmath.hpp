@@ -1,0 +1,87 @@
+// Vectorisable sin/cos and exp that use no float→int conversion instruction.
+//
+// Why: xsimd 8.1's own exp/sin/cos round through _mm_cvt(t)ps_epi32, which Emscripten 3.1.6
+// scalarises lane by lane, so they run slower than scalar wasm. Here rounding uses the
+// 1.5·2^23 magic-number trick and the integer part is read from the float's bits.
+//
+// Every function is a template over (F, I) = (float, std::int32_t) or (Batch, IntBatch), so a
+// kernel's batch loop and its scalar tail run the same operations in the same order.
+// Polynomial coefficients are the Cephes single-precision minimax sets (sinf, cosf, expf).
+#pragma once
+
+#include <cstdint>
+
+#include "simd.hpp"
+
+namespace posenc::fastmath {
+
+// 1.5·2^23: adding it to |x| < 2^22 rounds x to the nearest integer, which then sits in the
+// low mantissa bits.
+inline constexpr float kRoundMagic = 12582912.0f;
+inline constexpr float kTwoOverPi = 0.636619772367581343f;
+// π/2 = kHalfPi1 + kHalfPi2 + kHalfPi3; the first two have 8 significant bits, so n·kHalfPi1 and
+// n·kHalfPi2 are exact for |n| < 2^16 (Cody–Waite reduction).
+inline constexpr float kHalfPi1 = 1.5703125f;
+inline constexpr float kHalfPi2 = 4.84466552734375e-4f;
+inline constexpr float kHalfPi3 = -6.397578431460715e-7f;
+
+// Largest |theta_hi| the reduction keeps exact: |n| = |theta·2/π| < 2^16.
+inline constexpr float kMaxReducedAngle = 100000.0f;
+
+// sin(theta + quadrant_shift·π/2) for theta = theta_hi + theta_lo, |theta_hi| ≤ kMaxReducedAngle,
+// |theta_lo| ≤ 2^-12·|theta_hi| (it can exceed 1, so the quadrant is chosen from the sum). quadrant_shift = 1 turns sin into cos, so one evaluation serves either.
+template <class F, class I>
+inline F sin_shifted(F theta_hi, F theta_lo, I quadrant_shift) {
+    const F magic = F(kRoundMagic);
+    const F t = (theta_hi + theta_lo) * F(kTwoOverPi) + magic;
+    const F n = t - magic;
+    const I quadrant = (to_bits(t) - I(to_bits(kRoundMagic))) + quadrant_shift;
+
+    F r = theta_hi - n * F(kHalfPi1);
+    r = r - n * F(kHalfPi2);
+    r = r - n * F(kHalfPi3);
+    r = r + theta_lo;
+
+    const F z = r * r;
+    F sin_r = F(-1.9515295891e-4f);
+    sin_r = sin_r * z + F(8.3321608736e-3f);
+    sin_r = sin_r * z + F(-1.6666654611e-1f);
+    sin_r = sin_r * z * r + r;
+    F cos_r = F(2.443315711809948e-5f);
+    cos_r = cos_r * z + F(-1.388731625493765e-3f);
+    cos_r = cos_r * z + F(4.166664568298827e-2f);
+    cos_r = cos_r * z * z - F(0.5f) * z + F(1.0f);
+
+    // Quadrant q: sin(r + qπ/2) is sin r, cos r, −sin r, −cos r.
+    const I odd_mask = I(0) - (quadrant & I(1));
+    const I sign_bit = (quadrant & I(2)) << 30;
+    return from_bits(to_bits(blend(odd_mask, cos_r, sin_r)) ^ sign_bit);
+}
+
+// exp(x) for x ≤ 0 (softmax after max subtraction). Below −87.33 the result flushes to 0,
+// where the true value is under FLT_MIN and contributes nothing next to the row's 1.
+template <class F, class I>
+inline F exp_nonpositive(F x) {
+    const float kLowest = -87.33654f;
+    const F magic = F(kRoundMagic);
+    const F clamped = max_of(x, F(kLowest));
+    const F t = clamped * F(1.44269504088896341f) + magic;
+    const F n = t - magic;
+    const I n_int = to_bits(t) - I(to_bits(kRoundMagic));
+
+    F r = clamped - n * F(0.693359375f);
+    r = r - n * F(-2.12194440e-4f);
+
+    F p = F(1.9875691500e-4f);
+    p = p * r + F(1.3981999507e-3f);
+    p = p * r + F(8.3334519073e-3f);
+    p = p * r + F(4.1665795894e-2f);
+    p = p * r + F(1.6666665459e-1f);
+    p = p * r + F(5.0000001201e-1f);
+    p = p * r * r + r + F(1.0f);
+
+    const F two_to_n = from_bits((n_int + I(127)) << 23);
+    return zero_where_below(x, kLowest, p * two_to_n);
+}
+
+}  // namespace posenc::fastmath

@@ -1,0 +1,27 @@
+// Documented limits on every entry point, and the checks that enforce them.
+//
+// Each check returns nullptr when the arguments are valid, else a message that names the
+// argument and the limit. Checks run before any allocation, so an oversized request is refused
+// rather than attempted.
+#pragma once
+
+#include <cstddef>
+
+namespace posenc::limits {
+
+inline constexpr std::size_t kMaxRows = 8192;              // n for sinusoidal and rotate
+inline constexpr std::size_t kMaxAttentionRows = 4096;     // n for attention (n×n weights)
+inline constexpr std::size_t kMaxDim = 4096;               // d
+inline constexpr std::size_t kMaxElements = std::size_t{1} << 24;  // n·d (64 MiB of floats)
+inline constexpr std::size_t kMaxCompareTokens = 1024;     // tokens per compare()
+inline constexpr std::size_t kMaxHeads = 64;
+inline constexpr double kMinBase = 1.0;                    // exclusive: base must exceed 1
+inline constexpr double kMaxBase = 1e12;
+inline constexpr double kMaxOffset = 32768.0;              // |offset|, an integer
+
+const char* check_rows_dim(std::size_t n, std::size_t d, std::size_t max_rows, bool d_must_be_even);
+const char* check_base(double base);
+const char* check_offset(double offset);
+const char* check_scale(double scale);
+
+}  // namespace posenc::limits
