@@ -37,10 +37,13 @@ inline F sin_shifted(F theta_hi, F theta_lo, I quadrant_shift) {
     const F n = t - magic;
     const I quadrant = (to_bits(t) - I(to_bits(kRoundMagic))) + quadrant_shift;
 
+    // The first two steps are exact, and r + theta_lo lands within about π/4 of 0, so add theta_lo
+    // before the rounded third step: done after it, the rounding happens at |r| up to |theta_lo|
+    // (≈ 16 for position 65535), costing ~1e-6 instead of ~6e-8.
     F r = theta_hi - n * F(kHalfPi1);
     r = r - n * F(kHalfPi2);
-    r = r - n * F(kHalfPi3);
     r = r + theta_lo;
+    r = r - n * F(kHalfPi3);
 
     const F z = r * r;
     F sin_r = F(-1.9515295891e-4f);

@@ -35,6 +35,8 @@ export function wasmSimdSupported() {
   }
 }
 
+const GLOVE_FILE = 'glove-6b-100d-20k.i8';
+const WITH_SCRATCH = Symbol('withScratch');
 const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 const loaded = new Map();
 
@@ -66,11 +68,128 @@ async function instantiate(flavour) {
   return createCore({ locateFile: () => wasmUrl.href });
 }
 
+// Bytes of a file shipped beside this module: fetched in browsers, read from disk in Node.
+async function readAsset(name) {
+  const url = new URL(name, import.meta.url);
+  if (IS_NODE) {
+    const { readFile } = await import('node:fs/promises');
+    return new Uint8Array(await readFile(url));
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`could not load ${name}: HTTP ${response.status}`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+// A word-vector set living in wasm memory; see Lab.loadVectors.
+class WordVectorSet {
+  #vectors;
+  #core;
+  #lab;
+
+  constructor(name, vectors, core, lab) {
+    this.#vectors = vectors;
+    this.#core = core;
+    this.#lab = lab;
+    this.name = name;
+    this.dim = vectors.dim();
+    this.size = vectors.size();
+    this.componentRms = vectors.componentRms();
+    Object.freeze(this);
+  }
+
+  has(word) {
+    if (typeof word !== 'string') throw new TypeError('word must be a string');
+    return this.#live().find(word) >= 0;
+  }
+
+  /** The word's vector (a copy). Throws RangeError when the word is not in the set. */
+  vector(word) {
+    return this.#row(this.#rowOf(word));
+  }
+
+  /** Words by index (0 = most frequent for GloVe). */
+  word(index) {
+    checkInt('index', index, 0, this.size - 1);
+    return this.#live().word(index);
+  }
+
+  /** The k nearest words by cosine, best first; a query word is itself excluded. */
+  neighbors(wordOrVector, k = 10) {
+    checkInt('k', k, 1, Math.min(1000, this.size));
+    const vectors = this.#live();
+    let query;
+    let exclude = -1;
+    if (typeof wordOrVector === 'string') {
+      exclude = this.#rowOf(wordOrVector);
+      query = this.#row(exclude);
+    } else {
+      checkMatrix('vector', wordOrVector, this.dim);
+      query = wordOrVector;
+    }
+    const lab = this.#lab;
+    return lab[WITH_SCRATCH](this.dim + 2 * k, (address) => {
+      const heapF32 = () => this.#core.HEAPF32;
+      heapF32().set(query, address / 4);
+      const rows = address + 4 * this.dim;
+      const cosines = rows + 4 * k;
+      const found = vectors.neighbors(address, k, exclude, rows, cosines);
+      const result = [];
+      for (let i = 0; i < found; i++) {
+        result.push({ word: vectors.word(this.#core.HEAPU32[rows / 4 + i]), cosine: heapF32()[cosines / 4 + i] });
+      }
+      return result;
+    });
+  }
+
+  /**
+   * Vectors for a token list: known words get their row; unknown ones a deterministic hashed
+   * N(0,1) vector scaled by componentRms, so they look like GloVe's in size. → { vectors, unknown }
+   */
+  embed(tokens) {
+    checkTokens(tokens);
+    const vectors = this.#live();
+    const out = new Float32Array(tokens.length * this.dim);
+    const unknown = tokens.map((token, p) => {
+      const row = vectors.find(token);
+      if (row >= 0) {
+        out.set(vectors.rows().subarray(row * this.dim, (row + 1) * this.dim), p * this.dim);
+        return false;
+      }
+      const hashed = this.#lab.embed([token], this.dim);
+      for (let j = 0; j < this.dim; j++) out[p * this.dim + j] = hashed[j] * this.componentRms;
+      return true;
+    });
+    return { vectors: out, unknown };
+  }
+
+  dispose() {
+    this.#vectors?.delete();
+    this.#vectors = null;
+  }
+
+  #live() {
+    if (!this.#vectors) throw new RangeError('vectors: already disposed');
+    return this.#vectors;
+  }
+
+  #rowOf(word) {
+    if (typeof word !== 'string') throw new TypeError('word must be a string');
+    const row = this.#live().find(word);
+    if (row < 0) throw new RangeError(`word '${word}' is not in the ${this.name} vocabulary`);
+    return row;
+  }
+
+  #row(row) {
+    return this.#live().rows().slice(row * this.dim, (row + 1) * this.dim);
+  }
+}
+
 class Lab {
   #core;
   #buffer = 0;      // heap address of the scratch buffer (bytes below)
   #capacity = 0;    // in floats
   #comparison;
+  #glove;
 
   constructor(core) {
     this.#core = core;
@@ -193,6 +312,146 @@ class Lab {
       concatenated: scheme(1),
       rotary: scheme(2),
     };
+  }
+
+  /**
+   * Word vectors: 'glove' (GloVe 6B 100-d, the 20,000 most frequent words, shipped beside this
+   * module as glove-6b-100d-20k.i8 and read only when asked for), or the bytes of a file in the
+   * same format. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
+   */
+  loadVectors(source = 'glove') {
+    if (source === 'glove') {
+      this.#glove ??= readAsset(GLOVE_FILE).then((bytes) => this.#parseVectors('glove', bytes));
+      this.#glove.catch(() => { this.#glove = undefined; });
+      return this.#glove;
+    }
+    if (source instanceof ArrayBuffer || source instanceof Uint8Array) {
+      return Promise.resolve().then(() => this.#parseVectors('custom', new Uint8Array(source)));
+    }
+    return Promise.reject(new TypeError("source must be 'glove', an ArrayBuffer or a Uint8Array"));
+  }
+
+  #parseVectors(name, bytes) {
+    const address = this.#core._malloc(Math.max(1, bytes.length));
+    if (!address) throw new RangeError(`not enough wasm memory for a ${bytes.length}-byte vector file`);
+    const vectors = new this.#core.WordVectors();
+    try {
+      this.#core.HEAPU8.set(bytes, address);
+      const error = vectors.load(address, bytes.length);
+      if (error) throw new RangeError(error);
+    } catch (error) {
+      vectors.delete();
+      throw error;
+    } finally {
+      this.#core._free(address);
+    }
+    return new WordVectorSet(name, vectors, this.#core, this);
+  }
+
+  /** Population standard deviation of each column of an n×d matrix: Float32Array(d). */
+  columnSpread(m, n, d) {
+    checkInt('n', n, 1, LIMITS.maxRows);
+    checkInt('d', d, 1, LIMITS.maxDim);
+    checkElements(n * d);
+    checkMatrix('m', m, n * d);
+    const [input, out] = this.#reserve(n * d, d);
+    this.#write(input, m);
+    this.#call(this.#core.columnSpread(input, n, d, out));
+    return this.#read(out, d);
+  }
+
+  /**
+   * Largest change of attention among the original n tokens after k were prepended: `shifted`
+   * ((n+k)×(n+k)) is restricted to the original block and renormalised, then compared with `base`.
+   */
+  shiftChange(base, shifted, n, k) {
+    checkInt('n', n, 1, LIMITS.maxAttentionRows);
+    checkInt('k', k, 0, LIMITS.maxAttentionRows - n);
+    checkMatrix('base', base, n * n);
+    checkMatrix('shifted', shifted, (n + k) * (n + k));
+    const [b, s, out] = this.#reserve(n * n, (n + k) * (n + k), 1);
+    this.#write(b, base);
+    this.#write(s, shifted);
+    this.#call(this.#core.maxShiftChange(b, s, n, k, out));
+    return this.#view(out, 1)[0];
+  }
+
+  /** score[k] = PE(p)·PE(p+k) and bound[k] = RoFormer's decay bound, k = 0 … maxOffset. */
+  offsetCurves(maxOffset, d, options = {}) {
+    checkOptions('options', options, ['base']);
+    checkInt('maxOffset', maxOffset, 0, LIMITS.maxRows - 1);
+    checkEvenDim('d', d);
+    checkElements((maxOffset + 1) * d);
+    const base = checkBase(options.base ?? 10000);
+    const [score, bound] = this.#reserve(maxOffset + 1, maxOffset + 1);
+    this.#call(this.#core.offsetCurves(maxOffset, d, base, score, bound));
+    return { score: this.#read(score, maxOffset + 1), bound: this.#read(bound, maxOffset + 1) };
+  }
+
+  /** Mean and std of the cosine between random N(0, I_d) pairs (≈ 0 and ≈ 1/√d). */
+  cosineSpread(d, options = {}) {
+    checkOptions('options', options, ['pairs', 'seed']);
+    checkInt('d', d, 1, LIMITS.maxDim);
+    const pairs = checkInt('pairs', options.pairs ?? 2000, 2, 100000);
+    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    return this.#core.cosineSpread(d, pairs, seed);
+  }
+
+  /**
+   * A vocabulary of v word vectors (v×d) held in wasm memory for nearest-neighbour decoding.
+   * nearest(queries, n, { truth }) → { best, cosine, rank }: the nearest row per query by cosine,
+   * and with truth (row indices) the 1-based rank of the true row. Call dispose() when done.
+   */
+  vocabulary(rows, v, d) {
+    checkInt('v', v, 1, LIMITS.maxElements);
+    checkInt('d', d, 1, LIMITS.maxDim);
+    checkElements(v * d);
+    checkMatrix('rows', rows, v * d);
+    const [input] = this.#reserve(v * d);
+    this.#write(input, rows);
+    let handle = new this.#core.Vocabulary(input, v, d);
+    const lab = this;
+    return {
+      size: v,
+      dim: d,
+      nearest(queries, n, options = {}) {
+        if (!handle) throw new RangeError('vocabulary: already disposed');
+        return lab.#nearest(handle, v, d, queries, n, options);
+      },
+      dispose() {
+        handle?.delete();
+        handle = null;
+      },
+    };
+  }
+
+  #nearest(handle, v, d, queries, n, options) {
+    checkOptions('options', options, ['truth']);
+    checkInt('n', n, 1, LIMITS.maxRows);
+    checkElements(n * d);
+    checkMatrix('queries', queries, n * d);
+    const truth = options.truth;
+    if (truth !== undefined) {
+      if (!Array.isArray(truth) && !ArrayBuffer.isView(truth)) throw new TypeError('truth must be an array of row indices');
+      if (truth.length !== n) throw new RangeError(`truth must have ${n} entries (one per query), got ${truth.length}`);
+      for (let i = 0; i < n; i++) checkInt(`truth[${i}]`, truth[i], 0, v - 1);
+    }
+    const [q, t, best, cosine, rank] = this.#reserve(n * d, n, n, n, n);
+    this.#write(q, queries);
+    if (truth !== undefined) this.#core.HEAPU32.set(truth, t / 4);
+    this.#call(handle.nearest(q, n, d, truth === undefined ? 0 : t, best, cosine, rank));
+    const u32 = (address) => this.#core.HEAPU32.slice(address / 4, address / 4 + n);
+    return {
+      best: u32(best),
+      cosine: this.#read(cosine, n),
+      ...(truth === undefined ? {} : { rank: u32(rank) }),
+    };
+  }
+
+  // Runs fn(address) with `floats` floats of scratch heap (for WordVectorSet; not public API).
+  [WITH_SCRATCH](floats, fn) {
+    const [address] = this.#reserve(floats);
+    return fn(address);
   }
 
   // Heap addresses for consecutive float arrays of the given lengths, in one reused allocation.

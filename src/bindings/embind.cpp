@@ -7,15 +7,19 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "analyses.hpp"
 #include "attention.hpp"
 #include "compare.hpp"
 #include "embedding.hpp"
 #include "limits.hpp"
 #include "rotary.hpp"
 #include "sinusoidal.hpp"
+#include "vectors.hpp"
 
 namespace {
 
@@ -114,6 +118,102 @@ private:
     posenc::CompareResult result_;
 };
 
+std::string column_spread(std::uintptr_t m, std::size_t n, std::size_t d, std::uintptr_t out) {
+    if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, false)) return e;
+    posenc::column_spread(heap(m), n, d, heap(out));
+    return {};
+}
+
+std::string max_shift_change(std::uintptr_t base, std::uintptr_t shifted, std::size_t n, std::size_t k,
+                             std::uintptr_t out) {
+    if (n < 1 || n + k > limits::kMaxAttentionRows) return "n + k must be between 1 and 4096";
+    *heap(out) = posenc::max_shift_change(heap(base), heap(shifted), n, k);
+    return {};
+}
+
+std::string offset_curves(std::size_t max_offset, std::size_t d, double base, std::uintptr_t scores,
+                          std::uintptr_t bound) {
+    if (const char* e = limits::check_rows_dim(max_offset + 1, d, limits::kMaxRows, true)) return e;
+    if (const char* e = limits::check_base(base)) return e;
+    posenc::score_by_offset(max_offset, d, base, heap(scores));
+    posenc::rope_decay_bound(max_offset, d, base, heap(bound));
+    return {};
+}
+
+emscripten::val cosine_spread(std::size_t d, std::size_t pairs, double seed) {
+    if (d < 1 || d > limits::kMaxDim || pairs < 2 || pairs > 100000) return emscripten::val::null();
+    const posenc::CosineSpread s = posenc::random_cosine_spread(d, pairs, static_cast<std::uint64_t>(seed));
+    emscripten::val out = emscripten::val::object();
+    out.set("mean", s.mean);
+    out.set("std", s.std);
+    return out;
+}
+
+// A vocabulary kept in wasm memory as unit rows, so that decoding many queries against it does
+// not copy or renormalise it each time.
+class Vocabulary {
+public:
+    Vocabulary(std::uintptr_t rows, std::size_t v, std::size_t d) : v_(v), d_(d), unit_(v * d) {
+        posenc::normalize_rows(heap(rows), v, d, unit_.data());
+    }
+    // truth may be 0 (no ranks); outputs: best (uint32 n), cosine (float n), rank (uint32 n).
+    std::string nearest(std::uintptr_t queries, std::size_t n, std::size_t d, std::uintptr_t truth,
+                        std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) const {
+        if (d != d_) return "queries must have the vocabulary's dimension";
+        if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, false)) return e;
+        const auto* truth_rows = reinterpret_cast<const std::uint32_t*>(truth);
+        if (truth_rows) {
+            for (std::size_t i = 0; i < n; ++i) {
+                if (truth_rows[i] >= v_) return "truth indices must be below the vocabulary size";
+            }
+        }
+        posenc::nearest_by_cosine(heap(queries), n, unit_.data(), v_, d, truth_rows,
+                                  reinterpret_cast<std::uint32_t*>(best), heap(cosine),
+                                  truth_rows ? reinterpret_cast<std::uint32_t*>(rank) : nullptr);
+        return {};
+    }
+
+private:
+    std::size_t v_, d_;
+    std::vector<float> unit_;
+};
+
+// A parsed word-vector file plus its unit rows for neighbour queries.
+class WordVectors {
+public:
+    // bytes: heap address of the file's contents. Returns "" or what is wrong with the file.
+    std::string load(std::uintptr_t bytes, std::size_t size) {
+        unit_.clear();
+        if (const char* e = posenc::parse_packed_vectors(reinterpret_cast<const std::uint8_t*>(bytes), size, set_)) {
+            return e;
+        }
+        unit_.resize(set_.rows.size());
+        posenc::normalize_rows(set_.rows.data(), set_.count, set_.dim, unit_.data());
+        return {};
+    }
+    std::size_t size() const { return set_.count; }
+    std::size_t dim() const { return set_.dim; }
+    double component_rms() const { return set_.component_rms; }
+    double mean_norm() const { return set_.mean_norm; }
+    int find(const std::string& word) const { return static_cast<int>(set_.find(word)); }
+    std::string word(std::size_t row) const { return row < set_.count ? set_.words[row] : std::string(); }
+    emscripten::val rows() const {
+        return emscripten::val(emscripten::typed_memory_view(set_.rows.size(), set_.rows.data()));
+    }
+    // Writes up to k neighbours of the query (dim floats at `query`); returns how many.
+    std::size_t neighbors(std::uintptr_t query, std::size_t k, int exclude, std::uintptr_t rows_out,
+                          std::uintptr_t cosines_out) const {
+        if (set_.count == 0) return 0;
+        const std::size_t skip = exclude < 0 ? set_.count : static_cast<std::size_t>(exclude);
+        return posenc::top_k_by_cosine(heap(query), unit_.data(), set_.count, set_.dim, std::min(k, set_.count), skip,
+                                       reinterpret_cast<std::uint32_t*>(rows_out), heap(cosines_out));
+    }
+
+private:
+    posenc::VectorSet set_;
+    std::vector<float> unit_;
+};
+
 bool simd_build() { return POSENC_SIMD != 0; }
 std::string version() { return POSENC_VERSION; }
 
@@ -125,7 +225,25 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("attention", &attention);
     emscripten::function("tokenize", &tokenize);
     emscripten::function("syntheticEmbedding", &synthetic_embedding);
+    emscripten::function("columnSpread", &column_spread);
+    emscripten::function("maxShiftChange", &max_shift_change);
+    emscripten::function("offsetCurves", &offset_curves);
+    emscripten::function("cosineSpread", &cosine_spread);
     emscripten::function("simdBuild", &simd_build);
+    emscripten::class_<WordVectors>("WordVectors")
+        .constructor<>()
+        .function("load", &WordVectors::load)
+        .function("size", &WordVectors::size)
+        .function("dim", &WordVectors::dim)
+        .function("componentRms", &WordVectors::component_rms)
+        .function("meanNorm", &WordVectors::mean_norm)
+        .function("find", &WordVectors::find)
+        .function("word", &WordVectors::word)
+        .function("rows", &WordVectors::rows)
+        .function("neighbors", &WordVectors::neighbors);
+    emscripten::class_<Vocabulary>("Vocabulary")
+        .constructor<std::uintptr_t, std::size_t, std::size_t>()
+        .function("nearest", &Vocabulary::nearest);
     emscripten::function("version", &version);
     emscripten::class_<Comparison>("Comparison")
         .constructor<>()

@@ -1,0 +1,31 @@
+// Principal components of a set of row vectors: the concatenated scheme's "smaller word
+// embedding" keeps a word vector's first d_t principal coordinates.
+//
+// Shapes:
+//   rows        — v×d row-major input
+//   mean        — d, the row mean
+//   axes        — d×d row-major; row a is the a-th principal axis (unit length), by decreasing
+//                 variance
+//   variances   — d eigenvalues of the covariance, decreasing (population covariance, 1/v)
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace posenc {
+
+struct Pca {
+    std::size_t d = 0;
+    std::vector<double> mean, axes, variances;
+
+    // Fraction of the total variance that the first k axes keep.
+    double retained(std::size_t k) const;
+    // out (n×k) = (x − mean) · axes[0 … k)ᵀ for x n×d.
+    void project(const float* x, std::size_t n, std::size_t k, float* out) const;
+};
+
+// Covariance in double, eigen-decomposed by cyclic Jacobi rotations (exact enough for d ≤ a few
+// hundred, and dependency-free). Requires v ≥ 1.
+Pca principal_components(const float* rows, std::size_t v, std::size_t d);
+
+}  // namespace posenc
