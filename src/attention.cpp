@@ -1,5 +1,6 @@
 #include "attention.hpp"
 
+#include <cmath>
 #include <limits>
 
 #include "fastmath.hpp"
@@ -28,18 +29,50 @@ float dot(const float* a, const float* b, std::size_t d) {
     return sum;
 }
 
+namespace {
+// out[r] = q·k_r for four keys at once: q is loaded once per step for all four, and the four
+// accumulators are reduced together (haddp) instead of one horizontal sum per score.
+void dot4(const float* q, const float* k0, const float* k1, const float* k2, const float* k3, std::size_t d,
+          float* out) {
+    std::size_t j = 0;
+    float sums[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+#if POSENC_SIMD
+    static_assert(kLanes == 4, "dot4 reduces four accumulators into one 4-lane batch");
+    Batch acc[4] = {Batch(0.0f), Batch(0.0f), Batch(0.0f), Batch(0.0f)};
+    for (; j + kLanes <= d; j += kLanes) {
+        const Batch qj = load(q + j);
+        acc[0] = acc[0] + qj * load(k0 + j);
+        acc[1] = acc[1] + qj * load(k1 + j);
+        acc[2] = acc[2] + qj * load(k2 + j);
+        acc[3] = acc[3] + qj * load(k3 + j);
+    }
+    xsimd::haddp(acc).store_unaligned(sums);
+#endif
+    for (; j < d; ++j) {
+        sums[0] = sums[0] + q[j] * k0[j];
+        sums[1] = sums[1] + q[j] * k1[j];
+        sums[2] = sums[2] + q[j] * k2[j];
+        sums[3] = sums[3] + q[j] * k3[j];
+    }
+    for (int r = 0; r < 4; ++r) out[r] = sums[r];
+}
+}  // namespace
+
 void attention_scores(const float* q, const float* k, std::size_t n_q, std::size_t n_k,
                       std::size_t d, float scale, bool causal, float* scores) {
     const float minus_infinity = -std::numeric_limits<float>::infinity();
     for (std::size_t i = 0; i < n_q; ++i) {
         const std::size_t visible = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
+        const float* qi = q + i * d;
         float* row = scores + i * n_k;
-        for (std::size_t j = 0; j < visible; ++j) {
-            row[j] = scale * dot(q + i * d, k + j * d, d);
+        std::size_t j = 0;
+        for (; j + 4 <= visible; j += 4) {
+            const float* kj = k + j * d;
+            dot4(qi, kj, kj + d, kj + 2 * d, kj + 3 * d, d, row + j);
+            for (std::size_t r = 0; r < 4; ++r) row[j + r] = scale * row[j + r];
         }
-        for (std::size_t j = visible; j < n_k; ++j) {
-            row[j] = minus_infinity;
-        }
+        for (; j < visible; ++j) row[j] = scale * dot(qi, k + j * d, d);
+        for (; j < n_k; ++j) row[j] = minus_infinity;
     }
 }
 
@@ -83,6 +116,14 @@ float exp_shifted(const float* row, std::size_t count, float shift, float* out) 
     return sum;
 }
 
+// Softmax's limit for a row whose largest score overflowed to +∞ (the +∞ entries share the
+// mass) or whose scores are all −∞ (uniform), where max subtraction would produce ∞ − ∞ = NaN.
+void infinite_row_limit(const float* row, std::size_t count, float m, float* out) {
+    std::size_t winners = 0;
+    for (std::size_t j = 0; j < count; ++j) winners += row[j] == m;
+    for (std::size_t j = 0; j < count; ++j) out[j] = row[j] == m ? 1.0f / static_cast<float>(winners) : 0.0f;
+}
+
 void scale_in_place(float* row, std::size_t count, float factor) {
     std::size_t j = 0;
 #if POSENC_SIMD
@@ -107,8 +148,12 @@ void softmax_rows(const float* scores, std::size_t n_q, std::size_t n_k, bool ca
         const float* row = scores + i * n_k;
         float* out = weights + i * n_k;
         const float m = row_max(row, visible);
-        const float sum = exp_shifted(row, visible, m, out);
-        scale_in_place(out, visible, 1.0f / sum);
+        if (std::isinf(m)) {
+            infinite_row_limit(row, visible, m, out);
+        } else {
+            const float sum = exp_shifted(row, visible, m, out);
+            scale_in_place(out, visible, 1.0f / sum);
+        }
         for (std::size_t j = visible; j < n_k; ++j) out[j] = 0.0f;
     }
 }
@@ -117,10 +162,37 @@ void weighted_sum(const float* weights, const float* v, std::size_t n_q, std::si
                   std::size_t d, bool causal, float* output) {
     for (std::size_t i = 0; i < n_q; ++i) {
         const std::size_t visible = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
+        const float* w = weights + i * n_k;
         float* out = output + i * d;
-        for (std::size_t c = 0; c < d; ++c) out[c] = 0.0f;
-        for (std::size_t j = 0; j < visible; ++j) {
-            add_scaled(out, v + j * d, weights[i * n_k + j], d);
+        std::size_t c = 0;
+#if POSENC_SIMD
+        // Sixteen output columns stay in four accumulators across all keys, so each key costs
+        // four loads and no store (a row-at-a-time axpy would reload and store out per key).
+        for (; c + 4 * kLanes <= d; c += 4 * kLanes) {
+            Batch acc0(0.0f), acc1(0.0f), acc2(0.0f), acc3(0.0f);
+            for (std::size_t j = 0; j < visible; ++j) {
+                const Batch a(w[j]);
+                const float* vj = v + j * d + c;
+                acc0 = acc0 + a * load(vj);
+                acc1 = acc1 + a * load(vj + kLanes);
+                acc2 = acc2 + a * load(vj + 2 * kLanes);
+                acc3 = acc3 + a * load(vj + 3 * kLanes);
+            }
+            store(out + c, acc0);
+            store(out + c + kLanes, acc1);
+            store(out + c + 2 * kLanes, acc2);
+            store(out + c + 3 * kLanes, acc3);
+        }
+        for (; c + kLanes <= d; c += kLanes) {
+            Batch acc(0.0f);
+            for (std::size_t j = 0; j < visible; ++j) acc = acc + Batch(w[j]) * load(v + j * d + c);
+            store(out + c, acc);
+        }
+#endif
+        for (; c < d; ++c) {
+            float acc = 0.0f;
+            for (std::size_t j = 0; j < visible; ++j) acc = acc + w[j] * v[j * d + c];
+            out[c] = acc;
         }
     }
 }

@@ -39,43 +39,12 @@ void fill_gaussian(std::uint64_t seed, std::size_t count, double sigma, float* o
     }
 }
 
-bool is_word_byte(unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
-}
 }  // namespace
 
 void synthetic_embedding(std::uint64_t seed, std::size_t d, float* out) { fill_gaussian(seed, d, 1.0, out); }
 
 void gaussian_matrix(std::uint64_t seed, std::size_t rows, std::size_t cols, double sigma, float* out) {
     fill_gaussian(seed, rows * cols, sigma, out);
-}
-
-std::vector<std::string> tokenize(std::string_view text) {
-    std::vector<std::string> tokens;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        if (c <= ' ' || c == 0x7f) {
-            ++i;
-            continue;
-        }
-        if (!is_word_byte(c)) {
-            tokens.emplace_back(1, static_cast<char>(c));
-            ++i;
-            continue;
-        }
-        std::string word;
-        while (i < text.size()) {
-            const auto w = static_cast<unsigned char>(text[i]);
-            const bool joiner = (w == '-' || w == '\'') && i + 1 < text.size() &&
-                                !word.empty() && is_word_byte(static_cast<unsigned char>(text[i + 1]));
-            if (!is_word_byte(w) && !joiner) break;
-            word.push_back((w >= 'A' && w <= 'Z') ? static_cast<char>(w - 'A' + 'a') : static_cast<char>(w));
-            ++i;
-        }
-        tokens.push_back(std::move(word));
-    }
-    return tokens;
 }
 
 }  // namespace posenc

@@ -1,4 +1,4 @@
-// Tokens and synthetic word vectors.
+// Token hashes and synthetic word vectors.
 //
 // Shapes:
 //   out — d floats, caller-owned.
@@ -10,9 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
-#include <vector>
 
 namespace posenc {
 
@@ -22,10 +20,5 @@ void synthetic_embedding(std::uint64_t seed, std::size_t d, float* out);
 
 // Seeded N(0, sigma²) matrix (rows×cols, row-major), for random projection heads.
 void gaussian_matrix(std::uint64_t seed, std::size_t rows, std::size_t cols, double sigma, float* out);
-
-// Lowercases ASCII letters; words (letters, digits, any non-ASCII UTF-8 sequence, and inner
-// hyphens or apostrophes) and every other visible ASCII character become separate tokens;
-// whitespace and control characters separate them.
-std::vector<std::string> tokenize(std::string_view text);
 
 }  // namespace posenc

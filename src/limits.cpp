@@ -33,7 +33,7 @@ const char* check_offset(double offset) {
 }
 
 const char* check_scale(double scale) {
-    if (!std::isfinite(scale)) return "scale must be a finite number";
+    if (!(std::fabs(scale) <= 3.4028234663852886e38)) return "scale must be a finite number within float32 range";
     return nullptr;
 }
 

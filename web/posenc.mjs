@@ -17,6 +17,7 @@ export const LIMITS = Object.freeze({
 });
 
 const FLOAT32_MAX = 3.4028234663852886e38;
+const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
 const LAYOUTS = ['interleaved', 'half'];
 const CONCAT_MODES = ['same-width', 'widened'];
 
@@ -95,6 +96,12 @@ class WordVectorSet {
     this.size = vectors.size();
     this.componentRms = vectors.componentRms();
     Object.freeze(this);
+  }
+
+  /** Like lab.tokenize, but a hyphenated word this vocabulary lacks is split at its hyphens. */
+  tokenize(text) {
+    if (typeof text !== 'string') throw new TypeError('text must be a string');
+    return this.#live().tokenize(text.toWellFormed());
   }
 
   has(word) {
@@ -237,7 +244,7 @@ class Lab {
     for (const [name, m] of [['q', q], ['k', k], ['v', v]]) checkMatrix(name, m, n * d);
     const causal = options.causal ?? false;
     if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
-    const scale = checkFinite('scale', options.scale ?? 1 / Math.sqrt(d));
+    const scale = checkFloat32('scale', options.scale ?? 1 / Math.sqrt(d));
     const [qa, ka, va, weights, output] = this.#reserve(n * d, n * d, n * d, n * n, n * d);
     this.#write(qa, q);
     this.#write(ka, k);
@@ -249,7 +256,8 @@ class Lab {
   /** Lowercased word and punctuation tokens (see README for the rules). */
   tokenize(text) {
     if (typeof text !== 'string') throw new TypeError('text must be a string');
-    return this.#core.tokenize(text);
+    // Lone surrogates would corrupt Emscripten's UTF-8 conversion; make them U+FFFD first.
+    return this.#core.tokenize(text.toWellFormed());
   }
 
   /** Synthetic word vectors: Float32Array(tokens.length*d), N(0,1) seeded by each token's hash. */
@@ -259,10 +267,10 @@ class Lab {
     checkElements(tokens.length * d);
     const [row] = this.#reserve(d);
     const out = new Float32Array(tokens.length * d);
-    tokens.forEach((token, p) => {
-      this.#call(this.#core.syntheticEmbedding(token, row, d));
+    for (let p = 0; p < tokens.length; p++) {
+      this.#call(this.#core.syntheticEmbedding(tokens[p], row, d));
       out.set(this.#view(row, d), p * d);
-    });
+    }
     return out;
   }
 
@@ -277,7 +285,7 @@ class Lab {
     checkInt('n', n, 1, LIMITS.maxCompareTokens);
     checkEvenDim('d', d);
     checkMatrix('embeddings', embeddings, n * d);
-    const alpha = checkFinite('alpha', options.alpha ?? 1);
+    const alpha = checkFloat32('alpha', options.alpha ?? 1);
     const base = checkBase(options.base ?? 10000);
     const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
     const pairing = checkEnum('pairing', options.pairing ?? 'interleaved', LAYOUTS);
@@ -285,13 +293,18 @@ class Lab {
     const defaultDPos = Math.max(2, 2 * Math.round(d / 8));
     const dPos = checkInt('dPos', options.dPos ?? defaultDPos, 2, LIMITS.maxDim);
     if (dPos % 2 !== 0) throw new RangeError('dPos must be even');
-    if (concat === 0 && dPos >= d) throw new RangeError(`dPos must be smaller than d (${d}) for same-width concatenation`);
+    if (concat === 0 && dPos >= d) {
+      throw new RangeError(`dPos (${dPos}) must be smaller than d (${d}) for same-width concatenation, so d must be at least 4`);
+    }
     const causal = options.causal ?? false;
     if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
     const heads = checkInt('heads', options.heads ?? 0, 0, LIMITS.maxHeads);
     const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
-    const scale = options.scale === undefined ? 0 : checkFinite('scale', options.scale);
-    if (options.scale !== undefined && !(scale > 0)) throw new RangeError('scale must be greater than 0');
+    // 0 tells the core "1/√d_head"; a given scale must stay positive once rounded to float32.
+    const scale = options.scale === undefined ? 0 : checkFloat32('scale', options.scale);
+    if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
+      throw new RangeError(`scale must be at least ${FLOAT32_MIN_NORMAL} (got ${scale})`);
+    }
     const [input] = this.#reserve(n * d);
     this.#write(input, embeddings);
     this.#comparison ??= new this.#core.Comparison();
@@ -526,6 +539,12 @@ function checkFinite(name, value) {
   return value;
 }
 
+function checkFloat32(name, value) {
+  checkFinite(name, value);
+  if (Math.abs(value) > FLOAT32_MAX) throw new RangeError(`${name} must be within float32 range (got ${value})`);
+  return value;
+}
+
 function checkBase(value) {
   checkFinite('base', value);
   if (!(value > 1 && value <= LIMITS.maxBase)) {
@@ -560,7 +579,8 @@ function checkTokens(tokens) {
   if (tokens.length < 1 || tokens.length > LIMITS.maxRows) {
     throw new RangeError(`tokens must hold 1 to ${LIMITS.maxRows} strings (got ${tokens.length})`);
   }
-  tokens.forEach((t, i) => {
-    if (typeof t !== 'string') throw new TypeError(`tokens[${i}] must be a string`);
-  });
+  // An index loop, not forEach: forEach would skip the holes of a sparse array.
+  for (let i = 0; i < tokens.length; i++) {
+    if (typeof tokens[i] !== 'string') throw new TypeError(`tokens[${i}] must be a string`);
+  }
 }

@@ -19,6 +19,7 @@
 #include "limits.hpp"
 #include "rotary.hpp"
 #include "sinusoidal.hpp"
+#include "tokenizer.hpp"
 #include "vectors.hpp"
 
 namespace {
@@ -59,11 +60,13 @@ std::string attention(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std:
     return {};
 }
 
-emscripten::val tokenize(const std::string& text) {
-    emscripten::val tokens = emscripten::val::array();
-    for (const std::string& token : posenc::tokenize(text)) tokens.call<void>("push", token);
-    return tokens;
+emscripten::val token_array(const std::vector<std::string>& tokens) {
+    emscripten::val array = emscripten::val::array();
+    for (const std::string& token : tokens) array.call<void>("push", token);
+    return array;
 }
+
+emscripten::val tokenize(const std::string& text) { return token_array(posenc::tokenize(text)); }
 
 std::string synthetic_embedding(const std::string& token, std::uintptr_t out, std::size_t d) {
     if (d < 1 || d > limits::kMaxDim) return "d must be between 1 and 4096";
@@ -195,6 +198,8 @@ public:
     std::size_t dim() const { return set_.dim; }
     double component_rms() const { return set_.component_rms; }
     double mean_norm() const { return set_.mean_norm; }
+    // Tokenizes with this vocabulary deciding whether hyphenated words stay whole.
+    emscripten::val tokenize(const std::string& text) const { return token_array(posenc::tokenize(text, &set_)); }
     int find(const std::string& word) const { return static_cast<int>(set_.find(word)); }
     std::string word(std::size_t row) const { return row < set_.count ? set_.words[row] : std::string(); }
     emscripten::val rows() const {
@@ -238,6 +243,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("componentRms", &WordVectors::component_rms)
         .function("meanNorm", &WordVectors::mean_norm)
         .function("find", &WordVectors::find)
+        .function("tokenize", &WordVectors::tokenize)
         .function("word", &WordVectors::word)
         .function("rows", &WordVectors::rows)
         .function("neighbors", &WordVectors::neighbors);

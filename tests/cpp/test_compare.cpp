@@ -1,0 +1,321 @@
+// compare.hpp: validate() messages, shapes and layouts of every scheme, weights per head,
+// projection heads, determinism.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "sinusoidal.hpp"
+
+namespace {
+
+using Catch::Matchers::Contains;
+using posenc::ConcatMode;
+using posenc::Layout;
+
+std::vector<float> random_values(std::size_t count, std::uint64_t seed, float scale = 1.0f) {
+    std::vector<float> out(count);
+    std::uint64_t s = seed;
+    for (float& v : out) {
+        std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        v = scale * static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
+    }
+    return out;
+}
+
+posenc::CompareConfig valid_config() {
+    posenc::CompareConfig cfg;
+    cfg.n = 9;
+    cfg.d = 16;
+    cfg.d_pos = 6;
+    cfg.alpha = 1.25f;
+    return cfg;
+}
+
+std::string message(const posenc::CompareConfig& cfg) {
+    const char* m = posenc::validate(cfg);
+    return m ? m : "(valid)";
+}
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
+// Rows of every h'×n×n block sum to 1 (within (n + 8)·2^-24, see test_attention.cpp) and causal
+// blocks are exactly 0 above the diagonal. Returns the number of violations.
+std::size_t weight_violations(const std::vector<float>& weights, std::size_t blocks, std::size_t n, bool causal) {
+    std::size_t bad = 0;
+    if (weights.size() != blocks * n * n) return 1;
+    for (std::size_t b = 0; b < blocks; ++b) {
+        for (std::size_t i = 0; i < n; ++i) {
+            double sum = 0.0;
+            for (std::size_t j = 0; j < n; ++j) {
+                const float w = weights[b * n * n + i * n + j];
+                if (!(w >= 0.0f && w <= 1.0f)) ++bad;
+                if (causal && j > i && w != 0.0f) ++bad;
+                sum += w;
+            }
+            if (std::fabs(sum - 1.0) > (n + 8) * 0x1p-24) ++bad;
+        }
+    }
+    return bad;
+}
+
+// Softmax of double logits, masked when causal.
+std::vector<double> softmax_double(const std::vector<double>& s, std::size_t n, bool causal) {
+    std::vector<double> w(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t visible = causal ? i + 1 : n;
+        double m = -std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < visible; ++j) m = std::fmax(m, s[i * n + j]);
+        double sum = 0.0;
+        for (std::size_t j = 0; j < visible; ++j) sum += std::exp(s[i * n + j] - m);
+        for (std::size_t j = 0; j < visible; ++j) w[i * n + j] = std::exp(s[i * n + j] - m) / sum;
+    }
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("validate accepts a valid config and names the offending field otherwise", "[compare]") {
+    CHECK(posenc::validate(valid_config()) == nullptr);
+
+    auto with = [](auto change) {
+        posenc::CompareConfig cfg = valid_config();
+        change(cfg);
+        return message(cfg);
+    };
+    CHECK_THAT(with([](auto& c) { c.d = 15; }), Contains("d must be even"));
+    CHECK_THAT(with([](auto& c) { c.n = 0; }), Contains("n must be at least 1"));
+    CHECK_THAT(with([](auto& c) { c.n = 1025; }), Contains("n must be at most 1024"));
+    CHECK(with([](auto& c) { c.n = 1024; }) == "(valid)");
+    CHECK_THAT(with([](auto& c) { c.d = 0; }), Contains("d must be at least 1"));
+    CHECK_THAT(with([](auto& c) { c.d = 4098; }), Contains("d must be at most 4096"));
+    CHECK_THAT(with([](auto& c) { c.base = 1.0; }), Contains("base"));
+    CHECK_THAT(with([](auto& c) { c.base = std::numeric_limits<double>::quiet_NaN(); }), Contains("base"));
+    CHECK_THAT(with([](auto& c) { c.alpha = std::numeric_limits<float>::infinity(); }), Contains("alpha"));
+    CHECK_THAT(with([](auto& c) { c.scale = -1.0f; }), Contains("scale"));
+    CHECK_THAT(with([](auto& c) { c.scale = std::numeric_limits<float>::quiet_NaN(); }), Contains("scale"));
+    CHECK(with([](auto& c) { c.scale = 0.25f; }) == "(valid)");
+    CHECK_THAT(with([](auto& c) { c.d_pos = 0; }), Contains("d_pos must be an even number"));
+    CHECK_THAT(with([](auto& c) { c.d_pos = 5; }), Contains("d_pos must be an even number"));
+    // Same width: d_pos must leave room for the word part.
+    CHECK_THAT(with([](auto& c) { c.d_pos = 16; }), Contains("d_pos must be smaller than d"));
+    CHECK_THAT(with([](auto& c) { c.d_pos = 18; }), Contains("d_pos must be smaller than d"));
+    CHECK(with([](auto& c) { c.d_pos = 14; }) == "(valid)");
+    // Widened: any even d_pos up to 4096.
+    CHECK(with([](auto& c) { c.d_pos = 16; c.concat_mode = ConcatMode::widened; }) == "(valid)");
+    CHECK(with([](auto& c) { c.d_pos = 4096; c.concat_mode = ConcatMode::widened; }) == "(valid)");
+    CHECK_THAT(with([](auto& c) { c.d_pos = 4098; c.concat_mode = ConcatMode::widened; }), Contains("d_pos must be at most 4096"));
+    // Heads.
+    CHECK(with([](auto& c) { c.heads = 2; }) == "(valid)");
+    CHECK(with([](auto& c) { c.heads = 8; }) == "(valid)");  // d_head = 2
+    CHECK_THAT(with([](auto& c) { c.heads = 3; }), Contains("heads must divide"));
+    CHECK_THAT(with([](auto& c) { c.heads = 16; }), Contains("d / heads must be even"));  // d_head = 1
+    // Widened: d + d_pos = 22 must also divide by heads.
+    CHECK_THAT(with([](auto& c) { c.heads = 4; c.concat_mode = ConcatMode::widened; }), Contains("heads must divide"));
+    CHECK(with([](auto& c) { c.heads = 2; c.concat_mode = ConcatMode::widened; }) == "(valid)");
+    CHECK_THAT(with([](auto& c) { c.heads = 65; }), Contains("heads must be at most 64"));
+    CHECK_THAT(with([](auto& c) { c.d = 128; c.n = 1024; c.heads = 64; }), Contains("heads·n²"));
+}
+
+TEST_CASE("compare: shapes, tables and the layout of each scheme's input", "[compare]") {
+    for (ConcatMode mode : {ConcatMode::same_width, ConcatMode::widened}) {
+        for (Layout layout : {Layout::interleaved, Layout::half}) {
+            posenc::CompareConfig cfg = valid_config();
+            cfg.concat_mode = mode;
+            cfg.layout = layout;
+            const std::size_t n = cfg.n, d = cfg.d, d_pos = cfg.d_pos;
+            const auto e = random_values(n * d, 3, 2.0f);
+            posenc::CompareResult r;
+            REQUIRE(posenc::validate(cfg) == nullptr);
+            posenc::compare(cfg, e.data(), r);
+            CAPTURE(mode == ConcatMode::widened, layout == Layout::half);
+
+            // Tables: the sinusoidal kernel at d and at d_pos, chosen layout.
+            std::vector<float> pe(n * d), pe_concat(n * d_pos);
+            posenc::sinusoidal_table(n, d, cfg.base, layout, pe.data());
+            posenc::sinusoidal_table(n, d_pos, cfg.base, layout, pe_concat.data());
+            CHECK(same_bits(r.pe, pe));
+            CHECK(same_bits(r.pe_concat, pe_concat));
+
+            // Rotary: x = α·E exactly (one float multiply), width d.
+            CHECK(r.rotary.width == d);
+            REQUIRE(r.rotary.x.size() == n * d);
+            std::size_t bad = 0;
+            for (std::size_t i = 0; i < n * d; ++i)
+                if (r.rotary.x[i] != cfg.alpha * e[i]) ++bad;
+            CHECK(bad == 0);
+
+            // Additive: x = α·E + PE, width d.
+            CHECK(r.additive.width == d);
+            REQUIRE(r.additive.x.size() == n * d);
+            bad = 0;
+            for (std::size_t i = 0; i < n * d; ++i)
+                if (r.additive.x[i] != cfg.alpha * e[i] + pe[i]) ++bad;
+            CHECK(bad == 0);
+
+            // Concatenated: [α·E[0 … d_word) ; PE_{d_pos}], d_word = d − d_pos or d.
+            const std::size_t d_word = mode == ConcatMode::widened ? d : d - d_pos;
+            const std::size_t w = d_word + d_pos;
+            CHECK(r.concatenated.width == (mode == ConcatMode::widened ? d + d_pos : d));
+            REQUIRE(r.concatenated.x.size() == n * w);
+            bad = 0;
+            for (std::size_t p = 0; p < n; ++p) {
+                for (std::size_t j = 0; j < d_word; ++j)
+                    if (r.concatenated.x[p * w + j] != cfg.alpha * e[p * d + j]) ++bad;
+                for (std::size_t j = 0; j < d_pos; ++j)
+                    if (r.concatenated.x[p * w + d_word + j] != pe_concat[p * d_pos + j]) ++bad;
+            }
+            CHECK(bad == 0);
+
+            // Terms: 4 blocks for additive and concatenated, 1 for rotary; one weight block (heads = 0).
+            CHECK(r.additive.term_count == 4);
+            CHECK(r.concatenated.term_count == 4);
+            CHECK(r.rotary.term_count == 1);
+            CHECK(r.additive.terms.size() == 4 * n * n);
+            CHECK(r.concatenated.terms.size() == 4 * n * n);
+            CHECK(r.rotary.terms.size() == n * n);
+        }
+    }
+}
+
+TEST_CASE("compare: every scheme's and head's weight rows sum to 1; causal blocks are zero above the diagonal",
+          "[compare][property]") {
+    for (bool causal : {false, true}) {
+        for (std::size_t heads : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
+            for (ConcatMode mode : {ConcatMode::same_width, ConcatMode::widened}) {
+                posenc::CompareConfig cfg = valid_config();
+                cfg.n = 17;
+                cfg.d = 24;
+                cfg.d_pos = 8;  // widened: 32, divisible by 1, 2, 4
+                cfg.causal = causal;
+                cfg.heads = heads;
+                cfg.concat_mode = mode;
+                REQUIRE(posenc::validate(cfg) == nullptr);
+                const auto e = random_values(cfg.n * cfg.d, 44, 2.0f);
+                posenc::CompareResult r;
+                posenc::compare(cfg, e.data(), r);
+                const std::size_t blocks = heads == 0 ? 1 : heads;
+                CAPTURE(causal, heads, mode == ConcatMode::widened);
+                CHECK(weight_violations(r.additive.weights, blocks, cfg.n, causal) == 0);
+                CHECK(weight_violations(r.concatenated.weights, blocks, cfg.n, causal) == 0);
+                CHECK(weight_violations(r.rotary.weights, blocks, cfg.n, causal) == 0);
+            }
+        }
+    }
+}
+
+TEST_CASE("compare with projection heads: heads differ, head 0's terms explain head 0's weights", "[compare]") {
+    for (bool causal : {false, true}) {
+        posenc::CompareConfig cfg = valid_config();
+        cfg.n = 12;
+        cfg.d = 32;
+        cfg.d_pos = 8;
+        cfg.heads = 4;
+        cfg.causal = causal;
+        REQUIRE(posenc::validate(cfg) == nullptr);
+        const std::size_t n = cfg.n, nn = n * n;
+        const auto e = random_values(n * cfg.d, 99, 2.0f);
+        posenc::CompareResult r;
+        posenc::compare(cfg, e.data(), r);
+        CAPTURE(causal);
+        REQUIRE(r.additive.weights.size() == 4 * nn);
+        // Seeded random projections: no two heads give the same weights.
+        for (std::size_t a = 0; a < 4; ++a)
+            for (std::size_t b = a + 1; b < 4; ++b)
+                CHECK(std::memcmp(r.additive.weights.data() + a * nn, r.additive.weights.data() + b * nn, nn * sizeof(float)) != 0);
+        // With W ≠ I the heads do not see raw similarity: head 0 differs from the W = I result.
+        posenc::CompareConfig identity = cfg;
+        identity.heads = 0;
+        posenc::CompareResult r0;
+        posenc::compare(identity, e.data(), r0);
+        CHECK(std::memcmp(r.additive.weights.data(), r0.additive.weights.data(), nn * sizeof(float)) != 0);
+
+        // Head 0's four terms are the projected content/position products; their sum is head 0's
+        // logit matrix, whose softmax is head 0's weights. The weights' logits come from x·W and
+        // the terms from a·W and b·W: each side is within ~(w + d_head)·2^-24 ≈ 2.4e-6 relative of
+        // the exact logit, and |logits| ≲ 4 here, so δ ≤ 1e-5 and a weight moves by ≤ 2δ = 2e-5
+        // (measured 3.4e-7).
+        for (const posenc::SchemeResult* s : {&r.additive, &r.concatenated}) {
+            std::vector<double> sum(nn, 0.0);
+            for (std::size_t t = 0; t < 4; ++t)
+                for (std::size_t i = 0; i < nn; ++i) sum[i] += s->terms[t * nn + i];
+            const auto w = softmax_double(sum, n, causal);
+            double worst = 0.0;
+            for (std::size_t i = 0; i < nn; ++i) worst = std::fmax(worst, std::fabs(s->weights[i] - w[i]));
+            CHECK(worst <= 2e-5);
+        }
+        // With projections, the concatenated cross terms are no longer zero (W mixes the blocks).
+        bool cross_nonzero = false;
+        for (std::size_t i = 0; i < nn; ++i) cross_nonzero |= r.concatenated.terms[nn + i] != 0.0f;
+        CHECK(cross_nonzero);
+    }
+}
+
+TEST_CASE("compare is deterministic, also when its buffers are reused", "[compare]") {
+    posenc::CompareConfig cfg = valid_config();
+    cfg.n = 10;
+    cfg.d = 20;
+    cfg.d_pos = 4;
+    cfg.heads = 2;
+    cfg.causal = true;
+    cfg.pairing = Layout::half;
+    const auto e = random_values(cfg.n * cfg.d, 5, 2.0f);
+    posenc::CompareResult a, b;
+    posenc::compare(cfg, e.data(), a);
+    posenc::compare(cfg, e.data(), b);
+    auto all_same = [](const posenc::CompareResult& x, const posenc::CompareResult& y) {
+        for (auto member : {&posenc::SchemeResult::x, &posenc::SchemeResult::weights, &posenc::SchemeResult::terms}) {
+            if (!same_bits(x.additive.*member, y.additive.*member)) return false;
+            if (!same_bits(x.concatenated.*member, y.concatenated.*member)) return false;
+            if (!same_bits(x.rotary.*member, y.rotary.*member)) return false;
+        }
+        return same_bits(x.pe, y.pe) && same_bits(x.pe_concat, y.pe_concat);
+    };
+    CHECK(all_same(a, b));
+
+    // Reuse b for a different, larger config, then the original again: same result as fresh.
+    posenc::CompareConfig other = cfg;
+    other.n = 30;
+    other.heads = 0;
+    other.concat_mode = ConcatMode::widened;
+    const auto e2 = random_values(other.n * other.d, 6);
+    posenc::compare(other, e2.data(), b);
+    posenc::compare(cfg, e.data(), b);
+    CHECK(all_same(a, b));
+
+    // The head seed matters: another seed, other projections.
+    posenc::CompareConfig reseeded = cfg;
+    reseeded.head_seed = 2;
+    posenc::CompareResult c;
+    posenc::compare(reseeded, e.data(), c);
+    CHECK_FALSE(same_bits(a.additive.weights, c.additive.weights));
+    CHECK(same_bits(a.additive.x, c.additive.x));  // inputs do not depend on the seed
+}
+
+TEST_CASE("compare: an explicit scale is used instead of 1/sqrt(d_head)", "[compare]") {
+    posenc::CompareConfig cfg = valid_config();
+    const auto e = random_values(cfg.n * cfg.d, 8);
+    posenc::CompareResult def, half;
+    posenc::compare(cfg, e.data(), def);
+    cfg.scale = 0.5f;
+    posenc::compare(cfg, e.data(), half);
+    // The default is 1/√16 = 0.25, so every term doubles: exactly, as scale enters as one multiply
+    // by a power of two.
+    REQUIRE(def.rotary.terms.size() == half.rotary.terms.size());
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < def.rotary.terms.size(); ++i)
+        if (half.rotary.terms[i] != 2.0f * def.rotary.terms[i]) ++bad;
+    for (std::size_t i = 0; i < def.additive.terms.size(); ++i)
+        if (half.additive.terms[i] != 2.0f * def.additive.terms[i]) ++bad;
+    CHECK(bad == 0);
+}
