@@ -101,7 +101,7 @@ void run_scheme(const CompareConfig& cfg, bool is_rotary, const float* word_part
 }
 }  // namespace
 
-void compare(const CompareConfig& cfg, const float* embeddings, CompareResult& r) {
+void compare(const CompareConfig& cfg, const float* embeddings, CompareResult& r, const float* concat_words) {
     const std::size_t n = cfg.n, d = cfg.d, d_pos = cfg.d_pos;
     r.pe.resize(n * d);
     r.pe_concat.resize(n * d_pos);
@@ -125,7 +125,7 @@ void compare(const CompareConfig& cfg, const float* embeddings, CompareResult& r
     const std::size_t w = d_word + d_pos;
     r.concatenated.width = w;
     r.concatenated.x.resize(n * w);
-    concatenate_encoding(embeddings, n, d, d_word, cfg.alpha, r.pe_concat.data(), d_pos, r.concatenated.x.data());
+    concatenate_encoding(concat_words ? concat_words : embeddings, n, d, d_word, cfg.alpha, r.pe_concat.data(), d_pos, r.concatenated.x.data());
     r.word_part.assign(n * w, 0.0f);
     r.position_part.assign(n * w, 0.0f);
     for (std::size_t p = 0; p < n; ++p) {

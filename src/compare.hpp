@@ -2,6 +2,9 @@
 //
 // Shapes (n tokens, d word-vector dims, w a scheme's input width, h' = max(heads, 1)):
 //   embeddings      — n×d, caller-owned input (unscaled word vectors)
+//   concat_words    — n×d or nullptr: the word vectors in the basis whose leading coordinates the
+//                     concatenated scheme keeps (PCA coordinates for real vectors); nullptr keeps
+//                     the leading coordinates of embeddings (truncation, for synthetic vectors)
 //   pe              — n×d   sinusoidal table added by the additive scheme
 //   pe_concat       — n×d_pos table appended by the concatenated scheme
 //   scheme.x        — n×w   encoded input (rotary: α·E itself; its rotation happens on q, k)
@@ -48,13 +51,14 @@ struct CompareResult {
     std::vector<float> pe, pe_concat;
     SchemeResult additive, concatenated, rotary;
     // Scratch reused across calls so that a repeated compare allocates nothing once warm.
-    std::vector<float> word_part, position_part, projected, w_q, w_k, w_v, q, k, v, q2, k2, output;
+    std::vector<float> word_part, position_part, projected, w_q, w_k, q, k, q2, k2;
 };
 
 // Returns nullptr when cfg is valid, else a message naming the offending field.
 const char* validate(const CompareConfig& cfg);
 
 // Requires validate(cfg) == nullptr.
-void compare(const CompareConfig& cfg, const float* embeddings, CompareResult& result);
+void compare(const CompareConfig& cfg, const float* embeddings, CompareResult& result,
+             const float* concat_words = nullptr);
 
 }  // namespace posenc

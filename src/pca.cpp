@@ -4,6 +4,8 @@
 #include <cmath>
 #include <numeric>
 
+#include "attention.hpp"
+
 namespace posenc {
 
 double Pca::retained(std::size_t k) const {
@@ -15,9 +17,7 @@ double Pca::retained(std::size_t k) const {
 void Pca::project(const float* x, std::size_t n, std::size_t k, float* out) const {
     for (std::size_t p = 0; p < n; ++p) {
         for (std::size_t a = 0; a < k; ++a) {
-            double sum = 0.0;
-            for (std::size_t j = 0; j < d; ++j) sum += (x[p * d + j] - mean[j]) * axes[a * d + j];
-            out[p * k + a] = static_cast<float>(sum);
+            out[p * k + a] = static_cast<float>(dot(x + p * d, axes_float.data() + a * d, d) - mean_along_axis[a]);
         }
     }
 }
@@ -91,6 +91,10 @@ Pca principal_components(const float* rows, std::size_t v, std::size_t d) {
         pca.variances[rank] = std::max(0.0, cov[column * d + column]);
         for (std::size_t j = 0; j < d; ++j) pca.axes[rank * d + j] = vectors[j * d + column];
     }
+    pca.axes_float.assign(pca.axes.begin(), pca.axes.end());
+    pca.mean_along_axis.assign(d, 0.0);
+    for (std::size_t a = 0; a < d; ++a)
+        for (std::size_t j = 0; j < d; ++j) pca.mean_along_axis[a] += pca.mean[j] * pca.axes[a * d + j];
     return pca;
 }
 

@@ -17,6 +17,10 @@ namespace posenc {
 struct Pca {
     std::size_t d = 0;
     std::vector<double> mean, axes, variances;
+    // For project(): the axes in float (SIMD dot products) and mean·axis_a per axis, so a
+    // coordinate is x·axis_a − mean·axis_a without centring x first.
+    std::vector<float> axes_float;
+    std::vector<double> mean_along_axis;
 
     // Fraction of the total variance that the first k axes keep.
     double retained(std::size_t k) const;

@@ -1,16 +1,32 @@
-// Heatmap painting with a viridis-like palette.
+// Palettes and heatmap painting.
 //
-// Viridis is perceptually uniform and stays readable in greyscale and for the common colour
-// vision deficiencies; ten anchors (matplotlib's viridis at t = 0, 1/9, …, 1) interpolated
-// linearly are indistinguishable from the full 256-entry table at these sizes, and keep the page
-// free of a colour-scale dependency.
-const VIRIDIS_ANCHORS = [
-  '#440154', '#482878', '#3e4989', '#31688e', '#26828e',
-  '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725',
-];
+// Sequential data (attention weights, 0…1) uses viridis: perceptually uniform, readable in
+// greyscale and for the common colour-vision deficiencies. Signed data (encoded inputs, PE, logit
+// terms) uses ColorBrewer's RdBu (blue < 0 < red), one of Brewer's colour-blind-safe diverging
+// schemes, always on a symmetric range so white means exactly zero. The anchors are the published
+// colours (matplotlib's viridis at t = 0, 1/9, …, 1; RdBu's 11 classes); linear interpolation
+// between them is indistinguishable from the full tables at these sizes and keeps the page free
+// of a colour-scale dependency.
+const PALETTE_ANCHORS = {
+  viridis: [
+    '#440154', '#482878', '#3e4989', '#31688e', '#26828e',
+    '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725',
+  ],
+  diverging: [
+    '#053061', '#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7',
+    '#fddbc7', '#f4a582', '#d6604d', '#b2182b', '#67001f',
+  ],
+};
+
+export const PALETTE_NAMES = {
+  viridis: 'viridis (sequential)',
+  diverging: 'RdBu (diverging: blue negative, white zero, red positive)',
+};
 
 const RAMP_SIZE = 256;
-const RAMP = buildRamp(VIRIDIS_ANCHORS, RAMP_SIZE);
+const RAMPS = Object.fromEntries(
+  Object.entries(PALETTE_ANCHORS).map(([name, anchors]) => [name, buildRamp(anchors, RAMP_SIZE)]),
+);
 
 function hexToRgb(hex) {
   const value = Number.parseInt(hex.slice(1), 16);
@@ -33,8 +49,15 @@ function buildRamp(anchors, size) {
   return ramp;
 }
 
+/** The palette's RGB triple for value on [min, max] (NaN → low end), e.g. for tests and charts. */
+export function colourOf(palette, value, min, max) {
+  const ramp = RAMPS[palette];
+  const index = rampIndex(value, min, max) * 3;
+  return [ramp[index], ramp[index + 1], ramp[index + 2]];
+}
+
 function rampIndex(value, min, max) {
-  const t = (value - min) / (max - min);
+  const t = max > min ? (value - min) / (max - min) : 0.5;
   // NaN lands on the low end rather than poisoning the image.
   if (!(t > 0)) return 0;
   if (t >= 1) return RAMP_SIZE - 1;
@@ -42,33 +65,42 @@ function rampIndex(value, min, max) {
 }
 
 /**
- * Paints an n×n row-major matrix one canvas pixel per cell; CSS scales it up (pixelated), so the
- * canvas's intrinsic size is the matrix size and a pointer position maps straight to a cell.
+ * Paints a rows×cols row-major matrix one canvas pixel per cell; CSS scales it up (pixelated), so
+ * the canvas's intrinsic size is the matrix size and a pointer position maps straight to a cell.
+ * `offset` lets one painter read a slice of a bigger array (head 0 of heads×n×n) without copying.
  */
-export function paintHeatmap(canvas, values, n, { min = 0, max = 1 } = {}) {
-  canvas.width = n;
-  canvas.height = n;
+export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0 } = {}) {
+  const ramp = RAMPS[palette];
+  if (canvas.width !== cols) canvas.width = cols;
+  if (canvas.height !== rows) canvas.height = rows;
   const context = canvas.getContext('2d');
-  const image = context.createImageData(n, n);
+  const image = context.createImageData(cols, rows);
   const pixels = image.data;
-  for (let cell = 0; cell < n * n; cell++) {
-    const index = rampIndex(values[cell], min, max) * 3;
-    pixels[cell * 4] = RAMP[index];
-    pixels[cell * 4 + 1] = RAMP[index + 1];
-    pixels[cell * 4 + 2] = RAMP[index + 2];
-    pixels[cell * 4 + 3] = 255;
+  const cells = rows * cols;
+  const span = max - min;
+  const last = RAMP_SIZE - 1;
+  for (let cell = 0; cell < cells; cell++) {
+    // Inlined rampIndex: this loop runs for up to ~1.5 M cells per keystroke.
+    const t = span > 0 ? (values[offset + cell] - min) / span : 0.5;
+    const index = (t > 0 ? (t >= 1 ? last : Math.round(t * last)) : 0) * 3;
+    const p = cell * 4;
+    pixels[p] = ramp[index];
+    pixels[p + 1] = ramp[index + 1];
+    pixels[p + 2] = ramp[index + 2];
+    pixels[p + 3] = 255;
   }
   context.putImageData(image, 0, 0);
 }
 
 /** A horizontal strip of the whole palette, low values on the left. */
-export function paintLegend(canvas) {
+export function paintLegend(canvas, palette = 'viridis') {
+  const ramp = RAMPS[palette];
   canvas.width = RAMP_SIZE;
   canvas.height = 1;
   const context = canvas.getContext('2d');
   const image = context.createImageData(RAMP_SIZE, 1);
   for (let i = 0; i < RAMP_SIZE; i++) {
-    image.data.set([RAMP[i * 3], RAMP[i * 3 + 1], RAMP[i * 3 + 2], 255], i * 4);
+    image.data.set([ramp[i * 3], ramp[i * 3 + 1], ramp[i * 3 + 2], 255], i * 4);
   }
   context.putImageData(image, 0, 0);
 }

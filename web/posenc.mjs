@@ -38,6 +38,7 @@ export function wasmSimdSupported() {
 
 const GLOVE_FILE = 'glove-6b-100d-20k.i8';
 const WITH_SCRATCH = Symbol('withScratch');
+const DECODE = Symbol('decode');
 const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 const loaded = new Map();
 
@@ -86,6 +87,7 @@ class WordVectorSet {
   #vectors;
   #core;
   #lab;
+  #reduced = new Map();  // k → decoding vocabulary of PCA-reduced rows
 
   constructor(name, vectors, core, lab) {
     this.#vectors = vectors;
@@ -149,6 +151,59 @@ class WordVectorSet {
   }
 
   /**
+   * Decodes n vectors against the whole vocabulary by cosine: { best, cosine } per query, and with
+   * options.truth (row indices, e.g. from indexOf) the 1-based rank of the true word.
+   */
+  nearest(queries, n, options = {}) {
+    const vectors = this.#live();
+    return this.#lab[DECODE](vectors, this.size, this.dim, queries, n, options);
+  }
+
+  /** Row index of a word, or −1. */
+  indexOf(word) {
+    if (typeof word !== 'string') throw new TypeError('word must be a string');
+    return this.#live().find(word);
+  }
+
+  /** Fraction of the vocabulary's variance kept by its first k principal axes. */
+  retained(k) {
+    checkInt('k', k, 1, this.dim);
+    return this.#live().pcaRetained(k);
+  }
+
+  /**
+   * PCA coordinates (first k axes, by decreasing variance) of n vectors: Float32Array(n*k).
+   * The axes are computed from the vocabulary on first use.
+   */
+  reduce(x, n, k) {
+    checkInt('n', n, 1, Math.floor(LIMITS.maxElements / this.dim));
+    checkInt('k', k, 1, this.dim);
+    checkMatrix('x', x, n * this.dim);
+    const vectors = this.#live();
+    return this.#lab[WITH_SCRATCH](n * this.dim + n * k, (address) => {
+      this.#core.HEAPF32.set(x, address / 4);
+      const out = address + 4 * n * this.dim;
+      const error = vectors.reduce(address, n, k, out);
+      if (error) throw new RangeError(error);
+      return this.#core.HEAPF32.slice(out / 4, out / 4 + n * k);
+    });
+  }
+
+  /**
+   * The vocabulary reduced to k PCA coordinates, as a decoding vocabulary
+   * ({ size, dim, nearest, dispose }, see lab.vocabulary): what the concatenated scheme's word
+   * part is decoded against. Cached per k; disposed with this set.
+   */
+  reducedVocabulary(k) {
+    checkInt('k', k, 1, this.dim);
+    if (!this.#reduced.has(k)) {
+      const all = this.#live().rows().slice();
+      this.#reduced.set(k, this.#lab.vocabulary(this.reduce(all, this.size, k), this.size, k));
+    }
+    return this.#reduced.get(k);
+  }
+
+  /**
    * Vectors for a token list: known words get their row; unknown ones a deterministic hashed
    * N(0,1) vector scaled by componentRms, so they look like GloVe's in size. → { vectors, unknown }
    */
@@ -170,6 +225,8 @@ class WordVectorSet {
   }
 
   dispose() {
+    for (const vocabulary of this.#reduced.values()) vocabulary.dispose();
+    this.#reduced.clear();
     this.#vectors?.delete();
     this.#vectors = null;
   }
@@ -277,10 +334,12 @@ class Lab {
   /**
    * Runs one sentence through the additive, concatenated and rotary schemes.
    * embeddings: Float32Array(n*d) word vectors (e.g. from embed()); see README for the result.
+   * options.concatWords: the same words in the basis whose leading coordinates the concatenated
+   * scheme keeps (vectors.reduce(E, n, d) for PCA); by default it keeps E's leading coordinates.
    */
   compare(embeddings, n, d, options = {}) {
     checkOptions('options', options, [
-      'alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale',
+      'alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
     ]);
     checkInt('n', n, 1, LIMITS.maxCompareTokens);
     checkEvenDim('d', d);
@@ -305,11 +364,14 @@ class Lab {
     if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
       throw new RangeError(`scale must be at least ${FLOAT32_MIN_NORMAL} (got ${scale})`);
     }
-    const [input] = this.#reserve(n * d);
+    const concatWords = options.concatWords;
+    if (concatWords !== undefined) checkMatrix('concatWords', concatWords, n * d);
+    const [input, reduced] = this.#reserve(n * d, concatWords === undefined ? 0 : n * d);
     this.#write(input, embeddings);
+    if (concatWords !== undefined) this.#write(reduced, concatWords);
     this.#comparison ??= new this.#core.Comparison();
     this.#call(this.#comparison.run(input, n, d, alpha, base, layout, pairing, dPos, concat, causal,
-      heads, seed, scale));
+      heads, seed, scale, concatWords === undefined ? 0 : reduced));
     const c = this.#comparison;
     const scheme = (i) => ({
       width: c.width(i),
@@ -429,7 +491,7 @@ class Lab {
       dim: d,
       nearest(queries, n, options = {}) {
         if (!handle) throw new RangeError('vocabulary: already disposed');
-        return lab.#nearest(handle, v, d, queries, n, options);
+        return lab[DECODE](handle, v, d, queries, n, options);
       },
       dispose() {
         handle?.delete();
@@ -438,7 +500,9 @@ class Lab {
     };
   }
 
-  #nearest(handle, v, d, queries, n, options) {
+  // Decodes queries against a handle with nearest(q, n, d, truth, best, cosine, rank) (a
+  // Vocabulary or WordVectors); shared by lab.vocabulary() and WordVectorSet.nearest().
+  [DECODE](handle, v, d, queries, n, options) {
     checkOptions('options', options, ['truth']);
     checkInt('n', n, 1, LIMITS.maxRows);
     checkElements(n * d);

@@ -17,6 +17,7 @@
 #include "compare.hpp"
 #include "embedding.hpp"
 #include "limits.hpp"
+#include "pca.hpp"
 #include "rotary.hpp"
 #include "sinusoidal.hpp"
 #include "tokenizer.hpp"
@@ -80,7 +81,7 @@ class Comparison {
 public:
     std::string run(std::uintptr_t embeddings, std::size_t n, std::size_t d, double alpha, double base,
                     int layout, int pairing, std::size_t d_pos, int concat_mode, bool causal,
-                    std::size_t heads, double head_seed, double scale) {
+                    std::size_t heads, double head_seed, double scale, std::uintptr_t concat_words) {
         if (const char* e = check_layout(layout, "layout must be 'interleaved' or 'half'")) return e;
         if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
         if (concat_mode != 0 && concat_mode != 1) return "concat must be 'same-width' or 'widened'";
@@ -99,7 +100,7 @@ public:
         cfg.head_seed = static_cast<std::uint64_t>(head_seed);
         cfg.scale = static_cast<float>(scale);
         if (const char* e = posenc::validate(cfg)) return e;
-        posenc::compare(cfg, heap(embeddings), result_);
+        posenc::compare(cfg, heap(embeddings), result_, concat_words ? heap(concat_words) : nullptr);
         return {};
     }
 
@@ -152,6 +153,24 @@ emscripten::val cosine_spread(std::size_t d, std::size_t pairs, double seed) {
     return out;
 }
 
+// Nearest unit row to each query (see nearest_by_cosine); truth may be 0 (no ranks). Outputs:
+// best (uint32 n), cosine (float n), rank (uint32 n).
+std::string nearest_unit_rows(const std::vector<float>& unit, std::size_t v, std::size_t v_dim, std::uintptr_t queries,
+                              std::size_t n, std::size_t d, std::uintptr_t truth, std::uintptr_t best,
+                              std::uintptr_t cosine, std::uintptr_t rank) {
+    if (d != v_dim) return "queries must have the vocabulary's dimension";
+    if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, false)) return e;
+    const auto* truth_rows = reinterpret_cast<const std::uint32_t*>(truth);
+    if (truth_rows) {
+        for (std::size_t i = 0; i < n; ++i) {
+            if (truth_rows[i] >= v) return "truth indices must be below the vocabulary size";
+        }
+    }
+    posenc::nearest_by_cosine(heap(queries), n, unit.data(), v, d, truth_rows, reinterpret_cast<std::uint32_t*>(best),
+                              heap(cosine), truth_rows ? reinterpret_cast<std::uint32_t*>(rank) : nullptr);
+    return {};
+}
+
 // A vocabulary kept in wasm memory as unit rows, so that decoding many queries against it does
 // not copy or renormalise it each time.
 class Vocabulary {
@@ -159,21 +178,9 @@ public:
     Vocabulary(std::uintptr_t rows, std::size_t v, std::size_t d) : v_(v), d_(d), unit_(v * d) {
         posenc::normalize_rows(heap(rows), v, d, unit_.data());
     }
-    // truth may be 0 (no ranks); outputs: best (uint32 n), cosine (float n), rank (uint32 n).
     std::string nearest(std::uintptr_t queries, std::size_t n, std::size_t d, std::uintptr_t truth,
                         std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) const {
-        if (d != d_) return "queries must have the vocabulary's dimension";
-        if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, false)) return e;
-        const auto* truth_rows = reinterpret_cast<const std::uint32_t*>(truth);
-        if (truth_rows) {
-            for (std::size_t i = 0; i < n; ++i) {
-                if (truth_rows[i] >= v_) return "truth indices must be below the vocabulary size";
-            }
-        }
-        posenc::nearest_by_cosine(heap(queries), n, unit_.data(), v_, d, truth_rows,
-                                  reinterpret_cast<std::uint32_t*>(best), heap(cosine),
-                                  truth_rows ? reinterpret_cast<std::uint32_t*>(rank) : nullptr);
-        return {};
+        return nearest_unit_rows(unit_, v_, d_, queries, n, d, truth, best, cosine, rank);
     }
 
 private:
@@ -187,6 +194,7 @@ public:
     // bytes: heap address of the file's contents. Returns "" or what is wrong with the file.
     std::string load(std::uintptr_t bytes, std::size_t size) {
         unit_.clear();
+        pca_ = posenc::Pca{};
         if (const char* e = posenc::parse_packed_vectors(reinterpret_cast<const std::uint8_t*>(bytes), size, set_)) {
             return e;
         }
@@ -205,6 +213,21 @@ public:
     emscripten::val rows() const {
         return emscripten::val(emscripten::typed_memory_view(set_.rows.size(), set_.rows.data()));
     }
+    std::string nearest(std::uintptr_t queries, std::size_t n, std::size_t d, std::uintptr_t truth,
+                        std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) const {
+        return nearest_unit_rows(unit_, set_.count, set_.dim, queries, n, d, truth, best, cosine, rank);
+    }
+
+    // Principal components of the vocabulary, computed on first use (≈ v·d²/2 multiply-adds).
+    double pca_retained(std::size_t k) { return pca().retained(k); }
+    // out (n×k) = PCA coordinates of n vectors (dim each), first k axes.
+    std::string reduce(std::uintptr_t x, std::size_t n, std::size_t k, std::uintptr_t out) {
+        if (n < 1 || n * set_.dim > limits::kMaxElements) return "n·dim must be between 1 and 16777216";
+        if (k < 1 || k > set_.dim) return "k must be between 1 and the vectors' dimension";
+        pca().project(heap(x), n, k, heap(out));
+        return {};
+    }
+
     // Writes up to k neighbours of the query (dim floats at `query`); returns how many.
     std::size_t neighbors(std::uintptr_t query, std::size_t k, int exclude, std::uintptr_t rows_out,
                           std::uintptr_t cosines_out) const {
@@ -215,8 +238,14 @@ public:
     }
 
 private:
+    const posenc::Pca& pca() {
+        if (pca_.d != set_.dim) pca_ = posenc::principal_components(set_.rows.data(), set_.count, set_.dim);
+        return pca_;
+    }
+
     posenc::VectorSet set_;
     std::vector<float> unit_;
+    posenc::Pca pca_;
 };
 
 bool simd_build() { return POSENC_SIMD != 0; }
@@ -246,7 +275,10 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("tokenize", &WordVectors::tokenize)
         .function("word", &WordVectors::word)
         .function("rows", &WordVectors::rows)
-        .function("neighbors", &WordVectors::neighbors);
+        .function("neighbors", &WordVectors::neighbors)
+        .function("nearest", &WordVectors::nearest)
+        .function("pcaRetained", &WordVectors::pca_retained)
+        .function("reduce", &WordVectors::reduce);
     emscripten::class_<Vocabulary>("Vocabulary")
         .constructor<std::uintptr_t, std::size_t, std::size_t>()
         .function("nearest", &Vocabulary::nearest);
