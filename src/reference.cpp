@@ -1,5 +1,6 @@
 #include "reference.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -36,27 +37,34 @@ std::vector<double> rotate(const float* x, std::size_t n, std::size_t d, double 
     return out;
 }
 
+std::vector<double> softmax_rows(const std::vector<double>& scores, std::size_t n_q, std::size_t n_k, bool causal) {
+    std::vector<double> weights(n_q * n_k, 0.0);
+    for (std::size_t i = 0; i < n_q; ++i) {
+        const std::size_t visible = causal ? std::min(i + 1, n_k) : n_k;
+        const double* row = scores.data() + i * n_k;
+        double row_max = -std::numeric_limits<double>::infinity();
+        for (std::size_t j = 0; j < visible; ++j) row_max = std::fmax(row_max, row[j]);
+        double sum = 0.0;
+        for (std::size_t j = 0; j < visible; ++j) sum += std::exp(row[j] - row_max);
+        for (std::size_t j = 0; j < visible; ++j) weights[i * n_k + j] = std::exp(row[j] - row_max) / sum;
+    }
+    return weights;
+}
+
 AttentionResult attention(const float* q, const float* k, const float* v, std::size_t n, std::size_t d,
                           double scale, bool causal) {
-    AttentionResult r{std::vector<double>(n * n), std::vector<double>(n * n), std::vector<double>(n * d)};
+    AttentionResult r{std::vector<double>(n * n), {}, std::vector<double>(n * d)};
     for (std::size_t i = 0; i < n; ++i) {
-        double row_max = -std::numeric_limits<double>::infinity();
         for (std::size_t j = 0; j < n; ++j) {
             double s = 0.0;
             for (std::size_t c = 0; c < d; ++c) s += static_cast<double>(q[i * d + c]) * k[j * d + c];
-            s *= scale;
-            if (causal && j > i) s = -std::numeric_limits<double>::infinity();
-            r.scores[i * n + j] = s;
-            row_max = std::fmax(row_max, s);
-        }
-        double sum = 0.0;
-        for (std::size_t j = 0; j < n; ++j) sum += std::exp(r.scores[i * n + j] - row_max);
-        for (std::size_t j = 0; j < n; ++j) {
-            const double w = std::exp(r.scores[i * n + j] - row_max) / sum;
-            r.weights[i * n + j] = w;
-            for (std::size_t c = 0; c < d; ++c) r.output[i * d + c] += w * v[j * d + c];
+            r.scores[i * n + j] = causal && j > i ? -std::numeric_limits<double>::infinity() : s * scale;
         }
     }
+    r.weights = softmax_rows(r.scores, n, n, causal);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            for (std::size_t c = 0; c < d; ++c) r.output[i * d + c] += r.weights[i * n + j] * v[j * d + c];
     return r;
 }
 

@@ -17,6 +17,9 @@ std::vector<double> sinusoidal(std::size_t n, std::size_t d, double base, Layout
 std::vector<double> rotate(const float* x, std::size_t n, std::size_t d, double base, double offset,
                            Layout pairing);
 
+// Row-wise softmax of n_q×n_k scores; when causal, entries j > i are exactly 0.
+std::vector<double> softmax_rows(const std::vector<double>& scores, std::size_t n_q, std::size_t n_k, bool causal);
+
 struct AttentionResult {
     std::vector<double> scores, weights, output;  // n×n, n×n, n×d
 };

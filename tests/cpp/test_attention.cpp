@@ -2,6 +2,8 @@
 // pieces (rectangular scores and softmax, project), plus the softmax properties.
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -14,29 +16,8 @@
 
 namespace {
 
-bool verbose() { return Catch::getCurrentContext().getConfig()->includeSuccessfulResults(); }
+using namespace posenc::test;
 
-std::vector<float> random_values(std::size_t count, std::uint64_t seed, float scale = 1.0f) {
-    std::vector<float> out(count);
-    std::uint64_t s = seed;
-    for (float& v : out) {
-        std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        v = scale * static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
-    }
-    return out;
-}
-
-// Sizes that hit every tail of the 4-lane loops (and the 8-wide two-accumulator loop of dot).
-const std::size_t kSizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 14, 15, 16, 17, 63, 64, 100, 128};
-
-double max_abs_diff(const float* got, const double* want, std::size_t count) {
-    double m = 0.0;
-    for (std::size_t i = 0; i < count; ++i) m = std::fmax(m, std::fabs(got[i] - want[i]));
-    return m;
-}
 
 // scale·q_i·k_j in double for n_q×n_k (any shape), −∞ above the diagonal when causal.
 std::vector<double> scores_double(const std::vector<float>& q, const std::vector<float>& k, std::size_t n_q,
@@ -52,18 +33,6 @@ std::vector<double> scores_double(const std::vector<float>& q, const std::vector
     return s;
 }
 
-std::vector<double> softmax_double(const std::vector<double>& s, std::size_t n_q, std::size_t n_k) {
-    std::vector<double> w(s.size());
-    for (std::size_t i = 0; i < n_q; ++i) {
-        double m = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < n_k; ++j) m = std::fmax(m, s[i * n_k + j]);
-        double sum = 0.0;
-        for (std::size_t j = 0; j < n_k; ++j) sum += std::exp(s[i * n_k + j] - m);
-        for (std::size_t j = 0; j < n_k; ++j) w[i * n_k + j] = std::exp(s[i * n_k + j] - m) / sum;
-    }
-    return w;
-}
-
 }  // namespace
 
 TEST_CASE("attention matches the float64 reference: weights and outputs within 1e-5", "[attention]") {
@@ -73,8 +42,8 @@ TEST_CASE("attention matches the float64 reference: weights and outputs within 1
     // products of weights with |v| ≤ 1 summing to 1: ≤ Σ_j |Δw_j| + n·2^-24 < 1e-5.
     double worst_w = 0.0, worst_o = 0.0;
     for (bool causal : {false, true}) {
-        for (std::size_t n : kSizes) {
-            for (std::size_t d : kSizes) {
+        for (std::size_t n : kTailSizes) {
+            for (std::size_t d : kTailSizes) {
                 if (n * d > 128 * 64 && d != 128) continue;  // keep the grid quick; 100 and 128 still meet
                 const auto q = random_values(n * d, 11 * n + d), k = random_values(n * d, 13 * n + d, 2.0f);
                 const auto v = random_values(n * d, 17 * n + d);
@@ -118,7 +87,7 @@ TEST_CASE("attention with sharp logits still matches the reference within 1e-5",
 
 TEST_CASE("softmax rows sum to 1; causal rows are exactly zero above the diagonal", "[attention][property]") {
     for (bool causal : {false, true}) {
-        for (std::size_t n : kSizes) {
+        for (std::size_t n : kTailSizes) {
             const std::size_t d = 8;
             const auto q = random_values(n * d, 7 * n), k = random_values(n * d, 9 * n, 3.0f);
             const auto v = random_values(n * d, 5 * n);
@@ -188,7 +157,7 @@ TEST_CASE("attention_scores and softmax_rows with n_q != n_k", "[attention]") {
             posenc::attention_scores(q.data(), k.data(), sh.n_q, sh.n_k, sh.d, scale, causal, s.data());
             posenc::softmax_rows(s.data(), sh.n_q, sh.n_k, causal, w.data());
             const auto s_ref = scores_double(q, k, sh.n_q, sh.n_k, sh.d, scale, causal);
-            const auto w_ref = softmax_double(s_ref, sh.n_q, sh.n_k);
+            const auto w_ref = posenc::reference::softmax_rows(s_ref, sh.n_q, sh.n_k, false);
             CAPTURE(causal, sh.n_q, sh.n_k, sh.d);
             double es = 0.0;
             for (std::size_t i = 0; i < s.size(); ++i) {
@@ -236,7 +205,7 @@ TEST_CASE("weighted_sum with n_q != n_k matches double loops", "[attention]") {
 }
 
 TEST_CASE("softmax is invariant to adding a constant to a row", "[attention][property]") {
-    for (std::size_t n : kSizes) {
+    for (std::size_t n : kTailSizes) {
         // Logits on a 2^-10 grid in [-4, 4): s + 64 is exact, and so is (s + 64) − (max + 64), so
         // the shifted row must give identical bits.
         std::vector<float> s(n), shifted(n), w(n), w_shifted(n);
@@ -272,7 +241,7 @@ TEST_CASE("softmax of large-magnitude logits has no NaN and follows the maximum"
         const std::size_t n = row.size();
         std::vector<float> w(n);
         posenc::softmax_rows(row.data(), 1, n, false, w.data());
-        const auto want = softmax_double(std::vector<double>(row.begin(), row.end()), 1, n);
+        const auto want = posenc::reference::softmax_rows(std::vector<double>(row.begin(), row.end()), 1, n, false);
         double sum = 0.0;
         for (std::size_t j = 0; j < n; ++j) {
             CAPTURE(n, j, row[j]);
@@ -294,7 +263,7 @@ TEST_CASE("softmax of large-magnitude logits has no NaN and follows the maximum"
 
 TEST_CASE("project equals a naive matrix product", "[attention]") {
     for (std::size_t d_in : {std::size_t{1}, std::size_t{3}, std::size_t{8}, std::size_t{17}, std::size_t{64}}) {
-        for (std::size_t d_out : kSizes) {
+        for (std::size_t d_out : kTailSizes) {
             const std::size_t n = 5;
             const auto x = random_values(n * d_in, 40 + d_in), w = random_values(d_in * d_out, 50 + d_out);
             std::vector<float> out(n * d_out);
@@ -318,7 +287,7 @@ TEST_CASE("project equals a naive matrix product", "[attention]") {
 }
 
 TEST_CASE("dot matches double accumulation for every tail length", "[attention]") {
-    for (std::size_t d : kSizes) {
+    for (std::size_t d : kTailSizes) {
         const auto a = random_values(d, 600 + d), b = random_values(d, 700 + d);
         double want = 0.0, magnitude = 0.0;
         for (std::size_t j = 0; j < d; ++j) {
@@ -330,7 +299,7 @@ TEST_CASE("dot matches double accumulation for every tail length", "[attention]"
         CHECK(std::fabs(posenc::dot(a.data(), b.data(), d) - want) <= d * 0x1p-24 * magnitude);
     }
     // Exact small-integer case: every partial sum is representable, so the result is exact.
-    for (std::size_t d : kSizes) {
+    for (std::size_t d : kTailSizes) {
         std::vector<float> a(d), b(d);
         double want = 0.0;
         for (std::size_t j = 0; j < d; ++j) {
@@ -352,7 +321,7 @@ TEST_CASE("softmax rows with infinite scores take their limit, never NaN", "[att
         CHECK(w == std::vector<float>{0.5f, 0.0f, 0.5f, 0.0f, 0.0f, 0.0f});
     }
     SECTION("a row of −∞ only is uniform") {
-        for (std::size_t n : kSizes) {
+        for (std::size_t n : kTailSizes) {
             const std::vector<float> row(n, -inf);
             std::vector<float> w(n);
             posenc::softmax_rows(row.data(), 1, n, false, w.data());

@@ -2,6 +2,8 @@
 // projection heads, determinism.
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -10,26 +12,16 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "reference.hpp"
 #include "sinusoidal.hpp"
 
 namespace {
 
+using namespace posenc::test;
+
 using Catch::Matchers::Contains;
 using posenc::ConcatMode;
 using posenc::Layout;
-
-std::vector<float> random_values(std::size_t count, std::uint64_t seed, float scale = 1.0f) {
-    std::vector<float> out(count);
-    std::uint64_t s = seed;
-    for (float& v : out) {
-        std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        v = scale * static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
-    }
-    return out;
-}
 
 posenc::CompareConfig valid_config() {
     posenc::CompareConfig cfg;
@@ -67,20 +59,6 @@ std::size_t weight_violations(const std::vector<float>& weights, std::size_t blo
         }
     }
     return bad;
-}
-
-// Softmax of double logits, masked when causal.
-std::vector<double> softmax_double(const std::vector<double>& s, std::size_t n, bool causal) {
-    std::vector<double> w(n * n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t visible = causal ? i + 1 : n;
-        double m = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < visible; ++j) m = std::fmax(m, s[i * n + j]);
-        double sum = 0.0;
-        for (std::size_t j = 0; j < visible; ++j) sum += std::exp(s[i * n + j] - m);
-        for (std::size_t j = 0; j < visible; ++j) w[i * n + j] = std::exp(s[i * n + j] - m) / sum;
-    }
-    return w;
 }
 
 }  // namespace
@@ -249,7 +227,7 @@ TEST_CASE("compare with projection heads: heads differ, head 0's terms explain h
             std::vector<double> sum(nn, 0.0);
             for (std::size_t t = 0; t < 4; ++t)
                 for (std::size_t i = 0; i < nn; ++i) sum[i] += s->terms[t * nn + i];
-            const auto w = softmax_double(sum, n, causal);
+            const auto w = posenc::reference::softmax_rows(sum, n, n, causal);
             double worst = 0.0;
             for (std::size_t i = 0; i < nn; ++i) worst = std::fmax(worst, std::fabs(s->weights[i] - w[i]));
             CHECK(worst <= 2e-5);

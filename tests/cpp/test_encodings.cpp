@@ -3,6 +3,8 @@
 // logits, concatenation's cross terms are exactly zero, the rotary term is the rotated q·k.
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -17,36 +19,9 @@
 
 namespace {
 
+using namespace posenc::test;
+
 using posenc::Layout;
-
-std::vector<float> random_values(std::size_t count, std::uint64_t seed, float scale = 1.0f) {
-    std::vector<float> out(count);
-    std::uint64_t s = seed;
-    for (float& v : out) {
-        std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        v = scale * static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
-    }
-    return out;
-}
-
-const std::size_t kSizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 14, 15, 16, 17, 63, 64, 100, 128};
-
-// softmax of double logits, masked above the diagonal when causal.
-std::vector<double> softmax_double(const std::vector<double>& s, std::size_t n, bool causal) {
-    std::vector<double> w(n * n, 0.0);
-    for (std::size_t i = 0; i < n; ++i) {
-        const std::size_t visible = causal ? i + 1 : n;
-        double m = -std::numeric_limits<double>::infinity();
-        for (std::size_t j = 0; j < visible; ++j) m = std::fmax(m, s[i * n + j]);
-        double sum = 0.0;
-        for (std::size_t j = 0; j < visible; ++j) sum += std::exp(s[i * n + j] - m);
-        for (std::size_t j = 0; j < visible; ++j) w[i * n + j] = std::exp(s[i * n + j] - m) / sum;
-    }
-    return w;
-}
 
 posenc::CompareConfig config(std::size_t n, std::size_t d, std::size_t d_pos) {
     posenc::CompareConfig cfg;
@@ -60,7 +35,7 @@ posenc::CompareConfig config(std::size_t n, std::size_t d, std::size_t d_pos) {
 }  // namespace
 
 TEST_CASE("add_encoding is alpha·e + pe elementwise for every tail length", "[encodings]") {
-    for (std::size_t count : kSizes) {
+    for (std::size_t count : kTailSizes) {
         const auto e = random_values(count, 1 + count, 2.0f), pe = random_values(count, 2 + count);
         std::vector<float> out(count + 1, 12345.0f);  // one guard element past the end
         posenc::add_encoding(e.data(), 1.7f, pe.data(), count, out.data());
@@ -215,7 +190,7 @@ TEST_CASE("compare, heads = 0: additive terms add up to the pre-softmax logits",
             CAPTURE(causal, d, worst);
             CHECK(worst_bound_ratio <= 1.0);
             // And the weights are the softmax of that sum: a logit error δ moves a weight by ≤ 2δ.
-            const auto w = softmax_double(sum, n, causal);
+            const auto w = posenc::reference::softmax_rows(sum, n, n, causal);
             double max_w = 0.0;
             for (std::size_t i = 0; i < nn; ++i) max_w = std::fmax(max_w, std::fabs(r.additive.weights[i] - w[i]));
             CHECK(max_w <= 2.0 * worst + 1e-6);

@@ -6,6 +6,8 @@
 // |y| ∈ [2^e, 2^(e+1)), floored at ulp(2^-126) — i.e. |got − exact| / ulp(exact).
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -16,6 +18,8 @@
 #include "fastmath.hpp"
 
 namespace {
+
+using namespace posenc::test;
 
 using posenc::fastmath::exp_nonpositive;
 using posenc::fastmath::sin_shifted;
@@ -29,7 +33,6 @@ double ulp_of(double exact) {
 }
 
 // Measured maxima are printed with -s (--success), next to the passing assertions.
-bool verbose() { return Catch::getCurrentContext().getConfig()->includeSuccessfulResults(); }
 
 std::uint32_t bits_of(float v) {
     std::uint32_t b;

@@ -3,6 +3,8 @@
 // position 0, offsets equivalent to shifted rows.
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -14,24 +16,11 @@
 
 namespace {
 
+using namespace posenc::test;
+
 using posenc::Layout;
 
-bool verbose() { return Catch::getCurrentContext().getConfig()->includeSuccessfulResults(); }
 const char* name_of(Layout layout) { return layout == Layout::interleaved ? "interleaved" : "half"; }
-
-// Deterministic uniform values in [-scale, scale) on every platform (SplitMix64, fixed seed).
-std::vector<float> random_values(std::size_t count, std::uint64_t seed, float scale = 1.0f) {
-    std::vector<float> out(count);
-    std::uint64_t s = seed;
-    for (float& v : out) {
-        std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        v = scale * static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
-    }
-    return out;
-}
 
 std::vector<float> rotated(const std::vector<float>& x, std::size_t n, std::size_t d, double offset, Layout pairing,
                            double base = 10000.0) {

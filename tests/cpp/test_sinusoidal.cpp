@@ -2,6 +2,8 @@
 // property PE(p)·PE(p+k) = Σ_i cos(k·ω_i).
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -13,9 +15,10 @@
 
 namespace {
 
+using namespace posenc::test;
+
 using posenc::Layout;
 
-bool verbose() { return Catch::getCurrentContext().getConfig()->includeSuccessfulResults(); }
 
 const char* name_of(Layout layout) { return layout == Layout::interleaved ? "interleaved" : "half"; }
 
