@@ -35,6 +35,12 @@ function exportBar(title, { png, csv, json }) {
   return bar;
 }
 
+// One observer for every heatmap; 300 px of margin paints a figure just before it scrolls in.
+const watched = new WeakMap();
+const visibility = new IntersectionObserver((entries) => {
+  for (const entry of entries) watched.get(entry.target)?.(entry.isIntersecting);
+}, { rootMargin: '300px' });
+
 const KEY_MOVES = {
   ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1],
 };
@@ -72,6 +78,13 @@ export class HeatmapFigure {
       json: () => jsonBlob(this.#data()),
     }));
     slot.replaceChildren(this.root);
+    this.visible = false;
+    this.dirty = false;
+    visibility.observe(this.root);
+    watched.set(this.root, (visible) => {
+      this.visible = visible;
+      if (visible && this.dirty) this.#render();
+    });
   }
 
   /**
@@ -80,6 +93,15 @@ export class HeatmapFigure {
    */
   update(spec) {
     this.spec = spec;
+    // Off-screen figures wait until they scroll into view: painting a dozen 512 × 512 maps
+    // nobody is looking at would cost more than the maths of a keystroke.
+    this.dirty = true;
+    if (this.visible) this.#render();
+  }
+
+  #render() {
+    const spec = this.spec;
+    this.dirty = false;
     while (this.tiles.length < spec.tiles.length) this.tiles.push(this.#makeTile(this.tiles.length));
     this.tiles.forEach((tile, index) => { tile.box.hidden = index >= spec.tiles.length; });
     spec.tiles.forEach((data, index) => {
@@ -297,7 +319,14 @@ export class ChartFigure {
       this.#paint();
       this.#read(true);
     });
-    new ResizeObserver(() => this.#paint()).observe(this.canvas);
+    // Width comes from the observer, so painting never forces a layout in the middle of a
+    // keystroke; colours are read once per colour-scheme change for the same reason.
+    this.width = 0;
+    new ResizeObserver(([entry]) => {
+      const width = Math.round(entry.contentRect.width);
+      if (width !== this.width) { this.width = width; this.#paint(); }
+    }).observe(this.canvas);
+    matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.colours = null; this.#paint(); });
   }
 
   update(spec) {
@@ -324,8 +353,14 @@ export class ChartFigure {
     let xMax = Math.max(...xs.map(fx));
     if (s.series.some((series) => series.kind === 'bars')) { xMin -= 0.5; xMax += 0.5; }
     if (xMax === xMin) xMax = xMin + 1;
+    if (s.series.some((series) => series.kind === 'points')) {
+      // Room for the dots at the ends.
+      const margin = (xMax - xMin) * 0.03;
+      xMin -= margin;
+      xMax += margin;
+    }
     let yMin = s.yMin ?? Math.min(0, ...ys);
-    let yMax = s.yMax ?? Math.max(...ys);
+    let yMax = s.yMax ?? Math.max(...ys) * 1.05;
     if (!(yMax > yMin)) yMax = yMin + 1;
     const pad = { left: 52, right: 12, top: 10, bottom: 40 };
     const plotW = Math.max(10, width - pad.left - pad.right);
@@ -340,18 +375,20 @@ export class ChartFigure {
 
   #paint(forExport = false, done = null) {
     const s = this.spec;
-    const width = forExport ? 800 : this.canvas.clientWidth;
+    const width = forExport ? 800 : this.width;
     if (!s || width === 0) { done?.(new Blob()); return; }
     const dpr = forExport ? 2 : (window.devicePixelRatio || 1);
     const canvas = forExport ? document.createElement('canvas') : this.canvas;
     canvas.width = Math.round(width * dpr);
     canvas.height = Math.round(this.height * dpr);
-    if (!forExport) this.canvas.style.height = `${this.height}px`;
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    const style = getComputedStyle(this.root);
-    const fg = forExport ? '#1c1d1f' : style.getPropertyValue('--fg').trim() || '#000';
-    const grid = forExport ? '#d5d7dc' : style.getPropertyValue('--border').trim() || '#ccc';
+    if (!this.colours) {
+      const style = getComputedStyle(this.root);
+      this.colours = { fg: style.getPropertyValue('--fg').trim() || '#000', grid: style.getPropertyValue('--border').trim() || '#ccc' };
+    }
+    const fg = forExport ? '#1c1d1f' : this.colours.fg;
+    const grid = forExport ? '#d5d7dc' : this.colours.grid;
     if (forExport) { g.fillStyle = '#fff'; g.fillRect(0, 0, width, this.height); }
     const L = this.#layout(width);
     this.lastLayout = L;
@@ -426,9 +463,14 @@ export class ChartFigure {
       return;
     }
     const x = s.series[0].x[this.hoverIndex];
-    const values = s.series
-      .filter((series) => series.x[this.hoverIndex] === x)
-      .map((series) => `${series.name} ${formatValue(series.y[this.hoverIndex])}`);
+    const values = [];
+    for (const series of s.series) {
+      const i = Array.prototype.indexOf.call(series.x, x);
+      if (i < 0) continue;
+      // Series drawn normalised carry their raw values too; the readout gives both.
+      const raw = series.raw ? ` (raw ${formatValue(series.raw[i])})` : '';
+      values.push(`${series.name}: ${formatValue(series.y[i])}${raw}`);
+    }
     this.readout.textContent = `${s.xLabel} = ${formatValue(x)}: ${values.join('; ')}`;
     this.readout.setAttribute('aria-live', announce ? 'polite' : 'off');
   }
@@ -503,4 +545,70 @@ function formatTick(value) {
   const abs = Math.abs(value);
   if (abs >= 1e4 || abs < 1e-3) return value.toExponential(0);
   return String(Number(value.toPrecision(3)));
+}
+
+/**
+ * A table of numbers with the same export buttons as the pictures (its PNG is the table drawn
+ * as text). update({ columns: [..], rows: [[..]], label, note? }).
+ */
+export class TableFigure {
+  constructor(slot, { title }) {
+    this.title = title;
+    this.spec = null;
+    this.root = element('div', 'fig table-fig');
+    this.table = element('table', 'data-table');
+    this.caption = element('caption', 'visually-hidden');
+    this.head = element('thead');
+    this.body = element('tbody');
+    this.table.append(this.caption, this.head, this.body);
+    const scroller = element('div', 'table-scroll');
+    scroller.append(this.table);
+    this.note = element('p', 'table-note');
+    this.root.append(scroller, this.note, exportBar(title, {
+      png: () => this.#png(),
+      csv: () => csvBlob(this.spec?.columns ?? [], this.spec?.rows ?? []),
+      json: () => jsonBlob({ title: this.title, description: this.spec?.label, columns: this.spec?.columns, rows: this.spec?.rows }),
+    }));
+    slot.replaceChildren(this.root);
+  }
+
+  update(spec) {
+    this.spec = spec;
+    this.caption.textContent = spec.label;
+    const headRow = element('tr');
+    headRow.append(...spec.columns.map((c) => { const th = element('th', '', c); th.scope = 'col'; return th; }));
+    this.head.replaceChildren(headRow);
+    this.body.replaceChildren(...spec.rows.map((row, r) => {
+      const tr = element('tr');
+      row.forEach((cell, c) => {
+        const td = element(c === 0 ? 'th' : 'td', '', spec.format ? spec.format(cell, r, c) : String(cell));
+        if (c === 0) td.scope = 'row';
+        tr.append(td);
+      });
+      return tr;
+    }));
+    this.note.textContent = spec.note ?? '';
+    this.note.hidden = !spec.note;
+  }
+
+  #png() {
+    const spec = this.spec ?? { columns: [], rows: [] };
+    const text = (cell, r, c) => (spec.format ? spec.format(cell, r, c) : String(cell));
+    const lines = [spec.columns, ...spec.rows.map((row, r) => row.map((cell, c) => text(cell, r, c)))];
+    const colWidth = 180;
+    const canvas = document.createElement('canvas');
+    canvas.width = colWidth * Math.max(1, spec.columns.length) + 20;
+    canvas.height = 40 + lines.length * 24 + 30;
+    const g = canvas.getContext('2d');
+    g.fillStyle = '#fff'; g.fillRect(0, 0, canvas.width, canvas.height);
+    g.fillStyle = '#1c1d1f';
+    g.font = 'bold 14px system-ui, sans-serif';
+    g.fillText(spec.label ?? this.title, 10, 22, canvas.width - 20);
+    lines.forEach((line, r) => {
+      g.font = `${r === 0 ? 'bold ' : ''}13px system-ui, sans-serif`;
+      line.forEach((cell, c) => g.fillText(String(cell), 10 + c * colWidth, 50 + r * 24, colWidth - 8));
+    });
+    if (spec.note) { g.font = '12px system-ui, sans-serif'; g.fillText(spec.note, 10, canvas.height - 12, canvas.width - 20); }
+    return new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
+  }
 }

@@ -1,0 +1,48 @@
+// Shared encoding panels: the positional-encoding heatmap and the per-dimension disturbance.
+import { HeatmapFigure, ChartFigure, SERIES_COLOURS } from '../figure.js';
+
+export function createPeFigure(slot) {
+  const figure = new HeatmapFigure(slot, { title: 'Positional encoding', palette: 'diverging' });
+  return {
+    update({ pe, peConcat, n, d, dPos, layout }) {
+      figure.update({
+        tiles: [
+          { title: `PE, d = ${d} (additive)`, values: pe, rows: n, cols: d },
+          { title: `PE, d_p = ${dPos} (concatenated)`, values: peConcat, rows: n, cols: dPos },
+        ],
+        min: -1,
+        max: 1,
+        label: `Sinusoidal positional encoding, ${layout} layout: ${n} positions × dimensions`,
+        legendTitle: 'PE value',
+        rowLabel: (i) => `position ${i}`,
+        colLabel: (j) => `dim ${j}`,
+      });
+    },
+  };
+}
+
+export function createSpreadPanel(slot) {
+  const chart = new ChartFigure(slot, { title: 'Per-dimension disturbance' });
+  return {
+    /** Returns { firstTenth, lastTenth } mean ratios for the summary. */
+    update({ lab, d, base, layout, alpha, wordSpread, length }) {
+      const pe = lab.sinusoidal(length, d, { base, layout });
+      const peSpread = lab.columnSpread(pe, length, d);
+      const dims = Array.from({ length: d }, (_, j) => j);
+      const ratio = dims.map((j) => peSpread[j] / Math.max(1e-12, alpha * wordSpread[j]));
+      chart.update({
+        series: [
+          { name: 'additive: r_j', colour: SERIES_COLOURS.additive, kind: 'bars', x: dims, y: ratio },
+          { name: 'concatenated and rotary: 0 (word coordinates untouched)', colour: SERIES_COLOURS.concatenated, kind: 'line', dash: true, x: dims, y: dims.map(() => 0) },
+        ],
+        xLabel: 'dimension j',
+        yLabel: 'PE spread / word spread',
+        label: `Per-dimension disturbance of additive encoding over ${length} positions, ${layout} layout, d = ${d}: ` +
+          `ratio of the encoding's spread to the word vectors' spread in each dimension`,
+      });
+      const tenth = Math.max(1, Math.round(d / 10));
+      const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
+      return { firstTenth: mean(ratio.slice(0, tenth)), lastTenth: mean(ratio.slice(d - tenth)), tenth, length };
+    },
+  };
+}

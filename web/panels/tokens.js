@@ -1,0 +1,134 @@
+// The token list (text, positions, unknown words marked) and the selected token's nearest words.
+// Tokens are buttons in one tab stop (roving tabindex): Tab enters the list, arrows move along it.
+
+const NUMBER_FORMAT = new Intl.NumberFormat('en-US');
+
+export function createTokenList({ list, count, truncation, unknownLegend, neighbors, onSelect }) {
+  let buttons = [];
+  let selected = null;
+
+  list.addEventListener('click', (event) => {
+    const button = event.target.closest('button.token');
+    if (button) onSelect(Number(button.dataset.position));
+  });
+  list.addEventListener('keydown', (event) => {
+    const button = event.target.closest('button.token');
+    if (!button) return;
+    const at = Number(button.dataset.position);
+    const moves = { ArrowLeft: at - 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowDown: at + 1, Home: 0, End: buttons.length - 1 };
+    if (!(event.key in moves)) return;
+    event.preventDefault();
+    const next = Math.max(0, Math.min(buttons.length - 1, moves[event.key]));
+    onSelect(next);
+    buttons[next].focus();
+  });
+
+  function setTabStop(index) {
+    buttons.forEach((b, i) => { b.tabIndex = i === index ? 0 : -1; });
+  }
+
+  return {
+    render(tokens, unknown, total) {
+      count.textContent = `(${NUMBER_FORMAT.format(tokens.length)}${unknown.some(Boolean) ? `, ${NUMBER_FORMAT.format(unknown.filter(Boolean).length)} unknown` : ''})`;
+      const cut = total > tokens.length;
+      truncation.hidden = !cut;
+      truncation.textContent = cut
+        ? `Only the first ${NUMBER_FORMAT.format(tokens.length)} of ${NUMBER_FORMAT.format(total)} tokens are analysed and shown.`
+        : '';
+      unknownLegend.hidden = !unknown.some(Boolean);
+      // Reuse the buttons already there: a keystroke usually changes one token, and rebuilding
+      // 512 buttons per keystroke would cost more than the maths.
+      while (buttons.length > tokens.length) buttons.pop().parentElement.remove();
+      while (buttons.length < tokens.length) {
+        const item = document.createElement('li');
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.className = 'token';
+        button.dataset.position = String(buttons.length);
+        const text = document.createElement('span');
+        text.className = 'token-text';
+        const mark = document.createElement('span');
+        mark.className = 'unknown-mark';
+        mark.textContent = '?';
+        const position = document.createElement('span');
+        position.className = 'token-position';
+        position.textContent = String(buttons.length);
+        button.append(text, mark, position);
+        item.append(button);
+        list.append(item);
+        buttons.push(button);
+      }
+      tokens.forEach((token, p) => {
+        const button = buttons[p];
+        const text = button.firstChild;
+        if (text.textContent !== token) text.textContent = token; // text only, never markup
+        button.classList.toggle('is-unknown', unknown[p]);
+        button.setAttribute('aria-label', `${token}, position ${p}${unknown[p] ? ', not in the vocabulary' : ''}`);
+      });
+      if (selected !== null && selected >= tokens.length) selected = null;
+      this.select(selected);
+    },
+
+    select(index) {
+      selected = index;
+      buttons.forEach((b, i) => b.setAttribute('aria-pressed', String(i === index)));
+      setTabStop(index ?? 0);
+    },
+
+    /** rows: [{ name, words: [{ word, cosine }] | null, note }] for the selected token. */
+    showNeighbors(token, position, rows, caption) {
+      if (token === null) {
+        neighbors.replaceChildren();
+        return;
+      }
+      const heading = document.createElement('h3');
+      heading.textContent = `Nearest words to “${token}” (position ${position}), before and after encoding`;
+      const table = document.createElement('table');
+      table.className = 'data-table neighbors-table';
+      const head = document.createElement('tr');
+      for (const row of rows) {
+        const th = document.createElement('th');
+        th.scope = 'col';
+        th.textContent = row.name;
+        head.append(th);
+      }
+      const body = document.createElement('tr');
+      for (const row of rows) {
+        const td = document.createElement('td');
+        if (row.words) {
+          const ol = document.createElement('ol');
+          for (const { word, cosine } of row.words) {
+            const li = document.createElement('li');
+            li.textContent = `${word} `;
+            li.classList.toggle('is-self', word === token);
+            const c = document.createElement('span');
+            c.className = 'cosine';
+            c.textContent = cosine.toFixed(3);
+            li.append(c);
+            ol.append(li);
+          }
+          td.append(ol);
+        }
+        if (row.note) {
+          const note = document.createElement('p');
+          note.className = 'hint';
+          note.textContent = row.note;
+          td.append(note);
+        }
+        body.append(td);
+      }
+      const thead = document.createElement('thead');
+      thead.append(head);
+      const tbody = document.createElement('tbody');
+      tbody.append(body);
+      table.append(thead, tbody);
+      const scroller = document.createElement('div');
+      scroller.className = 'table-scroll';
+      scroller.append(table);
+      const note = document.createElement('p');
+      note.className = 'hint';
+      note.textContent = caption;
+      neighbors.replaceChildren(heading, scroller, note);
+    },
+  };
+}

@@ -1,0 +1,169 @@
+// Word-vector sources behind one interface, so the panels need not care whether the words are
+// GloVe's, synthetic, or a file the user brought:
+//   kind, dim, label, fixedDim, defaultAlpha, tokenize(text), embed(tokens) → { vectors, unknown },
+//   concatWords(E, n)       the words in the basis whose leading coordinates concatenation keeps
+//                           (PCA for real vectors, null = plain truncation),
+//   reductionLabel(k)       what "E_{d_t}" means for this source, honestly,
+//   decoder(tokens)         → { size, label, identity(queries, tokens) and identityReduced(queries, k, tokens)
+//                              (generators returning scores), neighbors(query, k, reducedTo?), dispose() }.
+import { columnStd, leadingColumns, nearestRows } from './math.js';
+
+const SYNTHETIC_FILLERS = 2000;
+const CHUNK = 8000; // embed() takes at most 8192 tokens per call
+const DECODE_CHUNK = 64;
+
+/** Synthetic N(0,1) vectors of width d, seeded by each token's hash. */
+export function syntheticSource(lab, d) {
+  let fillerRows = null;
+  const fillerWords = Array.from({ length: SYNTHETIC_FILLERS }, (_, i) => `filler-${i}`);
+  return {
+    kind: 'synthetic',
+    dim: d,
+    fixedDim: false,
+    label: `synthetic N(0, 1) word vectors, d = ${d}`,
+    defaultAlpha: 1,
+    tokenize: (text) => lab.tokenize(text),
+    embed: (tokens) => ({ vectors: lab.embed(tokens, d), unknown: tokens.map(() => false) }),
+    concatWords: () => null,
+    reductionLabel: (k) => `the first ${k} of the ${d} synthetic coordinates (truncation: every coordinate has the same variance, so no choice is better)`,
+    // The vocabulary: the sentence's distinct words plus 2,000 hashed filler words, so a decoder
+    // has to pick the right word out of thousands, as it would with a real vocabulary.
+    decoder(tokens) {
+      const distinct = [...new Set(tokens)];
+      fillerRows ??= lab.embed(fillerWords, d);
+      const words = [...distinct, ...fillerWords];
+      const rows = new Float32Array(words.length * d);
+      rows.set(lab.embed(distinct, d));
+      rows.set(fillerRows, distinct.length * d);
+      const index = new Map(distinct.map((w, i) => [w, i]));
+      return tableDecoder(lab, words, rows, d, index,
+        `${distinct.length} distinct words of the sentence + ${SYNTHETIC_FILLERS} hashed filler words (synthetic vectors have no real vocabulary)`,
+        (k) => leadingColumns(rows, words.length, d, k));
+    },
+    vocabularySpread() {
+      fillerRows ??= lab.embed(fillerWords, d);
+      return columnStd(fillerRows, SYNTHETIC_FILLERS, d);
+    },
+  };
+}
+
+/** A WordVectorSet from lab.loadVectors (GloVe, or a user's file). */
+export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
+  let allRows = null;
+  let words = null;
+  const reducedRows = new Map();
+  const hasPca = typeof vectors.reduce === 'function';
+  const rows = () => {
+    if (!allRows) {
+      words = Array.from({ length: vectors.size }, (_, i) => vectors.word(i));
+      allRows = new Float32Array(vectors.size * vectors.dim);
+      for (let s = 0; s < words.length; s += CHUNK) {
+        allRows.set(vectors.embed(words.slice(s, s + CHUNK)).vectors, s * vectors.dim);
+      }
+    }
+    return allRows;
+  };
+  const reduced = (k) => {
+    if (!reducedRows.has(k)) {
+      reducedRows.set(k, hasPca ? vectors.reduce(rows(), vectors.size, k) : leadingColumns(rows(), vectors.size, vectors.dim, k));
+    }
+    return reducedRows.get(k);
+  };
+  const indexOf = (word) => (typeof vectors.indexOf === 'function' ? vectors.indexOf(word) : (vectors.has(word) ? words?.indexOf(word) ?? -1 : -1));
+  return {
+    kind,
+    dim: vectors.dim,
+    fixedDim: true,
+    label: label ?? `GloVe 6B 100-d word vectors (the ${vectors.size.toLocaleString('en-US')} most frequent words)`,
+    defaultAlpha: 1 / vectors.componentRms,
+    componentRms: vectors.componentRms,
+    tokenize: (text) => vectors.tokenize(text),
+    embed: (tokens) => vectors.embed(tokens),
+    concatWords: (E, n) => (hasPca ? vectors.reduce(E, n, vectors.dim) : null),
+    reductionLabel: (k) => (hasPca
+      ? `the word vector's first ${k} principal components (PCA over the vocabulary, ${(100 * vectors.retained(k)).toFixed(1)}% of its variance)`
+      : `the word vector's first ${k} coordinates (truncation)`),
+    decoder() {
+      rows();
+      const index = { get: (w) => { const i = indexOf(w); return i >= 0 ? i : undefined; } };
+      const decoder = tableDecoder(lab, words, null, vectors.dim, index,
+        `all ${vectors.size.toLocaleString('en-US')} words of the vocabulary`, reduced, vectors);
+      return decoder;
+    },
+    vocabularySpread: () => columnStd(rows(), vectors.size, vectors.dim),
+    /** Computes the PCA axes (on first use inside the core) ahead of the first keystroke. */
+    warmUp() {
+      if (hasPca) vectors.reduce(rows().subarray(0, vectors.dim), 1, 2);
+    },
+    dispose: () => vectors.dispose(),
+  };
+}
+
+// Decoding against a table of words. For a WordVectorSet the full-width search runs in wasm
+// (vectors.nearest) and the reduced one against vectors.reducedVocabulary(k); for synthetic
+// vectors both use lab.vocabulary handles made here and disposed with the decoder.
+function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSet = null) {
+  const handles = [];
+  const handle = (matrix, width) => {
+    const h = lab.vocabulary(matrix, words.length, width);
+    handles.push(h);
+    return h;
+  };
+  let full = null;
+  const reducedHandles = new Map();
+  const truthOf = (tokens) => tokens.map((t) => index.get(t) ?? -1);
+
+  // Decodes the rows of `queries` whose token is in the table → { top1, meanRank, counted,
+  // skipped, best }. A generator yielding between chunks of queries: 512 queries against 20,000
+  // words is a few hundred milliseconds, too long for one task while someone types.
+  function* decode(search, queries, width, tokens) {
+    const truth = truthOf(tokens);
+    const kept = [];
+    truth.forEach((t, p) => { if (t >= 0) kept.push(p); });
+    if (kept.length === 0) return { top1: NaN, meanRank: NaN, counted: 0, skipped: tokens.length, best: [] };
+    let hits = 0;
+    let rankSum = 0;
+    const best = new Array(tokens.length).fill(null);
+    for (let start = 0; start < kept.length; start += DECODE_CHUNK) {
+      if (start > 0) yield;
+      const chunk = kept.slice(start, start + DECODE_CHUNK);
+      const q = new Float32Array(chunk.length * width);
+      chunk.forEach((p, i) => q.set(queries.subarray(p * width, (p + 1) * width), i * width));
+      const result = search.nearest(q, chunk.length, { truth: chunk.map((p) => truth[p]) });
+      chunk.forEach((p, i) => {
+        if (result.rank[i] === 1) hits++;
+        rankSum += result.rank[i];
+        best[p] = words[result.best[i]];
+      });
+    }
+    return { top1: hits / kept.length, meanRank: rankSum / kept.length, counted: kept.length, skipped: tokens.length - kept.length, best };
+  }
+
+  return {
+    size: words.length,
+    label,
+    /** Generator (see decode): yield* it; it returns the scores. */
+    identity(queries, tokens) {
+      full ??= vectorSet ?? handle(rows, dim);
+      return decode(full, queries, dim, tokens);
+    },
+    identityReduced(queries, k, tokens) {
+      if (!reducedHandles.has(k)) {
+        const viaSet = vectorSet && typeof vectorSet.reducedVocabulary === 'function';
+        reducedHandles.set(k, viaSet ? vectorSet.reducedVocabulary(k) : handle(reducedRows(k), k));
+      }
+      return decode(reducedHandles.get(k), queries, k, tokens);
+    },
+    /** k nearest words of one query; reducedTo = width of a reduced query (concatenated word part). */
+    neighbors(query, k, reducedTo = 0) {
+      const table = reducedTo ? reducedRows(reducedTo) : rows;
+      if (!reducedTo && vectorSet) return vectorSet.neighbors(query, k);
+      return nearestRows(table, words.length, reducedTo || dim, query, k)
+        .map(({ index: i, cosine }) => ({ word: words[i], cosine }));
+    },
+    dispose() {
+      // Only the handles made here: a WordVectorSet's cached reduced vocabularies are its own.
+      for (const h of handles) h.dispose();
+    },
+  };
+}
