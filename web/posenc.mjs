@@ -39,6 +39,7 @@ export function wasmSimdSupported() {
 const GLOVE_FILE = 'glove-6b-100d-20k.i8';
 const WITH_SCRATCH = Symbol('withScratch');
 const DECODE = Symbol('decode');
+const TOP_K = Symbol('topK');
 const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 const loaded = new Map();
 
@@ -135,19 +136,7 @@ class WordVectorSet {
       checkMatrix('vector', wordOrVector, this.dim);
       query = wordOrVector;
     }
-    const lab = this.#lab;
-    return lab[WITH_SCRATCH](this.dim + 2 * k, (address) => {
-      const heapF32 = () => this.#core.HEAPF32;
-      heapF32().set(query, address / 4);
-      const rows = address + 4 * this.dim;
-      const cosines = rows + 4 * k;
-      const found = vectors.neighbors(address, k, exclude, rows, cosines);
-      const result = [];
-      for (let i = 0; i < found; i++) {
-        result.push({ word: vectors.word(this.#core.HEAPU32[rows / 4 + i]), cosine: heapF32()[cosines / 4 + i] });
-      }
-      return result;
-    });
+    return this.#lab[TOP_K](vectors, this.dim, query, k, exclude).map(({ row, cosine }) => ({ word: vectors.word(row), cosine }));
   }
 
   /**
@@ -157,6 +146,11 @@ class WordVectorSet {
   nearest(queries, n, options = {}) {
     const vectors = this.#live();
     return this.#lab[DECODE](vectors, this.size, this.dim, queries, n, options);
+  }
+
+  /** Every vector, row i for word(i): a Float32Array(size*dim) copy. */
+  rows() {
+    return this.#live().rows().slice();
   }
 
   /** Row index of a word, or −1. */
@@ -261,6 +255,11 @@ class Lab {
     this.simd = core.simdBuild();
     this.limits = LIMITS;
     Object.freeze(this);
+  }
+
+  /** Current wasm memory size in bytes (it grows and never shrinks); read-only, for leak tests. */
+  get heapBytes() {
+    return this.#core.HEAPU8.length;
   }
 
   /** Sinusoidal table PE: Float32Array(n*d), row p = PE(p). */
@@ -425,8 +424,8 @@ class Lab {
 
   /** Population standard deviation of each column of an n×d matrix: Float32Array(d). */
   columnSpread(m, n, d) {
-    checkInt('n', n, 1, LIMITS.maxRows);
     checkInt('d', d, 1, LIMITS.maxDim);
+    checkInt('n', n, 1, Math.floor(LIMITS.maxElements / d));
     checkElements(n * d);
     checkMatrix('m', m, n * d);
     const [input, out] = this.#reserve(n * d, d);
@@ -493,11 +492,31 @@ class Lab {
         if (!handle) throw new RangeError('vocabulary: already disposed');
         return lab[DECODE](handle, v, d, queries, n, options);
       },
+      /** The k rows most similar to one query by cosine, best first: [{ row, cosine }]. */
+      neighbors(query, k = 10) {
+        if (!handle) throw new RangeError('vocabulary: already disposed');
+        checkInt('k', k, 1, Math.min(1000, v));
+        checkMatrix('query', query, d);
+        return lab[TOP_K](handle, d, query, k, -1).map(({ row, cosine }) => ({ row, cosine }));
+      },
       dispose() {
         handle?.delete();
         handle = null;
       },
     };
+  }
+
+  // The k best rows of a handle with neighbors(query, k, exclude, rows, cosines) → count (a
+  // Vocabulary or WordVectors): [{ row, cosine }], best first.
+  [TOP_K](handle, d, query, k, exclude) {
+    const [q, rows, cosines] = this.#reserve(d, k, k);
+    this.#write(q, query);
+    const found = handle.neighbors(q, k, exclude, rows, cosines);
+    const result = [];
+    for (let i = 0; i < found; i++) {
+      result.push({ row: this.#core.HEAPU32[rows / 4 + i], cosine: this.#core.HEAPF32[cosines / 4 + i] });
+    }
+    return result;
   }
 
   // Decodes queries against a handle with nearest(q, n, d, truth, best, cosine, rank) (a

@@ -6,10 +6,9 @@
 //   reductionLabel(k)       what "E_{d_t}" means for this source, honestly,
 //   decoder(tokens)         → { size, label, identity(queries, tokens) and identityReduced(queries, k, tokens)
 //                              (generators returning scores), neighbors(query, k, reducedTo?), dispose() }.
-import { columnStd, leadingColumns, nearestRows } from './math.js';
+import { leadingColumns } from './math.js';
 
 const SYNTHETIC_FILLERS = 2000;
-const CHUNK = 8000; // embed() takes at most 8192 tokens per call
 const DECODE_CHUNK = 64;
 
 /** Synthetic N(0,1) vectors of width d, seeded by each token's hash. */
@@ -42,7 +41,7 @@ export function syntheticSource(lab, d) {
     },
     vocabularySpread() {
       fillerRows ??= lab.embed(fillerWords, d);
-      return columnStd(fillerRows, SYNTHETIC_FILLERS, d);
+      return lab.columnSpread(fillerRows, SYNTHETIC_FILLERS, d);
     },
   };
 }
@@ -52,24 +51,17 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
   let allRows = null;
   let words = null;
   const reducedRows = new Map();
-  const hasPca = typeof vectors.reduce === 'function';
   const rows = () => {
     if (!allRows) {
       words = Array.from({ length: vectors.size }, (_, i) => vectors.word(i));
-      allRows = new Float32Array(vectors.size * vectors.dim);
-      for (let s = 0; s < words.length; s += CHUNK) {
-        allRows.set(vectors.embed(words.slice(s, s + CHUNK)).vectors, s * vectors.dim);
-      }
+      allRows = vectors.rows();
     }
     return allRows;
   };
   const reduced = (k) => {
-    if (!reducedRows.has(k)) {
-      reducedRows.set(k, hasPca ? vectors.reduce(rows(), vectors.size, k) : leadingColumns(rows(), vectors.size, vectors.dim, k));
-    }
+    if (!reducedRows.has(k)) reducedRows.set(k, vectors.reduce(rows(), vectors.size, k));
     return reducedRows.get(k);
   };
-  const indexOf = (word) => (typeof vectors.indexOf === 'function' ? vectors.indexOf(word) : (vectors.has(word) ? words?.indexOf(word) ?? -1 : -1));
   return {
     kind,
     dim: vectors.dim,
@@ -79,21 +71,19 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
     componentRms: vectors.componentRms,
     tokenize: (text) => vectors.tokenize(text),
     embed: (tokens) => vectors.embed(tokens),
-    concatWords: (E, n) => (hasPca ? vectors.reduce(E, n, vectors.dim) : null),
-    reductionLabel: (k) => (hasPca
-      ? `the word vector's first ${k} principal components (PCA over the vocabulary, ${(100 * vectors.retained(k)).toFixed(1)}% of its variance)`
-      : `the word vector's first ${k} coordinates (truncation)`),
+    concatWords: (E, n) => vectors.reduce(E, n, vectors.dim),
+    reductionLabel: (k) => `the word vector's first ${k} principal components (PCA over the vocabulary, ${(100 * vectors.retained(k)).toFixed(1)}% of its variance)`,
     decoder() {
       rows();
-      const index = { get: (w) => { const i = indexOf(w); return i >= 0 ? i : undefined; } };
+      const index = { get: (w) => { const i = vectors.indexOf(w); return i >= 0 ? i : undefined; } };
       const decoder = tableDecoder(lab, words, null, vectors.dim, index,
         `all ${vectors.size.toLocaleString('en-US')} words of the vocabulary`, reduced, vectors);
       return decoder;
     },
-    vocabularySpread: () => columnStd(rows(), vectors.size, vectors.dim),
+    vocabularySpread: () => lab.columnSpread(rows(), vectors.size, vectors.dim),
     /** Computes the PCA axes (on first use inside the core) ahead of the first keystroke. */
     warmUp() {
-      if (hasPca) vectors.reduce(rows().subarray(0, vectors.dim), 1, 2);
+      vectors.reduce(rows().subarray(0, vectors.dim), 1, 2);
     },
     dispose: () => vectors.dispose(),
   };
@@ -139,6 +129,13 @@ function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSe
     return { top1: hits / kept.length, meanRank: rankSum / kept.length, counted: kept.length, skipped: tokens.length - kept.length, best };
   }
 
+  const reducedHandle = (k) => {
+    if (!reducedHandles.has(k)) {
+      reducedHandles.set(k, vectorSet ? vectorSet.reducedVocabulary(k) : handle(reducedRows(k), k));
+    }
+    return reducedHandles.get(k);
+  };
+
   return {
     size: words.length,
     label,
@@ -148,18 +145,14 @@ function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSe
       return decode(full, queries, dim, tokens);
     },
     identityReduced(queries, k, tokens) {
-      if (!reducedHandles.has(k)) {
-        const viaSet = vectorSet && typeof vectorSet.reducedVocabulary === 'function';
-        reducedHandles.set(k, viaSet ? vectorSet.reducedVocabulary(k) : handle(reducedRows(k), k));
-      }
-      return decode(reducedHandles.get(k), queries, k, tokens);
+      return decode(reducedHandle(k), queries, k, tokens);
     },
     /** k nearest words of one query; reducedTo = width of a reduced query (concatenated word part). */
     neighbors(query, k, reducedTo = 0) {
-      const table = reducedTo ? reducedRows(reducedTo) : rows;
       if (!reducedTo && vectorSet) return vectorSet.neighbors(query, k);
-      return nearestRows(table, words.length, reducedTo || dim, query, k)
-        .map(({ index: i, cosine }) => ({ word: words[i], cosine }));
+      full ??= vectorSet ?? handle(rows, dim);
+      const search = reducedTo ? reducedHandle(reducedTo) : full;
+      return search.neighbors(query, k).map(({ row, cosine }) => ({ word: words[row], cosine }));
     },
     dispose() {
       // Only the handles made here: a WordVectorSet's cached reduced vocabularies are its own.

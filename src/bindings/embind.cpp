@@ -8,6 +8,7 @@
 #include <emscripten/val.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,6 +30,15 @@ using posenc::Layout;
 namespace limits = posenc::limits;
 
 float* heap(std::uintptr_t address) { return reinterpret_cast<float*>(address); }
+
+// Finite inputs can still overflow float32 inside a kernel (α·E or q·kᵀ·scale beyond ~3.4e38);
+// the result is then checked rather than handed back full of NaN.
+bool all_finite(const float* p, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!std::isfinite(p[i])) return false;
+    }
+    return true;
+}
 
 const char* check_layout(int layout, const char* name_error) {
     return (layout == 0 || layout == 1) ? nullptr : name_error;
@@ -58,6 +68,7 @@ std::string attention(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std:
     if (const char* e = limits::check_scale(scale)) return e;
     posenc::attention(heap(q), heap(k), heap(v), n, d, static_cast<float>(scale), causal, heap(weights),
                       heap(output));
+    if (!all_finite(heap(weights), n * n)) return "q·kᵀ·scale overflows float32: use smaller q, k or scale";
     return {};
 }
 
@@ -86,6 +97,9 @@ public:
         if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
         if (concat_mode != 0 && concat_mode != 1) return "concat must be 'same-width' or 'widened'";
         if (!(head_seed >= 0 && head_seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
+        // Checked before the casts to float, which are undefined beyond float32 range.
+        if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
+        if (const char* e = limits::check_scale(scale)) return e;
         posenc::CompareConfig cfg;
         cfg.n = n;
         cfg.d = d;
@@ -101,6 +115,11 @@ public:
         cfg.scale = static_cast<float>(scale);
         if (const char* e = posenc::validate(cfg)) return e;
         posenc::compare(cfg, heap(embeddings), result_, concat_words ? heap(concat_words) : nullptr);
+        for (const posenc::SchemeResult* s : {&result_.additive, &result_.concatenated, &result_.rotary}) {
+            if (!all_finite(s->weights.data(), s->weights.size())) {
+                return "alpha·embeddings or scale too large: attention logits overflow float32";
+            }
+        }
         return {};
     }
 
@@ -123,14 +142,15 @@ private:
 };
 
 std::string column_spread(std::uintptr_t m, std::size_t n, std::size_t d, std::uintptr_t out) {
-    if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, false)) return e;
+    if (d < 1 || d > limits::kMaxDim) return "d must be between 1 and 4096";
+    if (n < 1 || n * d > limits::kMaxElements) return "n·d must be between 1 and 16777216";
     posenc::column_spread(heap(m), n, d, heap(out));
     return {};
 }
 
 std::string max_shift_change(std::uintptr_t base, std::uintptr_t shifted, std::size_t n, std::size_t k,
                              std::uintptr_t out) {
-    if (n < 1 || n + k > limits::kMaxAttentionRows) return "n + k must be between 1 and 4096";
+    if (n < 1 || k > limits::kMaxAttentionRows || n + k > limits::kMaxAttentionRows) return "n + k must be between 1 and 4096";
     *heap(out) = posenc::max_shift_change(heap(base), heap(shifted), n, k);
     return {};
 }
@@ -146,6 +166,7 @@ std::string offset_curves(std::size_t max_offset, std::size_t d, double base, st
 
 emscripten::val cosine_spread(std::size_t d, std::size_t pairs, double seed) {
     if (d < 1 || d > limits::kMaxDim || pairs < 2 || pairs > 100000) return emscripten::val::null();
+    if (!(seed >= 0 && seed <= 4294967295.0)) return emscripten::val::null();  // the cast below needs it
     const posenc::CosineSpread s = posenc::random_cosine_spread(d, pairs, static_cast<std::uint64_t>(seed));
     emscripten::val out = emscripten::val::object();
     out.set("mean", s.mean);
@@ -171,19 +192,40 @@ std::string nearest_unit_rows(const std::vector<float>& unit, std::size_t v, std
     return {};
 }
 
+// Up to k best unit rows for one query (d floats), skipping row `exclude` (< 0: none).
+std::size_t top_k_unit_rows(const std::vector<float>& unit, std::size_t v, std::size_t d, std::uintptr_t query,
+                            std::size_t k, int exclude, std::uintptr_t rows_out, std::uintptr_t cosines_out) {
+    if (v == 0) return 0;
+    const std::size_t skip = exclude < 0 ? v : static_cast<std::size_t>(exclude);
+    return posenc::top_k_by_cosine(heap(query), unit.data(), v, d, std::min(k, v), skip,
+                                   reinterpret_cast<std::uint32_t*>(rows_out), heap(cosines_out));
+}
+
 // A vocabulary kept in wasm memory as unit rows, so that decoding many queries against it does
 // not copy or renormalise it each time.
 class Vocabulary {
 public:
-    Vocabulary(std::uintptr_t rows, std::size_t v, std::size_t d) : v_(v), d_(d), unit_(v * d) {
-        posenc::normalize_rows(heap(rows), v, d, unit_.data());
+    // Sizes beyond the limits leave an empty vocabulary (a constructor cannot return an error;
+    // nearest() then reports it) instead of a huge or wrapped allocation.
+    Vocabulary(std::uintptr_t rows, std::size_t v, std::size_t d)
+        : v_(valid(v, d) ? v : 0), d_(valid(v, d) ? d : 0), unit_(v_ * d_) {
+        posenc::normalize_rows(heap(rows), v_, d_, unit_.data());
     }
     std::string nearest(std::uintptr_t queries, std::size_t n, std::size_t d, std::uintptr_t truth,
                         std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) const {
+        if (v_ == 0) return "vocabulary: v and d must be at least 1, d at most 4096 and v·d at most 16777216";
         return nearest_unit_rows(unit_, v_, d_, queries, n, d, truth, best, cosine, rank);
+    }
+    // Writes up to k best rows for one query (d_ floats); returns how many.
+    std::size_t neighbors(std::uintptr_t query, std::size_t k, int exclude, std::uintptr_t rows_out,
+                          std::uintptr_t cosines_out) const {
+        return top_k_unit_rows(unit_, v_, d_, query, k, exclude, rows_out, cosines_out);
     }
 
 private:
+    static bool valid(std::size_t v, std::size_t d) {
+        return v >= 1 && d >= 1 && d <= limits::kMaxDim && v <= limits::kMaxElements / d;
+    }
     std::size_t v_, d_;
     std::vector<float> unit_;
 };
@@ -231,10 +273,7 @@ public:
     // Writes up to k neighbours of the query (dim floats at `query`); returns how many.
     std::size_t neighbors(std::uintptr_t query, std::size_t k, int exclude, std::uintptr_t rows_out,
                           std::uintptr_t cosines_out) const {
-        if (set_.count == 0) return 0;
-        const std::size_t skip = exclude < 0 ? set_.count : static_cast<std::size_t>(exclude);
-        return posenc::top_k_by_cosine(heap(query), unit_.data(), set_.count, set_.dim, std::min(k, set_.count), skip,
-                                       reinterpret_cast<std::uint32_t*>(rows_out), heap(cosines_out));
+        return top_k_unit_rows(unit_, set_.count, set_.dim, query, k, exclude, rows_out, cosines_out);
     }
 
 private:
@@ -281,7 +320,8 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("reduce", &WordVectors::reduce);
     emscripten::class_<Vocabulary>("Vocabulary")
         .constructor<std::uintptr_t, std::size_t, std::size_t>()
-        .function("nearest", &Vocabulary::nearest);
+        .function("nearest", &Vocabulary::nearest)
+        .function("neighbors", &Vocabulary::neighbors);
     emscripten::function("version", &version);
     emscripten::class_<Comparison>("Comparison")
         .constructor<>()
