@@ -170,5 +170,32 @@ console.log(`              non-ASCII (${nonAscii.length}): ${sample(nonAscii)}`)
 console.log(`              uppercase (${upper.length}); other shapes (${other.length}): ${sample(other)}`);
 console.log(`time          ${((tParsed - t0) / 1000).toFixed(1)} s read+parse, ${((tDone - tParsed) / 1000).toFixed(1)} s quantize+write`);
 
+// --- neighbours: the quantized file must give the same nearest words as the original vectors
+const PROBE_WORDS = ['king', 'paris', 'music', 'computer', 'good', 'river', 'january', 'france'];
+function topNeighbours(rowOf, word, k = 5) {
+  const q = rowOf(words.indexOf(word));
+  const qn = Math.hypot(...q);
+  const scored = [];
+  for (let i = 0; i < COUNT; i++) {
+    if (words[i] === word) continue;
+    const v = rowOf(i);
+    let dot = 0;
+    for (let j = 0; j < DIM; j++) dot += q[j] * v[j];
+    scored.push([dot / (qn * Math.hypot(...v)), words[i]]);
+  }
+  scored.sort((a, b) => b[0] - a[0]);
+  return scored.slice(0, k).map(([, w]) => w);
+}
+const originalRow = (i) => Array.from(original.subarray(i * DIM, (i + 1) * DIM));
+const quantizedRow = (i) => Array.from(values.subarray(i * DIM, (i + 1) * DIM), (q) => scales[i] * q);
+let neighboursDiffer = [];
+for (const word of PROBE_WORDS) {
+  const before = topNeighbours(originalRow, word);
+  const after = topNeighbours(quantizedRow, word);
+  console.log(`neighbours    ${word}: ${before.join(' ')}${after.join() === before.join() ? '' : `  (quantized: ${after.join(' ')})`}`);
+  if ([...before].sort().join() !== [...after].sort().join()) neighboursDiffer.push(word);
+}
+
+if (neighboursDiffer.length) fail(`quantized top-5 neighbours differ from the original's for ${neighboursDiffer.join(', ')}`);
 if (worst.cos < MIN_COSINE) fail(`worst cosine ${worst.cos} < ${MIN_COSINE} (${JSON.stringify(worst.word)})`);
 if (size > MAX_BYTES) fail(`file is ${size} bytes, over the ${MAX_BYTES}-byte budget`);

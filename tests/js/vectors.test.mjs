@@ -59,6 +59,25 @@ for (const simd of [true, false]) {
       assert.equal(glove.neighbors('paris', 1)[0].word, 'france');
     });
 
+    it('neighbours match those of the original float vectors (top 5, as printed by scripts/make-vectors)', () => {
+      // Computed by scripts/make-vectors from the package's unquantized vectors over the same
+      // 20,000 words; near-ties may swap order after int8 quantization, so sets are compared.
+      const original = {
+        king: ['prince', 'queen', 'son', 'brother', 'monarch'],
+        paris: ['france', 'london', 'brussels', 'french', 'rome'],
+        music: ['musical', 'songs', 'dance', 'pop', 'recording'],
+        computer: ['computers', 'software', 'technology', 'pc', 'hardware'],
+        good: ['better', 'sure', 'really', 'kind', 'very'],
+        river: ['rivers', 'creek', 'lake', 'valley', 'danube'],
+        january: ['december', 'october', 'february', 'november', 'september'],
+        france: ['belgium', 'french', 'britain', 'spain', 'paris'],
+      };
+      for (const [word, expected] of Object.entries(original)) {
+        const got = glove.neighbors(word, 5).map((r) => r.word);
+        assert.deepEqual([...got].sort(), [...expected].sort(), word);
+      }
+    });
+
     it('neighbors(vector) includes the word itself at cosine 1 (nothing to exclude)', () => {
       const [top] = glove.neighbors(glove.vector('tokyo'), 1);
       assert.equal(top.word, 'tokyo');
