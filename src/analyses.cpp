@@ -28,24 +28,29 @@ void column_spread(const float* m, std::size_t n, std::size_t d, float* out) {
 
 void normalize_rows(const float* m, std::size_t n, std::size_t d, float* out) {
     for (std::size_t p = 0; p < n; ++p) {
-        const float norm = std::sqrt(dot(m + p * d, m + p * d, d));
-        const float inverse = norm > 0.0f ? 1.0f / norm : 0.0f;
-        for (std::size_t j = 0; j < d; ++j) out[p * d + j] = m[p * d + j] * inverse;
+        // The norm in double: a float dot product underflows to 0 for rows of tiny components
+        // and overflows to ∞ for huge ones, and either turned a non-zero row into a zero row
+        // (found by fuzz_vectors). Once per vocabulary row, so the cost does not matter.
+        double sum_sq = 0.0;
+        for (std::size_t j = 0; j < d; ++j) sum_sq += static_cast<double>(m[p * d + j]) * m[p * d + j];
+        const double norm = std::sqrt(sum_sq);
+        const double inverse = norm > 0.0 ? 1.0 / norm : 0.0;
+        for (std::size_t j = 0; j < d; ++j) out[p * d + j] = static_cast<float>(m[p * d + j] * inverse);
     }
 }
 
 void nearest_by_cosine(const float* queries, std::size_t n, const float* unit_vocab, std::size_t v,
                        std::size_t d, const std::uint32_t* truth, std::uint32_t* best, float* cosine,
                        std::uint32_t* rank) {
+    std::vector<float> unit_query(d);
     for (std::size_t i = 0; i < n; ++i) {
-        const float* q = queries + i * d;
-        const float q_norm = std::sqrt(dot(q, q, d));
-        const float inverse = q_norm > 0.0f ? 1.0f / q_norm : 0.0f;
-        const float truth_cosine = truth ? dot(q, unit_vocab + std::size_t{truth[i]} * d, d) * inverse : 0.0f;
+        const float* q = unit_query.data();
+        normalize_rows(queries + i * d, 1, d, unit_query.data());
+        const float truth_cosine = truth ? dot(q, unit_vocab + std::size_t{truth[i]} * d, d) : 0.0f;
         std::uint32_t best_row = 0, better = 0;
         float best_cosine = -2.0f;
         for (std::size_t r = 0; r < v; ++r) {
-            const float c = dot(q, unit_vocab + r * d, d) * inverse;
+            const float c = dot(q, unit_vocab + r * d, d);
             if (c > best_cosine) {
                 best_cosine = c;
                 best_row = static_cast<std::uint32_t>(r);
@@ -55,19 +60,22 @@ void nearest_by_cosine(const float* queries, std::size_t n, const float* unit_vo
         }
         best[i] = best_row;
         cosine[i] = best_cosine;
-        if (rank) rank[i] = better + 1;
+        if (truth && rank) rank[i] = better + 1;
     }
 }
 
 std::size_t top_k_by_cosine(const float* query, const float* unit_vocab, std::size_t v, std::size_t d,
                      std::size_t k, std::size_t exclude, std::uint32_t* rows, float* cosines) {
     if (k == 0) return 0;
-    const float q_norm = std::sqrt(dot(query, query, d));
-    const float inverse = q_norm > 0.0f ? 1.0f / q_norm : 0.0f;
+    // The query is scaled to unit length first (norm in double, see normalize_rows): dividing a
+    // float dot product by a float norm afterwards gave cosines beyond ±1, or 0, for queries of
+    // tiny or huge components (found by fuzz_vectors).
+    std::vector<float> unit_query(d);
+    normalize_rows(query, 1, d, unit_query.data());
     std::size_t filled = 0;
     for (std::size_t r = 0; r < v; ++r) {
         if (r == exclude) continue;
-        const float c = dot(query, unit_vocab + r * d, d) * inverse;
+        const float c = dot(unit_query.data(), unit_vocab + r * d, d);
         if (filled == k && !(c > cosines[k - 1])) continue;
         // Insertion into the sorted list of the best k so far.
         std::size_t slot = filled < k ? filled++ : k - 1;

@@ -29,26 +29,14 @@ float dot(const float* a, const float* b, std::size_t d) {
     return sum;
 }
 
+#if !POSENC_SIMD
 namespace {
-// out[r] = q·k_r for four keys at once: q is loaded once per step for all four, and the four
-// accumulators are reduced together (haddp) instead of one horizontal sum per score.
+// out[r] = q·k_r for four keys at once (the scalar build's blocking: q[j] is read once for four
+// products).
 void dot4(const float* q, const float* k0, const float* k1, const float* k2, const float* k3, std::size_t d,
           float* out) {
-    std::size_t j = 0;
     float sums[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-#if POSENC_SIMD
-    static_assert(kLanes == 4, "dot4 reduces four accumulators into one 4-lane batch");
-    Batch acc[4] = {Batch(0.0f), Batch(0.0f), Batch(0.0f), Batch(0.0f)};
-    for (; j + kLanes <= d; j += kLanes) {
-        const Batch qj = load(q + j);
-        acc[0] = acc[0] + qj * load(k0 + j);
-        acc[1] = acc[1] + qj * load(k1 + j);
-        acc[2] = acc[2] + qj * load(k2 + j);
-        acc[3] = acc[3] + qj * load(k3 + j);
-    }
-    xsimd::haddp(acc).store_unaligned(sums);
-#endif
-    for (; j < d; ++j) {
+    for (std::size_t j = 0; j < d; ++j) {
         sums[0] = sums[0] + q[j] * k0[j];
         sums[1] = sums[1] + q[j] * k1[j];
         sums[2] = sums[2] + q[j] * k2[j];
@@ -57,10 +45,147 @@ void dot4(const float* q, const float* k0, const float* k1, const float* k2, con
     for (int r = 0; r < 4; ++r) out[r] = sums[r];
 }
 }  // namespace
+#endif
+
+#if POSENC_SIMD
+namespace {
+// Register-blocked QKᵀ. Keys are packed, a tile at a time, into column panels of kLanes keys:
+// panel[c][l] = k_{j0 + l}[c]. A micro-kernel then keeps kQueryBlock × 2 panels of scores in
+// eight accumulators and, per dimension c, does 2 panel loads, kQueryBlock broadcasts of q[i][c]
+// and 8 multiply-adds: no horizontal sums, no tail in d, and each score is stored once.
+constexpr std::size_t kQueryBlock = 4;
+constexpr std::size_t kKeyBlock = 2 * kLanes;
+// Packed-key scratch: a tile of keys fits L1 for small d (64 keys × 64 dims = 16 KB) and never
+// exceeds 8 keys × 4096 dims. Static, so attention_scores still allocates nothing.
+constexpr std::size_t kPackFloats = 8 * 4096;
+alignas(64) thread_local float g_pack[kPackFloats];
+
+std::size_t key_tile(std::size_t d) {
+    std::size_t keys = 16384 / d;
+    keys = keys - keys % kKeyBlock;
+    if (keys < kKeyBlock) keys = kKeyBlock;
+    if (keys > 256) keys = 256;
+    return keys;
+}
+
+// Packs keys [j0, j0 + count) into panels; the last panel is zero-padded to a full key block.
+void pack_keys(const float* k, std::size_t j0, std::size_t count, std::size_t d, float* pack) {
+    const std::size_t padded = (count + kKeyBlock - 1) / kKeyBlock * kKeyBlock;
+    for (std::size_t key = 0; key < padded; ++key) {
+        float* dst = pack + (key / kLanes) * d * kLanes + key % kLanes;
+        if (key < count) {
+            const float* src = k + (j0 + key) * d;
+            for (std::size_t c = 0; c < d; ++c) dst[c * kLanes] = src[c];
+        } else {
+            for (std::size_t c = 0; c < d; ++c) dst[c * kLanes] = 0.0f;
+        }
+    }
+}
+
+// out[r] = scale·q·k_r for the four consecutive keys at k (rows of d floats): q is loaded once
+// per step for all four, and each accumulator is reduced once at the end.
+inline void dot4_simd(const float* q, const float* k, std::size_t d, float scale, float* out) {
+    Batch acc[4] = {Batch(0.0f), Batch(0.0f), Batch(0.0f), Batch(0.0f)};
+    std::size_t c = 0;
+    for (; c + kLanes <= d; c += kLanes) {
+        const Batch qc = load(q + c);
+        for (std::size_t r = 0; r < 4; ++r) acc[r] = acc[r] + qc * load(k + r * d + c);
+    }
+    for (std::size_t r = 0; r < 4; ++r) {
+        float sum = sum_lanes(acc[r]);
+        for (std::size_t cc = c; cc < d; ++cc) sum = sum + q[cc] * k[r * d + cc];
+        out[r] = scale * sum;
+    }
+}
+
+// Rows × kKeyBlock scores: out row r gets scale·q_r·k for the keys of the two panels at
+// `panels`; only the first `columns` of each row are stored.
+template <std::size_t Rows>
+inline void score_block(const float* q, std::size_t d, const float* panels, float scale, float* out,
+                        std::size_t out_stride, std::size_t columns) {
+    Batch acc0[Rows], acc1[Rows];
+    for (std::size_t r = 0; r < Rows; ++r) acc0[r] = acc1[r] = Batch(0.0f);
+    const float* p0 = panels;
+    const float* p1 = panels + d * kLanes;
+    for (std::size_t c = 0; c < d; ++c) {
+        const Batch b0 = load(p0 + c * kLanes);
+        const Batch b1 = load(p1 + c * kLanes);
+        for (std::size_t r = 0; r < Rows; ++r) {
+            const Batch a(q[r * d + c]);
+            acc0[r] = acc0[r] + a * b0;
+            acc1[r] = acc1[r] + a * b1;
+        }
+    }
+    const Batch s(scale);
+    for (std::size_t r = 0; r < Rows; ++r) {
+        float* row = out + r * out_stride;
+        if (columns == kKeyBlock) {
+            store(row, acc0[r] * s);
+            store(row + kLanes, acc1[r] * s);
+        } else {
+            alignas(16) float tmp[kKeyBlock];
+            store(tmp, acc0[r] * s);
+            store(tmp + kLanes, acc1[r] * s);
+            for (std::size_t c = 0; c < columns; ++c) row[c] = tmp[c];
+        }
+    }
+}
+}  // namespace
+#endif
 
 void attention_scores(const float* q, const float* k, std::size_t n_q, std::size_t n_k,
                       std::size_t d, float scale, bool causal, float* scores) {
     const float minus_infinity = -std::numeric_limits<float>::infinity();
+#if POSENC_SIMD
+    if (n_q < kQueryBlock) {
+        // One to three queries (a new token against a whole vocabulary): packing the keys would
+        // cost more than it saves, so stream them directly, four keys per step.
+        for (std::size_t i = 0; i < n_q; ++i) {
+            const std::size_t visible = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
+            const float* qi = q + i * d;
+            float* row = scores + i * n_k;
+            std::size_t j = 0;
+            for (; j + 4 <= visible; j += 4) dot4_simd(qi, k + j * d, d, scale, row + j);
+            for (; j < visible; ++j) row[j] = scale * dot(qi, k + j * d, d);
+            for (; j < n_k; ++j) row[j] = minus_infinity;
+        }
+        return;
+    }
+    const std::size_t tile = key_tile(d);
+    for (std::size_t j0 = 0; j0 < n_k; j0 += tile) {
+        const std::size_t tile_keys = n_k - j0 < tile ? n_k - j0 : tile;
+        // Causal: no query before j0 sees this tile.
+        if (causal && j0 >= n_q) break;
+        pack_keys(k, j0, tile_keys, d, g_pack);
+        std::size_t i = causal ? j0 : 0;
+        i -= i % kQueryBlock;
+        for (; i < n_q; i += kQueryBlock) {
+            const std::size_t rows = n_q - i < kQueryBlock ? n_q - i : kQueryBlock;
+            // Causal: key blocks past the block's last query are all masked.
+            const std::size_t last_visible = causal ? i + rows : n_k;
+            for (std::size_t kb = 0; kb < tile_keys; kb += kKeyBlock) {
+                const std::size_t j = j0 + kb;
+                if (j >= last_visible) break;
+                const std::size_t columns = tile_keys - kb < kKeyBlock ? tile_keys - kb : kKeyBlock;
+                const float* panels = g_pack + (kb / kLanes) * d * kLanes;
+                float* out = scores + i * n_k + j;
+                if (rows == kQueryBlock) {
+                    score_block<kQueryBlock>(q + i * d, d, panels, scale, out, n_k, columns);
+                } else {
+                    for (std::size_t r = 0; r < rows; ++r) {
+                        score_block<1>(q + (i + r) * d, d, panels, scale, out + r * n_k, n_k, columns);
+                    }
+                }
+            }
+        }
+    }
+    if (causal) {
+        for (std::size_t i = 0; i < n_q; ++i) {
+            float* row = scores + i * n_k;
+            for (std::size_t j = i + 1; j < n_k; ++j) row[j] = minus_infinity;
+        }
+    }
+#else
     for (std::size_t i = 0; i < n_q; ++i) {
         const std::size_t visible = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
         const float* qi = q + i * d;
@@ -74,6 +199,7 @@ void attention_scores(const float* q, const float* k, std::size_t n_q, std::size
         for (; j < visible; ++j) row[j] = scale * dot(qi, k + j * d, d);
         for (; j < n_k; ++j) row[j] = minus_infinity;
     }
+#endif
 }
 
 namespace {
@@ -82,12 +208,17 @@ float row_max(const float* row, std::size_t count) {
     std::size_t j = 0;
 #if POSENC_SIMD
     if (count >= kLanes) {
-        Batch acc = load(row);
-        for (j = kLanes; j + kLanes <= count; j += kLanes) {
-            acc = max_of(acc, load(row + j));
+        // Four independent maxima: one max per batch would chain on the max latency.
+        Batch acc0 = load(row), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+        for (j = kLanes; j + 4 * kLanes <= count; j += 4 * kLanes) {
+            acc0 = max_of(acc0, load(row + j));
+            acc1 = max_of(acc1, load(row + j + kLanes));
+            acc2 = max_of(acc2, load(row + j + 2 * kLanes));
+            acc3 = max_of(acc3, load(row + j + 3 * kLanes));
         }
-        alignas(16) float lanes[kLanes];
-        store(lanes, acc);
+        for (; j + kLanes <= count; j += kLanes) acc0 = max_of(acc0, load(row + j));
+        alignas(64) float lanes[kLanes];
+        store(lanes, max_of(max_of(acc0, acc1), max_of(acc2, acc3)));
         for (float lane : lanes) m = max_of(m, lane);
     }
 #endif
@@ -100,13 +231,29 @@ float exp_shifted(const float* row, std::size_t count, float shift, float* out) 
     std::size_t j = 0;
     float sum = 0.0f;
 #if POSENC_SIMD
-    Batch acc(0.0f);
-    for (; j + kLanes <= count; j += kLanes) {
-        const Batch e = fastmath::exp_nonpositive<Batch, IntBatch>(load(row + j) - Batch(shift));
-        store(out + j, e);
-        acc = acc + e;
+    // Four batches per step: exp is a ~20-deep dependency chain, and independent chains side by
+    // side keep the multiply and add units busy (one chain at a time leaves them waiting).
+    const Batch s(shift);
+    Batch acc0(0.0f), acc1(0.0f), acc2(0.0f), acc3(0.0f);
+    for (; j + 4 * kLanes <= count; j += 4 * kLanes) {
+        Batch e[4] = {load(row + j) - s, load(row + j + kLanes) - s, load(row + j + 2 * kLanes) - s,
+                      load(row + j + 3 * kLanes) - s};
+        fastmath::exp_nonpositive_n<Batch, IntBatch, 4>(e);
+        store(out + j, e[0]);
+        store(out + j + kLanes, e[1]);
+        store(out + j + 2 * kLanes, e[2]);
+        store(out + j + 3 * kLanes, e[3]);
+        acc0 = acc0 + e[0];
+        acc1 = acc1 + e[1];
+        acc2 = acc2 + e[2];
+        acc3 = acc3 + e[3];
     }
-    sum = sum_lanes(acc);
+    for (; j + kLanes <= count; j += kLanes) {
+        const Batch e = fastmath::exp_nonpositive<Batch, IntBatch>(load(row + j) - s);
+        store(out + j, e);
+        acc0 = acc0 + e;
+    }
+    sum = sum_lanes((acc0 + acc1) + (acc2 + acc3));
 #endif
     for (; j < count; ++j) {
         const float e = fastmath::exp_nonpositive<float, std::int32_t>(row[j] - shift);
@@ -158,42 +305,80 @@ void softmax_rows(const float* scores, std::size_t n_q, std::size_t n_k, bool ca
     }
 }
 
+#if POSENC_SIMD
+namespace {
+// Columns [c, c + Cols·kLanes) of output rows i and i + 1 (Rows = 2) or row i alone (Rows = 1):
+// Rows × Cols accumulators stay in registers across all keys, so each key costs Cols loads of v,
+// Rows broadcasts of a weight and Rows·Cols multiply-adds, and nothing is stored until the end.
+// Row r reads keys [0, visible[r]); the rows' shared prefix runs in one loop.
+template <std::size_t Rows, std::size_t Cols>
+inline void weighted_block(const float* w, std::size_t n_k, const float* v, std::size_t d, std::size_t c,
+                           const std::size_t* visible, float* out) {
+    Batch acc[Rows][Cols];
+    for (std::size_t r = 0; r < Rows; ++r)
+        for (std::size_t b = 0; b < Cols; ++b) acc[r][b] = Batch(0.0f);
+    const std::size_t shared = Rows == 2 && visible[1] < visible[0] ? visible[1] : visible[0];
+    std::size_t j = 0;
+    for (; j < shared; ++j) {
+        const float* vj = v + j * d + c;
+        Batch vb[Cols];
+        for (std::size_t b = 0; b < Cols; ++b) vb[b] = load(vj + b * kLanes);
+        for (std::size_t r = 0; r < Rows; ++r) {
+            const Batch a(w[r * n_k + j]);
+            for (std::size_t b = 0; b < Cols; ++b) acc[r][b] = acc[r][b] + a * vb[b];
+        }
+    }
+    // Causal pairs: the longer row finishes alone.
+    for (std::size_t r = 0; r < Rows; ++r) {
+        for (std::size_t jj = j; jj < visible[r]; ++jj) {
+            const Batch a(w[r * n_k + jj]);
+            const float* vj = v + jj * d + c;
+            for (std::size_t b = 0; b < Cols; ++b) acc[r][b] = acc[r][b] + a * load(vj + b * kLanes);
+        }
+    }
+    for (std::size_t r = 0; r < Rows; ++r)
+        for (std::size_t b = 0; b < Cols; ++b) store(out + r * d + c + b * kLanes, acc[r][b]);
+}
+
+template <std::size_t Rows>
+void weighted_rows(const float* w, const float* v, std::size_t n_k, std::size_t d, const std::size_t* visible,
+                   float* out) {
+    constexpr std::size_t kCols = 4;
+    std::size_t c = 0;
+    for (; c + kCols * kLanes <= d; c += kCols * kLanes) weighted_block<Rows, kCols>(w, n_k, v, d, c, visible, out);
+    for (; c + kLanes <= d; c += kLanes) weighted_block<Rows, 1>(w, n_k, v, d, c, visible, out);
+    for (; c < d; ++c) {
+        for (std::size_t r = 0; r < Rows; ++r) {
+            float acc = 0.0f;
+            for (std::size_t j = 0; j < visible[r]; ++j) acc = acc + w[r * n_k + j] * v[j * d + c];
+            out[r * d + c] = acc;
+        }
+    }
+}
+}  // namespace
+#endif
+
 void weighted_sum(const float* weights, const float* v, std::size_t n_q, std::size_t n_k,
                   std::size_t d, bool causal, float* output) {
-    for (std::size_t i = 0; i < n_q; ++i) {
+    std::size_t i = 0;
+#if POSENC_SIMD
+    for (; i + 2 <= n_q; i += 2) {
+        const std::size_t visible[2] = {causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k,
+                                        causal ? (i + 2 < n_k ? i + 2 : n_k) : n_k};
+        weighted_rows<2>(weights + i * n_k, v, n_k, d, visible, output + i * d);
+    }
+    for (; i < n_q; ++i) {
+        const std::size_t visible[1] = {causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k};
+        weighted_rows<1>(weights + i * n_k, v, n_k, d, visible, output + i * d);
+    }
+#endif
+    for (; i < n_q; ++i) {
         const std::size_t visible = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
         const float* w = weights + i * n_k;
         float* out = output + i * d;
-        std::size_t c = 0;
-#if POSENC_SIMD
-        // Sixteen output columns stay in four accumulators across all keys, so each key costs
-        // four loads and no store (a row-at-a-time axpy would reload and store out per key).
-        for (; c + 4 * kLanes <= d; c += 4 * kLanes) {
-            Batch acc0(0.0f), acc1(0.0f), acc2(0.0f), acc3(0.0f);
-            for (std::size_t j = 0; j < visible; ++j) {
-                const Batch a(w[j]);
-                const float* vj = v + j * d + c;
-                acc0 = acc0 + a * load(vj);
-                acc1 = acc1 + a * load(vj + kLanes);
-                acc2 = acc2 + a * load(vj + 2 * kLanes);
-                acc3 = acc3 + a * load(vj + 3 * kLanes);
-            }
-            store(out + c, acc0);
-            store(out + c + kLanes, acc1);
-            store(out + c + 2 * kLanes, acc2);
-            store(out + c + 3 * kLanes, acc3);
-        }
-        for (; c + kLanes <= d; c += kLanes) {
-            Batch acc(0.0f);
-            for (std::size_t j = 0; j < visible; ++j) acc = acc + Batch(w[j]) * load(v + j * d + c);
-            store(out + c, acc);
-        }
-#endif
-        for (; c < d; ++c) {
-            float acc = 0.0f;
-            for (std::size_t j = 0; j < visible; ++j) acc = acc + w[j] * v[j * d + c];
-            out[c] = acc;
-        }
+        // Row by row (out += w_j·v_j): v is read in order, as the SIMD blocks read it.
+        for (std::size_t c = 0; c < d; ++c) out[c] = 0.0f;
+        for (std::size_t j = 0; j < visible; ++j) add_scaled(out, v + j * d, w[j], d);
     }
 }
 

@@ -9,6 +9,7 @@
 // Polynomial coefficients are the Cephes single-precision minimax sets (sinf, cosf, expf).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "simd.hpp"
@@ -61,30 +62,52 @@ inline F sin_shifted(F theta_hi, F theta_lo, I quadrant_shift) {
     return from_bits(to_bits(blend(odd_mask, cos_r, sin_r)) ^ sign_bit);
 }
 
-// exp(x) for x ≤ 0 (softmax after max subtraction). Below −87.33 the result flushes to 0,
-// where the true value is under FLT_MIN and contributes nothing next to the row's 1.
-template <class F, class I>
-inline F exp_nonpositive(F x) {
+// e << 23 with wrap-around, as the SIMD shift does: for the scalar int32 a plain << is undefined
+// once the result leaves int range, which a non-finite x (logits that overflowed) reaches
+// (found by fuzz_compare under UBSan).
+inline std::int32_t shift_to_exponent(std::int32_t e) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(e) << 23);
+}
+#if POSENC_SIMD
+inline IntBatch shift_to_exponent(IntBatch e) { return e << 23; }
+#endif
+
+// exp(x) for x ≤ 0 (softmax after max subtraction), for N independent values at once: each step
+// runs for all N before the next, so N dependency chains (~25 operations deep) sit side by side
+// in the instruction stream and the out-of-order core overlaps them; one chain at a time leaves
+// the multiply and add units waiting on latency. Every value goes through the same operations as
+// with N = 1. Below −87.33 the result flushes to 0, where the true value is under FLT_MIN and
+// contributes nothing next to the row's 1.
+template <class F, class I, std::size_t N>
+inline void exp_nonpositive_n(F* x) {
     const float kLowest = -87.33654f;
     const F magic = F(kRoundMagic);
-    const F clamped = max_of(x, F(kLowest));
-    const F t = clamped * F(1.44269504088896341f) + magic;
-    const F n = t - magic;
-    const I n_int = to_bits(t) - I(to_bits(kRoundMagic));
+    I flush[N];
+    F r[N], p[N], two_to_n[N];
+    for (std::size_t k = 0; k < N; ++k) {
+        flush[k] = below(x[k], kLowest);
+        x[k] = max_of(x[k], F(kLowest));
+    }
+    for (std::size_t k = 0; k < N; ++k) {
+        const F t = x[k] * F(1.44269504088896341f) + magic;
+        const F n = t - magic;
+        two_to_n[k] = from_bits(shift_to_exponent((to_bits(t) - I(to_bits(kRoundMagic))) + I(127)));
+        r[k] = x[k] - n * F(0.693359375f);
+        r[k] = r[k] - n * F(-2.12194440e-4f);
+    }
+    for (std::size_t k = 0; k < N; ++k) p[k] = F(1.9875691500e-4f) * r[k] + F(1.3981999507e-3f);
+    for (std::size_t k = 0; k < N; ++k) p[k] = p[k] * r[k] + F(8.3334519073e-3f);
+    for (std::size_t k = 0; k < N; ++k) p[k] = p[k] * r[k] + F(4.1665795894e-2f);
+    for (std::size_t k = 0; k < N; ++k) p[k] = p[k] * r[k] + F(1.6666665459e-1f);
+    for (std::size_t k = 0; k < N; ++k) p[k] = p[k] * r[k] + F(5.0000001201e-1f);
+    for (std::size_t k = 0; k < N; ++k) p[k] = p[k] * r[k] * r[k] + r[k] + F(1.0f);
+    for (std::size_t k = 0; k < N; ++k) x[k] = clear_where(p[k] * two_to_n[k], flush[k]);
+}
 
-    F r = clamped - n * F(0.693359375f);
-    r = r - n * F(-2.12194440e-4f);
-
-    F p = F(1.9875691500e-4f);
-    p = p * r + F(1.3981999507e-3f);
-    p = p * r + F(8.3334519073e-3f);
-    p = p * r + F(4.1665795894e-2f);
-    p = p * r + F(1.6666665459e-1f);
-    p = p * r + F(5.0000001201e-1f);
-    p = p * r * r + r + F(1.0f);
-
-    const F two_to_n = from_bits((n_int + I(127)) << 23);
-    return zero_where_below(x, kLowest, p * two_to_n);
+template <class F, class I>
+inline F exp_nonpositive(F x) {
+    exp_nonpositive_n<F, I, 1>(&x);
+    return x;
 }
 
 }  // namespace posenc::fastmath

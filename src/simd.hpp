@@ -11,9 +11,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 
 #if POSENC_SIMD
 #include <xsimd/xsimd.hpp>
+#if defined(__wasm_simd128__)
+#include <wasm_simd128.h>
+#endif
 #endif
 
 namespace posenc {
@@ -32,15 +36,33 @@ inline Batch blend(IntBatch mask, Batch if_set, Batch if_clear) {
     return from_bits((to_bits(if_set) & mask) | (to_bits(if_clear) & ~mask));
 }
 inline float sum_lanes(Batch v) { return xsimd::hadd(v); }
-inline Batch max_of(Batch a, Batch b) { return xsimd::max(a, b); }
+#if defined(__wasm_simd128__)
+// a > b ? a : b in one f32x4.pmax (Emscripten expands _mm_max_ps, hence xsimd::max, to a compare
+// and a bitselect); same result as the scalar max_of below, NaN included.
+inline Batch max_of(Batch a, Batch b) {
+    return Batch(static_cast<__m128>(wasm_f32x4_pmax(static_cast<v128_t>(b.data), static_cast<v128_t>(a.data))));
+}
+#else
+inline Batch max_of(Batch a, Batch b) { return xsimd::select(a > b, a, b); }
+#endif
+// All-ones where x < limit, else zero (NaN: zero); clear_where(v, mask) is +0 where the mask is
+// set, else v. Together: zero_where_below in two operations (a compare and an and-not).
+inline IntBatch below(Batch x, float limit) { return to_bits(Batch((x < Batch(limit)).data)); }
+// xsimd 8.1: bitwise_andnot(a, b) = ~a & b (_mm_andnot semantics).
+inline Batch clear_where(Batch v, IntBatch mask) { return from_bits(xsimd::bitwise_andnot(mask, to_bits(v))); }
 inline Batch zero_where_below(Batch x, float limit, Batch v) {
     return xsimd::select(x < Batch(limit), Batch(0.0f), v);
 }
-// Swaps lanes (0,1), (2,3), …: pairs (2i, 2i+1) of a row that starts on an even index.
-inline Batch swap_adjacent(Batch v) {
-    static_assert(kLanes == 4, "swap_adjacent is written for 4-lane (SSE / wasm SIMD128) batches");
-    using Pattern = xsimd::batch_constant<xsimd::batch<std::uint32_t>, 1, 0, 3, 2>;
+// Swaps lanes (0,1), (2,3), …: pairs (2i, 2i+1) of a row that starts on an even index. Written
+// for any even lane count (4 for SSE / wasm SIMD128, 8 for the AVX2 benchmark build).
+template <std::size_t... L>
+inline Batch swap_adjacent_lanes(Batch v, std::index_sequence<L...>) {
+    using Pattern = xsimd::batch_constant<xsimd::batch<std::uint32_t>, static_cast<std::uint32_t>(L ^ 1u)...>;
     return xsimd::swizzle(v, Pattern{});
+}
+inline Batch swap_adjacent(Batch v) {
+    static_assert(kLanes % 2 == 0, "swap_adjacent needs an even lane count");
+    return swap_adjacent_lanes(v, std::make_index_sequence<kLanes>{});
 }
 #else
 inline constexpr std::size_t kLanes = 1;
@@ -61,6 +83,8 @@ inline float blend(std::int32_t mask, float if_set, float if_clear) {
 }
 inline float max_of(float a, float b) { return a > b ? a : b; }
 inline float zero_where_below(float x, float limit, float v) { return x < limit ? 0.0f : v; }
+inline std::int32_t below(float x, float limit) { return x < limit ? -1 : 0; }
+inline float clear_where(float v, std::int32_t mask) { return from_bits(to_bits(v) & ~mask); }
 
 // Number of leading elements of a length-n range that the batch loop covers.
 inline constexpr std::size_t simd_prefix(std::size_t n) { return n - n % kLanes; }

@@ -141,7 +141,9 @@ bool ends_with(std::u32string_view s, std::u32string_view suffix) {
 }
 
 void emit_word(std::vector<std::string>& out, std::u32string_view word, const VectorSet* vocabulary) {
-    if (ends_with(word, U"n't")) {
+    // "do-n't": the n belongs to a hyphenated part, not to a clitic; splitting it off would leave
+    // a stem ending in '-', whose hyphen split produced an empty token (found by fuzz_tokenizer).
+    if (ends_with(word, U"n't") && word[word.size() - 4] != U'-') {
         emit_stem(out, word.substr(0, word.size() - 3), vocabulary);
         emit(out, U"n't");
         return;

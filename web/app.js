@@ -2,7 +2,7 @@
 // sentence into one lab.compare() per animation frame, hands the results to the panels, and runs
 // the expensive analyses (retrieval over the whole vocabulary, shift invariance's extra compares,
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
-import { load } from './posenc.mjs';
+import { LIMITS, load } from './posenc.mjs';
 import { DEFAULTS, FIELDS, MAX_TOKENS, autoDPos, parseField, readHash, validHeads, writeHash } from './state.js';
 import { syntheticSource, vectorSetSource } from './vocab.js';
 import { createLanes } from './panels/lanes.js';
@@ -287,7 +287,8 @@ function recompute() {
   reflectSettings(source, settings);
   scheduleUrlWrite();
 
-  const allTokens = source.tokenize(state.sentence);
+  const textCut = state.sentence.length > LIMITS.maxTextLength;
+  const allTokens = source.tokenize(textCut ? state.sentence.slice(0, LIMITS.maxTextLength) : state.sentence);
   if (allTokens.length === 0) {
     showEmptyState();
     ui.engine.textContent = `${engineName()} · nothing to compute`;
@@ -312,7 +313,7 @@ function recompute() {
   if (selected !== null && selected >= n) selected = null;
   view = { source, settings, tokens, unknown: embedded.unknown, E: embedded.vectors, result, n };
 
-  tokenList.render(tokens, embedded.unknown, allTokens.length);
+  tokenList.render(tokens, embedded.unknown, allTokens.length, textCut);
   lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord });
   lanes.select(selected);
   peFigure.update({ pe: result.pe, peConcat: result.peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
@@ -331,7 +332,7 @@ function recompute() {
 let urlTimer = 0;
 function scheduleUrlWrite() {
   clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => history.replaceState(null, '', writeHash(state) || location.pathname), 150);
+  urlTimer = setTimeout(() => history.replaceState(null, '', writeHash(state) || location.pathname + location.search), 150);
 }
 
 function runCompare(source, settings, tokens, heads, E) {

@@ -21,7 +21,7 @@
 export const MAX_FILE_BYTES = 500e6;             // 500 MB (decimal, as the page shows sizes)
 export const MAX_DIM = 4096;                     // the core's limit on d
 export const DEFAULT_MAX_WORDS = 400000;
-export const MAX_VALUES = 2 ** 26;               // words × dim kept (64 MiB of int8; ~9× that in wasm)
+export const MAX_VALUES = 2 ** 25;               // words × dim kept: 32 MiB of int8, within the core's 64 MiB file limit (~9× that in wasm)
 export const MAX_LINE_BYTES = 1 << 20;           // a longer line means this is not a vector file
 export const SNIFF_BYTES = 65536;                // NUL bytes or invalid UTF-8 here: a binary file
 export const MAX_REPORTED_ERRORS = 20;           // line errors listed (all are counted)
@@ -76,13 +76,15 @@ const isBlank = (b) => b === SPACE || b === TAB;
 // Exact powers of ten (10^0 … 10^22 are exact doubles: Clinger's fast path is correctly rounded).
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const FLOAT32_MAX = 3.4028234663852886e38;
+// The core refuses per-vector scales above 1e6 (src/vectors.cpp), so a component may be at most
+// 127e6 in magnitude; larger values make the line unreadable rather than the whole file.
+const MAX_COMPONENT = 127e6;
 
 /**
  * A streaming parser. push(chunk: Uint8Array) → true while it wants more bytes (false once it has
  * kept as many words as allowed: stop reading then); finish() → { bytes, summary }.
  * Both throw VectorFileError when the file is refused.
- * Options: maxWords (default 400,000), maxValues (words × dim, default 2^26),
+ * Options: maxWords (default 400,000), maxValues (words × dim, default 2^25),
  * onProgress({ bytes, lines, words }) after every push.
  */
 export function createTextVectorParser({ maxWords = DEFAULT_MAX_WORDS, maxValues = MAX_VALUES, onProgress } = {}) {
@@ -265,7 +267,7 @@ export function createTextVectorParser({ maxWords = DEFAULT_MAX_WORDS, maxValues
       const v = row[index];
       bad = `value ${index + 1} (${quote(bytes, tokenStart, tokenEnd)}) is ` + (
         /^(nan|inf|infinity)$/.test(text) || (!Number.isNaN(v) && !Number.isFinite(v)) ? 'not a finite number'
-          : Number.isNaN(v) ? 'not a number' : 'beyond float32 range');
+          : Number.isNaN(v) ? 'not a number' : 'beyond ±1.27e8, the largest component this page stores');
     }
 
     // word2vec text: a first line of two non-negative integers is its "count dim" header.
@@ -480,7 +482,7 @@ export function createTextVectorParser({ maxWords = DEFAULT_MAX_WORDS, maxValues
 
 // Parses the space- or tab-separated decimal numbers in bytes[p, end) into out[0 … MAX_DIM]
 // (further ones are only counted) and returns how many there are. state[0] = index of the first
-// value that is not a number, is not finite or is beyond float32 range (−1 if none), state[1] and
+// value that is not a number, is not finite or is beyond ±MAX_COMPONENT (−1 if none), state[1] and
 // state[2] its byte range. One pass over the bytes, writing doubles into a Float64Array (V8
 // would box returned doubles). A number has an optional sign, digits with an optional fraction
 // and an optional exponent; up to 15 significant digits and |exponent| ≤ 22 it is correctly
@@ -555,7 +557,7 @@ function scanValues(bytes, p, end, out, state) {
         }
       }
       out[count] = v;
-      if (state[0] < 0 && !(Math.abs(v) <= FLOAT32_MAX)) {
+      if (state[0] < 0 && !(Math.abs(v) <= MAX_COMPONENT)) {
         state[0] = count;
         state[1] = start;
         state[2] = p;

@@ -19,32 +19,17 @@ import { MAX_FILE_BYTES, POLICY, checkFileSize } from './byo-parse.js';
 
 let instances = 0;
 
-const STYLE = `
-.byo { border: 2px dashed var(--border, #bbb); border-radius: var(--radius, 6px); padding: 12px 14px; }
-.byo.byo-dragging { border-color: var(--accent, #1d5fd1); background: color-mix(in srgb, var(--accent, #1d5fd1) 8%, transparent); }
-.byo-title { font-weight: 600; margin: 0 0 4px; }
-.byo-intro, .byo-drop-hint { margin: 0 0 8px; color: var(--muted, #555); }
-.byo-row { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; }
-.byo input[type=file] { max-width: 100%; }
-.byo-progress-row { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 12px; margin-top: 8px; }
-.byo-progress-row[hidden], .byo-error[hidden], .byo-details[hidden], .byo-reset[hidden] { display: none; }
-.byo progress { width: min(320px, 100%); }
-.byo-progress-text { font-variant-numeric: tabular-nums; }
-.byo-status { margin: 8px 0 0; }
-.byo-error { margin: 8px 0 0; color: var(--error, #b42318); }
-.byo-error p { margin: 0; }
-.byo-lines { margin: 4px 0 0; padding-left: 1.4em; font-size: 0.9em; overflow-wrap: anywhere; }
-.byo-details { margin: 4px 0 0; }
-.byo-policy { margin-top: 8px; font-size: 0.9em; color: var(--muted, #555); }
-.byo-policy p { margin: 4px 0 0; max-width: 75ch; }
-`;
+// A stylesheet file rather than an inline <style>, so a page with a strict
+// Content-Security-Policy (style-src 'self') styles the picker too.
+const STYLESHEET = new URL('byo-vectors.css', import.meta.url).href;
 
-function injectStyle(doc) {
-  if (doc.querySelector('style[data-byo-vectors]')) return;
-  const style = doc.createElement('style');
-  style.dataset.byoVectors = '';
-  style.textContent = STYLE;
-  doc.head.append(style);
+function linkStylesheet(doc) {
+  if (doc.querySelector('link[data-byo-vectors]')) return;
+  const link = doc.createElement('link');
+  link.rel = 'stylesheet';
+  link.href = STYLESHEET;
+  link.dataset.byoVectors = '';
+  doc.head.append(link);
 }
 
 const MB = 1e6; // decimal megabytes, as file managers show them
@@ -74,7 +59,7 @@ export function mountVectorPicker(container, options = {}) {
   const { onLoaded, onError, onReset, onCancel, maxWords, defaultName = 'GloVe' } = options;
   let labPromise = options.lab ? Promise.resolve(options.lab) : null;
   const doc = container.ownerDocument;
-  injectStyle(doc);
+  linkStylesheet(doc);
   const id = `byo-${++instances}`;
 
   const input = element(doc, 'input', { type: 'file', id: `${id}-file`, accept: '.txt,.vec,.text,text/plain', 'aria-describedby': `${id}-hint` });

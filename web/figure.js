@@ -124,6 +124,11 @@ export class HeatmapFigure {
     this.setSelectedToken(this.selected);
   }
 
+  /** The figure as a PNG Blob, as its PNG button downloads it. */
+  toPng() {
+    return this.#png();
+  }
+
   /** Highlights token `index`'s row (and column for token × token maps) in every tile. */
   setSelectedToken(index) {
     this.selected = index;
@@ -171,7 +176,7 @@ export class HeatmapFigure {
       if (cell) this.#showCursor(index, cell.row, cell.col, false);
     });
     canvas.addEventListener('pointerleave', () => {
-      if (document.activeElement !== canvas) this.#hideCursor();
+      if (canvas.getRootNode().activeElement !== canvas) this.#hideCursor();
     });
     canvas.addEventListener('click', (event) => {
       const cell = cellAt(event);
@@ -329,6 +334,11 @@ export class ChartFigure {
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.colours = null; this.#paint(); });
   }
 
+  /** The chart as a PNG Blob, as its PNG button downloads it. */
+  toPng() {
+    return new Promise((resolve) => this.#paint(true, resolve));
+  }
+
   update(spec) {
     this.spec = spec;
     this.canvas.setAttribute('aria-label', spec.label);
@@ -384,8 +394,10 @@ export class ChartFigure {
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     if (!this.colours) {
-      const style = getComputedStyle(this.root);
-      this.colours = { fg: style.getPropertyValue('--fg').trim() || '#000', grid: style.getPropertyValue('--border').trim() || '#ccc' };
+      // Resolved colours (style.css maps --fg and --border onto the canvas's color and
+      // column-rule-color), so values such as light-dark() reach the canvas as plain rgb().
+      const style = getComputedStyle(this.canvas);
+      this.colours = { fg: style.color || '#000', grid: style.columnRuleColor || '#ccc' };
     }
     const fg = forExport ? '#1c1d1f' : this.colours.fg;
     const grid = forExport ? '#d5d7dc' : this.colours.grid;
@@ -570,6 +582,11 @@ export class TableFigure {
       json: () => jsonBlob({ title: this.title, description: this.spec?.label, columns: this.spec?.columns, rows: this.spec?.rows }),
     }));
     slot.replaceChildren(this.root);
+  }
+
+  /** The table drawn as a PNG Blob, as its PNG button downloads it. */
+  toPng() {
+    return this.#png();
   }
 
   update(spec) {

@@ -14,6 +14,7 @@ export const LIMITS = Object.freeze({
   maxHeads: 64,
   maxBase: 1e12,          // base must be > 1
   maxOffset: 32768,       // |offset|, an integer
+  maxTextLength: 1 << 20, // characters (UTF-16 code units) per tokenize() call
 });
 
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -61,7 +62,18 @@ export function load(options = {}) {
   return loaded.get(flavour);
 }
 
-async function instantiate(flavour) {
+// How a core flavour becomes a running Emscripten module: by default the posenc-core-<flavour>
+// .mjs/.wasm pair beside this module. A bundle that carries the wasm inside itself (the
+// <posenc-lab> element, web/element.js → dist/posenc-lab.js) installs its own before any load().
+let instantiate = instantiateBeside;
+
+/** For bundles, not pages: loader(flavour: 'simd' | 'scalar') → Promise of the Emscripten module. */
+export function setCoreLoader(loader) {
+  if (typeof loader !== 'function') throw new TypeError('loader must be a function');
+  instantiate = loader;
+}
+
+async function instantiateBeside(flavour) {
   const { default: createCore } = await import(`./posenc-core-${flavour}.mjs`);
   const wasmUrl = new URL(`posenc-core-${flavour}.wasm`, import.meta.url);
   if (IS_NODE) {
@@ -103,7 +115,7 @@ class WordVectorSet {
 
   /** Like lab.tokenize, but a hyphenated word this vocabulary lacks is split at its hyphens. */
   tokenize(text) {
-    if (typeof text !== 'string') throw new TypeError('text must be a string');
+    checkText(text);
     return this.#live().tokenize(text.toWellFormed());
   }
 
@@ -311,7 +323,7 @@ class Lab {
 
   /** Lowercased word and punctuation tokens (see README for the rules). */
   tokenize(text) {
-    if (typeof text !== 'string') throw new TypeError('text must be a string');
+    checkText(text);
     // Lone surrogates would corrupt Emscripten's UTF-8 conversion; make them U+FFFD first.
     return this.#core.tokenize(text.toWellFormed());
   }
@@ -654,6 +666,15 @@ function checkMatrix(name, values, length) {
     const v = values[i];
     if (typeof v !== 'number') throw new TypeError(`${name}[${i}] must be a number`);
     if (!(Math.abs(v) <= FLOAT32_MAX)) throw new RangeError(`${name}[${i}] must be a finite float32 value (got ${v})`);
+  }
+}
+
+// Bounded so that a pasted book cannot exhaust wasm memory (tokens take several times the
+// text's size); callers tokenize a prefix and say so.
+function checkText(text) {
+  if (typeof text !== 'string') throw new TypeError('text must be a string');
+  if (text.length > LIMITS.maxTextLength) {
+    throw new RangeError(`text must be at most ${LIMITS.maxTextLength} characters (got ${text.length}); tokenize a shorter piece`);
   }
 }
 

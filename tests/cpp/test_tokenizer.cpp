@@ -108,3 +108,17 @@ TEST_CASE("tokenize: with a vocabulary, unknown hyphenated words split at their 
     // Without a vocabulary the word stays whole.
     CHECK(tokenize("state-of-the-art") == Tokens{"state-of-the-art"});
 }
+
+// Regression (fuzz_tokenizer): "do-n't" split its n't off a stem ending in '-', and with a
+// vocabulary the stem's hyphen split then emitted an empty token.
+TEST_CASE("tokenize: n't after a hyphen stays with the hyphenated word, never an empty token", "[tokenize][fuzz]") {
+    posenc::VectorSet vocabulary;
+    vocabulary.index.emplace("x", 0);
+    vocabulary.words.emplace_back("x");
+    vocabulary.count = 1;
+    CHECK(tokenize("Do-n't") == Tokens{"do-n't"});
+    CHECK(tokenize("Do-n't", &vocabulary) == Tokens{"do", "-", "n't"});
+    CHECK(tokenize("a-b-n't go", &vocabulary) == Tokens{"a", "-", "b", "-", "n't", "go"});
+    CHECK(tokenize("don't", &vocabulary) == Tokens{"do", "n't"});
+    for (const std::string& t : tokenize("x-n't y-'s z-n't's do-n't-n't", &vocabulary)) CHECK_FALSE(t.empty());
+}

@@ -301,6 +301,13 @@ for (const simd of [true, false]) {
           expectError(lab, () => lab.tokenize(bad), TypeError, /text/, `text = ${describeValue(bad)}`);
         }
       });
+
+      it('text longer than LIMITS.maxTextLength is refused before it reaches wasm', () => {
+        // 'a '.repeat(6e7) used to abort the instance (tokens outgrow wasm memory).
+        const long = 'a '.repeat(LIMITS.maxTextLength / 2 + 1);
+        expectError(lab, () => lab.tokenize(long), RangeError, /text must be at most 1048576/, 'text too long');
+        assert.equal(lab.tokenize(long.slice(0, LIMITS.maxTextLength)).length, LIMITS.maxTextLength / 2);
+      });
     });
 
     describe('embed', () => {

@@ -4,6 +4,7 @@ import { ChartFigure, SERIES_COLOURS } from '../figure.js';
 export function createDistancePanel(slot) {
   const chart = new ChartFigure(slot, { title: 'Score versus distance' });
   return {
+    figure: chart,
     update({ lab, d, base, maxDistance }) {
       const { score, bound } = lab.offsetCurves(maxDistance, d, { base });
       const ks = Array.from({ length: maxDistance + 1 }, (_, k) => k);

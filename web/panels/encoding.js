@@ -4,6 +4,7 @@ import { HeatmapFigure, ChartFigure, SERIES_COLOURS } from '../figure.js';
 export function createPeFigure(slot) {
   const figure = new HeatmapFigure(slot, { title: 'Positional encoding', palette: 'diverging' });
   return {
+    figure,
     update({ pe, peConcat, n, d, dPos, layout }) {
       figure.update({
         tiles: [
@@ -24,6 +25,7 @@ export function createPeFigure(slot) {
 export function createSpreadPanel(slot) {
   const chart = new ChartFigure(slot, { title: 'Per-dimension disturbance' });
   return {
+    figure: chart,
     /** Returns { firstTenth, lastTenth } mean ratios for the summary. */
     update({ lab, d, base, layout, alpha, wordSpread, length }) {
       const pe = lab.sinusoidal(length, d, { base, layout });

@@ -8,19 +8,26 @@ export const SCHEMES = ['additive', 'concatenated', 'rotary'];
 export const SCHEME_NAMES = { additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary' };
 const TERM_NAMES = ['content · content', 'content · position', 'position · content', 'position · position'];
 
-export function createLanes(root, { onPickToken }) {
+// Figures are made for the slots `root` holds (`[data-figure="<scheme>-<part>"]`): the page has
+// all nine; an embedded <posenc-lab> only the schemes and parts it shows. `lanes` exposes them.
+export function createLanes(root, { onPickToken, schemes = SCHEMES }) {
   const lanes = {};
-  for (const scheme of SCHEMES) {
-    const slot = (part) => root.querySelector(`[data-figure="${scheme}-${part}"]`);
+  for (const scheme of schemes) {
+    const figure = (part, options) => {
+      const slot = root.querySelector(`[data-figure="${scheme}-${part}"]`);
+      return slot ? new HeatmapFigure(slot, options) : null;
+    };
     const pick = (row) => onPickToken(row);
     lanes[scheme] = {
-      input: new HeatmapFigure(slot('input'), { title: `${SCHEME_NAMES[scheme]} encoded input`, palette: 'diverging', tokenRows: true, onPick: pick }),
-      attention: new HeatmapFigure(slot('attention'), { title: `${SCHEME_NAMES[scheme]} attention`, palette: 'viridis', tokenRows: true, tokenCols: true, onPick: pick }),
-      terms: new HeatmapFigure(slot('terms'), { title: `${SCHEME_NAMES[scheme]} logit decomposition`, palette: 'diverging', tokenRows: true, tokenCols: true, onPick: pick }),
+      input: figure('input', { title: `${SCHEME_NAMES[scheme]} encoded input`, palette: 'diverging', tokenRows: true, onPick: pick }),
+      attention: figure('attention', { title: `${SCHEME_NAMES[scheme]} attention`, palette: 'viridis', tokenRows: true, tokenCols: true, onPick: pick }),
+      terms: figure('terms', { title: `${SCHEME_NAMES[scheme]} logit decomposition`, palette: 'diverging', tokenRows: true, tokenCols: true, onPick: pick }),
     };
   }
 
   return {
+    lanes,
+
     /** view: { result (lab.compare), tokens, heads, causal, dWord } */
     update({ result, tokens, heads, causal, dWord }) {
       const { n } = result;
@@ -28,7 +35,7 @@ export function createLanes(root, { onPickToken }) {
       const query = (i) => `query ${tokenLabel(i)}`;
       const key = (j) => `key ${tokenLabel(j)}`;
       const headText = heads === 0 ? 'W = I' : `head 1 of ${heads} random heads`;
-      for (const scheme of SCHEMES) {
+      for (const scheme of Object.keys(lanes)) {
         const data = result[scheme];
         const name = SCHEME_NAMES[scheme];
         const width = data.width;
@@ -36,7 +43,7 @@ export function createLanes(root, { onPickToken }) {
         const dimLabel = scheme === 'concatenated'
           ? (j) => `dim ${j} (${j < dWord ? 'word part' : 'position part'})`
           : (j) => `dim ${j}`;
-        lanes[scheme].input.update({
+        lanes[scheme].input?.update({
           tiles: [{ values: data.x, rows: n, cols: width }],
           min: -inputRange,
           max: inputRange,
@@ -45,7 +52,7 @@ export function createLanes(root, { onPickToken }) {
           rowLabel: tokenLabel,
           colLabel: dimLabel,
         });
-        lanes[scheme].attention.update({
+        lanes[scheme].attention?.update({
           tiles: [{ values: data.weights, rows: n, cols: n }],
           min: 0,
           max: 1,
@@ -57,7 +64,7 @@ export function createLanes(root, { onPickToken }) {
         });
         const termCount = scheme === 'rotary' ? 1 : 4;
         const termRange = maxAbs(data.terms, 0, termCount * n * n) || 1;
-        lanes[scheme].terms.update({
+        lanes[scheme].terms?.update({
           tiles: Array.from({ length: termCount }, (_, t) => ({
             // Say so when a term is identically zero (concatenated cross terms with W = I).
             title: (scheme === 'rotary' ? 'rotated content · content' : TERM_NAMES[t]) +
@@ -78,7 +85,7 @@ export function createLanes(root, { onPickToken }) {
     },
 
     select(index) {
-      for (const scheme of SCHEMES) for (const figure of Object.values(lanes[scheme])) figure.setSelectedToken(index);
+      for (const parts of Object.values(lanes)) for (const figure of Object.values(parts)) figure?.setSelectedToken(index);
     },
   };
 }

@@ -19,6 +19,7 @@ export function createOrthogonalityPanel(slot) {
   const chart = new ChartFigure(slot, { title: 'Near-orthogonality versus d' });
   const randomSpread = new Map(); // d → std, the same for every sentence
   return {
+    figure: chart,
     /** current: { vectors (n×d word vectors of the chosen source), d, label }. Returns its point. */
     update({ lab, tokens, base, layout, current }) {
       // Long sentences add nothing to an RMS but cost time: 128 words are plenty.

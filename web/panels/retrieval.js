@@ -6,6 +6,7 @@ export function createRetrievalPanel(slot) {
   const table = new TableFigure(slot, { title: 'Identity and position retrieval' });
   const percent = (v) => (Number.isFinite(v) ? `${(100 * v).toFixed(1)}%` : '—');
   return {
+    figure: table,
     /**
      * Runs the decoding (the expensive part: n queries against the whole vocabulary) and shows
      * it. A generator: it yields between decodings so the page can handle a keystroke in

@@ -11,6 +11,7 @@ export function fillerWords(k) {
 export function createShiftPanel(slot) {
   const table = new TableFigure(slot, { title: 'Shift invariance' });
   return {
+    figure: table,
     /**
      * run(headCount, tokens) → lab.compare result for those tokens; headTypes: [0, h].
      * Returns { [headCount]: { additive, concatenated, rotary } } largest changes. A generator

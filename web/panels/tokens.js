@@ -1,3 +1,4 @@
+import { LIMITS } from '../posenc.mjs';
 // The token list (text, positions, unknown words marked) and the selected token's nearest words.
 // Tokens are buttons in one tab stop (roving tabindex): Tab enters the list, arrows move along it.
 
@@ -28,13 +29,15 @@ export function createTokenList({ list, count, truncation, unknownLegend, neighb
   }
 
   return {
-    render(tokens, unknown, total) {
+    // total: tokens in the text that was read; textCut: the text itself was longer than the lab
+    // tokenizes in one call, so only its beginning was read.
+    render(tokens, unknown, total, textCut = false) {
       count.textContent = `(${NUMBER_FORMAT.format(tokens.length)}${unknown.some(Boolean) ? `, ${NUMBER_FORMAT.format(unknown.filter(Boolean).length)} unknown` : ''})`;
-      const cut = total > tokens.length;
+      const cut = total > tokens.length || textCut;
       truncation.hidden = !cut;
-      truncation.textContent = cut
-        ? `Only the first ${NUMBER_FORMAT.format(tokens.length)} of ${NUMBER_FORMAT.format(total)} tokens are analysed and shown.`
-        : '';
+      truncation.textContent = !cut ? ''
+        : textCut ? `Only the first ${NUMBER_FORMAT.format(tokens.length)} tokens are analysed and shown; the text is longer than ${NUMBER_FORMAT.format(LIMITS.maxTextLength)} characters, so only its beginning was read.`
+          : `Only the first ${NUMBER_FORMAT.format(tokens.length)} of ${NUMBER_FORMAT.format(total)} tokens are analysed and shown.`;
       unknownLegend.hidden = !unknown.some(Boolean);
       // Reuse the buttons already there: a keystroke usually changes one token, and rebuilding
       // 512 buttons per keystroke would cost more than the maths.

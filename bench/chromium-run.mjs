@@ -1,0 +1,52 @@
+// Chromium driver: serves the repository over http on a free port, opens bench/chromium.html in
+// headless Chromium and runs bench/wasm-harness.mjs there (wall time: performance.now(), which
+// Chromium clamps to 100 µs, so every sample is a ≥ 25 ms batch).
+//   node bench/chromium-run.mjs OUT.json [kernel-filter-regexp]
+import { createServer } from 'node:http';
+import { readFile, writeFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const [out = 'build-bench/chromium.json', pattern = ''] = process.argv.slice(2);
+const root = new URL('../', import.meta.url);
+const types = { '.mjs': 'text/javascript', '.js': 'text/javascript', '.html': 'text/html', '.wasm': 'application/wasm' };
+const server = createServer(async (req, res) => {
+  try {
+    const path = decodeURIComponent(new URL(req.url, 'http://x').pathname).replace(/^\/+/, '');
+    if (path.includes('..')) throw new Error('bad path');
+    const body = await readFile(new URL(path, root));
+    res.writeHead(200, { 'content-type': types[extname(path)] ?? 'application/octet-stream' });
+    res.end(body);
+  } catch {
+    res.writeHead(404);
+    res.end();
+  }
+});
+await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+const base = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({
+  executablePath: '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+    '--disable-sync', '--no-first-run', '--disable-quic'],
+});
+try {
+  const page = await browser.newPage();
+  page.on('console', (m) => process.stderr.write(`chromium: ${m.text()}\n`));
+  await page.goto(`${base}bench/chromium.html`);
+  const version = browser.version();
+  const results = await page.evaluate(async ({ pattern }) => {
+    const { runSuite } = await import('/bench/wasm-harness.mjs');
+    const cores = {};
+    for (const flavour of ['simd', 'scalar']) {
+      const { default: create } = await import(`/build-bench/wasm/bench-${flavour}.mjs`);
+      cores[flavour] = await create({ locateFile: (f) => `/build-bench/wasm/${f}` });
+    }
+    const glove = new Uint8Array(await (await fetch('/data/glove-6b-100d-20k.i8')).arrayBuffer());
+    const regexp = new RegExp(pattern);
+    return runSuite({ cores, glove, filter: (k, n, d) => regexp.test(`${k}/${n}/${d}`), log: (l) => console.log(l) });
+  }, { pattern });
+  await writeFile(out, JSON.stringify({ runtime: `Chromium ${version} (headless)`, results }, null, 1));
+} finally {
+  await browser.close();
+  server.close();
+}

@@ -1,0 +1,105 @@
+// Merges one run's results (native Google Benchmark JSON, Node and Chromium harness JSON) into
+// the table of docs/BENCHMARKS.md and checks the issue's targets.
+//   node bench/report.mjs build-bench/run  → markdown on stdout
+import { readFileSync, existsSync } from 'node:fs';
+import { KERNELS, flops } from './grid.mjs';
+
+const dir = process.argv[2] ?? 'build-bench/run';
+const read = (name) => (existsSync(`${dir}/${name}`) ? JSON.parse(readFileSync(`${dir}/${name}`, 'utf8')) : null);
+const nativeRaw = read('native.json'), avx2Raw = read('native-avx2.json'), node = read('node.json'), chromium = read('chromium.json');
+
+// Google Benchmark medians (CPU time, ms) by "kernel/n/d".
+function gbMedians(raw) {
+  const out = new Map();
+  let ghz = null;
+  for (const b of raw?.benchmarks ?? []) {
+    if (b.aggregate_name !== 'median') continue;
+    const name = b.run_name;
+    if (name.startsWith('clock_ghz')) { ghz = b.GHz; continue; }
+    const scale = { ns: 1e-6, us: 1e-3, ms: 1 }[b.time_unit];
+    out.set(name, b.cpu_time * scale);
+  }
+  return { out, ghz };
+}
+const native = gbMedians(nativeRaw), avx2 = gbMedians(avx2Raw);
+const ghz = native.ghz ?? avx2.ghz;
+const peak = ghz ? 8 * ghz : null;  // GFLOP/s: 4 lanes × (1 mul + 1 add) per cycle
+
+function index(run, field) {
+  const m = new Map();
+  for (const r of run?.results ?? []) m.set(`${r.kernel}/${r.n}/${r.d}/${r.variant}`, r[field]);
+  return m;
+}
+const nodeMs = index(node, 'cpuMs'), chrMs = index(chromium, 'ms');
+const keys = [];
+for (const r of node?.results ?? chromium?.results ?? []) {
+  const key = `${r.kernel}/${r.n}/${r.d}`;
+  if (!keys.includes(key)) keys.push(key);
+}
+keys.sort((a, b) => {
+  const [ka, na, da] = a.split('/'), [kb, nb, db] = b.split('/');
+  return KERNELS.indexOf(ka) - KERNELS.indexOf(kb) || da - db || na - nb;
+});
+
+const f = (x, digits = 3) => (x == null || Number.isNaN(x) ? '–' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(digits));
+const ratio = (a, b) => (a == null || b == null ? null : a / b);
+const lines = [];
+lines.push(`Runtimes: native ${nativeRaw?.context?.host_name ?? ''} (g++ ${'SSE4.1'}, CPU time) · ${node?.runtime ?? 'Node –'} (CPU time) · ${chromium?.runtime ?? 'Chromium –'} (wall time)`);
+lines.push(`Effective clock ${ghz ? ghz.toFixed(2) : '–'} GHz (dependent-add chain); wasm SIMD128 peak = 4 lanes × (mul + add) per cycle = ${peak ? peak.toFixed(1) : '–'} GFLOP/s.`);
+lines.push('');
+lines.push('| kernel | n | d | native SSE4.1 | native AVX2 | Node SIMD | Node scalar | Node plain JS | Chromium SIMD | Chromium scalar | Chromium plain JS | scalar/SIMD (Node, Chr) | plain/SIMD (Node, Chr) | native/SIMD (Node) |');
+lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const key of keys) {
+  const [kernel, n, d] = key.split('/');
+  const ns = native.out.get(key), av = avx2.out.get(key);
+  const s = nodeMs.get(`${key}/wasm_simd`), sc = nodeMs.get(`${key}/wasm_scalar`), p = nodeMs.get(`${key}/plain_js`);
+  const cs = chrMs.get(`${key}/wasm_simd`), csc = chrMs.get(`${key}/wasm_scalar`), cp = chrMs.get(`${key}/plain_js`);
+  lines.push(`| ${kernel} | ${n} | ${d} | ${f(ns)} | ${f(av)} | ${f(s)} | ${f(sc)} | ${f(p)} | ${f(cs)} | ${f(csc)} | ${f(cp)} | ${f(ratio(sc, s), 1)}, ${f(ratio(csc, cs), 1)} | ${f(ratio(p, s), 1)}, ${f(ratio(cp, cs), 1)} | ${f(ratio(ns, s), 2)} |`);
+}
+lines.push('');
+lines.push('All times in ms per call (medians). "–": not in the grid or no such variant (see "What each kernel is").');
+lines.push('');
+
+// Targets.
+const t = [];
+const check = (name, value, ok, note) => t.push(`| ${name} | ${value} | ${ok == null ? '–' : ok ? 'met' : '**not met**'} | ${note ?? ''} |`);
+const att = 'attention/512/64';
+for (const [label, m] of [['Node', nodeMs], ['Chromium', chrMs]]) {
+  const s = m.get(`${att}/wasm_simd`), sc = m.get(`${att}/wasm_scalar`), p = m.get(`${att}/plain_js`);
+  if (s == null) continue;
+  check(`attention n=512 d=64, SIMD vs scalar wasm (${label})`, `${f(ratio(sc, s), 2)}×`, ratio(sc, s) >= 4, 'target ≥ 4×, goal 5.5×');
+  check(`attention n=512 d=64, SIMD wasm vs plain JS (${label})`, `${f(ratio(p, s), 1)}×`, ratio(p, s) >= 8, 'target ≥ 8×');
+}
+const s512 = nodeMs.get(`${att}/wasm_simd`);
+if (native.out.get(att) != null && s512 != null) {
+  check('attention n=512 d=64, SIMD wasm speed ÷ native SSE4.1 speed (Node)', `${f(native.out.get(att) / s512, 2)}`, native.out.get(att) / s512 >= 0.65, 'target ≥ 0.65');
+}
+if (avx2.out.get(att) != null && s512 != null) {
+  check('attention n=512 d=64, SIMD wasm speed ÷ native AVX2+FMA speed (Node)', `${f(avx2.out.get(att) / s512, 2)}`, null, 'reported');
+}
+for (const d of [64, 100, 128]) {
+  const ms = nodeMs.get(`scores/512/${d}/wasm_simd`), cms = chrMs.get(`scores/512/${d}/wasm_simd`);
+  if (ms == null || !peak) continue;
+  const g = flops('scores', 512, d) / ms / 1e6, cg = cms ? flops('scores', 512, d) / cms / 1e6 : null;
+  check(`QKᵀ n=512 d=${d}: achieved ÷ peak`, `${g.toFixed(1)} ÷ ${peak.toFixed(1)} GFLOP/s = ${(100 * g / peak).toFixed(0)}% (Chromium ${cg ? (100 * cg / peak).toFixed(0) : '–'}%)`, g / peak >= 0.6, 'target ≥ 60%');
+}
+for (const n of [512, 1024]) {
+  const ms = nodeMs.get(`softmax/${n}/64/wasm_simd`), cms = chrMs.get(`softmax/${n}/64/wasm_simd`);
+  if (ms == null) continue;
+  const ns = (ms * 1e6) / (n * n), cns = cms ? (cms * 1e6) / (n * n) : null;
+  check(`softmax ${n}×${n}, ns per element (Node; Chromium)`, `${ns.toFixed(2)}; ${cns ? cns.toFixed(2) : '–'}`, ns <= 1.5, 'target ≤ 1.5 ns');
+}
+for (const mode of ['full_keystroke', 'full_cold']) {
+  const ms = nodeMs.get(`${mode}/64/100/wasm_simd`), cms = chrMs.get(`${mode}/64/100/wasm_simd`);
+  if (ms == null) continue;
+  check(`full recompute (${mode === 'full_keystroke' ? 'keystroke: warm caches, last word new' : 'cold caches'}), 64 tokens, d=100 GloVe`, `${f(ms)} ms (Chromium ${f(cms)} ms)`, ms < 1, 'target < 1 ms of wasm compute');
+}
+for (const d of [64, 100, 128]) {
+  const ms = nodeMs.get(`attention/4096/${d}/wasm_simd`), cms = chrMs.get(`attention/4096/${d}/wasm_simd`);
+  if (ms == null) continue;
+  check(`attention n=4096 d=${d} (SIMD wasm)`, `${f(ms)} ms (Chromium ${f(cms)} ms)`, ms <= 1000 && (cms == null || cms <= 1000), 'target ≤ 1 s, no OOM');
+}
+lines.push('| target | measured | status | |');
+lines.push('|---|---|---|---|');
+lines.push(...t);
+console.log(lines.join('\n'));

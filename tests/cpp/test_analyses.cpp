@@ -1,0 +1,607 @@
+// analyses.hpp against straight float64 loops written here: column_spread, normalize_rows,
+// nearest_by_cosine (argmax, ties, ranks), top_k_by_cosine, max_shift_change (hand cases and the
+// shift-invariance claims through posenc::compare), score_by_offset, rope_decay_bound and
+// random_cosine_spread.
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "analyses.hpp"
+#include "attention.hpp"
+#include "compare.hpp"
+#include "embedding.hpp"
+#include "sinusoidal.hpp"
+
+namespace {
+
+using posenc::test::random_values;
+using posenc::test::verbose;
+
+// Sizes that hit every tail of the 4-lane loops and the 8-wide loop of dot.
+const std::size_t kSizes[] = {1, 3, 4, 5, 7, 8, 15, 16, 17, 63, 100};
+
+double dot64(const float* a, const float* b, std::size_t d) {
+    double s = 0.0;
+    for (std::size_t j = 0; j < d; ++j) s += static_cast<double>(a[j]) * b[j];
+    return s;
+}
+
+// Float64 cosine; 0 when either vector is zero (the contract for a zero query).
+double cosine64(const float* a, const float* b, std::size_t d) {
+    const double na = std::sqrt(dot64(a, a, d)), nb = std::sqrt(dot64(b, b, d));
+    return na > 0.0 && nb > 0.0 ? dot64(a, b, d) / (na * nb) : 0.0;
+}
+
+// Population std of every column, two passes in float64.
+std::vector<double> column_std64(const std::vector<float>& m, std::size_t n, std::size_t d) {
+    std::vector<double> out(d);
+    for (std::size_t j = 0; j < d; ++j) {
+        double mean = 0.0;
+        for (std::size_t p = 0; p < n; ++p) mean += m[p * d + j];
+        mean /= static_cast<double>(n);
+        double ss = 0.0;
+        for (std::size_t p = 0; p < n; ++p) ss += (m[p * d + j] - mean) * (m[p * d + j] - mean);
+        out[j] = std::sqrt(ss / static_cast<double>(n));
+    }
+    return out;
+}
+
+std::vector<float> unit_rows(const std::vector<float>& m, std::size_t n, std::size_t d) {
+    std::vector<float> out(n * d);
+    posenc::normalize_rows(m.data(), n, d, out.data());
+    return out;
+}
+
+}  // namespace
+
+// ---- column_spread --------------------------------------------------------------------------
+
+TEST_CASE("column_spread equals a float64 two-pass population std (relative 2^-23)", "[analyses]") {
+    // The accumulation is in double (error ~ n·2^-53, negligible); the only float step is the
+    // final rounding of the result: ≤ 2^-24 relative. 2^-23 leaves a factor 2.
+    double worst = 0.0;
+    for (std::size_t n : kSizes) {
+        for (std::size_t d : kSizes) {
+            auto m = random_values(n * d, 31 * n + d, 3.0f);
+            // Give the columns different means so centring matters.
+            for (std::size_t p = 0; p < n; ++p)
+                for (std::size_t j = 0; j < d; ++j) m[p * d + j] += static_cast<float>(j) - 7.5f;
+            std::vector<float> got(d, -1.0f);
+            posenc::column_spread(m.data(), n, d, got.data());
+            const auto want = column_std64(m, n, d);
+            for (std::size_t j = 0; j < d; ++j) {
+                const double err = std::fabs(got[j] - want[j]);
+                worst = std::fmax(worst, want[j] > 0 ? err / want[j] : err);
+                CAPTURE(n, d, j, got[j], want[j]);
+                CHECK(err <= want[j] * 0x1p-23);
+            }
+            if (n == 1) {
+                for (std::size_t j = 0; j < d; ++j) CHECK(got[j] == 0.0f);  // one row: no spread at all
+            }
+        }
+    }
+    if (verbose()) std::printf("  column_spread vs float64: max relative error %.3g\n", worst);
+}
+
+TEST_CASE("column_spread of constant columns is exactly 0", "[analyses]") {
+    // n copies of a 24-bit float sum exactly in double (n < 2^29), so the mean is exactly the
+    // constant and every deviation exactly 0: not merely small.
+    for (std::size_t n : kSizes) {
+        const std::size_t d = 7;
+        const float constants[d] = {0.1f, -3.7f, 1e30f, -1e-30f, 0.0f, 12345.678f, 0.33333334f};
+        std::vector<float> m(n * d);
+        for (std::size_t p = 0; p < n; ++p)
+            for (std::size_t j = 0; j < d; ++j) m[p * d + j] = constants[j];
+        std::vector<float> got(d, -1.0f);
+        posenc::column_spread(m.data(), n, d, got.data());
+        for (std::size_t j = 0; j < d; ++j) {
+            CAPTURE(n, j, got[j]);
+            CHECK(got[j] == 0.0f);
+        }
+    }
+}
+
+TEST_CASE("column_spread stays accurate on the cos≈1 columns of a PE table", "[analyses]") {
+    // The low-frequency pairs of a sinusoidal table: cos(p·ω) with p·ω ≤ 0.01 is within 5e-5 of 1,
+    // so the spread (~1e-5) is ~1e-5 of the mean. A one-pass float formula E[x²] − E[x]² would
+    // lose every digit here (float keeps 2^-24 ≈ 6e-8 of the mean², i.e. of 1); two passes in
+    // double keep the 2^-23 relative accuracy of the test above.
+    for (std::size_t n : {std::size_t{16}, std::size_t{63}, std::size_t{100}}) {
+        const std::size_t d = 128;
+        std::vector<float> table(n * d);
+        posenc::sinusoidal_table(n, d, 10000.0, posenc::Layout::interleaved, table.data());
+        std::vector<float> got(d);
+        posenc::column_spread(table.data(), n, d, got.data());
+        const auto want = column_std64(table, n, d);
+        const std::size_t last_cos = d - 1;  // ω = 10000^(−126/128) ≈ 1.2e-4
+        CAPTURE(n, got[last_cos], want[last_cos]);
+        REQUIRE(want[last_cos] > 0.0);
+        REQUIRE(want[last_cos] < 1e-4);  // the case really is a tiny spread next to a mean ≈ 1
+        for (std::size_t j = 0; j < d; ++j) {
+            CAPTURE(j);
+            CHECK(std::fabs(got[j] - want[j]) <= want[j] * 0x1p-23);  // as above: one final rounding
+        }
+        // And the float64 std of the float values is close to the exact std of cos(p·ω): the
+        // table's own rounding (≤ a few ulps of 1, ~2e-7) bounds the difference.
+        const double omega = std::pow(10000.0, -126.0 / 128.0);
+        double mean = 0.0, ss = 0.0;
+        for (std::size_t p = 0; p < n; ++p) mean += std::cos(p * omega);
+        mean /= n;
+        for (std::size_t p = 0; p < n; ++p) ss += (std::cos(p * omega) - mean) * (std::cos(p * omega) - mean);
+        CHECK(std::fabs(got[last_cos] - std::sqrt(ss / n)) <= 2e-7);
+    }
+}
+
+// ---- normalize_rows ---------------------------------------------------------------------------
+
+TEST_CASE("normalize_rows: unit rows matching float64 x/|x|; a zero row stays exactly zero", "[analyses]") {
+    double worst = 0.0;
+    for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{17}}) {
+        for (std::size_t d : kSizes) {
+            auto m = random_values(n * d, 7 * n + 3 * d, 2.0f);
+            const std::size_t zero_row = n / 2;
+            std::fill(m.begin() + zero_row * d, m.begin() + (zero_row + 1) * d, 0.0f);
+            const auto u = unit_rows(m, n, d);
+            for (std::size_t p = 0; p < n; ++p) {
+                const double norm = std::sqrt(dot64(&m[p * d], &m[p * d], d));
+                for (std::size_t j = 0; j < d; ++j) {
+                    CAPTURE(n, d, p, j);
+                    if (p == zero_row) {
+                        CHECK(u[p * d + j] == 0.0f);
+                        continue;
+                    }
+                    // float dot (≤ (d/2 + 2)·2^-24 relative with its split accumulators, halved by
+                    // the sqrt), the sqrt, the reciprocal and the product (2^-24 each); components
+                    // are ≤ 1, so (d + 8)·2^-24 absolute covers it.
+                    const double err = std::fabs(u[p * d + j] - m[p * d + j] / norm);
+                    worst = std::fmax(worst, err);
+                    CHECK(err <= (d + 8) * 0x1p-24);
+                }
+            }
+        }
+    }
+    if (verbose()) std::printf("  normalize_rows vs float64: max abs error %.3g\n", worst);
+}
+
+TEST_CASE("normalize_rows: unit rows for magnitudes 1e-44 … 3e38 at several widths", "[analyses]") {
+    // A float dot product of the row with itself underflows to 0 for components ~1e-25 (squares
+    // ~1e-50) and overflows for ~1e25; the row is non-zero and must not come back zero or NaN.
+    for (float magnitude : {1e-25f, 1e-38f, 1e-44f, 1e20f, 1e25f, 2e38f}) {  // ×1.5 stays below FLT_MAX
+        for (std::size_t d : {std::size_t{1}, std::size_t{5}, std::size_t{17}, std::size_t{100}}) {
+            auto m = random_values(d, 17 + d);
+            for (float& x : m) x = (x >= 0 ? 0.5f + x : x - 0.5f) * magnitude;  // |x| ≥ magnitude/2, no zeros
+            const auto u = unit_rows(m, 1, d);
+            double sum_sq = 0.0;
+            for (float x : u) sum_sq += static_cast<double>(x) * x;
+            CAPTURE(magnitude, d, sum_sq);
+            // Subnormal inputs (1e-44) carry only a few significant bits, but the normalised
+            // components are normal floats: one rounding each, ≤ 2·d·2^-24 on the squared norm.
+            CHECK(std::fabs(sum_sq - 1.0) <= (2.0 * d + 4.0) * 0x1p-24);
+        }
+    }
+}
+
+// ---- nearest_by_cosine ------------------------------------------------------------------------
+
+TEST_CASE("nearest_by_cosine agrees with a float64 brute-force argmax and its ranks", "[analyses]") {
+    // Float cosines carry ≤ (d + 8)·2^-24 error (see normalize_rows), so the float and float64
+    // orders may only disagree between rows whose float64 cosines are that close: kTie.
+    std::size_t disagreements = 0, queries_checked = 0;
+    for (std::size_t v : {std::size_t{1}, std::size_t{3}, std::size_t{17}, std::size_t{100}}) {
+        for (std::size_t d : kSizes) {
+            const double kTie = 2.0 * (d + 8) * 0x1p-24;
+            const std::size_t n = 7;
+            const auto vocab = random_values(v * d, 1000 + 13 * v + d);
+            const auto unit = unit_rows(vocab, v, d);
+            // Queries: noisy copies of vocabulary rows plus pure noise.
+            auto queries = random_values(n * d, 2000 + 13 * v + d, 0.3f);
+            std::vector<std::uint32_t> truth(n);
+            for (std::size_t i = 0; i < n; ++i) {
+                truth[i] = static_cast<std::uint32_t>((i * 7 + 3) % v);
+                if (i % 3 != 2)
+                    for (std::size_t j = 0; j < d; ++j) queries[i * d + j] += vocab[truth[i] * d + j];
+            }
+            std::vector<std::uint32_t> best(n, 99999), rank(n, 99999);
+            std::vector<float> cosine(n, 9.0f);
+            posenc::nearest_by_cosine(queries.data(), n, unit.data(), v, d, truth.data(), best.data(), cosine.data(),
+                                      rank.data());
+            for (std::size_t i = 0; i < n; ++i) {
+                const float* q = &queries[i * d];
+                std::vector<double> c(v);
+                for (std::size_t r = 0; r < v; ++r) c[r] = cosine64(q, &vocab[r * d], d);
+                const std::size_t want = std::max_element(c.begin(), c.end()) - c.begin();  // first max
+                CAPTURE(v, d, i, best[i], want, c[want], cosine[i]);
+                REQUIRE(best[i] < v);
+                if (c[best[i]] < c[want]) ++disagreements;  // float64 exact ties are not disagreements
+                CHECK(c[best[i]] >= c[want] - kTie);
+                CHECK(std::fabs(cosine[i] - c[best[i]]) <= kTie / 2);
+                // Rank: rows clearly better than the truth must be counted, rows clearly worse not.
+                const double ct = c[truth[i]];
+                std::size_t surely = 0, maybe = 0;
+                for (std::size_t r = 0; r < v; ++r) {
+                    if (r == truth[i]) continue;
+                    if (c[r] > ct + kTie) ++surely;
+                    else if (c[r] >= ct - kTie) ++maybe;
+                }
+                CAPTURE(rank[i], surely, maybe);
+                CHECK(rank[i] >= surely + 1);
+                CHECK(rank[i] <= surely + maybe + 1);
+                // Exactly: rank 1 ⇔ the truth is the decoded row (both use the same float cosines).
+                CHECK((rank[i] == 1) == (best[i] == truth[i]));
+                ++queries_checked;
+            }
+        }
+    }
+    if (verbose()) std::printf("  nearest_by_cosine: %zu of %zu argmaxes differ from float64 (near-ties)\n",
+                               disagreements, queries_checked);
+    CHECK(disagreements * 20 <= queries_checked);  // near-ties are rare, not the rule
+}
+
+TEST_CASE("nearest_by_cosine: exact hand cases for ties, zero queries and rank semantics", "[analyses]") {
+    // d = 4, rows: e0, e1, e0 (duplicate of row 0), −e0, (e0 + e1) unnormalised, 0 (zero row).
+    const std::size_t v = 6, d = 4;
+    const std::vector<float> vocab = {1, 0, 0, 0,  0, 1, 0, 0,  1, 0, 0, 0,  -1, 0, 0, 0,  1, 1, 0, 0,  0, 0, 0, 0};
+    const auto unit = unit_rows(vocab, v, d);
+    SECTION("ties go to the lower index; rank counts equal rows listed before the truth") {
+        const std::vector<float> q = {2, 0, 0, 0};  // cosine 1 with rows 0 and 2 (exactly: unit rows are exact)
+        for (std::uint32_t t = 0; t < v; ++t) {
+            std::uint32_t best = 99, rank = 99;
+            float cosine = 9;
+            posenc::nearest_by_cosine(q.data(), 1, unit.data(), v, d, &t, &best, &cosine, &rank);
+            CAPTURE(t);
+            CHECK(best == 0);
+            CHECK(cosine == 1.0f);
+            // Cosines: 1, 0, 1, −1, 0.7071, 0. Rank = strictly better + equal before + 1.
+            const std::uint32_t want[v] = {1, 4, 2, 6, 3, 5};
+            CHECK(rank == want[t]);
+        }
+    }
+    SECTION("a zero query has cosine 0 with every row: best is row 0 and rank(t) = t + 1") {
+        const std::vector<float> q(d, 0.0f);
+        for (std::uint32_t t = 0; t < v; ++t) {
+            std::uint32_t best = 99, rank = 99;
+            float cosine = 9;
+            posenc::nearest_by_cosine(q.data(), 1, unit.data(), v, d, &t, &best, &cosine, &rank);
+            CAPTURE(t);
+            CHECK(best == 0);
+            CHECK(cosine == 0.0f);
+            CHECK(rank == t + 1);
+        }
+    }
+    SECTION("truth = nullptr: same best and cosine, rank left untouched") {
+        const auto q = random_values(5 * d, 77);
+        std::vector<std::uint32_t> truth = {0, 1, 2, 3, 4}, best_a(5), best_b(5, 99), rank(5);
+        std::vector<float> cos_a(5), cos_b(5);
+        posenc::nearest_by_cosine(q.data(), 5, unit.data(), v, d, truth.data(), best_a.data(), cos_a.data(), rank.data());
+        posenc::nearest_by_cosine(q.data(), 5, unit.data(), v, d, nullptr, best_b.data(), cos_b.data(), nullptr);
+        CHECK(best_a == best_b);
+        CHECK(std::memcmp(cos_a.data(), cos_b.data(), 5 * sizeof(float)) == 0);
+    }
+    SECTION("the query's scale does not matter (cosine)") {
+        const auto q = random_values(3 * d, 78);
+        auto q_scaled = q;
+        for (float& x : q_scaled) x *= 1024.0f;  // a power of two: every product scales exactly
+        std::vector<std::uint32_t> b1(3), b2(3);
+        std::vector<float> c1(3), c2(3);
+        posenc::nearest_by_cosine(q.data(), 3, unit.data(), v, d, nullptr, b1.data(), c1.data(), nullptr);
+        posenc::nearest_by_cosine(q_scaled.data(), 3, unit.data(), v, d, nullptr, b2.data(), c2.data(), nullptr);
+        CHECK(b1 == b2);
+        CHECK(std::memcmp(c1.data(), c2.data(), 3 * sizeof(float)) == 0);
+    }
+}
+
+// ---- top_k_by_cosine --------------------------------------------------------------------------
+
+TEST_CASE("top_k_by_cosine agrees with a full float64 sort for k = 1, 5, v", "[analyses]") {
+    for (std::size_t v : {std::size_t{1}, std::size_t{4}, std::size_t{17}, std::size_t{100}}) {
+        for (std::size_t d : kSizes) {
+            const double kTie = 2.0 * (d + 8) * 0x1p-24;  // float vs float64 cosine, see above
+            const auto vocab = random_values(v * d, 3000 + 7 * v + d);
+            const auto unit = unit_rows(vocab, v, d);
+            const auto query = random_values(d, 4000 + 7 * v + d);
+            std::vector<double> c(v);
+            for (std::size_t r = 0; r < v; ++r) c[r] = cosine64(query.data(), &vocab[r * d], d);
+            for (std::size_t exclude : {v, v / 2}) {
+                const std::size_t candidates = exclude < v ? v - 1 : v;
+                std::vector<std::size_t> order;
+                for (std::size_t r = 0; r < v; ++r)
+                    if (r != exclude) order.push_back(r);
+                std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return c[a] > c[b]; });
+                for (std::size_t k : {std::size_t{1}, std::size_t{5}, v}) {
+                    std::vector<std::uint32_t> rows(k + 1, 77777);
+                    std::vector<float> cos(k + 1, 9.0f);
+                    const std::size_t got = posenc::top_k_by_cosine(query.data(), unit.data(), v, d, k, exclude,
+                                                                    rows.data(), cos.data());
+                    CAPTURE(v, d, k, exclude, got);
+                    REQUIRE(got == std::min(k, candidates));
+                    CHECK(rows[k] == 77777);  // nothing written past k
+                    for (std::size_t i = 0; i < got; ++i) {
+                        CAPTURE(i, rows[i], order[i]);
+                        REQUIRE(rows[i] < v);
+                        CHECK(rows[i] != exclude);
+                        if (i > 0) CHECK(cos[i - 1] >= cos[i]);  // best first
+                        for (std::size_t j = 0; j < i; ++j) CHECK(rows[j] != rows[i]);
+                        CHECK(std::fabs(cos[i] - c[rows[i]]) <= kTie / 2);
+                        // The i-th returned row is as good as the float64 i-th, up to near-ties.
+                        CHECK(std::fabs(c[rows[i]] - c[order[i]]) <= kTie);
+                    }
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("top_k_by_cosine: k = 0, ties by lower index, agreement with nearest_by_cosine", "[analyses]") {
+    const std::size_t d = 5, v = 7;
+    auto vocab = random_values(v * d, 91);
+    // Rows 2 and 5 duplicate row 4 (scaled by 2: the unit rows are still identical).
+    for (std::size_t j = 0; j < d; ++j) {
+        vocab[2 * d + j] = vocab[4 * d + j];
+        vocab[5 * d + j] = 2.0f * vocab[4 * d + j];
+    }
+    const auto unit = unit_rows(vocab, v, d);
+    std::vector<std::uint32_t> rows(v, 99);
+    std::vector<float> cos(v, 9.0f);
+    CHECK(posenc::top_k_by_cosine(&vocab[4 * d], unit.data(), v, d, 0, v, rows.data(), cos.data()) == 0);
+    CHECK(rows[0] == 99);  // k = 0 writes nothing
+    REQUIRE(posenc::top_k_by_cosine(&vocab[4 * d], unit.data(), v, d, 3, v, rows.data(), cos.data()) == 3);
+    CHECK(rows[0] == 2);
+    CHECK(rows[1] == 4);
+    CHECK(rows[2] == 5);
+    CHECK(cos[0] == cos[1]);
+    CHECK(cos[1] == cos[2]);
+    // Excluding 4 keeps the order of the others.
+    REQUIRE(posenc::top_k_by_cosine(&vocab[4 * d], unit.data(), v, d, 2, 4, rows.data(), cos.data()) == 2);
+    CHECK(rows[0] == 2);
+    CHECK(rows[1] == 5);
+    // k = 1 and nearest_by_cosine compute the same float cosines: identical row and value.
+    for (std::uint64_t seed = 0; seed < 20; ++seed) {
+        const auto q = random_values(d, 500 + seed);
+        std::uint32_t top = 99, best = 98;
+        float top_cos = 0, best_cos = 1;
+        posenc::top_k_by_cosine(q.data(), unit.data(), v, d, 1, v, &top, &top_cos);
+        posenc::nearest_by_cosine(q.data(), 1, unit.data(), v, d, nullptr, &best, &best_cos, nullptr);
+        CAPTURE(seed);
+        CHECK(top == best);
+        CHECK(top_cos == best_cos);
+    }
+}
+
+// ---- max_shift_change -------------------------------------------------------------------------
+
+TEST_CASE("max_shift_change: hand-built cases", "[analyses]") {
+    SECTION("k = 0 and identical weights: exactly 0") {
+        const std::vector<float> w = {0.5f, 0.5f, 0.25f, 0.75f};
+        CHECK(posenc::max_shift_change(w.data(), w.data(), 2, 0) == 0.0f);
+    }
+    SECTION("prepended tokens' mass is removed and the rest renormalised") {
+        // n = 2, k = 2. Original rows are shifted rows 2, 3, columns 2, 3. Filler rows (0, 1) are
+        // garbage that must be ignored.
+        const std::vector<float> base = {0.5f, 0.5f, 0.75f, 0.25f};
+        const std::vector<float> shifted = {
+            9, 9, 9, 9,
+            9, 9, 9, 9,
+            0.25f, 0.25f, 0.25f, 0.25f,   // → [0.5, 0.5]: no change
+            0.5f, 0.1f, 0.3f, 0.1f,       // → [0.75, 0.25]: no change
+        };
+        CHECK(posenc::max_shift_change(base.data(), shifted.data(), 2, 2) <= 3e-8f);  // 0.3/0.4 rounding only
+        std::vector<float> changed = shifted;
+        changed[3 * 4 + 2] = 0.1f;  // row 1 → [0.5, 0.5]: change 0.25 in both entries
+        changed[3 * 4 + 3] = 0.1f;
+        CHECK(std::fabs(posenc::max_shift_change(base.data(), changed.data(), 2, 2) - 0.25f) <= 1e-7f);
+    }
+    SECTION("the largest entry wins, wherever it is") {
+        const std::size_t n = 3;
+        std::vector<float> base(n * n, 1.0f / 3.0f), shifted = base;
+        CHECK(posenc::max_shift_change(base.data(), shifted.data(), n, 0) <= 1e-7f);
+        shifted[2 * n + 1] = 2.0f / 3.0f;  // row 2 → [1/4, 1/2, 1/4]: largest change 1/6 at (2, 1)
+        CHECK(std::fabs(posenc::max_shift_change(base.data(), shifted.data(), n, 0) - 1.0 / 6.0) <= 1e-7);
+    }
+}
+
+namespace {
+
+std::vector<float> sentence_embeddings(const std::vector<std::string>& words, std::size_t d) {
+    std::vector<float> e(words.size() * d);
+    for (std::size_t p = 0; p < words.size(); ++p) posenc::synthetic_embedding(posenc::hash_token(words[p]), d, &e[p * d]);
+    return e;
+}
+
+struct ShiftChanges {
+    float additive, concatenated, rotary;
+};
+
+// Largest weight change of each scheme over every head when `k` copies of `filler` are prepended.
+ShiftChanges shift_changes(const posenc::CompareConfig& base_cfg, const std::vector<std::string>& words,
+                           std::size_t k, const std::string& filler) {
+    const std::size_t d = base_cfg.d, n = words.size();
+    std::vector<std::string> shifted_words(k, filler);
+    shifted_words.insert(shifted_words.end(), words.begin(), words.end());
+    posenc::CompareConfig cfg = base_cfg, cfg_shifted = base_cfg;
+    cfg.n = n;
+    cfg_shifted.n = n + k;
+    REQUIRE(posenc::validate(cfg) == nullptr);
+    REQUIRE(posenc::validate(cfg_shifted) == nullptr);
+    posenc::CompareResult a, b;
+    posenc::compare(cfg, sentence_embeddings(words, d).data(), a);
+    posenc::compare(cfg_shifted, sentence_embeddings(shifted_words, d).data(), b);
+    const std::size_t heads = std::max<std::size_t>(cfg.heads, 1), w = n + k;
+    auto worst = [&](const posenc::SchemeResult& x, const posenc::SchemeResult& y) {
+        float m = 0.0f;
+        for (std::size_t h = 0; h < heads; ++h) {
+            m = std::fmax(m, posenc::max_shift_change(x.weights.data() + h * n * n, y.weights.data() + h * w * w, n, k));
+        }
+        return m;
+    };
+    return {worst(a.additive, b.additive), worst(a.concatenated, b.concatenated), worst(a.rotary, b.rotary)};
+}
+
+}  // namespace
+
+TEST_CASE("shift invariance through compare: rotary ≈ 0, additive large, concatenated only with W = I",
+          "[analyses]") {
+    // Tolerance 1e-5 for "invariant": the logits among the original tokens are the same real
+    // numbers before and after the shift, but the float rotations (rotary) and the float PE
+    // values at positions p vs p + k (concatenated) round differently: the logits (|x|² ~ d over
+    // √d_head) differ by ~ d·2^-24·|logit| ≲ 1e-5 and a softmax weight by at most a quarter
+    // of that. A scheme that is not invariant changes weights by ~0.01–0.5, so "> 1e-3" is the
+    // opposite claim with two orders of margin on each side.
+    const std::vector<std::string> sentence = {"the", "cat", "sat", "on", "the", "mat", "because", "it", "was", "warm"};
+    float worst_invariant = 0.0f, least_variant = 1.0f;
+    for (std::size_t d : {std::size_t{16}, std::size_t{64}}) {
+        for (std::size_t heads : {std::size_t{0}, std::size_t{2}}) {
+            for (bool causal : {false, true}) {
+                for (std::size_t k : {std::size_t{1}, std::size_t{5}, std::size_t{17}}) {
+                    posenc::CompareConfig cfg;
+                    cfg.d = d;
+                    cfg.d_pos = d / 4;
+                    cfg.heads = heads;
+                    cfg.causal = causal;
+                    cfg.alpha = 1.0f;
+                    const ShiftChanges s = shift_changes(cfg, sentence, k, "<pad>");
+                    CAPTURE(d, heads, causal, k, s.additive, s.concatenated, s.rotary);
+                    CHECK(s.rotary <= 1e-5f);
+                    CHECK(s.additive > 1e-3f);
+                    worst_invariant = std::fmax(worst_invariant, s.rotary);
+                    least_variant = std::fmin(least_variant, s.additive);
+                    if (heads == 0) {
+                        // x_p·x_q = α²·e_p·e_q + PE(p)·PE(q), and PE(p)·PE(q) = Σ cos((p − q)ω_i).
+                        CHECK(s.concatenated <= 1e-5f);
+                        worst_invariant = std::fmax(worst_invariant, s.concatenated);
+                    } else {
+                        // Random W_q, W_k mix word and position dims: e·W_q·W_kᵀ·PE(q) terms move.
+                        CHECK(s.concatenated > 1e-3f);
+                        least_variant = std::fmin(least_variant, s.concatenated);
+                    }
+                }
+            }
+        }
+    }
+    if (verbose()) {
+        std::printf("  shift change: invariant schemes ≤ %.3g, variant schemes ≥ %.3g\n", worst_invariant, least_variant);
+    }
+}
+
+// ---- score_by_offset and rope_decay_bound ----------------------------------------------------
+
+TEST_CASE("score_by_offset equals Σ cos(k·ω_i) and PE(p)·PE(p+k); k = 0 gives d/2 exactly", "[analyses]") {
+    const std::size_t max_offset = 300;
+    double worst = 0.0;
+    for (double base : {10000.0, 100.0}) {
+        for (std::size_t d : {std::size_t{2}, std::size_t{4}, std::size_t{6}, std::size_t{8}, std::size_t{16},
+                              std::size_t{64}, std::size_t{100}, std::size_t{128}, std::size_t{512}}) {
+            std::vector<float> out(max_offset + 1, -1.0f);
+            posenc::score_by_offset(max_offset, d, base, out.data());
+            // Row 0 of the table is exactly [0, 1, 0, 1, …], so k = 0 sums d/2 exact ones.
+            CHECK(out[0] == static_cast<float>(d / 2));
+            // Each table entry is within a few float ulps (≤ 4·2^-24, phases.hpp); the float dot
+            // of d/2 terms ≤ 1 with partial sums ≤ d/2 adds ≤ (d/2)·(d/8)·2^-24 with its lane
+            // accumulators: (4·d/2 + d²/16 + 4)·2^-24 bounds the difference.
+            const double tol = (2.0 * d + d * d / 16.0 + 4.0) * 0x1p-24;
+            std::vector<float> table((max_offset + 1100) * d);
+            posenc::sinusoidal_table(max_offset + 1100, d, base, posenc::Layout::interleaved, table.data());
+            for (std::size_t k = 0; k <= max_offset; ++k) {
+                double want = 0.0;
+                for (std::size_t i = 0; i < d / 2; ++i) want += std::cos(k * std::pow(base, -2.0 * i / d));
+                const double err = std::fabs(out[k] - want);
+                worst = std::fmax(worst, err);
+                CAPTURE(base, d, k, out[k], want);
+                CHECK(err <= tol);
+                // The same curve from any starting position p: PE(p)·PE(p+k) in float64 over the
+                // float table; both sides carry the table's rounding, so 2·tol.
+                for (std::size_t p : {std::size_t{1}, std::size_t{37}, std::size_t{799}}) {
+                    const double at_p = dot64(&table[p * d], &table[(p + k) * d], d);
+                    CAPTURE(p, at_p);
+                    CHECK(std::fabs(out[k] - at_p) <= 2.0 * tol);
+                }
+            }
+        }
+    }
+    if (verbose()) std::printf("  score_by_offset vs float64 Σcos: max abs error %.3g\n", worst);
+}
+
+namespace {
+// RoFormer §3.4.3, written independently: (1/(d/2))·Σ_{j=1}^{d/2} |Σ_{m<j} e^{i·k·ω_m}|, with the
+// partial sums carried as separate real and imaginary parts.
+double decay_bound64(std::size_t k, std::size_t d, double base) {
+    const std::size_t h = d / 2;
+    double re = 0.0, im = 0.0, total = 0.0;
+    for (std::size_t j = 1; j <= h; ++j) {
+        const double angle = static_cast<double>(k) * std::pow(base, -2.0 * static_cast<double>(j - 1) / d);
+        re += std::cos(angle);
+        im += std::sin(angle);
+        total += std::sqrt(re * re + im * im);
+    }
+    return total / static_cast<double>(h);
+}
+}  // namespace
+
+TEST_CASE("rope_decay_bound matches RoFormer's formula, starts at (d/2 + 1)/2 and decays", "[analyses]") {
+    const std::size_t max_offset = 400;
+    double worst = 0.0;
+    for (double base : {10000.0, 500.0}) {
+        for (std::size_t d : {std::size_t{2}, std::size_t{8}, std::size_t{16}, std::size_t{64}, std::size_t{100},
+                              std::size_t{128}, std::size_t{256}}) {
+            std::vector<float> out(max_offset + 1, -1.0f);
+            posenc::rope_decay_bound(max_offset, d, base, out.data());
+            // k = 0: every partial sum is j exactly, and Σ j / (d/2) = (d/2 + 1)/2 is a half-integer.
+            CHECK(out[0] == static_cast<float>((d / 2 + 1) / 2.0));
+            for (std::size_t k = 0; k <= max_offset; ++k) {
+                const double want = decay_bound64(k, d, base);
+                // Everything is double (the ω's may differ in the last bit: k·Δω ~ 400·1e-16), and
+                // the result is rounded to float once: 2^-23 relative.
+                const double err = std::fabs(out[k] - want);
+                worst = std::fmax(worst, err / want);
+                CAPTURE(base, d, k, out[k], want);
+                CHECK(err <= want * 0x1p-23 + 1e-12);
+                CHECK(out[k] <= out[0]);  // the triangle inequality: |Σ_{m<j}| ≤ j
+            }
+            if (d >= 16) {
+                double early = 0.0, late = 0.0;
+                for (std::size_t k = 1; k <= 20; ++k) early += out[k] / 20.0;
+                for (std::size_t k = 200; k <= 400; ++k) late += out[k] / 201.0;
+                CAPTURE(base, d, early, late);
+                CHECK(late < early);  // the long-term decay, on average
+            }
+        }
+    }
+    if (verbose()) std::printf("  rope_decay_bound vs float64: max relative error %.3g\n", worst);
+}
+
+// ---- random_cosine_spread ---------------------------------------------------------------------
+
+TEST_CASE("random_cosine_spread: mean ≈ 0 and std ≈ 1/√d within sampling error; deterministic", "[analyses]") {
+    const std::size_t pairs = 4000;
+    for (std::size_t d : {std::size_t{4}, std::size_t{16}, std::size_t{64}, std::size_t{256}, std::size_t{1024}}) {
+        for (std::uint64_t seed : {std::uint64_t{1}, std::uint64_t{123456789}}) {
+            const posenc::CosineSpread s = posenc::random_cosine_spread(d, pairs, seed);
+            const double sd = 1.0 / std::sqrt(static_cast<double>(d));  // exact: E[c²] = 1/d by symmetry
+            CAPTURE(d, seed, s.mean, s.std, sd);
+            // Mean: standard error sd/√pairs; 4 of them.
+            CHECK(std::fabs(s.mean) <= 4.0 * sd / std::sqrt(static_cast<double>(pairs)));
+            // Std: c² has variance E[c⁴] − E[c²]² = 3/(d(d+2)) − 1/d², so the sample variance has
+            // relative standard error √(3d/(d+2) − 1)/√pairs and the std half that; allow 5.
+            const double rel_se = 0.5 * std::sqrt(3.0 * d / (d + 2.0) - 1.0) / std::sqrt(static_cast<double>(pairs));
+            CHECK(std::fabs(s.std / sd - 1.0) <= 5.0 * rel_se);
+        }
+    }
+    // Determinism: the same seed gives the same bits; another seed other values.
+    const posenc::CosineSpread s = posenc::random_cosine_spread(64, 500, 9);
+    const posenc::CosineSpread again = posenc::random_cosine_spread(64, 500, 9);
+    CHECK(std::memcmp(&again, &s, sizeof s) == 0);
+    const posenc::CosineSpread other = posenc::random_cosine_spread(64, 500, 10);
+    CHECK(other.mean != s.mean);
+    // d = 1: every cosine is ±1 (up to float rounding of a·a and b·b), so mean² + std² = 1.
+    const posenc::CosineSpread one = posenc::random_cosine_spread(1, 1000, 5);
+    CHECK(std::fabs(one.mean * one.mean + one.std * one.std - 1.0) <= 1e-6);
+}

@@ -1,0 +1,719 @@
+// <posenc-lab>: one live figure of PosEnc Lab inside someone else's page.
+//
+//   <script src="…/posenc-lab.js"></script>   (or type="module")
+//   <posenc-lab sentence="the cat sat on the mat" schemes="additive,rotary" panel="attention"></posenc-lab>
+//
+// scripts/bundle-element.mjs bundles this module, the page's own panel and figure modules and
+// both wasm cores (base64) into dist/posenc-lab.js. Every element on a page shares one wasm
+// instance (load() is cached) and one GloVe set; each starts only when it first scrolls into
+// view. Everything lives in a shadow root: host styles do not reach in, ours do not leak out.
+// Bad attribute values fall back to their defaults with one console warning each.
+import { load, setCoreLoader } from './posenc.mjs';
+import createCore from 'posenc:core-glue';
+import simdWasm from 'posenc:wasm-simd';
+import scalarWasm from 'posenc:wasm-scalar';
+import pageCss from './style.css';
+import { DEFAULT_SENTENCE, FIELDS, MAX_TOKENS, autoDPos, validHeads } from './state.js';
+import { syntheticSource, vectorSetSource } from './vocab.js';
+import { createLanes, SCHEMES, SCHEME_NAMES } from './panels/lanes.js';
+import { createTokenList } from './panels/tokens.js';
+import { createPeFigure, createSpreadPanel } from './panels/encoding.js';
+import { createRetrievalPanel } from './panels/retrieval.js';
+import { createShiftPanel } from './panels/shift.js';
+import { createDistancePanel } from './panels/distance.js';
+import { createOrthogonalityPanel } from './panels/orthogonality.js';
+import { scaled } from './math.js';
+
+const TAG = 'posenc-lab';
+const GLOVE_FILE = 'glove-6b-100d-20k.i8';
+
+// ---- The wasm cores inside this file ------------------------------------------------------
+
+function decodeBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+setCoreLoader((flavour) => createCore({ wasmBinary: decodeBase64(flavour === 'simd' ? simdWasm : scalarWasm) }));
+
+// ---- Attributes ---------------------------------------------------------------------------
+
+/** Panels by attribute name: lane panels show one figure per scheme. */
+const PANELS = {
+  attention: { lane: true, title: 'Attention (query × key)' },
+  input: { lane: true, title: 'Encoded input (tokens × dimensions)' },
+  terms: { lane: true, title: 'Logit decomposition' },
+  pe: { title: 'Positional encoding' },
+  disturbance: { title: 'Per-dimension disturbance' },
+  retrieval: { title: 'Identity and position retrieval' },
+  shift: { title: 'Shift invariance' },
+  distance: { title: 'Score versus distance' },
+  orthogonality: { title: 'Near-orthogonality versus d' },
+};
+const PANEL_ALIASES = { decomposition: 'terms', logits: 'terms', encoding: 'pe', spread: 'disturbance', orth: 'orthogonality' };
+const CONTROLS = ['vectors', 'd', 'base', 'scale', 'layout', 'pairing', 'causal', 'export'];
+
+const DEFAULTS = Object.freeze({
+  sentence: DEFAULT_SENTENCE,
+  schemes: SCHEMES,
+  panel: ['attention'],
+  d: 64,
+  base: 10000,
+  scale: 'auto',
+  layout: 'interleaved',
+  pairing: 'interleaved',
+  causal: false,
+  vectors: 'glove',
+  controls: [],
+  editable: true,
+});
+const ATTRIBUTES = Object.keys(DEFAULTS);
+
+const words = (text) => text.toLowerCase().split(/[\s,]+/).filter(Boolean);
+function list(allowed, aliases = {}, { none = false } = {}) {
+  return (text) => {
+    const items = words(text).map((w) => aliases[w] ?? w);
+    if (none && items.length === 1 && items[0] === 'none') return [];
+    if (none && items.length === 1 && items[0] === 'all') return [...allowed];
+    if (items.length === 0 || items.some((w) => !allowed.includes(w))) return undefined;
+    return [...new Set(items)];
+  };
+}
+const flag = (text) => (['', 'true', '1', 'yes'].includes(text.trim().toLowerCase()) ? true
+  : ['false', '0', 'no'].includes(text.trim().toLowerCase()) ? false : undefined);
+
+// name → [parse(text) → value | undefined, what is allowed]
+const PARSERS = {
+  sentence: [(t) => (t.length <= 200000 ? t : undefined), 'at most 200,000 characters'],
+  schemes: [list(SCHEMES), `a list of ${SCHEMES.join(', ')}`],
+  panel: [list(Object.keys(PANELS), PANEL_ALIASES), `one or more of ${Object.keys(PANELS).join(', ')}`],
+  d: [(t) => FIELDS.d[1](t), FIELDS.d[2]],
+  base: [(t) => FIELDS.base[1](t), FIELDS.base[2]],
+  scale: [(t) => FIELDS.alpha[1](t.trim()), FIELDS.alpha[2]],
+  layout: [(t) => FIELDS.layout[1](t.trim()), FIELDS.layout[2]],
+  pairing: [(t) => FIELDS.pairing[1](t.trim()), FIELDS.pairing[2]],
+  causal: [flag, 'true or false (or the bare attribute)'],
+  vectors: [(t) => FIELDS.vectors[1](t.trim()), FIELDS.vectors[2]],
+  controls: [list(CONTROLS, {}, { none: true }), `none, all, or a list of ${CONTROLS.join(', ')}`],
+  editable: [flag, 'true or false'],
+};
+
+const warned = new Set();
+function warnOnce(message) {
+  if (warned.has(message)) return;
+  warned.add(message);
+  console.warn(`<${TAG}>: ${message}`);
+}
+
+function parseAttribute(name, raw) {
+  if (raw === null) return DEFAULTS[name];
+  const value = PARSERS[name][0](String(raw));
+  if (value !== undefined) return value;
+  const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
+  const fallback = Array.isArray(DEFAULTS[name]) ? DEFAULTS[name].join(',') || 'none' : String(DEFAULTS[name]);
+  warnOnce(`${name}="${shown}" is not valid (${PARSERS[name][1]}); using the default "${fallback}".`);
+  return DEFAULTS[name];
+}
+
+// ---- Shared among every element on the page ----------------------------------------------
+
+let labPromise = null;
+const sharedLab = () => (labPromise ??= load());
+let glovePromise = null;
+const synthetics = new Map();
+const spreads = new WeakMap();
+
+/** GloVe beside this file when it is served over http(s): { source } or { note } explaining why not. */
+function sharedGlove(lab) {
+  const url = new URL(GLOVE_FILE, import.meta.url);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    return Promise.resolve({ note: 'Synthetic word vectors: GloVe cannot be fetched by a page opened from a file.' });
+  }
+  glovePromise ??= lab.loadVectors('glove').then(
+    (vectors) => ({ source: vectorSetSource(lab, vectors) }),
+    (error) => ({ note: `Synthetic word vectors: GloVe could not be loaded (${error.message}).` }),
+  );
+  return glovePromise;
+}
+
+function syntheticFor(lab, d) {
+  if (!synthetics.has(d)) synthetics.set(d, syntheticSource(lab, d));
+  return synthetics.get(d);
+}
+
+function wordSpread(source) {
+  if (!spreads.has(source)) spreads.set(source, source.vocabularySpread());
+  return spreads.get(source);
+}
+
+// One observer for every element: each starts the first time it comes near the viewport.
+const waiting = new WeakMap();
+let visibility = null;
+function whenVisible(element, start) {
+  visibility ??= new IntersectionObserver((entries) => {
+    for (const entry of entries) {
+      if (!entry.isIntersecting) continue;
+      visibility.unobserve(entry.target);
+      waiting.get(entry.target)?.();
+      waiting.delete(entry.target);
+    }
+  }, { rootMargin: '100px' });
+  waiting.set(element, start);
+  visibility.observe(element);
+}
+
+// ---- Styles: the page's stylesheet, re-rooted at the host, plus the element's own ----------
+
+const ELEMENT_CSS = `
+:host {
+  all: initial;
+  color-scheme: inherit;
+  display: block;
+  box-sizing: border-box;
+  max-width: var(--posenc-max-width, 100%);
+  margin: 1em 0;
+  padding: 10px 12px;
+  --bg: var(--posenc-background, light-dark(#fbfbfa, #15171a));
+  --fg: var(--posenc-color, light-dark(#1c1d1f, #e6e7ea));
+  --muted: var(--posenc-muted, light-dark(#5a5e66, #a2a7b0));
+  --panel: var(--posenc-background, light-dark(#ffffff, #1e2125));
+  --border: var(--posenc-border, light-dark(#d5d7dc, #3a3f47));
+  --accent: var(--posenc-accent, light-dark(#1d5fd1, #7fb0ff));
+  --focus: var(--posenc-accent, light-dark(#1d5fd1, #7fb0ff));
+  --token-bg: var(--posenc-token-background, light-dark(#eef0f4, #2a2e34));
+  --select: var(--posenc-highlight, light-dark(#d4a017, #f2c14e));
+  --error: light-dark(#b42318, #ff8a80);
+  --notice-bg: light-dark(#fff4d6, #3a3220);
+  --unknown: light-dark(#a4470b, #ffb37a);
+  --radius: var(--posenc-radius, 6px);
+  font-family: var(--posenc-font, system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif);
+  font-size: var(--posenc-font-size, 1rem);
+  line-height: 1.45;
+  color: var(--fg);
+  background: var(--bg);
+  border: 1px solid var(--border);
+  border-radius: var(--radius);
+}
+@supports not (color: light-dark(#000, #fff)) {
+  :host {
+    --bg: var(--posenc-background, #fbfbfa); --fg: var(--posenc-color, #1c1d1f); --muted: var(--posenc-muted, #5a5e66);
+    --panel: var(--posenc-background, #fff); --border: var(--posenc-border, #d5d7dc); --accent: var(--posenc-accent, #1d5fd1);
+    --focus: var(--posenc-accent, #1d5fd1); --token-bg: var(--posenc-token-background, #eef0f4); --select: var(--posenc-highlight, #d4a017);
+    --error: #b42318; --notice-bg: #fff4d6; --unknown: #a4470b;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --bg: var(--posenc-background, #15171a); --fg: var(--posenc-color, #e6e7ea); --muted: var(--posenc-muted, #a2a7b0);
+      --panel: var(--posenc-background, #1e2125); --border: var(--posenc-border, #3a3f47); --accent: var(--posenc-accent, #7fb0ff);
+      --focus: var(--posenc-accent, #7fb0ff); --token-bg: var(--posenc-token-background, #2a2e34); --select: var(--posenc-highlight, #f2c14e);
+      --error: #ff8a80; --notice-bg: #3a3220; --unknown: #ffb37a;
+    }
+  }
+}
+:host([hidden]) { display: none; }
+.pl-edit { display: grid; gap: 6px; margin-bottom: 6px; }
+.pl-edit textarea { font-size: 1em; padding: 4px 8px; }
+.pl-label { font-weight: 600; font-size: 0.9em; }
+.pl-controls { display: flex; flex-wrap: wrap; gap: 6px 14px; font-size: 0.88em; align-items: center; }
+.pl-controls label { display: inline-flex; align-items: center; gap: 4px; }
+.pl-controls input[type="number"] { width: 6em; font: inherit; padding: 2px 4px; border: 1px solid var(--border); border-radius: 4px; background: var(--bg); color: var(--fg); }
+.pl-sentence-text { margin: 0 0 4px; font-style: italic; }
+.tokens { max-height: 8em; margin-bottom: 4px; }
+.token { font-size: 0.88em; }
+.pl-note { font-size: 0.85em; margin: 4px 0; }
+.pl-panels { display: grid; gap: 12px; transition: opacity 0.25s ease-out; }
+.pl-panels.is-pending { opacity: 0.35; }
+.pl-title { font-weight: 600; font-size: 0.95em; margin: 4px 0; }
+.pl-lanes { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 180px), 1fr)); gap: 10px; }
+.pl-figure { margin: 0; min-width: 0; max-width: var(--posenc-figure-width, 100%); }
+.pl-figure figcaption { font-size: 0.85em; color: var(--muted); margin-bottom: 2px; }
+.pl-status { margin: 6px 0 0; font-size: 0.78em; color: var(--muted); font-variant-numeric: tabular-nums; }
+.pl-status:empty { display: none; }
+.pl.no-export .fig-actions { display: none; }
+.cell-readout { min-height: 1.4em; }
+@media (prefers-reduced-motion: reduce) {
+  *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
+}
+`;
+// The page's :root rules cannot match inside a shadow tree; its variables come from :host above.
+const STYLES = `${pageCss.replace(/:root\s*\{[^}]*\}/g, '').replace(/@media \(prefers-color-scheme: dark\)\s*\{\s*\}/g, '')}\n${ELEMENT_CSS}`;
+
+// One constructed stylesheet shared by every element (a host page's CSP style-src does not
+// apply to it); a <style> in each shadow root where constructed sheets are missing.
+let sheet = null;
+function adoptStyles(root) {
+  if ('adoptedStyleSheets' in ShadowRoot.prototype && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(STYLES);
+    }
+    root.adoptedStyleSheets = [sheet];
+    return;
+  }
+  if (!root.querySelector('style')) {
+    const style = document.createElement('style');
+    style.textContent = STYLES;
+    root.prepend(style);
+  }
+}
+
+let nextId = 0;
+const element = (tag, className, text) => {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+// ---- The element --------------------------------------------------------------------------
+
+class PosencLabElement extends HTMLElement {
+  static get observedAttributes() { return ATTRIBUTES; }
+
+  #root;
+  #options = { ...DEFAULTS };
+  #layoutKey = '';
+  #ui = null;          // the built skeleton and its figures
+  #started = false;    // scrolled into view at least once
+  #lab = null;
+  #source = null;
+  #note = '';
+  #frame = 0;
+  #generation = 0;
+  #view = null;
+  #selected = null;
+  #readyResolve;
+  #reflecting = false;
+
+  constructor() {
+    super();
+    this.#root = this.attachShadow({ mode: 'open' });
+    this.#id = `pl${nextId++}`;
+    /** Resolves once the first figure has been computed and handed to its canvas. */
+    this.ready = new Promise((resolve) => { this.#readyResolve = resolve; });
+  }
+
+  #id;
+
+  connectedCallback() {
+    this.#readAll();
+    this.#build();
+    if (!this.#started) whenVisible(this, () => this.#start());
+  }
+
+  attributeChangedCallback(name, before, after) {
+    if (before === after) return;
+    this.#options[name] = parseAttribute(name, after);
+    if (!this.isConnected) return;
+    if (!this.#reflecting) this.#build();
+    this.#request();
+  }
+
+  /** The settings in use: { sentence, schemes, panel, d, base, scale, layout, pairing, causal, vectors, controls, editable }. */
+  get state() {
+    const o = this.#options;
+    return { ...o, schemes: [...o.schemes], panel: [...o.panel], controls: [...o.controls], d: this.#view?.d ?? o.d };
+  }
+
+  /**
+   * The current figure as a PNG Blob: a panel's figure (default: the first panel) and, for the
+   * lane panels (attention, input, terms), one scheme's (default: the first).
+   */
+  async toPNG({ panel, scheme } = {}) {
+    this.#start();
+    await this.ready;
+    const name = panel === undefined ? this.#options.panel[0] : (PANEL_ALIASES[panel] ?? panel);
+    if (!this.#options.panel.includes(name)) throw new RangeError(`panel must be one of ${this.#options.panel.join(', ')} (got ${panel})`);
+    let figure;
+    if (PANELS[name].lane) {
+      const s = scheme ?? this.#options.schemes[0];
+      figure = this.#ui.lanes?.lanes[s]?.[name];
+      if (!figure) throw new RangeError(`scheme must be one of ${this.#options.schemes.join(', ')} (got ${scheme})`);
+    } else {
+      figure = this.#ui.panels[name].figure;
+    }
+    return figure.toPng();
+  }
+
+  // -- attributes ⇄ options --------------------------------------------------------------
+
+  #readAll() {
+    for (const name of ATTRIBUTES) this.#options[name] = parseAttribute(name, this.getAttribute(name));
+  }
+
+  /** A reader's edit: reflected into the attribute, re-rendered, announced. */
+  #edit(name, value) {
+    this.#reflecting = true;
+    try {
+      if (typeof value === 'boolean') this.setAttribute(name, String(value));
+      else if (Array.isArray(value)) this.setAttribute(name, value.join(','));
+      else this.setAttribute(name, String(value));
+    } finally {
+      this.#reflecting = false;
+    }
+    this.#request();
+    this.dispatchEvent(new CustomEvent('posenc-change', { bubbles: true, composed: true, detail: this.state }));
+  }
+
+  // -- skeleton ----------------------------------------------------------------------------
+
+  /** (Re)builds the shadow tree when the panels, schemes, controls or editability change. */
+  #build() {
+    const o = this.#options;
+    const key = JSON.stringify([o.panel, o.schemes, o.controls, o.editable]);
+    if (key === this.#layoutKey && this.#ui) { this.#syncControls(); return; }
+    this.#layoutKey = key;
+    const id = (part) => `${this.#id}-${part}`;
+    const box = element('div', `pl${o.controls.includes('export') ? '' : ' no-export'}`);
+    box.setAttribute('part', 'container');
+
+    const ui = { panels: {}, controls: {} };
+    const edit = element('div', 'pl-edit');
+    if (o.editable) {
+      const label = element('label', 'pl-label', 'Sentence');
+      label.htmlFor = id('sentence');
+      const area = element('textarea');
+      area.id = id('sentence');
+      area.rows = 2;
+      area.spellcheck = false;
+      area.setAttribute('autocomplete', 'off');
+      area.setAttribute('autocapitalize', 'off');
+      area.value = o.sentence;
+      area.addEventListener('input', () => this.#edit('sentence', area.value));
+      edit.append(label, area);
+      ui.sentence = area;
+    } else {
+      // Readers see the sentence as text; the tokens below follow once the core has run.
+      ui.sentenceText = element('p', 'pl-sentence-text', o.sentence);
+      edit.append(ui.sentenceText);
+    }
+    const controls = this.#buildControls(ui, id);
+    if (controls) edit.append(controls);
+
+    const tokenLabel = element('span', 'visually-hidden', 'Tokens');
+    tokenLabel.id = id('tokens');
+    const tokens = element('ol', 'tokens');
+    tokens.setAttribute('aria-labelledby', id('tokens'));
+    const count = element('span');
+    const truncation = element('p', 'notice pl-note');
+    truncation.hidden = true;
+    const unknownLegend = element('span');
+    unknownLegend.hidden = true;
+    ui.note = element('p', 'notice pl-note');
+    ui.note.setAttribute('role', 'status');
+    ui.note.hidden = true;
+    ui.tokens = createTokenList({
+      list: tokens, count, truncation, unknownLegend, neighbors: element('div'),
+      onSelect: (index) => this.#select(index),
+    });
+
+    const panels = element('div', 'pl-panels is-pending');
+    ui.panelBox = panels;
+    for (const name of o.panel) {
+      const spec = PANELS[name];
+      const section = element('section', 'pl-panel');
+      const title = element('div', 'pl-title', spec.title);
+      title.id = id(`title-${name}`);
+      section.setAttribute('aria-labelledby', title.id);
+      section.append(title);
+      if (spec.lane) {
+        const lanes = element('div', 'pl-lanes');
+        for (const scheme of o.schemes) {
+          const figure = element('figure', 'pl-figure');
+          figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${spec.title}`);
+          const slot = element('div');
+          slot.dataset.figure = `${scheme}-${name}`;
+          figure.append(element('figcaption', '', SCHEME_NAMES[scheme]), slot);
+          lanes.append(figure);
+        }
+        section.append(lanes);
+      } else {
+        const figure = element('figure', 'pl-figure');
+        figure.setAttribute('aria-labelledby', title.id);
+        const slot = element('div');
+        slot.dataset.figure = name;
+        figure.append(slot);
+        section.append(figure);
+        ui.panels[name] = { slot };
+      }
+      panels.append(section);
+    }
+    ui.status = element('p', 'pl-status', this.#started ? '' : 'The figure starts when it scrolls into view.');
+    ui.status.setAttribute('aria-live', 'polite');
+    box.append(edit, tokenLabel, tokens, truncation, ui.note, panels, ui.status);
+    this.#root.replaceChildren(box);
+    adoptStyles(this.#root);
+
+    // Figures (they need their slots in place).
+    const laneParts = o.panel.filter((name) => PANELS[name].lane);
+    ui.lanes = laneParts.length ? createLanes(panels, { schemes: o.schemes, onPickToken: (row) => this.#select(row) }) : null;
+    const make = {
+      pe: createPeFigure,
+      disturbance: createSpreadPanel,
+      retrieval: createRetrievalPanel,
+      shift: createShiftPanel,
+      distance: createDistancePanel,
+      orthogonality: createOrthogonalityPanel,
+    };
+    for (const [name, panel] of Object.entries(ui.panels)) {
+      const made = make[name](panel.slot);
+      panel.update = made.update.bind(made);
+      panel.figure = made.figure;
+    }
+    this.#ui = ui;
+    this.#selected = null;
+    this.#syncControls();
+    if (this.#view) this.#request();
+  }
+
+  #buildControls(ui, id) {
+    const shown = this.#options.controls.filter((c) => c !== 'export');
+    if (!shown.length) return null;
+    const box = element('div', 'pl-controls');
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', 'Settings');
+    const select = (name, label, options) => {
+      const wrap = element('label', '', `${label} `);
+      const input = element('select');
+      for (const [value, text] of options) input.add(new Option(text, value));
+      input.addEventListener('change', () => this.#edit(name, input.value));
+      wrap.append(input);
+      ui.controls[name] = input;
+      return wrap;
+    };
+    const number = (name, label, attributes) => {
+      const wrap = element('label', '', `${label} `);
+      const input = element('input');
+      input.type = 'number';
+      Object.assign(input, attributes);
+      input.addEventListener('change', () => {
+        const text = input.value.trim() === '' && name === 'scale' ? 'auto' : input.value;
+        const ok = PARSERS[name][0](text) !== undefined;
+        input.toggleAttribute('aria-invalid', !ok);
+        if (ok) this.#edit(name, text);
+      });
+      wrap.append(input);
+      ui.controls[name] = input;
+      return wrap;
+    };
+    const make = {
+      vectors: () => select('vectors', 'Word vectors', [['glove', 'GloVe 100-d'], ['synthetic', 'Synthetic']]),
+      d: () => number('d', 'd', { min: 4, max: 1024, step: 2 }),
+      base: () => number('base', 'Base', { min: 1.0001, step: 'any' }),
+      scale: () => number('scale', 'Scale α', { min: 0, step: 'any', placeholder: 'auto' }),
+      layout: () => select('layout', 'PE layout', [['interleaved', 'interleaved'], ['half', 'half']]),
+      pairing: () => select('pairing', 'RoPE pairing', [['interleaved', 'interleaved'], ['half', 'half']]),
+      causal: () => {
+        const wrap = element('label');
+        const input = element('input');
+        input.type = 'checkbox';
+        input.addEventListener('change', () => this.#edit('causal', input.checked));
+        wrap.append(input, document.createTextNode(' causal mask'));
+        ui.controls.causal = input;
+        return wrap;
+      },
+    };
+    for (const name of shown) box.append(make[name]());
+    return box;
+  }
+
+  #syncControls() {
+    const ui = this.#ui;
+    const o = this.#options;
+    if (!ui) return;
+    if (ui.sentence && ui.sentence.value !== o.sentence) ui.sentence.value = o.sentence;
+    if (ui.sentenceText) ui.sentenceText.textContent = o.sentence;
+    const c = ui.controls;
+    if (c.vectors) c.vectors.value = o.vectors;
+    if (c.layout) c.layout.value = o.layout;
+    if (c.pairing) c.pairing.value = o.pairing;
+    if (c.causal) c.causal.checked = o.causal;
+    if (c.base) c.base.value = String(o.base);
+    if (c.scale) c.scale.value = o.scale === 'auto' ? '' : String(o.scale);
+    if (c.d) {
+      const fixed = this.#source?.fixedDim;
+      c.d.disabled = Boolean(fixed);
+      c.d.value = String(fixed ? this.#source.dim : o.d);
+      c.d.title = fixed ? `fixed at ${this.#source.dim} by the word vectors` : 'even, synthetic vectors';
+    }
+  }
+
+  // -- running ---------------------------------------------------------------------------
+
+  async #start() {
+    if (this.#started) return;
+    this.#started = true;
+    visibility?.unobserve(this);
+    this.#setStatus('Loading…');
+    try {
+      this.#lab = await sharedLab();
+    } catch (error) {
+      this.#setStatus(`PosEnc Lab could not start its WebAssembly core: ${error.message}`);
+      return;
+    }
+    await this.#recompute();
+  }
+
+  #setStatus(text) {
+    if (this.#ui) this.#ui.status.textContent = text;
+  }
+
+  #request() {
+    if (!this.#lab || this.#frame) return;
+    this.#frame = requestAnimationFrame(() => {
+      this.#frame = 0;
+      this.#recompute();
+    });
+  }
+
+  /** The word vectors for the current options (GloVe waits for its file; a note says why not). */
+  async #sourceFor() {
+    const o = this.#options;
+    if (o.vectors === 'glove') {
+      const glove = await sharedGlove(this.#lab);
+      if (glove.source) return { source: glove.source, note: '' };
+      return { source: syntheticFor(this.#lab, o.d), note: glove.note };
+    }
+    return { source: syntheticFor(this.#lab, o.d), note: '' };
+  }
+
+  async #recompute() {
+    const mine = ++this.#generation;
+    const { source, note } = await this.#sourceFor();
+    if (mine !== this.#generation || !this.isConnected) return;
+    this.#source = source;
+    this.#syncControls();
+    const ui = this.#ui;
+    const o = this.#options;
+    const lab = this.#lab;
+    ui.note.hidden = !note;
+    ui.note.textContent = note;
+    if (o.vectors === 'glove' && source.fixedDim && this.hasAttribute('d') && o.d !== source.dim) {
+      warnOnce(`d="${o.d}" applies to synthetic vectors; GloVe fixes d = ${source.dim}.`);
+    }
+    try {
+      const started = performance.now();
+      const d = source.fixedDim ? source.dim : o.d;
+      const dPos = autoDPos(d);
+      const dWord = d - dPos;
+      const alpha = o.scale === 'auto' ? source.defaultAlpha : o.scale;
+      const all = source.tokenize(o.sentence);
+      if (all.length === 0) {
+        ui.tokens.render([], [], 0);
+        ui.panelBox.hidden = true;
+        this.#setStatus('Type a sentence to see its figure.');
+        this.#view = null;
+        return;
+      }
+      ui.panelBox.hidden = false;
+      const tokens = all.slice(0, MAX_TOKENS);
+      const n = tokens.length;
+      const { vectors: E, unknown } = source.embed(tokens);
+      // The concatenated scheme's PCA basis costs about half a second the first time GloVe
+      // computes it; skip it when nothing shown depends on the concatenated scheme.
+      const needsConcat = o.panel.some((name) => name === 'retrieval' || name === 'shift') ||
+        (o.schemes.includes('concatenated') && o.panel.some((name) => PANELS[name].lane));
+      const compare = (heads, words, vectors) => {
+        const X = vectors ?? source.embed(words).vectors;
+        const concatWords = needsConcat ? source.concatWords(X, words.length) : null;
+        return lab.compare(X, words.length, d, {
+          alpha, base: o.base, layout: o.layout, pairing: o.pairing, dPos, concat: 'same-width', causal: o.causal, heads,
+          ...(concatWords ? { concatWords } : {}),
+        });
+      };
+      const result = compare(0, tokens, E);
+      this.#view = { d, n, tokens };
+      if (this.#selected !== null && this.#selected >= n) this.#selected = null;
+      ui.tokens.render(tokens, unknown, all.length);
+      ui.lanes?.update({ result, tokens, heads: 0, causal: o.causal, dWord });
+      ui.lanes?.select(this.#selected);
+      const p = ui.panels;
+      p.pe?.update({ pe: result.pe, peConcat: result.peConcat, n, d, dPos, layout: o.layout });
+      p.disturbance?.update({ lab, d, base: o.base, layout: o.layout, alpha, wordSpread: wordSpread(source), length: n });
+      p.distance?.update({ lab, d, base: o.base, maxDistance: 128 });
+      ui.panelBox.classList.remove('is-pending');
+      const engine = lab.simd ? 'wasm SIMD' : 'scalar wasm';
+      this.#setStatus(`${n} token${n === 1 ? '' : 's'}, d = ${d}, ${source.kind === 'glove' ? 'GloVe' : 'synthetic'} vectors · ${engine} · ${(performance.now() - started).toFixed(0)} ms`);
+      this.#readyResolve();
+
+      // The slower panels run after, a step per task, and stop if a newer edit arrives.
+      const heavy = [];
+      if (p.retrieval) {
+        heavy.push(() => {
+          const decoder = source.decoder(tokens);
+          const run = p.retrieval.update({ lab, result, tokens, decoder, alpha, dWord });
+          return (function* () { try { yield* run; } finally { decoder.dispose(); } })();
+        });
+      }
+      if (p.shift) {
+        const random = Math.max(...validHeads([d, d]).filter((h) => h <= 4));
+        const headTypes = random > 0 ? [0, random] : [0];
+        heavy.push(() => p.shift.update({
+          lab, tokens, k: 3, headTypes,
+          run: (heads, words) => (heads === 0 && words === tokens ? result : compare(heads, words)),
+        }));
+      }
+      if (p.orthogonality) {
+        heavy.push(() => p.orthogonality.update({
+          lab, tokens, base: o.base, layout: o.layout,
+          current: { vectors: scaled(E, alpha), d, label: source.kind === 'glove' ? 'GloVe' : 'current (synthetic)' },
+        }));
+      }
+      this.#runSteps(mine, heavy);
+    } catch (error) {
+      this.#setStatus(`Could not compute this figure: ${error.message}`);
+      warnOnce(`could not compute the figure: ${error.message}`);
+    }
+  }
+
+  /** Runs steps (functions, or functions returning generators) one task at a time. */
+  #runSteps(mine, steps) {
+    let running = null;
+    const next = () => {
+      if (mine !== this.#generation || !this.isConnected) return;
+      try {
+        if (running) {
+          if (running.next().done) running = null;
+        } else if (steps.length) {
+          const out = steps.shift()();
+          if (out && typeof out.next === 'function') running = out;
+        } else {
+          return;
+        }
+      } catch (error) {
+        warnOnce(`an analysis failed: ${error.message}`);
+        return;
+      }
+      setTimeout(next, 0);
+    };
+    if (steps.length) setTimeout(next, 0);
+  }
+
+  #select(index) {
+    if (!this.#view) return;
+    this.#selected = index === this.#selected ? null : index;
+    this.#ui.tokens.select(this.#selected);
+    this.#ui.lanes?.select(this.#selected);
+  }
+}
+
+// Properties mirror attributes: numbers and booleans as such, lists as comma-separated text.
+for (const name of ATTRIBUTES) {
+  Object.defineProperty(PosencLabElement.prototype, name, {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const value = parseAttribute(name, this.getAttribute(name));
+      return Array.isArray(value) ? value.join(',') : value;
+    },
+    set(value) {
+      if (value === null || value === undefined) this.removeAttribute(name);
+      else this.setAttribute(name, Array.isArray(value) ? value.join(',') : String(value));
+    },
+  });
+}
+
+if (!customElements.get(TAG)) customElements.define(TAG, PosencLabElement);
+else warnOnce('posenc-lab.js was loaded twice; the first definition stays.');
