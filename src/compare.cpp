@@ -40,6 +40,25 @@ std::uint64_t head_matrix_seed(std::uint64_t seed, std::size_t width, std::size_
            (std::uint64_t{head} << 8) ^ which;
 }
 
+// The four terms of (a + b)(a + b)ᵀ·scale when queries and keys are the same vectors (W = I):
+// b·aᵀ is the transpose of a·bᵀ — bit for bit, since every score sums the same products in the
+// same order — so three products are computed instead of four.
+void identity_logit_terms(const float* a, const float* b, std::size_t n, std::size_t d, float scale, float* terms) {
+    const std::size_t nn = n * n;
+    attention_scores(a, a, n, n, d, scale, false, terms);
+    attention_scores(a, b, n, n, d, scale, false, terms + nn);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) terms[2 * nn + i * n + j] = terms[nn + j * n + i];
+    attention_scores(b, b, n, n, d, scale, false, terms + 3 * nn);
+}
+
+// out = terms[0] + terms[1] + terms[2] + terms[3] (four n×n blocks of count entries each).
+void sum_terms(const float* terms, std::size_t count, float* out) {
+    for (std::size_t i = 0; i < count; ++i) {
+        out[i] = ((terms[i] + terms[count + i]) + terms[2 * count + i]) + terms[3 * count + i];
+    }
+}
+
 void run_scheme(const CompareConfig& cfg, bool is_rotary, const float* word_part,
                 const float* position_part, SchemeResult& scheme, CompareResult& s) {
     const std::size_t n = cfg.n, w = scheme.width, nn = n * n;
@@ -75,6 +94,20 @@ void run_scheme(const CompareConfig& cfg, bool is_rotary, const float* word_part
             k = s.k2.data();
         }
         float* weights = scheme.weights.data() + head * nn;
+        if (cfg.heads == 0) {
+            // W = I: the logits are the terms (rotary) or their sum (additive, concatenated), so
+            // they are derived rather than computed a second time. softmax_rows never reads
+            // above the diagonal of a causal row, so the unmasked logits serve both cases.
+            if (is_rotary) {
+                attention_scores(q, k, n, n, d_head, scale, false, scheme.terms.data());
+                std::copy(scheme.terms.begin(), scheme.terms.end(), weights);
+            } else {
+                identity_logit_terms(word_part, position_part, n, d_head, scale, scheme.terms.data());
+                sum_terms(scheme.terms.data(), nn, weights);
+            }
+            softmax_rows(weights, n, n, cfg.causal, weights);
+            continue;
+        }
         if (head == 0 && is_rotary) {
             attention_scores(q, k, n, n, d_head, scale, false, scheme.terms.data());
         }
@@ -82,20 +115,14 @@ void run_scheme(const CompareConfig& cfg, bool is_rotary, const float* word_part
         softmax_rows(weights, n, n, cfg.causal, weights);
 
         if (head == 0 && !is_rotary) {
-            const float *qa = word_part, *qb = position_part, *ka = word_part, *kb = position_part;
-            if (cfg.heads > 0) {
-                s.projected.resize(4 * n * d_head);
-                float* p = s.projected.data();
-                project(word_part, n, w, s.w_q.data(), d_head, p);
-                project(position_part, n, w, s.w_q.data(), d_head, p + n * d_head);
-                project(word_part, n, w, s.w_k.data(), d_head, p + 2 * n * d_head);
-                project(position_part, n, w, s.w_k.data(), d_head, p + 3 * n * d_head);
-                qa = p;
-                qb = p + n * d_head;
-                ka = p + 2 * n * d_head;
-                kb = p + 3 * n * d_head;
-            }
-            logit_terms(qa, qb, ka, kb, n, d_head, scale, scheme.terms.data());
+            s.projected.resize(4 * n * d_head);
+            float* p = s.projected.data();
+            project(word_part, n, w, s.w_q.data(), d_head, p);
+            project(position_part, n, w, s.w_q.data(), d_head, p + n * d_head);
+            project(word_part, n, w, s.w_k.data(), d_head, p + 2 * n * d_head);
+            project(position_part, n, w, s.w_k.data(), d_head, p + 3 * n * d_head);
+            logit_terms(p, p + n * d_head, p + 2 * n * d_head, p + 3 * n * d_head, n, d_head, scale,
+                        scheme.terms.data());
         }
     }
 }
