@@ -3,20 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "embedding.hpp"
 #include "sinusoidal.hpp"
 
 namespace posenc::bench {
 
 std::vector<float> random_values(std::size_t count, std::uint64_t seed, float scale) {
     std::vector<float> out(count);
-    std::uint64_t s = seed;
-    for (float& v : out) {
-        std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        v = scale * static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
-    }
+    uniform_values(seed, count, scale, out.data());
     return out;
 }
 

@@ -43,6 +43,13 @@ void fill_gaussian(std::uint64_t seed, std::size_t count, double sigma, float* o
 
 void synthetic_embedding(std::uint64_t seed, std::size_t d, float* out) { fill_gaussian(seed, d, 1.0, out); }
 
+void uniform_values(std::uint64_t seed, std::size_t count, float scale, float* out) {
+    SplitMix64 rng{seed};
+    for (std::size_t i = 0; i < count; ++i) {
+        out[i] = scale * static_cast<float>(static_cast<double>(rng.next() >> 40) * 0x1p-23 - 1.0);
+    }
+}
+
 void gaussian_matrix(std::uint64_t seed, std::size_t rows, std::size_t cols, double sigma, float* out) {
     fill_gaussian(seed, rows * cols, sigma, out);
 }

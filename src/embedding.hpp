@@ -18,6 +18,10 @@ std::uint64_t hash_token(std::string_view text);
 
 void synthetic_embedding(std::uint64_t seed, std::size_t d, float* out);
 
+// Seeded uniform values in [-scale, scale) (SplitMix64, 24-bit resolution): the same numbers on
+// every platform, for tests and benchmarks.
+void uniform_values(std::uint64_t seed, std::size_t count, float scale, float* out);
+
 // Seeded N(0, sigma²) matrix (rows×cols, row-major), for random projection heads.
 void gaussian_matrix(std::uint64_t seed, std::size_t rows, std::size_t cols, double sigma, float* out);
 

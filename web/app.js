@@ -13,6 +13,7 @@ import { createShiftPanel } from './panels/shift.js';
 import { createDistancePanel } from './panels/distance.js';
 import { createOrthogonalityPanel } from './panels/orthogonality.js';
 import { rowNorm, scaled } from './math.js';
+import { runInTasks } from './tasks.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
@@ -520,27 +521,11 @@ function runHeavy() {
       showEngine();
     },
   ];
-  let running = null; // the generator of a step in progress
-  const next = () => {
-    if (generation !== mine) return;
-    const started = performance.now();
-    try {
-      if (running) {
-        if (running.next().done) running = null;
-      } else if (steps.length) {
-        const out = steps.shift()();
-        if (out && typeof out.next === 'function') running = out;
-      } else {
-        return;
-      }
-    } catch (error) {
-      showFailure(`An analysis failed: ${error.message}`);
-      return;
-    }
-    total += performance.now() - started;
-    setTimeout(next, 0);
-  };
-  next();
+  runInTasks(steps, {
+    isCurrent: () => generation === mine,
+    onError: (error) => showFailure(`An analysis failed: ${error.message}`),
+    onTask: (ms) => { total += ms; },
+  });
 }
 
 function runRetrieval({ result, tokens, settings }) {

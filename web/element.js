@@ -23,6 +23,7 @@ import { createShiftPanel } from './panels/shift.js';
 import { createDistancePanel } from './panels/distance.js';
 import { createOrthogonalityPanel } from './panels/orthogonality.js';
 import { scaled } from './math.js';
+import { runInTasks } from './tasks.js';
 
 const TAG = 'posenc-lab';
 const GLOVE_FILE = 'glove-6b-100d-20k.i8';
@@ -670,26 +671,14 @@ class PosencLabElement extends HTMLElement {
 
   /** Runs steps (functions, or functions returning generators) one task at a time. */
   #runSteps(mine, steps) {
-    let running = null;
-    const next = () => {
-      if (mine !== this.#generation || !this.isConnected) return;
-      try {
-        if (running) {
-          if (running.next().done) running = null;
-        } else if (steps.length) {
-          const out = steps.shift()();
-          if (out && typeof out.next === 'function') running = out;
-        } else {
-          return;
-        }
-      } catch (error) {
-        warnOnce(`an analysis failed: ${error.message}`);
-        return;
-      }
-      setTimeout(next, 0);
-    };
-    if (steps.length) setTimeout(next, 0);
+    if (steps.length === 0) return;
+    // The first step waits one task too: connectedCallback and attribute changes return first.
+    setTimeout(() => runInTasks(steps, {
+      isCurrent: () => mine === this.#generation && this.isConnected,
+      onError: (error) => warnOnce(`an analysis failed: ${error.message}`),
+    }), 0);
   }
+
 
   #select(index) {
     if (!this.#view) return;

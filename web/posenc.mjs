@@ -116,7 +116,7 @@ class WordVectorSet {
   /** Like lab.tokenize, but a hyphenated word this vocabulary lacks is split at its hyphens. */
   tokenize(text) {
     checkText(text);
-    return this.#live().tokenize(text.toWellFormed());
+    return this.#live().tokenize(wellFormed(text));
   }
 
   has(word) {
@@ -325,7 +325,7 @@ class Lab {
   tokenize(text) {
     checkText(text);
     // Lone surrogates would corrupt Emscripten's UTF-8 conversion; make them U+FFFD first.
-    return this.#core.tokenize(text.toWellFormed());
+    return this.#core.tokenize(wellFormed(text));
   }
 
   /** Synthetic word vectors: Float32Array(tokens.length*d), N(0,1) seeded by each token's hash. */
@@ -667,6 +667,24 @@ function checkMatrix(name, values, length) {
     if (typeof v !== 'number') throw new TypeError(`${name}[${i}] must be a number`);
     if (!(Math.abs(v) <= FLOAT32_MAX)) throw new RangeError(`${name}[${i}] must be a finite float32 value (got ${v})`);
   }
+}
+
+// Lone surrogates become U+FFFD (String.prototype.toWellFormed where the engine has it; the loop
+// serves the older engines that the scalar build exists for).
+function wellFormed(text) {
+  if (typeof text.toWellFormed === 'function') return text.toWellFormed();
+  let out = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1);
+    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      out += text[i] + text[i + 1];
+      i++;
+    } else {
+      out += c >= 0xd800 && c <= 0xdfff ? '\uFFFD' : text[i];
+    }
+  }
+  return out;
 }
 
 // Bounded so that a pasted book cannot exhaust wasm memory (tokens take several times the

@@ -3,6 +3,8 @@
 // tile and lane boundary: keys per tile depend on d (16384/d), so large d gives many tiles.
 #include <catch2/catch.hpp>
 
+#include "test_support.hpp"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -15,18 +17,7 @@
 
 namespace {
 
-std::vector<float> random_values(std::size_t count, std::uint64_t seed, float scale = 1.0f) {
-    std::vector<float> out(count);
-    std::uint64_t s = seed;
-    for (float& v : out) {
-        std::uint64_t z = (s += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        z ^= z >> 31;
-        v = scale * static_cast<float>(static_cast<double>(z >> 40) * 0x1p-23 - 1.0);
-    }
-    return out;
-}
+using posenc::test::random_values;
 
 struct Shape {
     std::size_t n_q, n_k, d;

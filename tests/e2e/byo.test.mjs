@@ -8,15 +8,8 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { DIST, closeServer, launchChromium, serveDir } from './browser.mjs';
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
-];
 const BENCH_MB = Number(process.env.BYO_BENCH_MB ?? 30);
 
 // The harness: the page's stylesheet, an element with id="byo-vectors" as the page will have,
@@ -53,14 +46,13 @@ before(async () => {
   await access(`${DIST}byo-vectors.js`).catch(() => {
     throw new Error('dist/byo-vectors.js is missing: run ./scripts/build first');
   });
-  server = await serve(DIST, 0);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  ({ server, baseUrl } = await serveDir());
+  browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((done) => (server ? server.close(done) : done()));
+  await closeServer(server);
 });
 
 async function openHarness() {

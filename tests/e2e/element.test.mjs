@@ -11,15 +11,9 @@ import { access, copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { DIST, closeServer, launchChromium, serveDir } from './browser.mjs';
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const FIXTURE = fileURLToPath(new URL('./fixtures/element-host.html', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
-];
 const FIRST_PAINT_BUDGET_MS = 1000;
 
 let dir;
@@ -40,15 +34,14 @@ before(async () => {
   await writeFile(join(dir, 'module.html'), html.replace('SCRIPT_TAG', '<script type="module" src="posenc-lab.js"></script>'));
   await writeFile(join(dir, 'classic.html'), html.replace('SCRIPT_TAG', '<script src="posenc-lab.js"></script>'));
   await writeFile(join(dir, 'control.html'), html.replace('SCRIPT_TAG', ''));
-  server = await serve(dir, 0);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  distServer = await serve(DIST, 0);
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  ({ server, baseUrl } = await serveDir(dir, { requires: 'posenc-lab.js' }));
+  ({ server: distServer } = await serveDir());
+  browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  for (const s of [server, distServer]) await new Promise((done) => (s ? s.close(done) : done()));
+  for (const s of [server, distServer]) await closeServer(s);
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 

@@ -5,17 +5,11 @@
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { access, mkdir, readFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { closeServer, launchChromium, serveDir } from './browser.mjs';
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
-];
 const SCHEMES = ['additive', 'concatenated', 'rotary'];
 const HEATMAPS = [...SCHEMES.flatMap((s) => [`${s}-input`, `${s}-attention`, `${s}-terms`]), 'pe'];
 const CHARTS = ['spread', 'distance', 'orth'];
@@ -26,18 +20,14 @@ let browser;
 let baseUrl;
 
 before(async () => {
-  await access(`${DIST}index.html`).catch(() => {
-    throw new Error('dist/index.html is missing: run ./scripts/build first');
-  });
   await mkdir(SCREENSHOTS, { recursive: true });
-  server = await serve(DIST, 0);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  ({ server, baseUrl } = await serveDir());
+  browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((done) => (server ? server.close(done) : done()));
+  await closeServer(server);
 });
 
 /**

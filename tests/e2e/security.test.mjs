@@ -3,15 +3,8 @@
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { serve } from '../../scripts/serve.mjs';
+import { closeServer, launchChromium, serveDir } from './browser.mjs';
 
-const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-  '--disable-sync', '--no-first-run', '--disable-quic',
-];
 const SECRET = 'zebrasecret7731';  // one token: a hyphenated secret would be split at its hyphens
 
 let server;
@@ -19,14 +12,13 @@ let browser;
 let baseUrl;
 
 before(async () => {
-  server = await serve(DIST, 0);
-  baseUrl = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  ({ server, baseUrl } = await serveDir());
+  browser = await launchChromium();
 });
 
 after(async () => {
   await browser?.close();
-  await new Promise((done) => (server ? server.close(done) : done()));
+  await closeServer(server);
 });
 
 test('strict CSP, no violations, only same-origin requests, typed text never leaves the page', async () => {
