@@ -28,8 +28,8 @@ struct Pca {
     void project(const float* x, std::size_t n, std::size_t k, float* out) const;
 };
 
-// Covariance in double, eigen-decomposed by cyclic Jacobi rotations (exact enough for d ≤ a few
-// hundred, and dependency-free). Requires v ≥ 1.
+// Covariance in double (blocked XᵀX over centred rows), eigen-decomposed by Householder
+// tridiagonalisation and implicit QL (EISPACK tred2/tql2; dependency-free). Requires v ≥ 1.
 Pca principal_components(const float* rows, std::size_t v, std::size_t d);
 
 }  // namespace posenc

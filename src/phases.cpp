@@ -19,9 +19,16 @@ float high_part(double omega) {
 
 PhasePlan make_phase_plan(std::size_t d, double base, Layout layout, std::int32_t shift_first,
                           std::int32_t shift_second) {
+    std::vector<double> omega(d / 2);
+    for (std::size_t i = 0; i < omega.size(); ++i) omega[i] = frequency(i, d, base);
+    return make_phase_plan(omega.data(), d, layout, shift_first, shift_second);
+}
+
+PhasePlan make_phase_plan(const double* omegas, std::size_t d, Layout layout, std::int32_t shift_first,
+                          std::int32_t shift_second) {
     PhasePlan plan{std::vector<float>(d), std::vector<float>(d), std::vector<std::int32_t>(d)};
     for (std::size_t j = 0; j < d; ++j) {
-        const double omega = frequency(pair_of(j, d, layout), d, base);
+        const double omega = omegas[pair_of(j, d, layout)];
         plan.w_hi[j] = high_part(omega);
         plan.w_lo[j] = static_cast<float>(omega - plan.w_hi[j]);
         plan.shift[j] = second_of_pair(j, d, layout) ? shift_second : shift_first;

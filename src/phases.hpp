@@ -50,6 +50,13 @@ struct PhasePlan {
 PhasePlan make_phase_plan(std::size_t d, double base, Layout layout, std::int32_t shift_first,
                           std::int32_t shift_second);
 
+// The same from explicit per-pair frequencies omega[i], i = 0 … d/2 − 1 (rescaled RoPE variants:
+// position interpolation, NTK-aware, YaRN; see schemes.hpp). Given omega[i] = frequency(i, d, base)
+// it builds exactly the plan above. The accuracy argument holds for any finite ω; the reduction
+// in fastmath.hpp needs |P·ω| ≤ kMaxReducedAngle, so callers keep 0 ≤ ω ≤ 1.
+PhasePlan make_phase_plan(const double* omega, std::size_t d, Layout layout, std::int32_t shift_first,
+                          std::int32_t shift_second);
+
 // A position split so that P·w_hi is exact: P = high + low, high a multiple of 4096.
 struct SplitPosition {
     float whole, high, low;

@@ -1,5 +1,6 @@
 #include "retrieval.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -7,102 +8,148 @@
 #include "simd.hpp"
 #include "sinusoidal.hpp"
 
+// Bookkeeping, not hot loops (those are decode_scores and the blocked product it calls): compiled
+// for size, which keeps the size-budgeted wasm cores small.
+#if defined(__clang__)
+#define POSENC_MINSIZE __attribute__((minsize))
+#else
+#define POSENC_MINSIZE
+#endif
+
 namespace posenc {
 
 namespace {
-// s_r = alpha·content[r] (+ position[r]): the same two operations in the batch loop and the tail.
-template <bool WithPosition, class F>
-inline F score_at(F alpha, F content, F position) {
-    if constexpr (WithPosition) return alpha * content + position;
-    return alpha * content;
-}
+// One pass over s_r = alpha·content[r] + position[r]: the largest score, and how many rows score
+// above s_truth (greater) and at least s_truth (at_least, the truth row itself included).
+struct Counts {
+    float best;
+    std::uint32_t greater = 0, at_least = 0;
+};
 
-// Rows in [begin, end) whose score beats s_truth (strictly when strict, else also equal ones),
-// and the largest score seen, folded into best.
-template <bool WithPosition>
-std::uint32_t count_better(const float* content, float alpha, const float* position, std::size_t begin,
-                           std::size_t end, float s_truth, bool strict, float& best) {
-    std::size_t r = begin;
-    std::uint32_t count = 0;
+Counts count_scores(const float* content, float alpha, const float* position, std::size_t v, float s_truth) {
+    Counts c{-std::numeric_limits<float>::infinity()};
+    std::size_t r = 0;
 #if POSENC_SIMD
-    if (end - begin >= kLanes) {
+    if (v >= kLanes) {
         const Batch a(alpha), st(s_truth);
-        Batch top(best);
-        IntBatch counted(0);
-        for (; r + kLanes <= end; r += kLanes) {
-            const Batch s = score_at<WithPosition>(a, load(content + r), WithPosition ? load(position + r) : a);
+        Batch top(c.best);
+        IntBatch gt(0), ge(0);
+        for (; r + kLanes <= v; r += kLanes) {
+            const Batch s = a * load(content + r) + load(position + r);
             top = max_of(top, s);
             // A true comparison is all-ones, i.e. −1 per lane.
-            counted = counted + xsimd::bitwise_cast<IntBatch>(Batch((strict ? (s > st) : (s >= st)).data));
+            gt = gt + to_bits(Batch((s > st).data));
+            ge = ge + to_bits(Batch((s >= st).data));
         }
         alignas(16) float lanes[kLanes];
         store(lanes, top);
-        for (float lane : lanes) best = max_of(best, lane);
+        for (float lane : lanes) c.best = max_of(c.best, lane);
         alignas(16) std::int32_t counts[kLanes];
-        counted.store_aligned(counts);
-        for (std::int32_t c : counts) count += static_cast<std::uint32_t>(-c);
-    }
-#endif
-    for (; r < end; ++r) {
-        const float s = score_at<WithPosition>(alpha, content[r], WithPosition ? position[r] : alpha);
-        best = max_of(best, s);
-        count += strict ? (s > s_truth) : (s >= s_truth);
-    }
-    return count;
-}
-
-// First row whose score equals best (it exists: best is one of the scores).
-template <bool WithPosition>
-std::uint32_t first_with(const float* content, float alpha, const float* position, std::size_t v, float best) {
-    std::size_t r = 0;
-#if POSENC_SIMD
-    const Batch a(alpha), b(best);
-    for (; r + kLanes <= v; r += kLanes) {
-        const Batch s = score_at<WithPosition>(a, load(content + r), WithPosition ? load(position + r) : a);
-        if (xsimd::any(s == b)) break;
+        gt.store_aligned(counts);
+        for (std::int32_t k : counts) c.greater += static_cast<std::uint32_t>(-k);
+        ge.store_aligned(counts);
+        for (std::int32_t k : counts) c.at_least += static_cast<std::uint32_t>(-k);
     }
 #endif
     for (; r < v; ++r) {
-        if (score_at<WithPosition>(alpha, content[r], WithPosition ? position[r] : alpha) == best) break;
+        const float s = alpha * content[r] + position[r];
+        c.best = max_of(c.best, s);
+        c.greater += s > s_truth;
+        c.at_least += s >= s_truth;
     }
-    return static_cast<std::uint32_t>(r);
-}
-
-template <bool WithPosition>
-Retrieved decode(const float* content, float alpha, const float* position, std::size_t v, float x_norm,
-                 std::uint32_t truth) {
-    Retrieved out;
-    float best = -std::numeric_limits<float>::infinity();
-    const bool has_truth = truth < v;
-    const float s_truth =
-        has_truth ? score_at<WithPosition>(alpha, content[truth], WithPosition ? position[truth] : alpha) : 0.0f;
-    // Rows before the truth win ties (the lower index is listed first); rows after it must be higher.
-    const std::size_t split = has_truth ? truth : v;
-    std::uint32_t better = count_better<WithPosition>(content, alpha, position, 0, split, s_truth, false, best);
-    better += count_better<WithPosition>(content, alpha, position, split, v, s_truth, true, best);
-    out.best = first_with<WithPosition>(content, alpha, position, v, best);
-    // The truth row itself is counted as ≥ s_truth in neither half: split excludes it from the
-    // first half, and s_truth > s_truth is false in the second.
-    out.rank = has_truth ? better + 1 : 0;
-    out.cosine = x_norm > 0.0f ? best / x_norm : 0.0f;
-    return out;
+    return c;
 }
 }  // namespace
 
-Retrieved decode_scores(const float* content, float alpha, const float* position, std::size_t v, float x_norm,
-                        std::uint32_t truth) {
-    return position ? decode<true>(content, alpha, position, v, x_norm, truth)
-                    : decode<false>(content, alpha, position, v, x_norm, truth);
+// Not inlined: one copy serves the retriever and the tests (it keeps the wasm cores small).
+__attribute__((noinline)) Retrieved decode_scores(const float* content, float alpha, const float* position,
+                                                  std::size_t v, float x_norm, std::uint32_t truth) {
+    // Without a position row the score is alpha·content + 0 (the same comparisons as alpha·content).
+    std::vector<float> zeros;
+    if (!position) {
+        zeros.assign(v, 0.0f);
+        position = zeros.data();
+    }
+    Retrieved out;
+    const bool has_truth = truth < v;
+    const float s_truth = has_truth ? alpha * content[truth] + position[truth] : 0.0f;
+    const Counts c = count_scores(content, alpha, position, v, s_truth);
+    // First row with the best score (ties to the lower row).
+    std::size_t r = 0;
+    while (r < v && alpha * content[r] + position[r] != c.best) ++r;
+    out.best = static_cast<std::uint32_t>(r);
+    if (has_truth) {
+        // Rank = rows scoring higher + rows before the truth scoring the same. Ties other than the
+        // truth itself are rare, so they are located only when there are any.
+        std::uint32_t ties_before = 0;
+        if (c.at_least - c.greater > 1) {
+            for (std::size_t q = 0; q < truth; ++q) ties_before += alpha * content[q] + position[q] == s_truth;
+        }
+        out.rank = c.greater + ties_before + 1;
+    }
+    out.cosine = x_norm > 0.0f ? c.best / x_norm : 0.0f;
+    return out;
 }
 
-void IdentityRetriever::set_vocabulary(const float* unit_vocab, std::size_t v, std::size_t d) {
+POSENC_MINSIZE void IdentityRetriever::set_vocabulary(const float* unit_vocab, std::size_t v, std::size_t d) {
     vocab_ = unit_vocab;
     v_ = v;
     d_ = d;
     clear();
 }
 
-void IdentityRetriever::clear() {
+namespace {
+constexpr std::size_t kEmpty = static_cast<std::size_t>(-1);
+}
+
+POSENC_MINSIZE void IdentityRetriever::SlotMap::clear() {
+    keys_.clear();
+    slots_.clear();
+    count_ = 0;
+}
+
+POSENC_MINSIZE std::size_t IdentityRetriever::SlotMap::probe(std::uint64_t key) const {
+    const std::size_t mask = keys_.size() - 1;
+    std::uint64_t h = key * 0x9e3779b97f4a7c15ull;  // keys may be small integers: spread them
+    std::size_t i = static_cast<std::size_t>(h >> 32) & mask;
+    while (slots_[i] != kEmpty && keys_[i] != key) i = (i + 1) & mask;
+    return i;
+}
+
+POSENC_MINSIZE std::size_t IdentityRetriever::SlotMap::find_or_insert(std::uint64_t key, std::size_t slot, bool& inserted) {
+    if (2 * (count_ + 1) > keys_.size()) {  // keep at most half full
+        std::vector<std::uint64_t> old_keys;
+        std::vector<std::size_t> old_slots;
+        old_keys.swap(keys_);
+        old_slots.swap(slots_);
+        const std::size_t capacity = old_keys.empty() ? 64 : 2 * old_keys.size();
+        keys_.assign(capacity, 0);
+        slots_.assign(capacity, kEmpty);
+        for (std::size_t i = 0; i < old_keys.size(); ++i) {
+            if (old_slots[i] == kEmpty) continue;
+            const std::size_t j = probe(old_keys[i]);
+            keys_[j] = old_keys[i];
+            slots_[j] = old_slots[i];
+        }
+    }
+    const std::size_t i = probe(key);
+    inserted = slots_[i] == kEmpty;
+    if (inserted) {
+        keys_[i] = key;
+        slots_[i] = slot;
+        ++count_;
+    }
+    return slots_[i];
+}
+
+POSENC_MINSIZE std::size_t IdentityRetriever::SlotMap::at(std::uint64_t key) const { return slots_[probe(key)]; }
+
+POSENC_MINSIZE std::size_t IdentityRetriever::max_cached_tokens() const {
+    const std::size_t by_floats = v_ ? kMaxCachedFloats / v_ : kMaxCachedTokens;
+    return std::max<std::size_t>(1, std::min(kMaxCachedTokens, by_floats));
+}
+
+POSENC_MINSIZE void IdentityRetriever::clear() {
     forget_decoded();
     slot_of_.clear();
     content_.clear();
@@ -110,7 +157,7 @@ void IdentityRetriever::clear() {
     positions_ = 0;
 }
 
-void IdentityRetriever::ensure_positions(std::size_t count, double base, Layout layout) {
+POSENC_MINSIZE void IdentityRetriever::ensure_positions(std::size_t count, double base, Layout layout) {
     if (base != base_ || layout != layout_) {
         forget_decoded();
         position_.clear();
@@ -128,35 +175,35 @@ void IdentityRetriever::ensure_positions(std::size_t count, double base, Layout 
     positions_ = count;
 }
 
-void IdentityRetriever::retrieve(const float* e, const std::uint64_t* keys, const std::uint32_t* truth, std::size_t n,
+POSENC_MINSIZE void IdentityRetriever::retrieve(const float* e, const std::uint64_t* keys, const std::uint32_t* truth, std::size_t n,
                                  float alpha, bool additive, double base, Layout layout, Retrieved* out) {
-    // Content rows for the keys not cached yet, computed together.
+    // Content rows for the keys not cached yet, computed together: each new key gets the next
+    // slot. If that overflows the cache, it is emptied and filled again (once: a single call may
+    // exceed the bound).
+    std::size_t first_slot = slot_of_.size();
     pending_.clear();
-    std::vector<std::size_t> pending_rows;
-    std::unordered_map<std::uint64_t, std::size_t> pending_index;
     for (std::size_t p = 0; p < n; ++p) {
-        if (slot_of_.count(keys[p]) || pending_index.count(keys[p])) continue;
-        pending_index.emplace(keys[p], pending_.size());
-        pending_.push_back(keys[p]);
-        pending_rows.push_back(p);
-    }
-    if (!pending_.empty()) {
-        if (slot_of_.size() + pending_.size() > kMaxCachedTokens) {
+        bool inserted = false;
+        slot_of_.find_or_insert(keys[p], first_slot + pending_.size(), inserted);
+        if (inserted) pending_.push_back(p);
+        if (first_slot > 0 && slot_of_.size() > max_cached_tokens()) {
             forget_decoded();
             slot_of_.clear();
             content_.clear();
-            // Everything is pending again.
-            return retrieve(e, keys, truth, n, alpha, additive, base, layout, out);
+            first_slot = 0;
+            pending_.clear();
+            p = static_cast<std::size_t>(-1);  // start over
         }
-        const std::size_t first_slot = slot_of_.size(), m = pending_.size();
+    }
+    if (!pending_.empty()) {
+        const std::size_t m = pending_.size();
         scratch_.resize(m * d_);
         for (std::size_t i = 0; i < m; ++i) {
-            const float* row = e + pending_rows[i] * d_;
+            const float* row = e + pending_[i] * d_;
             std::copy(row, row + d_, scratch_.data() + i * d_);
         }
         content_.resize((first_slot + m) * v_);
         attention_scores(scratch_.data(), vocab_, m, v_, d_, 1.0f, false, content_.data() + first_slot * v_);
-        for (std::size_t i = 0; i < m; ++i) slot_of_.emplace(pending_[i], first_slot + i);
     }
     if (additive) ensure_positions(n, base, layout);
 
@@ -180,7 +227,8 @@ void IdentityRetriever::retrieve(const float* e, const std::uint64_t* keys, cons
         for (std::size_t j = 0; j < d_; ++j) x_[j] = additive ? alpha * ep[j] + pe_[p * d_ + j] : alpha * ep[j];
         const float x_norm = std::sqrt(dot(x_.data(), x_.data(), d_));
         const float* content = content_.data() + slot_of_.at(keys[p]) * v_;
-        const float* position = additive ? position_.data() + p * v_ : nullptr;
+        if (!additive && zeros_.size() != v_) zeros_.assign(v_, 0.0f);
+        const float* position = additive ? position_.data() + p * v_ : zeros_.data();
         out[p] = decode_scores(content, alpha, position, v_, x_norm, t);
         m = Decoded{true, keys[p], alpha, t, out[p]};
     }

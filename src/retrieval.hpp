@@ -20,7 +20,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "phases.hpp"
@@ -55,8 +54,13 @@ public:
     std::size_t cached_positions() const { return positions_; }
     void clear();
 
-    // Bounds the content cache (rows of v floats); reaching it empties the cache.
+    // Bounds the content cache (rows of v floats): at most kMaxCachedTokens rows and at most
+    // kMaxCachedFloats floats (32 MiB; 419 rows at v = 20,000); reaching it empties the cache. A
+    // single call with more distinct tokens than that computes them all (the bound is then exceeded
+    // until the next call that needs a new row).
     static constexpr std::size_t kMaxCachedTokens = 1024;
+    static constexpr std::size_t kMaxCachedFloats = std::size_t{8} << 20;
+    std::size_t max_cached_tokens() const;
 
 private:
     const float* content_row(std::uint64_t key, const float* e);
@@ -64,7 +68,23 @@ private:
 
     const float* vocab_ = nullptr;
     std::size_t v_ = 0, d_ = 0;
-    std::unordered_map<std::uint64_t, std::size_t> slot_of_;
+    // key → content slot: open addressing with linear probing (a few lines of code instead of
+    // std::unordered_map's, which the size-budgeted wasm cores notice).
+    class SlotMap {
+    public:
+        std::size_t size() const { return count_; }
+        void clear();
+        // The key's slot, inserting `slot` for a new key; `inserted` tells which.
+        std::size_t find_or_insert(std::uint64_t key, std::size_t slot, bool& inserted);
+        std::size_t at(std::uint64_t key) const;  // the key must be present
+
+    private:
+        std::size_t probe(std::uint64_t key) const;  // the key's index or the empty one it would take
+        std::vector<std::uint64_t> keys_;
+        std::vector<std::size_t> slots_;  // kEmpty where free
+        std::size_t count_ = 0;
+    };
+    SlotMap slot_of_;
     std::vector<float> content_;      // slots × v
     std::vector<float> position_;     // positions_ × v
     std::size_t positions_ = 0;
@@ -80,8 +100,9 @@ private:
     void forget_decoded() { memo_[0].clear(); memo_[1].clear(); }
     std::vector<Decoded> memo_[2];    // per position: [plain, additive]
     std::vector<float> pe_, x_;       // n×d PE table, one query row
+    std::vector<float> zeros_;        // v zeros: the position row of a plain decode
     std::vector<float> scratch_;      // pending rows × d
-    std::vector<std::uint64_t> pending_;
+    std::vector<std::size_t> pending_;  // token positions whose key is new
 };
 
 }  // namespace posenc

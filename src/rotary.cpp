@@ -33,11 +33,9 @@ void rotate_span(const float* x, float* out, const PhasePlan& plan, const SplitP
         out[j] = rotate_lane(position, x[j], x[partner], plan.w_hi[j], plan.w_lo[j], plan.shift[j]);
     }
 }
-}  // namespace
 
-void rotate(const float* x, std::size_t n, std::size_t d, double base, double offset,
-            Layout pairing, float* out) {
-    const PhasePlan plan = make_phase_plan(d, base, pairing, /*−sin*/ 2, /*+sin*/ 0);
+void rotate_rows(const float* x, std::size_t n, std::size_t d, const PhasePlan& plan, double offset,
+                 Layout pairing, float* out) {
     const std::size_t half = d / 2;
     for (std::size_t p = 0; p < n; ++p) {
         const SplitPosition position = split_position(offset + static_cast<double>(p));
@@ -50,6 +48,17 @@ void rotate(const float* x, std::size_t n, std::size_t d, double base, double of
             rotate_span(row, out_row, plan, position, half, d, pairing, -static_cast<std::ptrdiff_t>(half));
         }
     }
+}
+}  // namespace
+
+void rotate(const float* x, std::size_t n, std::size_t d, double base, double offset,
+            Layout pairing, float* out) {
+    rotate_rows(x, n, d, make_phase_plan(d, base, pairing, /*−sin*/ 2, /*+sin*/ 0), offset, pairing, out);
+}
+
+void rotate_with_frequencies(const float* x, std::size_t n, std::size_t d, const double* omega, double offset,
+                             Layout pairing, float* out) {
+    rotate_rows(x, n, d, make_phase_plan(omega, d, pairing, /*−sin*/ 2, /*+sin*/ 0), offset, pairing, out);
 }
 
 }  // namespace posenc

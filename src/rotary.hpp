@@ -17,4 +17,11 @@ namespace posenc {
 void rotate(const float* x, std::size_t n, std::size_t d, double base, double offset,
             Layout pairing, float* out);
 
+// The same rotation with explicit per-pair frequencies omega[i] (d/2 of them) instead of
+// base^(−2i/d): the rescaled RoPE variants of schemes.hpp. Same SIMD kernel; given the base's
+// frequencies it returns exactly what rotate() does.
+// Requires additionally: every omega[i] finite with 0 ≤ omega[i] ≤ 1.
+void rotate_with_frequencies(const float* x, std::size_t n, std::size_t d, const double* omega, double offset,
+                             Layout pairing, float* out);
+
 }  // namespace posenc

@@ -528,8 +528,9 @@ function runHeavy() {
   });
 }
 
-function runRetrieval({ result, tokens, settings }) {
-  return retrievalPanel.update({ lab, result, tokens, decoder: currentDecoder(), alpha: settings.alpha, dWord: settings.dWord });
+function runRetrieval({ result, tokens, settings, E }) {
+  return retrievalPanel.update({ lab, result, tokens, decoder: currentDecoder(), alpha: settings.alpha, dWord: settings.dWord,
+    E, base: state.base, layout: state.layout });
 }
 
 function runShift({ source, settings, tokens, result }) {

@@ -15,12 +15,17 @@ export const LIMITS = Object.freeze({
   maxBase: 1e12,          // base must be > 1
   maxOffset: 32768,       // |offset|, an integer
   maxTextLength: 1 << 20, // characters (UTF-16 code units) per tokenize() call
+  maxBuckets: 1024,       // T5 numBuckets (even, ≥ 4)
+  maxT5Distance: 1000000, // T5 maxDistance
+  maxLength: 1e9,         // trainedLength / evalLength for RoPE scaling
 });
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
 const LAYOUTS = ['interleaved', 'half'];
 const CONCAT_MODES = ['same-width', 'widened'];
+const ROPE_SCALINGS = ['none', 'pi', 'ntk', 'yarn'];
+const XPOS_ROLES = ['query', 'key'];
 
 // The smallest module that uses a SIMD128 instruction (a function returning v128.const 0):
 // WebAssembly.validate accepts it exactly where wasm SIMD is supported.
@@ -160,6 +165,50 @@ class WordVectorSet {
     return this.#lab[DECODE](vectors, this.size, this.dim, queries, n, options);
   }
 
+  /**
+   * Identity retrieval of n tokens: decodes x_p = α·vectors_p + PE(p) (additive, PE with base and
+   * layout) or x_p = α·vectors_p (additive: false, rotary's input) against the whole vocabulary by
+   * cosine — the same answer as nearest() on those x_p, but cached (a word's scores against the
+   * vocabulary and each position's are kept between calls; an unchanged token is not decoded
+   * again), so a keystroke costs about one new word's decode. vectors: Float32Array(n·dim) of
+   * unscaled word vectors (e.g. embed(tokens).vectors). → { best: Uint32Array, cosine:
+   * Float32Array, rank: Uint32Array } with rank the 1-based rank of the token's own word, 0 for a
+   * token outside the vocabulary.
+   */
+  identity(tokens, vectors, options = {}) {
+    checkTokens(tokens);
+    checkOptions('options', options, ['alpha', 'additive', 'base', 'layout']);
+    const n = tokens.length;
+    const d = this.dim;
+    checkElements(n * d);
+    checkMatrix('vectors', vectors, n * d);
+    const alpha = checkFloat32('alpha', options.alpha ?? 1);
+    const additive = options.additive ?? true;
+    if (typeof additive !== 'boolean') throw new TypeError('additive must be a boolean');
+    const base = checkBase(options.base ?? 10000);
+    const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
+    if (additive && d % 2 !== 0) throw new RangeError(`additive identity needs an even dimension (dimensions form pairs), got ${d}`);
+    const live = this.#live();
+    const rows = new Uint32Array(n);
+    for (let p = 0; p < n; p++) {
+      const row = live.find(tokens[p]);
+      rows[p] = row >= 0 ? row : 0xffffffff;
+    }
+    return this.#lab[WITH_SCRATCH](n * d + 4 * n, (address) => {
+      const at = (i) => address + 4 * (n * d + i * n);
+      this.#core.HEAPF32.set(vectors, address / 4);
+      this.#core.HEAPU32.set(rows, at(0) / 4);
+      const error = live.identity(at(0), address, n, alpha, additive, base, layout, at(1), at(2), at(3));
+      if (error) throw new RangeError(error);
+      // Views re-read after the call: it may have grown the heap.
+      return {
+        best: this.#core.HEAPU32.slice(at(1) / 4, at(1) / 4 + n),
+        cosine: this.#core.HEAPF32.slice(at(2) / 4, at(2) / 4 + n),
+        rank: this.#core.HEAPU32.slice(at(3) / 4, at(3) / 4 + n),
+      };
+    });
+  }
+
   /** Every vector, row i for word(i): a Float32Array(size*dim) copy. */
   rows() {
     return this.#live().rows().slice();
@@ -290,13 +339,8 @@ class Lab {
   /** Rotary rotation: new Float32Array(n*d), row p rotated for position p + offset. */
   rotate(x, n, d, options = {}) {
     checkOptions('options', options, ['base', 'offset', 'pairing']);
-    checkInt('n', n, 1, LIMITS.maxRows);
-    checkEvenDim('d', d);
-    checkElements(n * d);
-    checkMatrix('x', x, n * d);
+    const { offset, pairing } = checkRotationInput(x, n, d, options);
     const base = checkBase(options.base ?? 10000);
-    const offset = checkInt('offset', options.offset ?? 0, -LIMITS.maxOffset, LIMITS.maxOffset);
-    const pairing = checkEnum('pairing', options.pairing ?? 'interleaved', LAYOUTS);
     const [input, out] = this.#reserve(n * d, n * d);
     this.#write(input, x);
     this.#call(this.#core.rotate(input, out, n, d, base, offset, pairing));
@@ -319,6 +363,133 @@ class Lab {
     this.#write(va, v);
     this.#call(this.#core.attention(qa, ka, va, n, d, scale, causal, weights, output));
     return { weights: this.#read(weights, n * n), output: this.#read(output, n * d) };
+  }
+
+  /** ALiBi slopes for `heads` heads (Press et al.): Float64Array(heads), head k's slope first. */
+  alibiSlopes(heads) {
+    checkInt('heads', heads, 1, LIMITS.maxHeads);
+    const [raw] = this.#reserve(2 * heads + 1);
+    const out = align8(raw);
+    this.#call(this.#core.alibiSlopes(heads, out));
+    return this.#core.HEAPF64.slice(out / 8, out / 8 + heads);
+  }
+
+  /**
+   * ALiBi bias of one head: Float32Array(n*n), row i (query) = −slope·(i − j); above the diagonal
+   * −Infinity when causal (default), −slope·(j − i) when not. Add it to the attention logits.
+   */
+  alibiBias(n, options = {}) {
+    checkOptions('options', options, ['heads', 'head', 'causal']);
+    checkInt('n', n, 1, LIMITS.maxAttentionRows);
+    const heads = checkInt('heads', options.heads ?? 8, 1, LIMITS.maxHeads);
+    const head = checkInt('head', options.head ?? 0, 0, heads - 1);
+    const causal = checkBoolean('causal', options.causal ?? true);
+    const slope = this.alibiSlopes(heads)[head];
+    const [out] = this.#reserve(n * n);
+    this.#call(this.#core.alibiBias(slope, n, causal, out));
+    return this.#read(out, n * n);
+  }
+
+  /**
+   * T5 relative-position bias (Raffel et al.): { bias: Float32Array(n*n), buckets: Int32Array(n*n),
+   * values: Float32Array(numBuckets) }. bias[i][j] = values[buckets[i][j]], bucket of j − i.
+   * values are SEEDED N(0, 1) stand-ins, not trained weights. The causal mask is attention's job.
+   */
+  t5Bias(n, options = {}) {
+    checkOptions('options', options, ['bidirectional', 'numBuckets', 'maxDistance', 'seed']);
+    checkInt('n', n, 1, LIMITS.maxAttentionRows);
+    const bidirectional = checkBoolean('bidirectional', options.bidirectional ?? true);
+    const numBuckets = checkInt('numBuckets', options.numBuckets ?? 32, 4, LIMITS.maxBuckets);
+    if (numBuckets % 2 !== 0) throw new RangeError(`numBuckets must be even (got ${numBuckets})`);
+    const maxExact = (bidirectional ? numBuckets / 2 : numBuckets) / 2;
+    const maxDistance = checkInt('maxDistance', options.maxDistance ?? 128, maxExact + 1, LIMITS.maxT5Distance);
+    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    const [out, buckets, values] = this.#reserve(n * n, n * n, numBuckets);
+    this.#call(this.#core.t5Bias(n, bidirectional, numBuckets, maxDistance, seed, out, buckets, values));
+    return {
+      bias: this.#read(out, n * n),
+      buckets: this.#core.HEAP32.slice(buckets / 4, buckets / 4 + n * n),
+      values: this.#read(values, numBuckets),
+    };
+  }
+
+  /**
+   * Per-pair RoPE frequencies ω_i (i = 0 … d/2 − 1) for context extension from trainedLength L to
+   * evalLength L' (s = max(1, L'/L)): scaling 'none' (base^(−2i/d)), 'pi' (Chen et al.: ω/s),
+   * 'ntk' (base·s^(d/(d−2))), 'yarn' (Peng et al.: NTK-by-parts ramp, alpha = 1, beta = 32).
+   * → { frequencies: Float64Array(d/2), scale: s, qkFactor } — qkFactor = 0.1·ln s + 1 for YaRN
+   * (multiply q and k by it, i.e. logits by its square), else 1. Use with rotateWith().
+   */
+  ropeFrequencies(d, options = {}) {
+    checkOptions('options', options, ['base', 'scaling', 'trainedLength', 'evalLength', 'alpha', 'beta']);
+    checkEvenDim('d', d);
+    const base = checkBase(options.base ?? 10000);
+    const scaling = checkEnum('scaling', options.scaling ?? 'none', ROPE_SCALINGS);
+    const trainedLength = checkRange('trainedLength', options.trainedLength ?? 2048, 1, LIMITS.maxLength);
+    const evalLength = checkRange('evalLength', options.evalLength ?? trainedLength, 1, LIMITS.maxLength);
+    const alpha = checkRange('alpha', options.alpha ?? 1, 0, LIMITS.maxLength);
+    const beta = checkRange('beta', options.beta ?? 32, 0, LIMITS.maxLength);
+    if (!(beta > alpha)) throw new RangeError(`beta must be greater than alpha (got alpha ${alpha}, beta ${beta})`);
+    const count = d / 2 + 2;
+    const [raw] = this.#reserve(2 * count + 1);
+    const out = align8(raw);
+    this.#call(this.#core.ropeFrequencies(d, base, scaling, trainedLength, evalLength, alpha, beta, out));
+    const values = this.#core.HEAPF64.slice(out / 8, out / 8 + count);
+    return { frequencies: values.slice(0, d / 2), scale: values[d / 2], qkFactor: values[d / 2 + 1] };
+  }
+
+  /**
+   * Rotary rotation with explicit per-pair frequencies (d/2 numbers from 0 to 1, e.g. from
+   * ropeFrequencies): new Float32Array(n*d). With base^(−2i/d) it equals rotate() bit for bit.
+   */
+  rotateWith(x, n, d, frequencies, options = {}) {
+    checkOptions('options', options, ['offset', 'pairing']);
+    const { offset, pairing } = checkRotationInput(x, n, d, options);
+    checkMatrix('frequencies', frequencies, d / 2);
+    for (let i = 0; i < frequencies.length; i++) {
+      if (!(frequencies[i] >= 0 && frequencies[i] <= 1)) {
+        throw new RangeError(`frequencies[${i}] must be from 0 to 1 (got ${frequencies[i]})`);
+      }
+    }
+    const [input, out, raw] = this.#reserve(n * d, n * d, d + 1);
+    const omega = align8(raw);
+    this.#write(input, x);
+    this.#core.HEAPF64.set(frequencies, omega / 8);
+    this.#call(this.#core.rotateWith(input, out, n, d, omega, offset, pairing));
+    return this.#read(out, n * d);
+  }
+
+  /**
+   * xPos (Sun et al.): RoPE rotation for position p + offset, then pair i scaled by ζ_i^(P/scaleBase)
+   * (role 'query') or ζ_i^(−P/scaleBase) (role 'key'), ζ_i = (2i/d + gamma)/(1 + gamma).
+   * new Float32Array(n*d). Large |P|/scaleBase overflows float32 (RangeError): keep positions small.
+   */
+  xpos(x, n, d, options = {}) {
+    checkOptions('options', options, ['base', 'offset', 'pairing', 'role', 'gamma', 'scaleBase']);
+    const { offset, pairing } = checkRotationInput(x, n, d, options);
+    const base = checkBase(options.base ?? 10000);
+    const role = checkEnum('role', options.role ?? 'query', XPOS_ROLES);
+    const gamma = checkRange('gamma', options.gamma ?? 0.4, Number.MIN_VALUE, 1e6);
+    const scaleBase = checkRange('scaleBase', options.scaleBase ?? 512, 1, 1e9);
+    const [input, out] = this.#reserve(n * d, n * d);
+    this.#write(input, x);
+    this.#call(this.#core.xposRotate(input, out, n, d, base, offset, pairing, gamma, scaleBase, role === 1));
+    return this.#read(out, n * d);
+  }
+
+  /**
+   * A learned-STYLE absolute table: seeded N(0, 1/2) values (n×d), NOT trained weights; σ = 1/√2
+   * matches the sinusoidal table's RMS. Row p does not depend on n (for a given seed and d).
+   */
+  learnedTable(n, d, options = {}) {
+    checkOptions('options', options, ['seed']);
+    checkInt('n', n, 1, LIMITS.maxRows);
+    checkEvenDim('d', d);
+    checkElements(n * d);
+    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    const [out] = this.#reserve(n * d);
+    this.#call(this.#core.learnedTable(out, n, d, seed));
+    return this.#read(out, n * d);
   }
 
   /** Lowercased word and punctuation tokens (see README for the rules). */
@@ -618,6 +789,18 @@ function checkInt(name, value, min, max) {
   return value;
 }
 
+// The rows and position options that rotate, rotateWith and xpos share.
+function checkRotationInput(x, n, d, options) {
+  checkInt('n', n, 1, LIMITS.maxRows);
+  checkEvenDim('d', d);
+  checkElements(n * d);
+  checkMatrix('x', x, n * d);
+  return {
+    offset: checkInt('offset', options.offset ?? 0, -LIMITS.maxOffset, LIMITS.maxOffset),
+    pairing: checkEnum('pairing', options.pairing ?? 'interleaved', LAYOUTS),
+  };
+}
+
 function checkEvenDim(name, value) {
   checkInt(name, value, 2, LIMITS.maxDim);
   if (value % 2 !== 0) throw new RangeError(`${name} must be even (dimensions form pairs), got ${value}`);
@@ -645,6 +828,22 @@ function checkBase(value) {
   if (!(value > 1 && value <= LIMITS.maxBase)) {
     throw new RangeError(`base must be greater than 1 and at most ${LIMITS.maxBase} (got ${value})`);
   }
+  return value;
+}
+
+// Float64 arrays in the float scratch buffer: reserve 2k + 1 floats and round the address up.
+function align8(address) {
+  return (address + 7) & ~7;
+}
+
+function checkBoolean(name, value) {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean`);
+  return value;
+}
+
+function checkRange(name, value, min, max) {
+  checkFinite(name, value);
+  if (!(value >= min && value <= max)) throw new RangeError(`${name} must be from ${min} to ${max} (got ${value})`);
   return value;
 }
 

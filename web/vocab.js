@@ -136,9 +136,35 @@ function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSe
     return reducedHandles.get(k);
   };
 
+  // Identity retrieval through the set's cached decoder (WordVectorSet.identity): a keystroke
+  // costs about one new word's decode, so it runs in one task. Same scores as decode() on
+  // x = αE + PE (additive) or αE (not additive), up to float rounding.
+  function* cachedIdentity(E, tokens, options) {
+    const { best, rank } = vectorSet.identity(tokens, E, options);
+    let counted = 0;
+    let hits = 0;
+    let rankSum = 0;
+    const words_ = new Array(tokens.length).fill(null);
+    rank.forEach((r, p) => {
+      if (r === 0) return;
+      counted++;
+      rankSum += r;
+      if (r === 1) hits++;
+      words_[p] = words[best[p]];
+    });
+    const skipped = tokens.length - counted;
+    if (counted === 0) return { top1: NaN, meanRank: NaN, counted: 0, skipped, best: [] };
+    return { top1: hits / counted, meanRank: rankSum / counted, counted, skipped, best: words_ };
+  }
+
   return {
     size: words.length,
     label,
+    /**
+     * Only for a WordVectorSet (else null): generator like identity(), decoding x = αE + PE
+     * (additive) or αE from the unscaled word vectors E through the cached decoder.
+     */
+    identityOf: vectorSet ? (E, tokens, options) => cachedIdentity(E, tokens, options) : null,
     /** Generator (see decode): yield* it; it returns the scores. */
     identity(queries, tokens) {
       full ??= vectorSet ?? handle(rows, dim);

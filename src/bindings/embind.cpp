@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -19,7 +20,9 @@
 #include "embedding.hpp"
 #include "limits.hpp"
 #include "pca.hpp"
+#include "retrieval.hpp"
 #include "rotary.hpp"
+#include "schemes.hpp"
 #include "sinusoidal.hpp"
 #include "tokenizer.hpp"
 #include "vectors.hpp"
@@ -235,6 +238,7 @@ class WordVectors {
 public:
     // bytes: heap address of the file's contents. Returns "" or what is wrong with the file.
     std::string load(std::uintptr_t bytes, std::size_t size) {
+        retriever_.set_vocabulary(nullptr, 0, 0);
         unit_.clear();
         pca_ = posenc::Pca{};
         if (const char* e = posenc::parse_packed_vectors(reinterpret_cast<const std::uint8_t*>(bytes), size, set_)) {
@@ -242,6 +246,7 @@ public:
         }
         unit_.resize(set_.rows.size());
         posenc::normalize_rows(set_.rows.data(), set_.count, set_.dim, unit_.data());
+        retriever_.set_vocabulary(unit_.data(), set_.count, set_.dim);
         return {};
     }
     std::size_t size() const { return set_.count; }
@@ -258,6 +263,52 @@ public:
     std::string nearest(std::uintptr_t queries, std::size_t n, std::size_t d, std::uintptr_t truth,
                         std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) const {
         return nearest_unit_rows(unit_, set_.count, set_.dim, queries, n, d, truth, best, cosine, rank);
+    }
+
+    // Identity retrieval (IdentityRetriever, src/retrieval.hpp): decodes x_p = alpha·e_p + PE(p)
+    // (additive; PE with base and layout) or alpha·e_p (not additive: rotary's input) for n tokens.
+    // rows: n uint32 vocabulary rows (kNoTruth = 0xffffffff for a token outside the vocabulary:
+    // rank 0); vectors: the n×dim unscaled word vectors. Content rows are cached by a 64-bit hash
+    // of each vector's bits, so any vector (a known word's row or an unknown token's hashed one)
+    // is decoded as given. Outputs: best (uint32 n), cosine (float n), rank (uint32 n).
+    __attribute__((minsize)) std::string identity(std::uintptr_t rows, std::uintptr_t vectors, std::size_t n, double alpha, bool additive,
+                         double base, int layout, std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) {
+        if (set_.count == 0) return "vectors: nothing loaded";
+        if (const char* e = limits::check_rows_dim(n, set_.dim, limits::kMaxRows, additive)) return e;
+        if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
+        if (const char* e = limits::check_base(base)) return e;
+        if (const char* e = check_layout(layout, "layout must be 'interleaved' or 'half'")) return e;
+        const auto* truth = reinterpret_cast<const std::uint32_t*>(rows);
+        for (std::size_t p = 0; p < n; ++p) {
+            if (truth[p] != posenc::kNoTruth && truth[p] >= set_.count) {
+                return "rows must be vocabulary rows or 0xffffffff (unknown)";
+            }
+        }
+        const float* e = heap(vectors);
+        const std::size_t d = set_.dim;
+        keys_.resize(n);
+        for (std::size_t p = 0; p < n; ++p) {
+            // FNV-1a over the 32-bit words, then a splitmix64 finaliser.
+            std::uint64_t h = 0xcbf29ce484222325ull;
+            for (std::size_t j = 0; j < d; ++j) {
+                std::uint32_t bits;
+                std::memcpy(&bits, e + p * d + j, 4);
+                h = (h ^ bits) * 0x100000001b3ull;
+            }
+            h ^= h >> 30; h *= 0xbf58476d1ce4e5b9ull; h ^= h >> 27; h *= 0x94d049bb133111ebull; h ^= h >> 31;
+            keys_[p] = h;
+        }
+        found_.resize(n);
+        retriever_.retrieve(e, keys_.data(), truth, n, static_cast<float>(alpha), additive, base,
+                            static_cast<Layout>(layout), found_.data());
+        auto* best_out = reinterpret_cast<std::uint32_t*>(best);
+        auto* rank_out = reinterpret_cast<std::uint32_t*>(rank);
+        for (std::size_t p = 0; p < n; ++p) {
+            best_out[p] = found_[p].best;
+            heap(cosine)[p] = found_[p].cosine;
+            rank_out[p] = found_[p].rank;
+        }
+        return {};
     }
 
     // Principal components of the vocabulary, computed on first use (≈ v·d²/2 multiply-adds).
@@ -285,7 +336,106 @@ private:
     posenc::VectorSet set_;
     std::vector<float> unit_;
     posenc::Pca pca_;
+    posenc::IdentityRetriever retriever_;
+    std::vector<std::uint64_t> keys_;
+    std::vector<posenc::Retrieved> found_;
 };
+
+// The <posenc-lab> element's cores (the *_embed targets) leave these out until the element offers
+// the schemes: they cost ~11 KB of wasm per core against its size budget.
+#ifndef POSENC_WITH_SCHEMES
+#define POSENC_WITH_SCHEMES 1
+#endif
+#if POSENC_WITH_SCHEMES
+// ---- More schemes (schemes.hpp). JS validates first; these re-check and return "" or the error.
+
+std::string alibi_bias(double slope, std::size_t n, bool causal, std::uintptr_t out) {
+    if (n < 1 || n > limits::kMaxAttentionRows) return "n must be between 1 and 4096";
+    if (!(slope > 0.0 && slope <= 1.0)) return "slope must be in (0, 1]";
+    posenc::alibi_bias(slope, n, causal, heap(out));
+    return {};
+}
+
+// slopes: h doubles (8-byte aligned heap address).
+std::string alibi_slopes(std::size_t h, std::uintptr_t slopes) {
+    if (h < 1 || h > limits::kMaxHeads) return "heads must be between 1 and 64";
+    posenc::alibi_slopes(h, reinterpret_cast<double*>(slopes));
+    return {};
+}
+
+// out: n×n floats; buckets: n×n int32; values: num_buckets floats (the seeded stand-ins).
+std::string t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_distance, double seed,
+                    std::uintptr_t out, std::uintptr_t buckets, std::uintptr_t values) {
+    if (n < 1 || n > limits::kMaxAttentionRows) return "n must be between 1 and 4096";
+    if (num_buckets < 4 || num_buckets > 1024 || num_buckets % 2 != 0) return "numBuckets must be an even integer from 4 to 1024";
+    const int max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
+    if (max_distance <= max_exact || max_distance > 1000000) return "maxDistance must exceed the exact buckets and be at most 1000000";
+    if (!(seed >= 0 && seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
+    posenc::t5_bucket_values(static_cast<std::uint64_t>(seed), num_buckets, heap(values));
+    posenc::t5_bias(n, bidirectional, num_buckets, max_distance, heap(values), heap(out),
+                    reinterpret_cast<std::int32_t*>(buckets));
+    return {};
+}
+
+// kind: 0 none, 1 pi, 2 ntk, 3 yarn. out: d/2 + 2 doubles (8-byte aligned): the frequencies,
+// then s and the q/k factor (YaRN's √(1/t); 1 for the others).
+std::string rope_frequencies(std::size_t d, double base, int kind, double trained, double eval, double alpha,
+                             double beta, std::uintptr_t out) {
+    if (d < 2 || d > limits::kMaxDim || d % 2 != 0) return "d must be even, from 2 to 4096";
+    if (const char* e = limits::check_base(base)) return e;
+    if (kind < 0 || kind > 3) return "scaling must be 'none', 'pi', 'ntk' or 'yarn'";
+    if (!(trained >= 1 && trained <= 1e9 && eval >= 1 && eval <= 1e9)) return "trainedLength and evalLength must be from 1 to 1e9";
+    if (!(alpha >= 0 && beta > alpha && beta <= 1e9)) return "beta must be greater than alpha (both from 0 to 1e9)";
+    posenc::RopeScalingConfig cfg;
+    cfg.kind = static_cast<posenc::RopeScaling>(kind);
+    cfg.trained_length = trained;
+    cfg.eval_length = eval;
+    cfg.alpha = alpha;
+    cfg.beta = beta;
+    double* omega = reinterpret_cast<double*>(out);
+    posenc::rope_frequencies(d, base, cfg, omega);
+    const double s = posenc::rope_scale_factor(cfg);
+    omega[d / 2] = s;
+    omega[d / 2 + 1] = cfg.kind == posenc::RopeScaling::yarn ? posenc::yarn_qk_factor(s) : 1.0;
+    return {};
+}
+
+// frequencies: d/2 doubles (8-byte aligned heap address).
+std::string rotate_with(std::uintptr_t x, std::uintptr_t out, std::size_t n, std::size_t d, std::uintptr_t frequencies,
+                        double offset, int pairing) {
+    if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
+    if (const char* e = limits::check_offset(offset)) return e;
+    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    const double* omega = reinterpret_cast<const double*>(frequencies);
+    for (std::size_t i = 0; i < d / 2; ++i) {
+        if (!(omega[i] >= 0.0 && omega[i] <= 1.0)) return "frequencies must be numbers from 0 to 1";
+    }
+    posenc::rotate_with_frequencies(heap(x), n, d, omega, offset, static_cast<Layout>(pairing), heap(out));
+    return {};
+}
+
+std::string xpos_rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std::size_t d, double base,
+                        double offset, int pairing, double gamma, double scale_base, bool key) {
+    if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
+    if (const char* e = limits::check_base(base)) return e;
+    if (const char* e = limits::check_offset(offset)) return e;
+    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    if (!(gamma > 0.0 && gamma <= 1e6)) return "gamma must be a positive number";
+    if (!(scale_base >= 1.0 && scale_base <= 1e9)) return "scaleBase must be from 1 to 1e9";
+    posenc::xpos_rotate(heap(x), n, d, base, offset, static_cast<Layout>(pairing), gamma, scale_base, key, heap(out));
+    if (!all_finite(heap(out), n * d)) {
+        return "xPos scale ζ^(±P/scaleBase) overflows float32 at these positions: use a smaller offset or n, or a larger scaleBase";
+    }
+    return {};
+}
+
+std::string learned_table(std::uintptr_t out, std::size_t n, std::size_t d, double seed) {
+    if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
+    if (!(seed >= 0 && seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
+    posenc::learned_table(static_cast<std::uint64_t>(seed), n, d, heap(out));
+    return {};
+}
+#endif  // POSENC_WITH_SCHEMES
 
 bool simd_build() { return POSENC_SIMD != 0; }
 std::string version() { return POSENC_VERSION; }
@@ -303,6 +453,15 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("offsetCurves", &offset_curves);
     emscripten::function("cosineSpread", &cosine_spread);
     emscripten::function("simdBuild", &simd_build);
+#if POSENC_WITH_SCHEMES
+    emscripten::function("alibiSlopes", &alibi_slopes);
+    emscripten::function("alibiBias", &alibi_bias);
+    emscripten::function("t5Bias", &t5_bias);
+    emscripten::function("ropeFrequencies", &rope_frequencies);
+    emscripten::function("rotateWith", &rotate_with);
+    emscripten::function("xposRotate", &xpos_rotate);
+    emscripten::function("learnedTable", &learned_table);
+#endif
     emscripten::class_<WordVectors>("WordVectors")
         .constructor<>()
         .function("load", &WordVectors::load)
@@ -316,6 +475,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("rows", &WordVectors::rows)
         .function("neighbors", &WordVectors::neighbors)
         .function("nearest", &WordVectors::nearest)
+        .function("identity", &WordVectors::identity)
         .function("pcaRetained", &WordVectors::pca_retained)
         .function("reduce", &WordVectors::reduce);
     emscripten::class_<Vocabulary>("Vocabulary")

@@ -12,16 +12,24 @@ export function createRetrievalPanel(slot) {
      * it. A generator: it yields between decodings so the page can handle a keystroke in
      * between; returns { additive, concatenated, rotary } identity results for the summary.
      */
-    * update({ lab, result, tokens, decoder, alpha, dWord }) {
+    * update({ lab, result, tokens, decoder, alpha, dWord, E = null, base = 10000, layout = 'interleaved' }) {
       const { n, d, dPos } = result;
       const add = result.additive;
       const cat = result.concatenated;
       const identity = {};
-      identity.additive = yield* decoder.identity(add.x, tokens);
+      // With real word vectors (a WordVectorSet) the additive x = αE + PE and rotary x = αE are
+      // decoded by the set's cached decoder; synthetic vectors, and the concatenated scheme's
+      // PCA-reduced word part, by brute force.
+      const cached = decoder.identityOf && E;
+      identity.additive = cached
+        ? yield* decoder.identityOf(E, tokens, { alpha, additive: true, base, layout })
+        : yield* decoder.identity(add.x, tokens);
       yield;
       identity.concatenated = yield* decoder.identityReduced(leadingColumns(cat.x, n, cat.width, dWord), dWord, tokens);
       yield;
-      identity.rotary = yield* decoder.identity(result.rotary.x, tokens);
+      identity.rotary = cached
+        ? yield* decoder.identityOf(E, tokens, { alpha, additive: false, base, layout })
+        : yield* decoder.identity(result.rotary.x, tokens);
       yield;
       const truth = Array.from({ length: n }, (_, p) => p);
       const peVocabulary = lab.vocabulary(result.pe, n, d);

@@ -1,0 +1,306 @@
+// More positional schemes through the JS API (alibiSlopes, alibiBias, t5Bias, ropeFrequencies,
+// rotateWith, xpos, learnedTable) against float64 references written here from the papers'
+// formulas, on both builds, plus NoPE (attention with no positional signal) with and without the
+// causal mask.
+//
+// Tolerances:
+//   exact   slopes, frequencies (float64 end to end), buckets, table determinism
+//   2e-5    rotations at positions up to a few hundred (the contract's rotate tolerance)
+//   1e-5    attention (the contract)
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { load, LIMITS } from '../../dist/posenc.mjs';
+import * as ref from './reference.mjs';
+
+const TOL_ROTATE = 2e-5;
+const TOL_ATTENTION = 1e-5;
+
+// ---- float64 references ---------------------------------------------------------------------
+
+// ALiBi (Press et al. 2022, §3 and the reference code): geometric 2^(−8k/p) for a power of two p;
+// otherwise p = 2^⌊log2 h⌋ slopes then every other slope of the 2p sequence.
+function alibiSlopesRef(h) {
+  const pow2 = (p) => Array.from({ length: p }, (_, k) => 2 ** ((-8 * (k + 1)) / p));
+  const p = 2 ** Math.floor(Math.log2(h));
+  if (p === h) return pow2(p);
+  return [...pow2(p), ...pow2(2 * p).filter((_, k) => k % 2 === 0).slice(0, h - p)];
+}
+
+// T5 bucket (Raffel et al. 2020, §2.1; bucket function of the T5 code), relative = key − query.
+function t5BucketRef(relative, bidirectional, numBuckets, maxDistance) {
+  let offset = 0;
+  let r;
+  let b = numBuckets;
+  if (bidirectional) {
+    b = numBuckets / 2;
+    if (relative > 0) offset = b;
+    r = Math.abs(relative);
+  } else {
+    r = Math.max(-relative, 0);
+  }
+  const maxExact = b / 2;
+  if (r < maxExact) return offset + r;
+  const large = maxExact + Math.floor((Math.log(r / maxExact) / Math.log(maxDistance / maxExact)) * (b - maxExact));
+  return offset + Math.min(large, b - 1);
+}
+
+// RoPE frequencies with context extension: PI (Chen et al. 2023 §2.2), NTK-aware (YaRN §3.1),
+// YaRN (Peng et al. 2023 §3.2 ramp, §3.4 temperature), in the papers' own forms.
+function ropeFrequenciesRef(d, { base = 10000, scaling = 'none', L = 2048, Lp = L, alpha = 1, beta = 32 }) {
+  const s = Math.max(1, Lp / L);
+  const w = (i, b = base) => b ** ((-2 * i) / d);
+  return Array.from({ length: d / 2 }, (_, i) => {
+    if (scaling === 'pi') return w(i) / s;
+    if (scaling === 'ntk') return w(i, base * s ** (d / (d - 2)));
+    if (scaling === 'yarn') {
+      const r = L / ((2 * Math.PI) / w(i));
+      const g = r < alpha ? 0 : r > beta ? 1 : (r - alpha) / (beta - alpha);
+      return ((1 - g) * w(i)) / s + g * w(i);
+    }
+    return w(i);
+  });
+}
+
+function rotateWithRef(x, n, d, frequencies, { offset = 0, pairing = 'interleaved', positionScale = 1 } = {}) {
+  const out = new Float64Array(n * d);
+  for (let p = 0; p < n; p++) {
+    for (let i = 0; i < d / 2; i++) {
+      const [a, b] = ref.pairIndices(i, d, pairing);
+      const angle = (p + offset) * positionScale * frequencies[i];
+      const xa = x[p * d + a];
+      const xb = x[p * d + b];
+      out[p * d + a] = xa * Math.cos(angle) - xb * Math.sin(angle);
+      out[p * d + b] = xa * Math.sin(angle) + xb * Math.cos(angle);
+    }
+  }
+  return out;
+}
+
+// xPos (Sun et al. 2023, §3.2): ζ_i = (2i/d + γ)/(1 + γ); query ×ζ^(P/λ), key ×ζ^(−P/λ).
+function xposRef(x, n, d, { offset = 0, pairing = 'interleaved', role = 'query', gamma = 0.4, scaleBase = 512 } = {}) {
+  const rotated = ref.rotate(x, n, d, { offset, pairing });
+  const sign = role === 'key' ? -1 : 1;
+  for (let p = 0; p < n; p++) {
+    for (let i = 0; i < d / 2; i++) {
+      const zeta = ((2 * i) / d + gamma) / (1 + gamma);
+      const scale = zeta ** ((sign * (p + offset)) / scaleBase);
+      for (const j of ref.pairIndices(i, d, pairing)) rotated[p * d + j] *= scale;
+    }
+  }
+  return rotated;
+}
+
+function assertClose(actual, expected, tol, what) {
+  const err = ref.maxAbsDiff(actual, expected);
+  assert.ok(err <= tol, `${what}: max abs error ${err} > ${tol}`);
+}
+
+for (const simd of [true, false]) {
+  describe(`${simd ? 'SIMD' : 'scalar'} build: more schemes`, () => {
+    let lab;
+    before(async () => {
+      lab = await load({ simd });
+    });
+
+    describe('ALiBi', () => {
+      it('slopes for 8 heads are 1/2 … 1/256 and for 12 heads follow the non-power-of-two rule', () => {
+        assert.deepEqual([...lab.alibiSlopes(8)], [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256]);
+        const twelve = lab.alibiSlopes(12);
+        assert.ok(twelve instanceof Float64Array);
+        const want = [...[1, 2, 3, 4, 5, 6, 7, 8].map((k) => 2 ** -k), 2 ** -0.5, 2 ** -1.5, 2 ** -2.5, 2 ** -3.5];
+        for (let k = 0; k < 12; k++) assert.ok(Math.abs(twelve[k] - want[k]) <= 1e-15 * want[k], `head ${k}`);
+        for (let h = 1; h <= LIMITS.maxHeads; h++) {
+          const got = lab.alibiSlopes(h);
+          const r = alibiSlopesRef(h);
+          for (let k = 0; k < h; k++) assert.ok(Math.abs(got[k] - r[k]) <= 1e-14 * r[k], `h ${h} head ${k}`);
+        }
+      });
+
+      it('bias is −m·(i − j), −Infinity above the diagonal when causal', () => {
+        const n = 9;
+        const m = 2 ** -1.5; // 12 heads, head 9
+        const causal = lab.alibiBias(n, { heads: 12, head: 9 });
+        const symmetric = lab.alibiBias(n, { heads: 12, head: 9, causal: false });
+        for (let i = 0; i < n; i++) {
+          for (let j = 0; j < n; j++) {
+            assert.equal(symmetric[i * n + j], Math.fround(-m * Math.abs(i - j)));
+            assert.equal(causal[i * n + j], j > i ? -Infinity : Math.fround(-m * (i - j)));
+          }
+        }
+      });
+
+      it('validates its arguments', () => {
+        assert.throws(() => lab.alibiSlopes(0), RangeError);
+        assert.throws(() => lab.alibiSlopes(65), /heads/);
+        assert.throws(() => lab.alibiSlopes('8'), TypeError);
+        assert.throws(() => lab.alibiBias(4, { heads: 4, head: 4 }), /head/);
+        assert.throws(() => lab.alibiBias(4, { causal: 1 }), TypeError);
+        assert.throws(() => lab.alibiBias(4097), /n/);
+        assert.throws(() => lab.alibiBias(4, { slope: 1 }), TypeError);
+      });
+    });
+
+    describe('T5 relative bias', () => {
+      it('buckets match the reference; bias = values[bucket]; values are seeded', () => {
+        for (const [bidirectional, numBuckets, maxDistance] of [[true, 32, 128], [false, 32, 128], [true, 8, 20], [false, 64, 300]]) {
+          const n = 200;
+          const { bias, buckets, values } = lab.t5Bias(n, { bidirectional, numBuckets, maxDistance, seed: 5 });
+          assert.ok(buckets instanceof Int32Array);
+          assert.equal(values.length, numBuckets);
+          for (let i = 0; i < n; i++) {
+            for (let j = 0; j < n; j++) {
+              const b = t5BucketRef(j - i, bidirectional, numBuckets, maxDistance);
+              if (buckets[i * n + j] !== b) assert.fail(`bucket (${i}, ${j}): ${buckets[i * n + j]} vs ${b}`);
+              if (bias[i * n + j] !== values[b]) assert.fail(`bias (${i}, ${j})`);
+            }
+          }
+          assert.deepEqual(lab.t5Bias(3, { bidirectional, numBuckets, maxDistance, seed: 5 }).values, values);
+        }
+        // Bucket starts from the T5 defaults (bidirectional, keys before the query).
+        const { buckets } = lab.t5Bias(200);
+        const starts = [0, 1, 7, 8, 12, 16, 23, 32, 46, 64, 91].map((r) => buckets[r * 200]);
+        assert.deepEqual(starts, [0, 1, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+        assert.equal(buckets[199 * 200], 15); // clamped beyond 128
+        assert.equal(buckets[5], 16 + 5); // key 5 after the query: the other half
+      });
+
+      it('validates its arguments', () => {
+        assert.throws(() => lab.t5Bias(4, { numBuckets: 31 }), /numBuckets/);
+        assert.throws(() => lab.t5Bias(4, { numBuckets: 2 }), /numBuckets/);
+        assert.throws(() => lab.t5Bias(4, { maxDistance: 8 }), /maxDistance/); // ≤ max_exact 8
+        assert.throws(() => lab.t5Bias(4, { bidirectional: 'yes' }), TypeError);
+        assert.throws(() => lab.t5Bias(4, { seed: -1 }), /seed/);
+      });
+    });
+
+    describe('RoPE context extension', () => {
+      it('frequencies match the papers\' formulas and reduce to plain RoPE at scale 1', () => {
+        for (const d of [2, 4, 64, 128]) {
+          const plain = lab.ropeFrequencies(d).frequencies;
+          for (const scaling of ['none', 'pi', 'ntk', 'yarn']) {
+            // L' ≤ L: s = 1, every variant is plain RoPE bit for bit.
+            for (const evalLength of [4096, 100]) {
+              const r = lab.ropeFrequencies(d, { scaling, trainedLength: 4096, evalLength });
+              assert.deepEqual(r.frequencies, plain, `${scaling} d ${d} eval ${evalLength}`);
+              assert.equal(r.scale, 1);
+              assert.equal(r.qkFactor, 1);
+            }
+            const r = lab.ropeFrequencies(d, { scaling, trainedLength: 4096, evalLength: 32768 });
+            const want = ropeFrequenciesRef(d, { scaling, L: 4096, Lp: 32768 });
+            for (let i = 0; i < d / 2; i++) {
+              assert.ok(Math.abs(r.frequencies[i] - want[i]) <= 1e-14 * want[i], `${scaling} d ${d} pair ${i}`);
+            }
+            assert.equal(r.scale, 8);
+            assert.equal(r.qkFactor, scaling === 'yarn' ? 0.1 * Math.log(8) + 1 : 1);
+          }
+        }
+      });
+
+      it('rotateWith(frequencies of base) equals rotate bit for bit', () => {
+        for (const d of [2, 6, 8, 64, 100]) {
+          for (const pairing of ['interleaved', 'half']) {
+            const n = 17;
+            const x = ref.randomMatrix(ref.mulberry32(d), n * d);
+            const { frequencies } = lab.ropeFrequencies(d, { base: 500000 });
+            const a = lab.rotate(x, n, d, { base: 500000, offset: 11, pairing });
+            const b = lab.rotateWith(x, n, d, frequencies, { offset: 11, pairing });
+            assert.deepEqual(b, a);
+          }
+        }
+      });
+
+      it('PI through scaled frequencies equals rotation at fractional positions m·L/L\'', () => {
+        const d = 64;
+        const n = 300;
+        const x = ref.randomMatrix(ref.mulberry32(3), n * d);
+        const { frequencies } = lab.ropeFrequencies(d, { scaling: 'pi', trainedLength: 100, evalLength: 300 });
+        const plain = ropeFrequenciesRef(d, {});
+        for (const pairing of ['interleaved', 'half']) {
+          const got = lab.rotateWith(x, n, d, frequencies, { pairing });
+          assertClose(got, rotateWithRef(x, n, d, plain, { pairing, positionScale: 1 / 3 }), TOL_ROTATE, `PI ${pairing}`);
+        }
+        const yarn = lab.ropeFrequencies(d, { scaling: 'yarn', trainedLength: 64, evalLength: 512 }).frequencies;
+        assertClose(lab.rotateWith(x, n, d, yarn), rotateWithRef(x, n, d, yarn), TOL_ROTATE, 'YaRN rotation');
+      });
+
+      it('validates its arguments', () => {
+        assert.throws(() => lab.ropeFrequencies(5), /even/);
+        assert.throws(() => lab.ropeFrequencies(8, { scaling: 'linear' }), /scaling/);
+        assert.throws(() => lab.ropeFrequencies(8, { trainedLength: 0 }), /trainedLength/);
+        assert.throws(() => lab.ropeFrequencies(8, { evalLength: NaN }), /evalLength/);
+        assert.throws(() => lab.ropeFrequencies(8, { alpha: 40 }), /beta/);
+        const x = new Float32Array(8);
+        assert.throws(() => lab.rotateWith(x, 2, 4, [1]), /frequencies/);
+        assert.throws(() => lab.rotateWith(x, 2, 4, [1, 2]), /frequencies\[1\]/);
+        assert.throws(() => lab.rotateWith(x, 2, 4, 'ab'), TypeError);
+        assert.deepEqual(lab.rotateWith(x, 2, 4, [1, 0.5]), new Float32Array(8)); // still usable
+      });
+    });
+
+    describe('xPos', () => {
+      it('matches the reference for queries and keys; q_n·k_m depends on n − m only', () => {
+        for (const pairing of ['interleaved', 'half']) {
+          for (const d of [2, 8, 64]) {
+            const n = 60;
+            const x = ref.randomMatrix(ref.mulberry32(7 + d), n * d);
+            for (const role of ['query', 'key']) {
+              assertClose(lab.xpos(x, n, d, { pairing, role, offset: -20 }), xposRef(x, n, d, { pairing, role, offset: -20 }),
+                TOL_ROTATE, `xpos ${role} ${pairing} d ${d}`);
+            }
+          }
+        }
+        const d = 16;
+        const q = ref.randomMatrix(ref.mulberry32(1), d);
+        const k = ref.randomMatrix(ref.mulberry32(2), d);
+        const dotAt = (nq, nk) => ref.dot(lab.xpos(q, 1, d, { offset: nq }), 0, lab.xpos(k, 1, d, { offset: nk, role: 'key' }), 0, d);
+        assert.ok(Math.abs(dotAt(100, 90) - dotAt(400, 390)) <= 1e-5);
+      });
+
+      it('reports float32 overflow instead of returning Infinity, and validates', () => {
+        const x = new Float32Array(8).fill(1);
+        assert.throws(() => lab.xpos(x, 1, 8, { offset: 32768, role: 'key', scaleBase: 1 }), /overflow/);
+        assert.throws(() => lab.xpos(x, 1, 8, { role: 'value' }), /role/);
+        assert.throws(() => lab.xpos(x, 1, 8, { gamma: 0 }), /gamma/);
+        assert.throws(() => lab.xpos(x, 1, 8, { scaleBase: 0.5 }), /scaleBase/);
+        assert.equal(lab.xpos(x, 1, 8).length, 8);
+      });
+    });
+
+    describe('learned-style table', () => {
+      it('is seeded, row p independent of n, RMS ≈ 1/√2 (the sinusoidal table\'s)', () => {
+        const t = lab.learnedTable(256, 64, { seed: 9 });
+        assert.deepEqual(lab.learnedTable(256, 64, { seed: 9 }), t);
+        assert.notDeepEqual(lab.learnedTable(256, 64, { seed: 10 }), t);
+        assert.deepEqual(lab.learnedTable(3, 64, { seed: 9 }), t.slice(0, 3 * 64));
+        const rms = Math.sqrt(t.reduce((a, v) => a + v * v, 0) / t.length);
+        assert.ok(Math.abs(rms - Math.SQRT1_2) < 0.02 * Math.SQRT1_2, `rms ${rms}`); // 16384 draws: 1 std ≈ 0.55%
+        assert.throws(() => lab.learnedTable(4, 3), /even/);
+        assert.throws(() => lab.learnedTable(4, 4, { seed: 1.5 }), /seed/);
+      });
+    });
+
+    describe('NoPE: no positional signal, the causal mask the only order', () => {
+      it('without the mask, permuting the tokens permutes the attention; with it, it does not', () => {
+        // Attention on bare word vectors (q = k = v = E, no encoding) is permutation-equivariant:
+        // reversing the tokens reverses rows and columns of the weights. With the causal mask the
+        // first token attends only to itself, so order changes the picture.
+        const n = 5;
+        const d = 8;
+        const e = ref.randomMatrix(ref.mulberry32(11), n * d);
+        const reversed = new Float32Array(n * d);
+        for (let p = 0; p < n; p++) reversed.set(e.subarray((n - 1 - p) * d, (n - p) * d), p * d);
+        for (const causal of [false, true]) {
+          const a = lab.attention(e, e, e, n, d, { causal });
+          const b = lab.attention(reversed, reversed, reversed, n, d, { causal });
+          assertClose(a.weights, ref.attention(e, e, e, n, d, { causal }).weights, TOL_ATTENTION, `NoPE causal ${causal}`);
+          let maxDiff = 0;
+          for (let i = 0; i < n; i++) {
+            for (let j = 0; j < n; j++) maxDiff = Math.max(maxDiff, Math.abs(a.weights[i * n + j] - b.weights[(n - 1 - i) * n + (n - 1 - j)]));
+          }
+          if (causal) assert.ok(maxDiff > 0.01, `causal mask should break the symmetry (diff ${maxDiff})`);
+          else assert.ok(maxDiff <= TOL_ATTENTION, `no mask: equivariant (diff ${maxDiff})`);
+        }
+      });
+    });
+  });
+}
