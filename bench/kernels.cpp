@@ -8,6 +8,7 @@
 #include "encodings.hpp"
 #include "rotary.hpp"
 #include "sinusoidal.hpp"
+#include "workloads.hpp"
 
 namespace posenc::bench {
 
@@ -45,19 +46,13 @@ void Case::setup(std::size_t n, std::size_t d, const VectorSet* vocab) {
     vocab_rows_ = vocab_rows_ && vocab_d_ == d ? vocab_rows_ : 0;
     ensure_vocab(vocab);
     // Identity retrieval inputs: n vocabulary words (Zipf-like repeats), their rows as truth.
-    truth_.resize(n);
     keys_.resize(n);
     best_.resize(n);
     rank_.resize(n);
     cosine_.resize(n);
     retrieved_.resize(n);
-    std::uint64_t s = 99;
-    for (std::size_t p = 0; p < n; ++p) {
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        const double u = static_cast<double>(s >> 11) * 0x1p-53;
-        truth_[p] = static_cast<std::uint32_t>(std::min<double>(vocab_rows_ - 1, std::floor(std::pow(vocab_rows_, u))));
-        keys_[p] = truth_[p];
-    }
+    truth_ = zipf_rows(n, vocab_rows_, 99);
+    for (std::size_t p = 0; p < n; ++p) keys_[p] = truth_[p];
     retriever_.clear();
 }
 

@@ -14,6 +14,17 @@ std::vector<float> random_values(std::size_t count, std::uint64_t seed, float sc
     return out;
 }
 
+std::vector<std::uint32_t> zipf_rows(std::size_t n, std::size_t v, std::uint64_t seed) {
+    std::vector<std::uint32_t> rows(n);
+    std::uint64_t s = seed;
+    for (std::uint32_t& row : rows) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;  // 64-bit LCG (Knuth's MMIX constants)
+        const double u = static_cast<double>(s >> 11) * 0x1p-53;
+        row = static_cast<std::uint32_t>(std::min<double>(v - 1, std::floor(std::pow(v, u))));
+    }
+    return rows;
+}
+
 void FullRecompute::set_vocabulary(const float* vocab, std::size_t v, std::size_t d, float component_rms) {
     v_ = v;
     d_ = d;
@@ -26,15 +37,10 @@ void FullRecompute::set_vocabulary(const float* vocab, std::size_t v, std::size_
 
 void FullRecompute::set_sentence(std::size_t n) {
     n_ = n;
-    rows_.resize(n);
     keys_.resize(n);
     e_.resize(n * d_);
-    std::uint64_t s = 12345;
+    rows_ = zipf_rows(n, v_, 12345);
     for (std::size_t p = 0; p < n; ++p) {
-        // Zipf-like: frequent words (low rows) repeat, as in text.
-        s = s * 6364136223846793005ull + 1442695040888963407ull;
-        const double u = static_cast<double>(s >> 11) * 0x1p-53;
-        rows_[p] = static_cast<std::uint32_t>(std::min<double>(v_ - 1, std::floor(std::pow(v_, u))));
         keys_[p] = rows_[p];
         std::copy(raw_.begin() + rows_[p] * d_, raw_.begin() + (rows_[p] + 1) * d_, e_.begin() + p * d_);
     }

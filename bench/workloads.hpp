@@ -31,6 +31,10 @@ namespace posenc::bench {
 // Deterministic values in [-scale, scale).
 std::vector<float> random_values(std::size_t count, std::uint64_t seed, float scale = 1.0f);
 
+// n vocabulary rows below v, Zipf-like (row ⌊v^u⌋ for u uniform): frequent words (low rows)
+// repeat, as in text. Seeded, so every variant decodes the same sentence.
+std::vector<std::uint32_t> zipf_rows(std::size_t n, std::size_t v, std::uint64_t seed);
+
 class FullRecompute {
 public:
     // vocab: v×d raw word vectors (copied and normalised); component_rms sets α = 1/rms.
