@@ -1,5 +1,5 @@
-// Random and hostile arguments against the analysis functions, decoding vocabularies and word
-// vectors (the contract functions are fuzzed in errors.test.mjs): only RangeError or TypeError may
+// Random and hostile arguments against the analysis functions, decoding vocabularies, word vectors
+// and the further schemes (the contract functions are fuzzed in errors.test.mjs): only RangeError or TypeError may
 // come out, never a wasm abort, and correct results must follow.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ for (const simd of [true, false]) {
       glove = await lab.loadVectors('glove');
     });
 
-    it('4,000 random calls throw only RangeError/TypeError and the lab keeps working', () => {
+    it('6,000 random calls throw only RangeError/TypeError and the lab keeps working', () => {
       const rand = ref.mulberry32(simd ? 4242 : 4243);
       const pick = (list) => list[Math.floor(rand() * list.length)];
       const HOSTILE = [
@@ -63,8 +63,17 @@ for (const simd of [true, false]) {
         () => glove.retained(maybe(pick([1, 100]))),
         () => glove.word(maybe(pick([0, 19999]))),
         () => glove.indexOf(maybe('king')),
+        () => glove.identity(rand() < 0.7 ? ['the', 'king'] : pick(HOSTILE), matrix(200), options(['alpha', 'additive', 'base', 'layout'], [1, 2, false, 'half'])),
+        () => lab.alibiSlopes(maybe(pick([1, 8, 12]))),
+        () => lab.alibiBias(maybe(pick([1, 5])), options(['heads', 'head', 'causal'], [1, 8, 12, 0, 7, true])),
+        () => lab.t5Bias(maybe(pick([1, 5])), options(['bidirectional', 'numBuckets', 'maxDistance', 'seed'], [true, false, 32, 8, 128, 7])),
+        () => lab.ropeFrequencies(maybe(pick([2, 64])), options(['base', 'scaling', 'trainedLength', 'evalLength', 'alpha', 'beta'],
+          ['none', 'pi', 'ntk', 'yarn', 512, 4096, 1, 32, 10000])),
+        () => { const n = pick([1, 3]); const d = pick([2, 8]); return lab.rotateWith(matrix(n * d), maybe(n), maybe(d), matrix(d / 2), options(['offset', 'pairing'], [0, 5, 'half'])); },
+        () => { const n = pick([1, 3]); const d = pick([2, 8]); return lab.xpos(matrix(n * d), maybe(n), maybe(d), options(['base', 'offset', 'pairing', 'role', 'gamma', 'scaleBase'], ['key', 'query', 0.4, 512, 3])); },
+        () => lab.learnedTable(maybe(pick([1, 4])), maybe(pick([2, 8])), options(['seed'], [1, 2])),
       ];
-      const ITERATIONS = 4000;
+      const ITERATIONS = 6000;
       let thrown = 0;
       for (let it = 0; it < ITERATIONS; it++) {
         try {
