@@ -40,18 +40,6 @@ std::uint64_t head_matrix_seed(std::uint64_t seed, std::size_t width, std::size_
            (std::uint64_t{head} << 8) ^ which;
 }
 
-// The four terms of (a + b)(a + b)ᵀ·scale when queries and keys are the same vectors (W = I):
-// b·aᵀ is the transpose of a·bᵀ — bit for bit, since every score sums the same products in the
-// same order — so three products are computed instead of four.
-void identity_logit_terms(const float* a, const float* b, std::size_t n, std::size_t d, float scale, float* terms) {
-    const std::size_t nn = n * n;
-    attention_scores(a, a, n, n, d, scale, false, terms);
-    attention_scores(a, b, n, n, d, scale, false, terms + nn);
-    for (std::size_t i = 0; i < n; ++i)
-        for (std::size_t j = 0; j < n; ++j) terms[2 * nn + i * n + j] = terms[nn + j * n + i];
-    attention_scores(b, b, n, n, d, scale, false, terms + 3 * nn);
-}
-
 // out = terms[0] + terms[1] + terms[2] + terms[3] (four n×n blocks of count entries each).
 void sum_terms(const float* terms, std::size_t count, float* out) {
     for (std::size_t i = 0; i < count; ++i) {
@@ -102,7 +90,7 @@ void run_scheme(const CompareConfig& cfg, bool is_rotary, const float* word_part
                 attention_scores(q, k, n, n, d_head, scale, false, scheme.terms.data());
                 std::copy(scheme.terms.begin(), scheme.terms.end(), weights);
             } else {
-                identity_logit_terms(word_part, position_part, n, d_head, scale, scheme.terms.data());
+                logit_terms(word_part, position_part, word_part, position_part, n, d_head, scale, scheme.terms.data());
                 sum_terms(scheme.terms.data(), nn, weights);
             }
             softmax_rows(weights, n, n, cfg.causal, weights);

@@ -18,7 +18,8 @@ void add_encoding(const float* e, float alpha, const float* pe, std::size_t coun
 void concatenate_encoding(const float* e, std::size_t n, std::size_t d_src, std::size_t d_word,
                           float alpha, const float* pe, std::size_t d_pos, float* out);
 
-// The four n×n terms of (q_a + q_b)·(k_a + k_b)ᵀ·scale; all inputs n×d.
+// The four n×n terms of (q_a + q_b)·(k_a + k_b)ᵀ·scale; all inputs n×d. When the queries are
+// the keys (same pointers, W = I) the third term is the transpose of the second and is copied.
 void logit_terms(const float* q_a, const float* q_b, const float* k_a, const float* k_b,
                  std::size_t n, std::size_t d, float scale, float* terms);
 
