@@ -2,9 +2,10 @@
 //   node bench/keystroke.mjs [n …]     (default 16 64 512 tokens)
 // For each n: fills the Sentence box with n tokens, lets the analyses finish, then types one
 // character at a time with pauses (so each keystroke starts from a quiet page) and times
-// keydown → the task that runs right after the frame in which the engine readout changed (the
-// recompute runs in a requestAnimationFrame callback and the readout is written there, so that
-// frame's paint is the first one showing the new figures). Then types continuously (one key
+// keydown → the task that runs right after the first frame painted since the engine readout
+// changed (typing recomputes inside the input event and writes the readout there; the next
+// frame's requestAnimationFrame callback posts a message, whose task runs after that frame's
+// paint, the first one showing the new figures). Then types continuously (one key
 // every 60 ms for 3 s) at the largest n and records the frame intervals (requestAnimationFrame
 // timestamps) and long tasks meanwhile. Prints JSON lines and a Markdown summary.
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
@@ -41,7 +42,7 @@ try {
       p.n = Number(m[2]);
       const channel = new MessageChannel();
       channel.port1.onmessage = () => { p.painted = performance.now(); window.__keys.push(p); };
-      channel.port2.postMessage(0);
+      requestAnimationFrame(() => channel.port2.postMessage(0));
     }).observe(engine, { childList: true, characterData: true, subtree: true });
   });
   const box = page.locator('#sentence');

@@ -87,7 +87,8 @@ for (const n of [512, 1024]) {
   const ms = nodeMs.get(`softmax/${n}/64/wasm_simd`), cms = chrMs.get(`softmax/${n}/64/wasm_simd`);
   if (ms == null) continue;
   const ns = (ms * 1e6) / (n * n), cns = cms ? (cms * 1e6) / (n * n) : null;
-  check(`softmax ${n}×${n}, ns per element (Node; Chromium)`, `${ns.toFixed(2)}; ${cns ? cns.toFixed(2) : '–'}`, ns <= 1.5, 'target ≤ 1.5 ns');
+  // Met only when both runtimes are: Chromium's wall time included (it is what a page gets).
+  check(`softmax ${n}×${n}, ns per element (Node; Chromium)`, `${ns.toFixed(2)}; ${cns ? cns.toFixed(2) : '–'}`, ns <= 1.5 && cns != null && cns <= 1.5, 'target ≤ 1.5 ns');
 }
 for (const mode of ['full_keystroke', 'full_cold']) {
   const ms = nodeMs.get(`${mode}/64/100/wasm_simd`), cms = chrMs.get(`${mode}/64/100/wasm_simd`);

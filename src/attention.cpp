@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "fastmath.hpp"
+#include "packed_scores.hpp"
 #include "simd.hpp"
 
 namespace posenc {
@@ -54,7 +55,9 @@ namespace {
 // eight accumulators and, per dimension c, does 2 panel loads, kQueryBlock broadcasts of q[i][c]
 // and 8 multiply-adds: no horizontal sums, no tail in d, and each score is stored once.
 constexpr std::size_t kQueryBlock = 4;
-constexpr std::size_t kKeyBlock = 2 * kLanes;
+using packed::kKeyBlock;
+using packed::pack_keys;
+using packed::score_block;
 // Packed-key scratch: a tile of keys fits L1 for small d (64 keys × 64 dims = 16 KB) and never
 // exceeds 8 keys × 4096 dims. Static, so attention_scores still allocates nothing.
 constexpr std::size_t kPackFloats = 8 * 4096;
@@ -68,19 +71,6 @@ std::size_t key_tile(std::size_t d) {
     return keys;
 }
 
-// Packs keys [j0, j0 + count) into panels; the last panel is zero-padded to a full key block.
-void pack_keys(const float* k, std::size_t j0, std::size_t count, std::size_t d, float* pack) {
-    const std::size_t padded = (count + kKeyBlock - 1) / kKeyBlock * kKeyBlock;
-    for (std::size_t key = 0; key < padded; ++key) {
-        float* dst = pack + (key / kLanes) * d * kLanes + key % kLanes;
-        if (key < count) {
-            const float* src = k + (j0 + key) * d;
-            for (std::size_t c = 0; c < d; ++c) dst[c * kLanes] = src[c];
-        } else {
-            for (std::size_t c = 0; c < d; ++c) dst[c * kLanes] = 0.0f;
-        }
-    }
-}
 
 // out[r] = scale·q·k_r for the four consecutive keys at k (rows of d floats): q is loaded once
 // per step for all four, and each accumulator is reduced once at the end.
@@ -98,38 +88,6 @@ inline void dot4_simd(const float* q, const float* k, std::size_t d, float scale
     }
 }
 
-// Rows × kKeyBlock scores: out row r gets scale·q_r·k for the keys of the two panels at
-// `panels`; only the first `columns` of each row are stored.
-template <std::size_t Rows>
-inline void score_block(const float* q, std::size_t d, const float* panels, float scale, float* out,
-                        std::size_t out_stride, std::size_t columns) {
-    Batch acc0[Rows], acc1[Rows];
-    for (std::size_t r = 0; r < Rows; ++r) acc0[r] = acc1[r] = Batch(0.0f);
-    const float* p0 = panels;
-    const float* p1 = panels + d * kLanes;
-    for (std::size_t c = 0; c < d; ++c) {
-        const Batch b0 = load(p0 + c * kLanes);
-        const Batch b1 = load(p1 + c * kLanes);
-        for (std::size_t r = 0; r < Rows; ++r) {
-            const Batch a(q[r * d + c]);
-            acc0[r] = acc0[r] + a * b0;
-            acc1[r] = acc1[r] + a * b1;
-        }
-    }
-    const Batch s(scale);
-    for (std::size_t r = 0; r < Rows; ++r) {
-        float* row = out + r * out_stride;
-        if (columns == kKeyBlock) {
-            store(row, acc0[r] * s);
-            store(row + kLanes, acc1[r] * s);
-        } else {
-            alignas(16) float tmp[kKeyBlock];
-            store(tmp, acc0[r] * s);
-            store(tmp + kLanes, acc1[r] * s);
-            for (std::size_t c = 0; c < columns; ++c) row[c] = tmp[c];
-        }
-    }
-}
 }  // namespace
 #endif
 
@@ -156,7 +114,7 @@ void attention_scores(const float* q, const float* k, std::size_t n_q, std::size
         const std::size_t tile_keys = n_k - j0 < tile ? n_k - j0 : tile;
         // Causal: no query before j0 sees this tile.
         if (causal && j0 >= n_q) break;
-        pack_keys(k, j0, tile_keys, d, g_pack);
+        pack_keys(k, d, j0, tile_keys, d, g_pack);
         std::size_t i = causal ? j0 : 0;
         i -= i % kQueryBlock;
         for (; i < n_q; i += kQueryBlock) {
@@ -170,10 +128,10 @@ void attention_scores(const float* q, const float* k, std::size_t n_q, std::size
                 const float* panels = g_pack + (kb / kLanes) * d * kLanes;
                 float* out = scores + i * n_k + j;
                 if (rows == kQueryBlock) {
-                    score_block<kQueryBlock>(q + i * d, d, panels, scale, out, n_k, columns);
+                    score_block<kQueryBlock>(q + i * d, d, d, panels, scale, out, n_k, columns);
                 } else {
                     for (std::size_t r = 0; r < rows; ++r) {
-                        score_block<1>(q + (i + r) * d, d, panels, scale, out + r * n_k, n_k, columns);
+                        score_block<1>(q + (i + r) * d, d, d, panels, scale, out + r * n_k, n_k, columns);
                     }
                 }
             }
@@ -203,60 +161,100 @@ void attention_scores(const float* q, const float* k, std::size_t n_q, std::size
 }
 
 namespace {
-float row_max(const float* row, std::size_t count) {
+// What softmax needs to know about a row before its exp pass, from one read of it: the maximum
+// (the shift), the minimum (whether every shifted score is inside exp_in_range's domain) and
+// whether the row is free of NaN and ±∞ (the float sum of its scores is finite; a sum that merely
+// overflows sends a row of huge logits to the general path, which is correct for any row).
+struct RowScan {
+    float max, min;
+    bool finite;
+};
+
+RowScan scan_row(const float* row, std::size_t count) {
     float m = -std::numeric_limits<float>::infinity();
+    float lo = std::numeric_limits<float>::infinity();
+    float sum = 0.0f;
     std::size_t j = 0;
 #if POSENC_SIMD
     if (count >= kLanes) {
-        // Four independent maxima: one max per batch would chain on the max latency.
+        // Four independent maxima: one max per batch would chain on the max latency. Minimum and
+        // sum take one operation per batch each, as pairs reduced before they meet the accumulator.
         Batch acc0 = load(row), acc1 = acc0, acc2 = acc0, acc3 = acc0;
+        Batch low = acc0, total = acc0;
         for (j = kLanes; j + 4 * kLanes <= count; j += 4 * kLanes) {
-            acc0 = max_of(acc0, load(row + j));
-            acc1 = max_of(acc1, load(row + j + kLanes));
-            acc2 = max_of(acc2, load(row + j + 2 * kLanes));
-            acc3 = max_of(acc3, load(row + j + 3 * kLanes));
+            const Batch x0 = load(row + j), x1 = load(row + j + kLanes), x2 = load(row + j + 2 * kLanes),
+                        x3 = load(row + j + 3 * kLanes);
+            acc0 = max_of(acc0, x0);
+            acc1 = max_of(acc1, x1);
+            acc2 = max_of(acc2, x2);
+            acc3 = max_of(acc3, x3);
+            low = min_of(low, min_of(min_of(x0, x1), min_of(x2, x3)));
+            total = total + ((x0 + x1) + (x2 + x3));
         }
-        for (; j + kLanes <= count; j += kLanes) acc0 = max_of(acc0, load(row + j));
+        for (; j + kLanes <= count; j += kLanes) {
+            const Batch x = load(row + j);
+            acc0 = max_of(acc0, x);
+            low = min_of(low, x);
+            total = total + x;
+        }
         alignas(64) float lanes[kLanes];
         store(lanes, max_of(max_of(acc0, acc1), max_of(acc2, acc3)));
         for (float lane : lanes) m = max_of(m, lane);
+        store(lanes, low);
+        for (float lane : lanes) lo = min_of(lo, lane);
+        sum = sum_lanes(total);
     }
 #endif
-    for (; j < count; ++j) m = max_of(m, row[j]);
-    return m;
+    for (; j < count; ++j) {
+        m = max_of(m, row[j]);
+        lo = min_of(lo, row[j]);
+        sum = sum + row[j];
+    }
+    return {m, lo, std::isfinite(sum)};
 }
 
-// out[j] = exp(row[j] − shift); returns Σ out[j].
-float exp_shifted(const float* row, std::size_t count, float shift, float* out) {
+// out[j] = exp(row[j] − shift); returns Σ out[j]. InRange: every row[j] − shift is known to lie in
+// [kExpInRangeLowest, 0] (the row's spread is under 87), so exp needs no clamp or flush.
+// noinline: big inlined math in long loops is what stalls clang 14 under -msimd128 (NOTES.md,
+// pitfall 9). (Binaryen may still inline the compiled function into its one caller at link time;
+// that keeps clang's instruction order.)
+template <bool InRange>
+__attribute__((noinline)) float exp_shifted(const float* row, std::size_t count, float shift, float* out) {
     std::size_t j = 0;
     float sum = 0.0f;
 #if POSENC_SIMD
     // Four batches per step: exp is a ~20-deep dependency chain, and independent chains side by
-    // side keep the multiply and add units busy (one chain at a time leaves them waiting).
+    // side keep the multiply and add units busy (one chain at a time leaves them waiting). One
+    // accumulator, fed a pairwise sum of the four: with four, V8 kept them in stack slots and
+    // clang 14 emitted the chains one after the other (measured side by side in Node: 22% slower).
     const Batch s(shift);
-    Batch acc0(0.0f), acc1(0.0f), acc2(0.0f), acc3(0.0f);
+    Batch acc(0.0f);
     for (; j + 4 * kLanes <= count; j += 4 * kLanes) {
         Batch e[4] = {load(row + j) - s, load(row + j + kLanes) - s, load(row + j + 2 * kLanes) - s,
                       load(row + j + 3 * kLanes) - s};
-        fastmath::exp_nonpositive_n<Batch, IntBatch, 4>(e);
+        if constexpr (InRange) {
+            fastmath::exp_in_range_n<Batch, IntBatch, 4>(e);
+        } else {
+            fastmath::exp_nonpositive_n<Batch, IntBatch, 4>(e);
+        }
         store(out + j, e[0]);
         store(out + j + kLanes, e[1]);
         store(out + j + 2 * kLanes, e[2]);
         store(out + j + 3 * kLanes, e[3]);
-        acc0 = acc0 + e[0];
-        acc1 = acc1 + e[1];
-        acc2 = acc2 + e[2];
-        acc3 = acc3 + e[3];
+        acc = acc + ((e[0] + e[1]) + (e[2] + e[3]));
     }
     for (; j + kLanes <= count; j += kLanes) {
-        const Batch e = fastmath::exp_nonpositive<Batch, IntBatch>(load(row + j) - s);
+        const Batch x = load(row + j) - s;
+        const Batch e = InRange ? fastmath::exp_in_range<Batch, IntBatch>(x) : fastmath::exp_nonpositive<Batch, IntBatch>(x);
         store(out + j, e);
-        acc0 = acc0 + e;
+        acc = acc + e;
     }
-    sum = sum_lanes((acc0 + acc1) + (acc2 + acc3));
+    sum = sum_lanes(acc);
 #endif
     for (; j < count; ++j) {
-        const float e = fastmath::exp_nonpositive<float, std::int32_t>(row[j] - shift);
+        const float x = row[j] - shift;
+        const float e = InRange ? fastmath::exp_in_range<float, std::int32_t>(x)
+                                : fastmath::exp_nonpositive<float, std::int32_t>(x);
         out[j] = e;
         sum = sum + e;
     }
@@ -294,11 +292,15 @@ void softmax_rows(const float* scores, std::size_t n_q, std::size_t n_k, bool ca
         const std::size_t visible = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
         const float* row = scores + i * n_k;
         float* out = weights + i * n_k;
-        const float m = row_max(row, visible);
+        const RowScan scan = scan_row(row, visible);
+        const float m = scan.max;
         if (std::isinf(m)) {
             infinite_row_limit(row, visible, m, out);
         } else {
-            const float sum = exp_shifted(row, visible, m, out);
+            // In range: row[j] − m ≥ min − m ≥ kExpInRangeLowest, rounding being monotonic. Both
+            // paths give the same bits there; the general one also takes −∞, NaN and wide rows.
+            const bool in_range = scan.finite && scan.min - m >= fastmath::kExpInRangeLowest;
+            const float sum = in_range ? exp_shifted<true>(row, visible, m, out) : exp_shifted<false>(row, visible, m, out);
             scale_in_place(out, visible, 1.0f / sum);
         }
         for (std::size_t j = visible; j < n_k; ++j) out[j] = 0.0f;

@@ -1,17 +1,36 @@
-// One sentence through the three schemes: the data behind every lane of the page.
+// One sentence through any of the positional schemes: the data behind every lane of the page.
 //
-// Shapes (n tokens, d word-vector dims, w a scheme's input width, h' = max(heads, 1)):
+// Shapes (n tokens, d word-vector dims, w a scheme's input width, h' = max(heads, 1),
+// d_head = w/h', t a scheme's term count):
 //   embeddings      — n×d, caller-owned input (unscaled word vectors)
 //   concat_words    — n×d or nullptr: the word vectors in the basis whose leading coordinates the
 //                     concatenated scheme keeps (PCA coordinates for real vectors); nullptr keeps
 //                     the leading coordinates of embeddings (truncation, for synthetic vectors)
-//   pe              — n×d   sinusoidal table added by the additive scheme
-//   pe_concat       — n×d_pos table appended by the concatenated scheme
-//   scheme.x        — n×w   encoded input (rotary: α·E itself; its rotation happens on q, k)
-//   scheme.weights  — h'×n×n attention weights, one n×n block per head
-//   scheme.terms    — t×n×n logit terms of head 0 (or W = I): t = 4 for additive and
-//                     concatenated [content·content, content·position, position·content,
-//                     position·position], t = 1 for rotary (the rotated content term)
+//   pe              — n×d   sinusoidal table added by the additive scheme (empty unless requested)
+//   pe_concat       — n×d_pos table appended by the concatenated scheme (empty unless requested)
+//   lane.x          — n×w   encoded input: αE + PE (additive), [αE_t ; PE_p] (concatenated),
+//                     αE + L (learned); every other scheme acts on q, k or the logits, so αE
+//   lane.weights    — h'×n×n attention weights, one n×n block per head
+//   lane.terms      — t×n×n logit terms of head 0 (or W = I), scaled like the logits, before the
+//                     mask; they sum (to float rounding) to head 0's pre-mask logits:
+//                       additive, concatenated, learned: t = 4 [content·content, content·position,
+//                         position·content, position·position]
+//                       rotary, xpos, rope_pi, rope_ntk, yarn: t = 1 [rotated content·content]
+//                         (yarn: times its qk factor²; xpos: with its ζ scaling)
+//                       alibi, t5: t = 2 [content·content, bias]; nope: t = 1 [content·content]
+//                     With W = I: every symmetric term (content·content, rotated content·content
+//                     but xPos's, learned position·position) is bit-symmetric; the sinusoidal
+//                     position·position terms (additive, concatenated) are exactly a function of
+//                     |i − j| (PE(|i − j|)·PE(0), one rounding from double); concatenated's cross
+//                     terms are exactly +0; content·content is the same bits in every lane of
+//                     the same width and scale.
+//   lane.slopes      — alibi: h' ALiBi slopes actually used (head k: slope k of alibi_slopes(h);
+//                      W = I: slope alibi_head of an alibi_heads-head model)
+//   lane.frequencies — rope family: d_head/2 frequencies ω actually used
+//   lane.buckets     — t5: n×n bucket of (key − query), bidirectional unless causal
+//   lane.masked, lane.unmasked — nope: n×n weights of head 0 (or W = I) with and without the
+//                      causal mask, whatever cfg.causal is
+// Tokens sit at positions 0 … n − 1 in every scheme.
 // Head projections: heads = 0 means W_q = W_k = W_v = I; otherwise h seeded N(0, 1/w) matrices
 // of w×(w/h) each, so every head sees the same input and w must divide by h.
 #pragma once
@@ -26,6 +45,41 @@ namespace posenc {
 
 enum class ConcatMode { same_width, widened };
 
+// Display order; the bit of scheme s in a scheme set is 1 << s.
+enum class Scheme : unsigned {
+    additive, concatenated, rotary, learned, alibi, nope, t5, xpos, rope_pi, rope_ntk, yarn
+};
+inline constexpr unsigned kSchemeCount = 11;
+using SchemeSet = std::uint32_t;
+inline constexpr SchemeSet scheme_bit(Scheme s) { return SchemeSet{1} << static_cast<unsigned>(s); }
+inline constexpr SchemeSet kClassicSchemes =
+    scheme_bit(Scheme::additive) | scheme_bit(Scheme::concatenated) | scheme_bit(Scheme::rotary);
+inline constexpr SchemeSet kAllSchemes = (SchemeSet{1} << kSchemeCount) - 1;
+inline constexpr bool has(SchemeSet set, Scheme s) { return (set & scheme_bit(s)) != 0; }
+inline constexpr bool is_rope_family(Scheme s) {
+    return s == Scheme::rotary || s == Scheme::xpos || s == Scheme::rope_pi || s == Scheme::rope_ntk ||
+           s == Scheme::yarn;
+}
+
+// Parameters of the further schemes (schemes.hpp has the formulas).
+struct SchemeOptions {
+    double trained_length = 2048.0;   // L, an integer 1 … 2^20
+    double eval_length = 8192.0;      // L'; s = max(1, L'/L) for rope_pi, rope_ntk, yarn
+    std::size_t alibi_heads = 8;      // 1 … 64: with W = I the map uses slope alibi_head
+    std::size_t alibi_head = 1;       //   (1-based) of an alibi_heads-head model
+    int t5_buckets = 32;              // even, 4 … 256
+    int t5_max_distance = 128;        // > the exact buckets (t5_bucket's precondition), ≤ 10^6
+    double xpos_gamma = 0.4;          // 0 < γ ≤ 10
+    double xpos_scale_base = 512.0;   // λ > 0
+    double yarn_alpha = 1.0;          // finite, 0 ≤ α < β
+    double yarn_beta = 32.0;
+};
+
+// Fixed seeds: the learned-style table (lab.learnedTable's default) and T5's bucket values
+// (head k uses kT5Seed + k; W = I uses kT5Seed, lab.t5Bias's default).
+inline constexpr std::uint64_t kLearnedSeed = 1;
+inline constexpr std::uint64_t kT5Seed = 1;
+
 struct CompareConfig {
     std::size_t n = 0;
     std::size_t d = 0;
@@ -39,26 +93,79 @@ struct CompareConfig {
     std::size_t heads = 0;
     std::uint64_t head_seed = 1;
     float scale = 0.0f;                  // 0: 1/√d_head
+    SchemeSet schemes = kClassicSchemes; // only these lanes are computed
+    SchemeOptions options;
 };
 
 struct SchemeResult {
     std::size_t width = 0;
     std::size_t term_count = 0;
     std::vector<float> x, weights, terms;
+    std::vector<double> slopes, frequencies;
+    double scale_factor = 1.0, qk_factor = 1.0;  // rope family: s, and YaRN's √(1/t)
+    std::vector<std::int32_t> buckets;
+    std::vector<float> masked, unmasked;
 };
 
 struct CompareResult {
     std::vector<float> pe, pe_concat;
-    SchemeResult additive, concatenated, rotary;
+    SchemeResult additive, concatenated, rotary, learned, alibi, nope, t5, xpos, rope_pi, rope_ntk, yarn;
+    SchemeResult& lane(Scheme s);
+    const SchemeResult& lane(Scheme s) const;
     // Scratch reused across calls so that a repeated compare allocates nothing once warm.
-    std::vector<float> word_part, position_part, projected, w_q, w_k, q, k, q2, k2;
+    // content_dots: the W = I content products αE·αEᵀ (n×n, unscaled), made on first use in a
+    // call and shared by every lane whose content term they are; gram_pack: packed rows for the
+    // symmetric products.
+    std::vector<float> content, table, word_part, position_part, projected, w_q, w_k, q, k, q2, k2, bias,
+        content_dots, bias_by_offset, t5_values, gram_pack;
+    std::vector<std::int32_t> bucket_by_offset;
+    std::size_t table_d = 0;  // table holds the first table.size()/table_d rows of the learned table for this d
+    // pe and pe_concat are kept between calls: a row depends on (d, base, layout) only, so while
+    // those stay the same the rows already there are reused and only new rows are computed.
+    // Callers must not modify pe or pe_concat.
+    struct TableKey {
+        std::size_t d = 0;
+        double base = 0.0;
+        Layout layout = Layout::interleaved;
+    };
+    TableKey pe_key, pe_concat_key;
 };
 
 // Returns nullptr when cfg is valid, else a message naming the offending field.
 const char* validate(const CompareConfig& cfg);
+const char* validate(const SchemeOptions& options, bool causal);
 
-// Requires validate(cfg) == nullptr.
+// Requires validate(cfg) == nullptr. Lanes not in cfg.schemes are emptied.
 void compare(const CompareConfig& cfg, const float* embeddings, CompareResult& result,
              const float* concat_words = nullptr);
+
+// ---- Score against distance, per scheme ------------------------------------------------------
+// curve[k], k = 0 … max_distance: the position-dependent part of the logit between two identical
+// content vectors k tokens apart (query at position k, key at 0), in logit units (÷√width):
+//   additive      PE(k)·PE(0)/√d = Σ_i cos(k·ω_i)/√d
+//   concatenated  PE_{d_pos}(k)·PE_{d_pos}(0)/√w (its own ω; w = d, or d + d_pos widened)
+//   learned       L(k)·L(0)/√d (the seeded table)
+//   rope family   u·R(k·ω)·u/√d for the all-ones u = (2/√d)·Σ_i cos(k·ω_i), with the scheme's ω,
+//                 times ζ_i^(k/λ) inside the sum for xpos, times qk factor² for yarn
+//   alibi         −m·k (m: slope alibi_head of alibi_heads)
+//   t5            value of bucket(−k) (seed kT5Seed; bidirectional unless causal)
+//   nope          0
+struct CurveConfig {
+    std::size_t d = 0;
+    std::size_t max_distance = 0;        // 1 … 65536, (max_distance + 1)·d ≤ 2^24
+    double base = 10000.0;
+    std::size_t d_pos = 0;
+    ConcatMode concat_mode = ConcatMode::same_width;
+    bool causal = false;
+    SchemeSet schemes = kClassicSchemes;
+    SchemeOptions options;
+};
+inline constexpr std::size_t kMaxCurveDistance = 65536;
+
+const char* validate(const CurveConfig& cfg);
+
+// out: one row of max_distance + 1 floats per scheme in cfg.schemes, in Scheme order.
+// Requires validate(cfg) == nullptr.
+void distance_curves(const CurveConfig& cfg, float* out);
 
 }  // namespace posenc

@@ -65,7 +65,7 @@ double rope_scale_factor(const RopeScalingConfig& cfg);
 
 // omega[i], i = 0 … d/2 − 1, for base and the chosen scaling (s from rope_scale_factor):
 //   none — ω_i = base^(−2i/d).
-//   pi   — Chen et al. 2023 (position interpolation, §2.2): positions m become m·L/L' = m/s.
+//   pi   — Chen et al. 2023 (position interpolation, §2.3, eq. 4): positions m become m·L/L' = m/s.
 //          rotate's exact phase split needs integral positions, so the factor goes on ω instead:
 //          (m/s)·ω_i = m·(ω_i/s), the same angle. ω_i/s.
 //   ntk  — NTK-aware scaling (bloc97 2023; YaRN paper §3.1): base' = base·s^(d/(d−2)), ω_i =
@@ -85,9 +85,11 @@ double yarn_ramp(double r, double alpha, double beta);
 double yarn_qk_factor(double s);
 
 // ---- xPos (Sun et al. 2023, "A Length-Extrapolatable Transformer", ACL, §3.2) --------------------
-// ζ_i = (2i/d + γ)/(1 + γ) ∈ (0, 1], i = 0 … d/2 − 1 (γ = 0.4 in the paper's code). A query at
-// position n has pair i rotated as in RoPE and scaled by ζ_i^(n/λ), a key at m by ζ_i^(−m/λ), so
-// q_n·k_m carries ζ_i^((n−m)/λ): decay with distance, λ = scale_base = 512.
+// §3.2 eq. 9: ζ_i = (i/(d/2) + γ)/(1 + γ) = (2i/d + γ)/(1 + γ) ∈ (0, 1], i = 0 … d/2 − 1; eq. 10: a
+// query at position n has pair i rotated as in RoPE and scaled by ζ_i^n, a key at m by ζ_i^(−m), so
+// q_n·k_m carries ζ_i^(n−m): decay with distance. The paper's reference code (torchscale's XPOS)
+// sets γ = 0.4 and divides the exponent by scale_base λ = 512 (ζ_i^(n/λ)); it also centres the
+// positions on the middle of the sequence, a shift that cancels in q·k and is not applied here.
 void xpos_zeta(std::size_t d, double gamma, double* zeta);
 
 // RoPE rotation (base, pairing, position p + offset) followed by the xPos scale of pair i:

@@ -42,8 +42,13 @@ inline float sum_lanes(Batch v) { return xsimd::hadd(v); }
 inline Batch max_of(Batch a, Batch b) {
     return Batch(static_cast<__m128>(wasm_f32x4_pmax(static_cast<v128_t>(b.data), static_cast<v128_t>(a.data))));
 }
+// a < b ? a : b in one f32x4.pmin, likewise.
+inline Batch min_of(Batch a, Batch b) {
+    return Batch(static_cast<__m128>(wasm_f32x4_pmin(static_cast<v128_t>(b.data), static_cast<v128_t>(a.data))));
+}
 #else
 inline Batch max_of(Batch a, Batch b) { return xsimd::select(a > b, a, b); }
+inline Batch min_of(Batch a, Batch b) { return xsimd::select(a < b, a, b); }
 #endif
 // All-ones where x < limit, else zero (NaN: zero); clear_where(v, mask) is +0 where the mask is
 // set, else v. Together: zero_where_below in two operations (a compare and an and-not).
@@ -82,6 +87,7 @@ inline float blend(std::int32_t mask, float if_set, float if_clear) {
     return from_bits((to_bits(if_set) & mask) | (to_bits(if_clear) & ~mask));
 }
 inline float max_of(float a, float b) { return a > b ? a : b; }
+inline float min_of(float a, float b) { return a < b ? a : b; }
 inline float zero_where_below(float x, float limit, float v) { return x < limit ? 0.0f : v; }
 inline std::int32_t below(float x, float limit) { return x < limit ? -1 : 0; }
 inline float clear_where(float v, std::int32_t mask) { return from_bits(to_bits(v) & ~mask); }

@@ -3,15 +3,18 @@
 // the expensive analyses (retrieval over the whole vocabulary, shift invariance's extra compares,
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
 import { LIMITS, load } from './posenc.mjs';
-import { DEFAULTS, FIELDS, MAX_TOKENS, autoDPos, parseField, readHash, validHeads, writeHash } from './state.js';
+import {
+  DEFAULTS, FIELDS, LANES_NARROW, MAX_LANES, MAX_TOKENS, SCHEME_IDS, WIDE_SCREEN_PX, autoDPos, parseField, readHash, validHeads, writeHash,
+} from './state.js';
 import { syntheticSource, vectorSetSource } from './vocab.js';
-import { createLanes } from './panels/lanes.js';
+import { SCHEME_NAMES, createLanes, slopeText } from './panels/lanes.js';
 import { createTokenList } from './panels/tokens.js';
 import { createPeFigure, createSpreadPanel } from './panels/encoding.js';
 import { createRetrievalPanel } from './panels/retrieval.js';
 import { createShiftPanel } from './panels/shift.js';
 import { createDistancePanel } from './panels/distance.js';
 import { createOrthogonalityPanel } from './panels/orthogonality.js';
+import { createAnglesPanel } from './panels/angles.js';
 import { rowNorm, scaled } from './math.js';
 import { runInTasks } from './tasks.js';
 
@@ -46,7 +49,21 @@ const ui = {
   shiftK: $('shift-k'),
   maxDistance: $('max-distance'),
   headsNote: $('heads-note'),
+  lanesBox: $('lanes'),
+  schemeBoxes: [...document.querySelectorAll('#scheme-boxes input[name="scheme"]')],
+  schemeCount: $('scheme-count'),
+  schemeWhy: $('scheme-why'),
 };
+
+// Scheme parameters: inputs marked data-param="<state field>" (the settings box and some lanes
+// hold one each, kept in step), with the name an error message uses.
+const PARAMS = {
+  trainedLength: 'L', evalLength: 'L′', alibiHeads: 'ALiBi heads H', alibiHead: 'ALiBi head k',
+  t5Buckets: 'T5 buckets', t5MaxDistance: 'T5 max distance', xposGamma: 'xPos γ', xposScaleBase: 'xPos λ',
+  yarnAlpha: 'YaRN α', yarnBeta: 'YaRN β',
+};
+const wideScreen = matchMedia(`(min-width: ${WIDE_SCREEN_PX}px)`);
+const laneLimit = () => (wideScreen.matches ? MAX_LANES : LANES_NARROW);
 
 let lab = null;
 let state = { ...DEFAULTS };
@@ -56,13 +73,16 @@ let customSource = null;  // a user's vector file (web/byo-vectors.js)
 let view = null;          // what the panels show now (see recompute)
 let selected = null;      // selected token position
 let frameRequested = false;
+let stale = false;        // the state changed since the last recompute
 let heavyTimer = 0;
 let generation = 0;       // bumps on every recompute; stale heavy work checks it and stops
 let decoderCache = { key: '', decoder: null };
 const spreadCache = new WeakMap();
 let lastHeavyMs = null;
 
-const lanes = createLanes(document, { onPickToken: selectToken });
+const lanes = createLanes(document, { onPickToken: selectToken, schemes: [] });
+const laneArticles = {}; // scheme → its lane, cloned from its template when first chosen
+let lanesShown = '';
 const tokenList = createTokenList({
   list: $('tokens'),
   count: $('token-count'),
@@ -78,7 +98,9 @@ const retrievalPanel = createRetrievalPanel(slot('retrieval'));
 const shiftPanel = createShiftPanel(slot('shift'));
 const distancePanel = createDistancePanel(slot('distance'));
 const orthogonalityPanel = createOrthogonalityPanel(slot('orth'));
+const anglesPanel = createAnglesPanel(slot('angles'));
 let distanceKey = '';
+let anglesKey = '';
 let spreadKey = '';
 let lastSpread = null;
 
@@ -148,11 +170,53 @@ function writeControls() {
   ui.maxDistance.value = String(state.maxDistance);
   ui.spreadFollow.checked = state.spreadLength === 0;
   if (state.spreadLength) ui.spreadLength.value = String(state.spreadLength);
+  writeParams();
+  syncPicker();
   // d_p, α and heads depend on the word vectors; recompute() writes them.
 }
 
+/** Every scheme-parameter input shows the state's value, except one being typed in. */
+function writeParams(except = null) {
+  for (const input of document.querySelectorAll('[data-param]')) {
+    if (input === except || input === document.activeElement) continue;
+    input.value = String(state[input.dataset.param]);
+    input.removeAttribute('aria-invalid');
+  }
+}
+
+/** Boxes follow state.schemes; at the limit the others are disabled, and the hint says why. */
+function syncPicker() {
+  const chosen = state.schemes;
+  const limit = laneLimit();
+  for (const box of ui.schemeBoxes) {
+    box.checked = chosen.includes(box.value);
+    box.disabled = box.checked ? chosen.length === 1 : chosen.length >= limit;
+  }
+  ui.schemeCount.textContent = `(${chosen.length} of at most ${limit})`;
+  ui.schemeWhy.textContent = chosen.length > limit
+    ? `${chosen.length} lanes are chosen, more than fit side by side at this width, so they wrap into rows; uncheck some to choose others.`
+    : chosen.length === limit ? `${limit} chosen — the most for this screen width: uncheck one to choose another.`
+      : chosen.length === 1 ? 'At least one scheme stays chosen.' : '';
+}
+
+/** Puts the chosen schemes' lanes in #lanes, cloning a lane's template the first time. */
+function showLanes(schemes) {
+  const key = schemes.join(',');
+  if (key === lanesShown) return;
+  lanesShown = key;
+  for (const scheme of schemes) {
+    if (laneArticles[scheme]) continue;
+    const article = document.importNode(document.getElementById(`lane-${scheme}`).content, true).firstElementChild;
+    lanes.attach(scheme, article);
+    laneArticles[scheme] = article;
+  }
+  ui.lanesBox.replaceChildren(...schemes.map((scheme) => laneArticles[scheme]));
+  ui.lanesBox.dataset.count = String(schemes.length);
+  writeParams();
+}
+
 function wireControls() {
-  ui.sentence.addEventListener('input', () => { state.sentence = ui.sentence.value; requestRecompute(); });
+  ui.sentence.addEventListener('input', () => { state.sentence = ui.sentence.value; recomputeForTyping(); });
   const choose = (element, name, cast = (v) => v) => element.addEventListener('change', () => {
     state[name] = cast(element.value);
     requestRecompute();
@@ -169,6 +233,17 @@ function wireControls() {
   numberControl(ui.alpha, 'alpha', 'α');
   numberControl(ui.shiftK, 'shiftK', 'k');
   numberControl(ui.maxDistance, 'maxDistance', 'K');
+  for (const box of ui.schemeBoxes) {
+    box.addEventListener('change', () => {
+      state.schemes = SCHEME_IDS.filter((id) => ui.schemeBoxes.some((b) => b.value === id && b.checked));
+      syncPicker();
+      requestRecompute();
+    });
+  }
+  wideScreen.addEventListener('change', syncPicker);
+  // Scheme parameters live in the settings box and inside lanes cloned later: one listener each.
+  document.addEventListener('input', (event) => paramControl(event.target, false));
+  document.addEventListener('change', (event) => paramControl(event.target, true));
   ui.alphaAuto.addEventListener('click', () => { state.alpha = 'auto'; requestRecompute(); });
   ui.spreadLength.addEventListener('input', () => {
     state.spreadLength = Number(ui.spreadLength.value);
@@ -236,6 +311,26 @@ function numberControl(input, name, shown) {
   });
 }
 
+// As numberControl, for the data-param inputs; a valid value also updates their twins.
+function paramControl(input, complain) {
+  const name = input.dataset?.param;
+  if (!name) return;
+  const value = parseField(name, input.value);
+  if (value === undefined) {
+    if (complain) {
+      showControlError(`${PARAMS[name]} must be ${FIELDS[name][2]}; still using the last valid value.`);
+      input.setAttribute('aria-invalid', 'true');
+    }
+    return;
+  }
+  if (ui.controlError.textContent.startsWith(`${PARAMS[name]} must be`)) showControlError('');
+  input.removeAttribute('aria-invalid');
+  if (value === state[name]) return;
+  state[name] = value;
+  writeParams(input);
+  requestRecompute();
+}
+
 function showControlError(message) {
   ui.controlError.hidden = message === '';
   ui.controlError.textContent = message;
@@ -244,11 +339,26 @@ function showControlError(message) {
 // ---- Recompute (one per frame) -----------------------------------------------------------
 
 function requestRecompute() {
+  stale = true;
   if (frameRequested || !lab) return;
   frameRequested = true;
   requestAnimationFrame(() => {
     frameRequested = false;
-    recompute();
+    if (stale) recompute();
+  });
+}
+
+// Typing recomputes inside the input event, so the very next frame paints it (waiting for a
+// requestAnimationFrame costs up to a frame more). At most one recompute per frame: a change
+// that arrives before that frame waits for it, and the frame's callback takes the newest text.
+function recomputeForTyping() {
+  if (!lab) return;
+  if (frameRequested) { stale = true; return; }
+  recompute();
+  frameRequested = true;
+  requestAnimationFrame(() => {
+    frameRequested = false;
+    if (stale) recompute();
   });
 }
 
@@ -277,10 +387,33 @@ function effectiveSettings(source) {
     h = 0;
   }
   const alpha = state.alpha === 'auto' ? source.defaultAlpha : state.alpha;
-  return { d, dPos, dWord, concatWidth, heads: h, headChoices: heads, alpha, notes };
+  return { d, dPos, dWord, concatWidth, heads: h, headChoices: heads, alpha, notes, ...schemeSettings(notes) };
+}
+
+/** The scheme parameters that depend on each other, checked together (fallbacks noted). */
+function schemeSettings(notes) {
+  let alibiHead = state.alibiHead;
+  if (alibiHead > state.alibiHeads) {
+    notes.push(`ALiBi head k = ${alibiHead} is more than H = ${state.alibiHeads} heads; using head ${state.alibiHeads}.`);
+    alibiHead = state.alibiHeads;
+  }
+  // T5's exact buckets cover distances below maxExact; the log-spaced ones must reach beyond.
+  const maxExact = (state.causal ? state.t5Buckets : state.t5Buckets / 2) / 2;
+  let t5MaxDistance = state.t5MaxDistance;
+  if (t5MaxDistance <= maxExact) {
+    t5MaxDistance = Math.max(DEFAULTS.t5MaxDistance, maxExact + 1);
+    notes.push(`T5 max distance ${state.t5MaxDistance} does not exceed the ${maxExact} exact buckets; using ${t5MaxDistance}.`);
+  }
+  let { yarnAlpha, yarnBeta } = state;
+  if (!(yarnAlpha < yarnBeta)) {
+    notes.push(`YaRN needs α < β (got α = ${yarnAlpha}, β = ${yarnBeta}); using α = ${DEFAULTS.yarnAlpha}, β = ${DEFAULTS.yarnBeta}.`);
+    ({ yarnAlpha, yarnBeta } = DEFAULTS);
+  }
+  return { alibiHead, t5MaxDistance, yarnAlpha, yarnBeta, scale: Math.max(1, state.evalLength / state.trainedLength) };
 }
 
 function recompute() {
+  stale = false;
   const started = performance.now();
   generation++;
   const source = currentSource();
@@ -298,9 +431,11 @@ function recompute() {
   const tokens = allTokens.slice(0, MAX_TOKENS);
   let result;
   let embedded;
+  showLanes(state.schemes);
   try {
     embedded = source.embed(tokens);
-    result = runCompare(source, settings, tokens, settings.heads, embedded.vectors);
+    // Only the lanes' schemes: the summary's other numbers wait for the pause after typing.
+    result = runCompare(source, settings, tokens, settings.heads, embedded.vectors, state.schemes);
   } catch (error) {
     // Inputs are validated before they reach the lab, so this is a bug: say so rather than
     // leave stale figures looking current.
@@ -312,15 +447,17 @@ function recompute() {
   ui.results.hidden = false;
   const n = tokens.length;
   if (selected !== null && selected >= n) selected = null;
-  view = { source, settings, tokens, unknown: embedded.unknown, E: embedded.vectors, result, n };
+  const { pe, peConcat } = peTables(result, settings, n);
+  view = { source, settings, tokens, unknown: embedded.unknown, E: embedded.vectors, result, n, pe, peConcat };
 
   tokenList.render(tokens, embedded.unknown, allTokens.length, textCut);
-  lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord });
+  lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength });
   lanes.select(selected);
-  peFigure.update({ pe: result.pe, peConcat: result.peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
+  describeLanes(view);
+  peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
   const spread = updateSpread(source, settings, n);
   updateDistance(settings);
-  updateNormRatio(result);
+  updateNormRatio(view);
   summarise('disturb', disturbSummary(spread, null));
 
   const elapsed = performance.now() - started;
@@ -336,11 +473,16 @@ function scheduleUrlWrite() {
   urlTimer = setTimeout(() => history.replaceState(null, '', writeHash(state) || location.pathname + location.search), 150);
 }
 
-function runCompare(source, settings, tokens, heads, E) {
+/**
+ * lab.compare for these tokens with the page's settings. schemes: which to compute (default the
+ * lanes'); only the concatenated scheme needs the PCA coordinates, so they are skipped otherwise.
+ */
+function runCompare(source, settings, tokens, heads, E, schemes = state.schemes) {
   const n = tokens.length;
   const vectors = E ?? source.embed(tokens).vectors;
-  const concatWords = source.concatWords(vectors, n);
+  const concatWords = schemes.includes('concatenated') ? source.concatWords(vectors, n) : null;
   return lab.compare(vectors, n, settings.d, {
+    ...schemeOptions(settings, schemes),
     alpha: settings.alpha,
     base: state.base,
     layout: state.layout,
@@ -351,6 +493,36 @@ function runCompare(source, settings, tokens, heads, E) {
     heads,
     ...(concatWords ? { concatWords } : {}),
   });
+}
+
+/** compare()'s options for the further schemes, from the checked settings. */
+function schemeOptions(settings, schemes) {
+  return {
+    schemes,
+    trainedLength: state.trainedLength,
+    evalLength: state.evalLength,
+    alibiHeads: state.alibiHeads,
+    alibiHead: settings.alibiHead,
+    t5Buckets: state.t5Buckets,
+    t5MaxDistance: settings.t5MaxDistance,
+    xposGamma: state.xposGamma,
+    xposScaleBase: state.xposScaleBase,
+    yarnAlpha: settings.yarnAlpha,
+    yarnBeta: settings.yarnBeta,
+  };
+}
+
+// The PE tables for the PE figure and the ‖PE‖/‖αE‖ readout: compare's when additive and
+// concatenated are lanes, otherwise computed here (bit-identical), once per size and setting.
+let peCache = { key: '', pe: null, peConcat: null };
+function peTables(result, settings, n) {
+  if (result.pe && result.peConcat) return { pe: result.pe, peConcat: result.peConcat };
+  const key = [n, settings.d, settings.dPos, state.base, state.layout].join('/');
+  if (peCache.key !== key) {
+    const options = { base: state.base, layout: state.layout };
+    peCache = { key, pe: lab.sinusoidal(n, settings.d, options), peConcat: lab.sinusoidal(n, settings.dPos, options) };
+  }
+  return { pe: result.pe ?? peCache.pe, peConcat: result.peConcat ?? peCache.peConcat };
 }
 
 function engineName() {
@@ -365,6 +537,7 @@ function showEngine() {
 }
 
 // Controls and captions that follow the source and the settings.
+let lastSettingsNote = '';
 function reflectSettings(source, settings) {
   ui.vectors.value = state.vectors;
   ui.dim.disabled = source.fixedDim;
@@ -382,7 +555,8 @@ function reflectSettings(source, settings) {
   }
   ui.heads.value = String(settings.heads);
   if (settings.notes.length) showControlError(settings.notes.join(' '));
-  else if (ui.controlError.textContent.includes('using W = I') || ui.controlError.textContent.includes('no room')) showControlError('');
+  else if (ui.controlError.textContent === lastSettingsNote) showControlError('');
+  lastSettingsNote = settings.notes.join(' ');
 
   setField('d', String(settings.d));
   setField('dWord', String(settings.dWord));
@@ -399,6 +573,80 @@ function reflectSettings(source, settings) {
   ui.headsNote.textContent = settings.heads === 0
     ? 'Projections are the identity (W = I): queries, keys and values are the encoded vectors themselves, so the pictures show what the encoding alone does, with no learned weights in the way.'
     : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`;
+}
+
+// The lanes' numbers in words: what each scheme uses for this sentence and these settings.
+function describeLanes({ result, tokens, n, settings }) {
+  const fmt = (v, digits = 4) => Number(v.toPrecision(digits)).toLocaleString('en-US', { maximumSignificantDigits: digits });
+  const { trainedLength: L, evalLength: L2 } = state;
+  const s = settings.scale;
+  setField('scaleFactor', `s = max(1, L′/L) = ${fmt(s)}`);
+  setField('scaleNote', `L = ${L.toLocaleString('en-US')}, L′ = ${L2.toLocaleString('en-US')}, so s = ${fmt(s)}${s === 1 ? ': plain RoPE' : ''}.`);
+  setField('trainedLength', L.toLocaleString('en-US'));
+  setField('learnedNote', n <= L
+    ? `All ${n} positions are within the table's L = ${L.toLocaleString('en-US')} rows.`
+    : `Positions ${L}–${n - 1} (${n - L} of ${n}) are at or beyond L = ${L}: a trained table has no row for these — ` +
+      'they are hatched in the input map; this stand-in simply draws more seeded rows.');
+  const alibi = result.alibi;
+  if (alibi?.slopes) {
+    setField('alibiSlope', settings.heads === 0
+      ? `Head ${settings.alibiHead} of ${state.alibiHeads}: m = ${slopeText(alibi.slopes[0])}.`
+      : `With ${settings.heads} random heads each head has its own slope (those of a ${settings.heads}-head model, k and H aside): ` +
+        `the maps show head 1, m = ${slopeText(alibi.slopes[0])}.`);
+  }
+  const t5 = result.t5;
+  if (t5?.buckets) {
+    const seen = new Uint8Array(state.t5Buckets);
+    for (const b of t5.buckets) seen[b] = 1;
+    const used = seen.reduce((sum, v) => sum + v, 0);
+    setField('t5Note', `${state.causal ? 'Causal' : 'Bidirectional'} buckets (the causal mask is ${state.causal ? 'on' : 'off'}): ` +
+      `${state.t5Buckets} buckets, max distance ${settings.t5MaxDistance}; this sentence uses ${used} of them.`);
+  }
+  const xposText = () => {
+    const zeta0 = state.xposGamma / (1 + state.xposGamma);
+    return `γ = ${state.xposGamma}, λ = ${fmt(state.xposScaleBase)}: ζ runs from ${fmt(zeta0, 3)} (pair 0) towards 1; across this ` +
+      `sentence's largest distance, ${n - 1}, pair 0's logit factor is ζ₀^(${n - 1}/λ) = ${fmt(zeta0 ** ((n - 1) / state.xposScaleBase), 3)}.`;
+  };
+  if (result.xpos) setField('xposNote', xposText());
+  const rope = result['rope-pi'] ?? result['rope-ntk'] ?? result.yarn;
+  if (rope?.frequencies) {
+    const f = rope.frequencies;
+    const dh = 2 * f.length;
+    setField('piNote', s === 1 ? 'L′ ≤ L: nothing to stretch, the lane equals plain RoPE.'
+      : `Neighbouring tokens are 1/s = ${fmt(1 / s)} trained positions apart: every pair turns ${fmt(s)}× slower.`);
+    setField('ntkNote', s === 1 ? 'L′ ≤ L: base′ = base, the lane equals plain RoPE.'
+      : `base′ = ${fmt(state.base)} · ${fmt(s)}^(${dh}/${dh - 2}) = ${fmt(state.base * s ** (dh / (dh - 2)))}; the fastest pair keeps ω₀ = 1.`);
+  }
+  if (result.yarn) {
+    const q = result.yarn.qkFactor ?? 1;
+    setField('yarnNote', `s = ${fmt(s)}, α = ${settings.yarnAlpha}, β = ${settings.yarnBeta}; logits × (0.1 ln s + 1)² = ${fmt(q * q)}.`);
+  }
+  if (result.nope?.masked) setField('nopeNote', nopeText(result.nope, tokens, n));
+}
+
+/** What the causal mask changes for NoPE, measured on this sentence's repeated words. */
+function nopeText({ masked, unmasked }, tokens, n) {
+  const rowGap = (m, i, j) => {
+    let gap = 0;
+    for (let k = 0; k < n; k++) gap = Math.max(gap, Math.abs(m[i * n + k] - m[j * n + k]));
+    return gap;
+  };
+  const seen = new Map();
+  let pair = null;
+  for (let j = 0; j < n && !pair; j++) {
+    if (seen.has(tokens[j])) pair = [seen.get(tokens[j]), j];
+    else seen.set(tokens[j], j);
+  }
+  if (!pair) {
+    return 'No word repeats in this sentence: type one twice to see that, without a mask, identical words get identical rows. ' +
+      'Without the mask, reordering the words only reorders the rows and columns.';
+  }
+  const [i, j] = pair;
+  const fmt = (v) => (v === 0 ? '0' : v.toPrecision(2));
+  const same = rowGap(unmasked, i, j);
+  return `Without a mask, “${tokens[i]}” (${i}) and “${tokens[j]}” (${j}) have ${same < 1e-6 ? 'identical' : 'nearly identical'} attention rows (largest difference ` +
+    `${fmt(same)}): attention cannot tell them apart. With the causal mask their rows differ by up to ` +
+    `${fmt(rowGap(masked, i, j))} — they see different numbers of earlier words, the only source of order here.`;
 }
 
 function setField(name, text) {
@@ -440,18 +688,33 @@ function updateSpread(source, settings, n) {
   lastSpread = spreadPanel.update({ lab, d: settings.d, base: state.base, layout: state.layout, alpha: settings.alpha, wordSpread: spread, length });
 }
 
+// Score versus distance and the rotation angles depend on the settings, not on the words: most
+// keystrokes leave both as they are.
 function updateDistance(settings) {
-  const key = `${settings.d}/${state.base}/${state.maxDistance}`;
+  updateAngles(settings);
+  // schemeOptions without schemes: the panel draws every scheme (it drops undefined options).
+  const options = { dPos: settings.dPos, concat: state.concat, causal: state.causal, ...schemeOptions(settings) };
+  const key = JSON.stringify([settings.d, state.base, state.maxDistance, state.schemes, options]);
   if (key === distanceKey) return;
   distanceKey = key;
-  distancePanel.update({ lab, d: settings.d, base: state.base, maxDistance: state.maxDistance });
+  distancePanel.update({ lab, d: settings.d, base: state.base, maxDistance: state.maxDistance, lanes: state.schemes, options });
 }
 
-function updateNormRatio(result) {
-  const { n, d } = result;
-  const add = result.rotary.x; // αE
+function updateAngles(settings) {
+  // RoPE rotates each head's d_head = d/h coordinates (d with W = I).
+  const dHead = settings.heads ? settings.d / settings.heads : settings.d;
+  const options = { lab, dHead, base: state.base, trainedLength: state.trainedLength, evalLength: state.evalLength,
+    yarnAlpha: settings.yarnAlpha, yarnBeta: settings.yarnBeta };
+  const key = JSON.stringify({ ...options, lab: 0 });
+  if (key === anglesKey) return;
+  anglesKey = key;
+  anglesPanel.update(options);
+}
+
+function updateNormRatio({ n, E, pe, settings }) {
+  const { d, alpha } = settings;
   let sum = 0;
-  for (let p = 0; p < n; p++) sum += rowNorm(result.pe, d, p) / Math.max(1e-12, rowNorm(add, d, p));
+  for (let p = 0; p < n; p++) sum += rowNorm(pe, d, p) / Math.max(1e-12, alpha * rowNorm(E, d, p));
   ui.normRatio.textContent = `‖PE‖ / ‖αE‖ = ${(sum / n).toFixed(3)} (mean over tokens)`;
 }
 
@@ -482,13 +745,18 @@ function showNeighbors() {
   const decoder = currentDecoder();
   const d = settings.d;
   const row = (m, width, from = 0, count = width) => m.slice(p * width + from, p * width + from + count);
-  const cat = result.concatenated;
-  const rows = [
-    { name: 'before encoding (αE)', words: decoder.neighbors(row(E, d), 5) },
-    { name: 'additive (x = αE + PE)', words: decoder.neighbors(row(result.additive.x, d), 5) },
-    { name: `concatenated (word part, ${settings.dWord} dims)`, words: decoder.neighbors(row(cat.x, cat.width, 0, settings.dWord), 5, settings.dWord) },
-    { name: 'rotary (x = αE)', words: null, note: 'x is left untouched, so its nearest words are exactly those before encoding.' },
-  ];
+  // One row per lane: the schemes that change x decode their x; the others leave x = αE.
+  const rows = [{ name: 'before encoding (αE)', words: decoder.neighbors(row(E, d), 5) }];
+  for (const scheme of result.schemes ?? ['additive', 'concatenated', 'rotary']) {
+    const lane = result[scheme];
+    if (scheme === 'additive') rows.push({ name: 'additive (x = αE + PE)', words: decoder.neighbors(row(lane.x, d), 5) });
+    else if (scheme === 'learned') rows.push({ name: 'learned-style (x = αE + L(p))', words: decoder.neighbors(row(lane.x, d), 5) });
+    else if (scheme === 'concatenated') {
+      rows.push({ name: `concatenated (word part, ${settings.dWord} dims)`, words: decoder.neighbors(row(lane.x, lane.width, 0, settings.dWord), 5, settings.dWord) });
+    } else {
+      rows.push({ name: `${SCHEME_NAMES[scheme]} (x = αE)`, words: null, note: 'x is left untouched, so its nearest words are exactly those before encoding.' });
+    }
+  }
   tokenList.showNeighbors(tokens[p], p, rows,
     `Cosine similarity; searched among ${decoder.label}. ` +
     (view.unknown[p] ? 'This token is unknown: its vector is hashed, so its neighbours are arbitrary.' : ''));
@@ -512,7 +780,7 @@ function runHeavy() {
     () => { if (selected !== null) showNeighbors(); },
     function* retrieval() { snapshot.identity = yield* runRetrieval(snapshot); },
     function* shift() { snapshot.shift = yield* runShift(snapshot); },
-    () => { snapshot.orth = runOrthogonality(snapshot); },
+    function* orthogonality() { snapshot.orth = yield* runOrthogonality(snapshot); },
     () => {
       summarise('disturb', disturbSummary(updateSpread(snapshot.source, snapshot.settings, snapshot.n), snapshot.identity));
       summarise('shift', shiftSummary(snapshot));
@@ -528,19 +796,50 @@ function runHeavy() {
   });
 }
 
-function runRetrieval({ result, tokens, settings, E }) {
-  return retrievalPanel.update({ lab, result, tokens, decoder: currentDecoder(), alpha: settings.alpha, dWord: settings.dWord,
-    E, base: state.base, layout: state.layout });
+// Compares for the analyses. For the sentence itself they are cached per snapshot and heads and
+// merged scheme by scheme, so each scheme is computed once per pause (the keystroke's own result
+// serves the lanes' schemes; the retrieval's compare of the others serves the shift panel's
+// unshifted side); only x and the weights are kept (≈ 12 MB at n = 512), not the n×n terms.
+// Shifted sentences are used once and not kept.
+function analysisCompare(snapshot) {
+  snapshot.compares ??= new Map();
+  const { source, settings, tokens, result } = snapshot;
+  return (heads, words, schemes) => {
+    if (words !== tokens) return runCompare(source, settings, words, heads, undefined, schemes);
+    let entry = snapshot.compares.get(heads) ?? (heads === settings.heads ? result : null);
+    const missing = schemes.filter((scheme) => !entry?.[scheme]);
+    if (missing.length) {
+      const fresh = runCompare(source, settings, words, heads, snapshot.E, missing);
+      for (const scheme of missing) fresh[scheme] = { width: fresh[scheme].width, x: fresh[scheme].x, weights: fresh[scheme].weights };
+      entry = entry ? { ...fresh, ...entry, schemes: lab.SCHEMES.filter((s) => entry[s] || fresh[s]) } : fresh;
+      snapshot.compares.set(heads, entry);
+    }
+    return entry;
+  };
 }
 
-function runShift({ source, settings, tokens, result }) {
+// About one 512-token scheme's attention per compare, so a task never holds a keystroke long.
+const CELLS_PER_COMPARE = 1 << 18;
+
+function* runRetrieval(snapshot) {
+  const { tokens, settings, E, n } = snapshot;
+  const compare = analysisCompare(snapshot);
+  const schemes = lab.SCHEMES;
+  const perCompare = Math.max(1, Math.floor(CELLS_PER_COMPARE / (n * n * Math.max(1, settings.heads))));
+  for (let from = 0; from < schemes.length; from += perCompare) {
+    compare(settings.heads, tokens, schemes.slice(from, from + perCompare));
+    yield;
+  }
+  return yield* retrievalPanel.update({ lab, result: compare(settings.heads, tokens, schemes), tokens, decoder: currentDecoder(),
+    alpha: settings.alpha, dWord: settings.dWord, E, base: state.base, layout: state.layout });
+}
+
+function runShift(snapshot) {
+  const { settings, tokens } = snapshot;
   const random = settings.heads || Math.max(...settings.headChoices.filter((h) => h <= 4));
   const headTypes = random > 0 ? [0, random] : [0];
-  const run = (heads, words) => (heads === settings.heads && words === tokens
-    ? result
-    : runCompare(source, settings, words, heads));
   // n + k must stay within compare's limit of 1024 tokens: n ≤ 512 and k ≤ 64 do.
-  return shiftPanel.update({ lab, run, tokens, k: state.shiftK, headTypes });
+  return shiftPanel.update({ lab, run: analysisCompare(snapshot), tokens, k: state.shiftK, headTypes, schemes: lab.SCHEMES });
 }
 
 function runOrthogonality({ source, settings, tokens, E }) {
@@ -559,28 +858,31 @@ function summarise(which, text) {
 function disturbSummary(spread, identity) {
   if (!spread || !view) return null;
   const small = (v) => (v >= 0.01 ? v.toFixed(2) : v.toPrecision(1));
-  let text = `additive. After adding PE, an encoded vector's cosine with its own word vector is ${meanOwnCosine(view.result).toFixed(2)} ` +
+  let text = `additive. After adding PE, an encoded vector's cosine with its own word vector is ${meanOwnCosine(view).toFixed(2)} ` +
     'on average (1 = untouched, which is what concatenation keeps for its word part and rotary for all of x). ' +
     `It shakes the first ${spread.tenth} dimensions by ${small(spread.firstTenth)}× the words' own spread and the last ` +
     `${spread.tenth} by ${small(spread.lastTenth)}× (L = ${spread.length}).`;
-  if (identity) {
-    const pct = (r) => (Number.isFinite(r.top1) ? `${(100 * r.top1).toFixed(0)}%` : '—');
-    text += ` Words decoded back from the encoded vectors: additive ${pct(identity.additive)}, ` +
-      `concatenated ${pct(identity.concatenated)}${identity.concatenated.top1 < 1 ? ' (lost to its narrower word part, not to position)' : ''}, ` +
-      `rotary ${pct(identity.rotary)}.`;
+  // The heavy phase decodes the lanes' schemes (and, for this summary, the original three).
+  const decoded = ['additive', 'concatenated', 'rotary'].filter((scheme) => Number.isFinite(identity?.[scheme]?.top1));
+  if (decoded.length) {
+    const pct = (r) => `${(100 * r.top1).toFixed(0)}%`;
+    text += ` Words decoded back from the encoded vectors: ${decoded.map((scheme) => `${scheme} ${pct(identity[scheme])}` +
+      (scheme === 'concatenated' && identity.concatenated.top1 < 1 ? ' (lost to its narrower word part, not to position)' : '')).join(', ')}.`;
   }
   return text;
 }
 
-/** Mean cosine between each additive x_p and its own word vector αE_p (rotary's x). */
-function meanOwnCosine(result) {
-  const { n, d } = result;
-  const x = result.additive.x;
-  const e = result.rotary.x;
+/** Mean cosine between each additive x_p = αE_p + PE(p) and its own word vector αE_p. */
+function meanOwnCosine({ n, E, pe, settings }) {
+  const { d, alpha } = settings;
   let sum = 0;
   for (let p = 0; p < n; p++) {
     let dot = 0; let nx = 0; let ne = 0;
-    for (let j = p * d; j < (p + 1) * d; j++) { dot += x[j] * e[j]; nx += x[j] * x[j]; ne += e[j] * e[j]; }
+    for (let j = p * d; j < (p + 1) * d; j++) {
+      const e = alpha * E[j];
+      const x = e + pe[j];
+      dot += x * e; nx += x * x; ne += e * e;
+    }
     sum += nx > 0 && ne > 0 ? dot / Math.sqrt(nx * ne) : 1;
   }
   return sum / n;
@@ -590,19 +892,31 @@ function shiftSummary({ shift }) {
   if (!shift) return null;
   const fmt = (v) => (v === 0 ? '0' : v.toExponential(1));
   const random = Object.keys(shift).map(Number).find((h) => h > 0);
-  const both = (scheme) => `${fmt(shift[0][scheme])} with W = I${random ? ` and ${fmt(shift[random][scheme])} with ${random} random heads` : ''}`;
+  // The largest change over a group of schemes, with W = I and with random heads.
+  const worst = (ids, h) => Math.max(...ids.map((id) => shift[h][id]));
+  const both = (ids) => `${fmt(worst(ids, 0))} with W = I${random ? ` and ${fmt(worst(ids, random))} with ${random} random heads` : ''}`;
+  const relative = ['rotary', 'xpos', 'rope-pi', 'rope-ntk', 'yarn', 'alibi', 't5', 'nope'].filter((id) => id in shift[0]);
   const words = `${state.shiftK} word${state.shiftK === 1 ? '' : 's'}`;
-  let text = `rotary — prepending ${words} changes its attention among the original words by at most ${both('rotary')}: ` +
-    `rounding error, whatever the projections. Additive moves by ${both('additive')}.`;
+  let text = `the relative schemes (${relative.map((id) => SCHEME_NAMES[id]).join(', ')}) — prepending ${words} changes their ` +
+    `attention among the original words by at most ${both(relative)}: rounding error, whatever the projections. ` +
+    `The absolute ones move: additive by ${both(['additive'])}${'learned' in shift[0] ? `, the learned-style table by ${both(['learned'])}` : ''}.`;
   if (random) {
-    text += ` Concatenated moves by ${both('concatenated')}: with W = I its position term PE(i)·PE(j) also depends only on ` +
-      'the distance, but projections that mix word and position coordinates break that.';
+    text += ` Concatenated stays at ${fmt(worst(['concatenated'], 0))} with W = I — its position term PE(i)·PE(j) also depends ` +
+      `only on the distance — but moves by ${fmt(worst(['concatenated'], random))} with ${random} random heads, whose projections mix ` +
+      'word and position coordinates.';
   }
   return text;
 }
 
-function crossTermRatio(result, n) {
-  const terms = result.additive.terms;
+/**
+ * The additive lane's logit terms: the lanes' own, or (additive not a lane) one additive-only
+ * compare after typing pauses — the analyses' cached compares keep no terms.
+ */
+function additiveTerms({ result, source, settings, tokens, E }) {
+  return (result.additive ?? runCompare(source, settings, tokens, settings.heads, E, ['additive']).additive).terms;
+}
+
+function crossTermRatio(terms, n) {
   const rms = (t) => {
     let s = 0;
     for (let i = t * n * n; i < (t + 1) * n * n; i++) s += terms[i] * terms[i];
@@ -614,10 +928,11 @@ function crossTermRatio(result, n) {
     'word and position barely interfere, as if they had separate coordinates.';
 }
 
-function orthSummary({ orth, result, n }) {
+function orthSummary(snapshot) {
+  const { orth, n } = snapshot;
   if (!orth) return null;
   return `at d = ${orth.d} a word vector and its position vector have cosine ≈ ±${orth.point.toFixed(2)} ` +
     `(random pairs: ${orth.random.toFixed(2)}, 1/√d = ${(1 / Math.sqrt(orth.d)).toFixed(2)}): nearly orthogonal, so ` +
-    crossTermRatio(result, n);
+    crossTermRatio(additiveTerms(snapshot), n);
 }
 

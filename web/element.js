@@ -10,10 +10,10 @@
 // Bad attribute values fall back to their defaults with one console warning each.
 import { load, setCoreLoader } from './posenc.mjs';
 import createCore from 'posenc:core-glue';
-import simdWasm from 'posenc:wasm-simd';
-import scalarWasm from 'posenc:wasm-scalar';
+import cores from 'posenc:cores';
+import { decodeLzma } from './lzma.js';
 import pageCss from './style.css';
-import { DEFAULT_SENTENCE, FIELDS, MAX_TOKENS, autoDPos, validHeads } from './state.js';
+import { DEFAULTS as PAGE_DEFAULTS, DEFAULT_SENTENCE, FIELDS, MAX_TOKENS, autoDPos, validHeads } from './state.js';
 import { syntheticSource, vectorSetSource } from './vocab.js';
 import { createLanes, SCHEMES, SCHEME_NAMES } from './panels/lanes.js';
 import { createTokenList } from './panels/tokens.js';
@@ -22,6 +22,7 @@ import { createRetrievalPanel } from './panels/retrieval.js';
 import { createShiftPanel } from './panels/shift.js';
 import { createDistancePanel } from './panels/distance.js';
 import { createOrthogonalityPanel } from './panels/orthogonality.js';
+import { createAnglesPanel } from './panels/angles.js';
 import { scaled } from './math.js';
 import { runInTasks } from './tasks.js';
 
@@ -37,7 +38,14 @@ function decodeBase64(text) {
   return bytes;
 }
 
-setCoreLoader((flavour) => createCore({ wasmBinary: decodeBase64(flavour === 'simd' ? simdWasm : scalarWasm) }));
+// cores = { simd, scalar, data }: byte sizes, and base64 of one LZMA stream holding the SIMD
+// core then the scalar one (scripts/bundle-element.mjs); the SIMD core needs only the stream's
+// first part. async: a damaged stream rejects load() rather than throwing out of it.
+setCoreLoader(async (flavour) => {
+  const simd = flavour === 'simd';
+  const bytes = decodeLzma(decodeBase64(cores.data), cores.simd + (simd ? 0 : cores.scalar));
+  return createCore({ wasmBinary: simd ? bytes : bytes.subarray(cores.simd) });
+});
 
 // ---- Attributes ---------------------------------------------------------------------------
 
@@ -52,13 +60,14 @@ const PANELS = {
   shift: { title: 'Shift invariance' },
   distance: { title: 'Score versus distance' },
   orthogonality: { title: 'Near-orthogonality versus d' },
+  angles: { title: 'Rotation angles per frequency (RoPE variants)' },
 };
 const PANEL_ALIASES = { decomposition: 'terms', logits: 'terms', encoding: 'pe', spread: 'disturbance', orth: 'orthogonality' };
 const CONTROLS = ['vectors', 'd', 'base', 'scale', 'layout', 'pairing', 'causal', 'export'];
 
 const DEFAULTS = Object.freeze({
   sentence: DEFAULT_SENTENCE,
-  schemes: SCHEMES,
+  schemes: PAGE_DEFAULTS.schemes, // additive, concatenated, rotary; any of the eleven may be asked for
   panel: ['attention'],
   d: 64,
   base: 10000,
@@ -66,11 +75,18 @@ const DEFAULTS = Object.freeze({
   layout: 'interleaved',
   pairing: 'interleaved',
   causal: false,
+  trainedLength: PAGE_DEFAULTS.trainedLength, // L and L′: the learned table's rows, the RoPE
+  evalLength: PAGE_DEFAULTS.evalLength,       // extensions' scale s = max(1, L′/L), the angle panel
+  alibiHeads: PAGE_DEFAULTS.alibiHeads,
+  alibiHead: PAGE_DEFAULTS.alibiHead,
   vectors: 'glove',
   controls: [],
   editable: true,
 });
+// Options are camelCase (also the properties); their attributes are kebab-case: evalLength ↔ eval-length.
 const ATTRIBUTES = Object.keys(DEFAULTS);
+const attributeOf = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+const OPTION_OF = Object.fromEntries(ATTRIBUTES.map((name) => [attributeOf(name), name]));
 
 const words = (text) => text.toLowerCase().split(/[\s,]+/).filter(Boolean);
 function list(allowed, aliases = {}, { none = false } = {}) {
@@ -96,6 +112,10 @@ const PARSERS = {
   layout: [(t) => FIELDS.layout[1](t.trim()), FIELDS.layout[2]],
   pairing: [(t) => FIELDS.pairing[1](t.trim()), FIELDS.pairing[2]],
   causal: [flag, 'true or false (or the bare attribute)'],
+  trainedLength: [(t) => FIELDS.trainedLength[1](t.trim()), FIELDS.trainedLength[2]],
+  evalLength: [(t) => FIELDS.evalLength[1](t.trim()), FIELDS.evalLength[2]],
+  alibiHeads: [(t) => FIELDS.alibiHeads[1](t.trim()), FIELDS.alibiHeads[2]],
+  alibiHead: [(t) => FIELDS.alibiHead[1](t.trim()), FIELDS.alibiHead[2]],
   vectors: [(t) => FIELDS.vectors[1](t.trim()), FIELDS.vectors[2]],
   controls: [list(CONTROLS, {}, { none: true }), `none, all, or a list of ${CONTROLS.join(', ')}`],
   editable: [flag, 'true or false'],
@@ -114,7 +134,7 @@ function parseAttribute(name, raw) {
   if (value !== undefined) return value;
   const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
   const fallback = Array.isArray(DEFAULTS[name]) ? DEFAULTS[name].join(',') || 'none' : String(DEFAULTS[name]);
-  warnOnce(`${name}="${shown}" is not valid (${PARSERS[name][1]}); using the default "${fallback}".`);
+  warnOnce(`${attributeOf(name)}="${shown}" is not valid (${PARSERS[name][1]}); using the default "${fallback}".`);
   return DEFAULTS[name];
 }
 
@@ -271,7 +291,7 @@ const element = (tag, className, text) => {
 // ---- The element --------------------------------------------------------------------------
 
 class PosencLabElement extends HTMLElement {
-  static get observedAttributes() { return ATTRIBUTES; }
+  static get observedAttributes() { return ATTRIBUTES.map(attributeOf); }
 
   #root;
   #options = { ...DEFAULTS };
@@ -304,8 +324,9 @@ class PosencLabElement extends HTMLElement {
     if (!this.#started) whenVisible(this, () => this.#start());
   }
 
-  attributeChangedCallback(name, before, after) {
+  attributeChangedCallback(attribute, before, after) {
     if (before === after) return;
+    const name = OPTION_OF[attribute];
     this.#options[name] = parseAttribute(name, after);
     if (!this.isConnected) return;
     if (!this.#reflecting) this.#build();
@@ -341,16 +362,17 @@ class PosencLabElement extends HTMLElement {
   // -- attributes ⇄ options --------------------------------------------------------------
 
   #readAll() {
-    for (const name of ATTRIBUTES) this.#options[name] = parseAttribute(name, this.getAttribute(name));
+    for (const name of ATTRIBUTES) this.#options[name] = parseAttribute(name, this.getAttribute(attributeOf(name)));
   }
 
   /** A reader's edit: reflected into the attribute, re-rendered, announced. */
   #edit(name, value) {
     this.#reflecting = true;
     try {
-      if (typeof value === 'boolean') this.setAttribute(name, String(value));
-      else if (Array.isArray(value)) this.setAttribute(name, value.join(','));
-      else this.setAttribute(name, String(value));
+      const attribute = attributeOf(name);
+      if (typeof value === 'boolean') this.setAttribute(attribute, String(value));
+      else if (Array.isArray(value)) this.setAttribute(attribute, value.join(','));
+      else this.setAttribute(attribute, String(value));
     } finally {
       this.#reflecting = false;
     }
@@ -426,7 +448,9 @@ class PosencLabElement extends HTMLElement {
           figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${spec.title}`);
           const slot = element('div');
           slot.dataset.figure = `${scheme}-${name}`;
-          figure.append(element('figcaption', '', SCHEME_NAMES[scheme]), slot);
+          // The learned-style table and T5's bucket values are seeded stand-ins: say so under each.
+          const seeded = scheme === 'learned' || scheme === 't5' ? ' (seeded, not trained)' : '';
+          figure.append(element('figcaption', '', SCHEME_NAMES[scheme] + seeded), slot);
           lanes.append(figure);
         }
         section.append(lanes);
@@ -457,6 +481,7 @@ class PosencLabElement extends HTMLElement {
       shift: createShiftPanel,
       distance: createDistancePanel,
       orthogonality: createOrthogonalityPanel,
+      angles: createAnglesPanel,
     };
     for (const [name, panel] of Object.entries(ui.panels)) {
       const made = make[name](panel.slot);
@@ -612,15 +637,22 @@ class PosencLabElement extends HTMLElement {
       const tokens = all.slice(0, MAX_TOKENS);
       const n = tokens.length;
       const { vectors: E, unknown } = source.embed(tokens);
-      // The concatenated scheme's PCA basis costs about half a second the first time GloVe
-      // computes it; skip it when nothing shown depends on the concatenated scheme.
-      const needsConcat = o.panel.some((name) => name === 'retrieval' || name === 'shift') ||
-        (o.schemes.includes('concatenated') && o.panel.some((name) => PANELS[name].lane));
-      const compare = (heads, words, vectors) => {
+      // Only the schemes asked for are computed. The concatenated scheme's PCA basis costs about
+      // half a second the first time GloVe computes it; skip it when that scheme is not shown.
+      const needsConcat = o.schemes.includes('concatenated');
+      // ALiBi's head must exist in its H-head model; otherwise head 1, said once.
+      let alibiHead = o.alibiHead;
+      if (alibiHead > o.alibiHeads) {
+        warnOnce(`alibi-head="${alibiHead}" exceeds alibi-heads="${o.alibiHeads}"; using head 1.`);
+        alibiHead = 1;
+      }
+      const schemeOptions = { trainedLength: o.trainedLength, evalLength: o.evalLength, alibiHeads: o.alibiHeads, alibiHead };
+      const compare = (heads, words, vectors, schemes = o.schemes) => {
         const X = vectors ?? source.embed(words).vectors;
         const concatWords = needsConcat ? source.concatWords(X, words.length) : null;
         return lab.compare(X, words.length, d, {
           alpha, base: o.base, layout: o.layout, pairing: o.pairing, dPos, concat: 'same-width', causal: o.causal, heads,
+          schemes, ...schemeOptions,
           ...(concatWords ? { concatWords } : {}),
         });
       };
@@ -628,12 +660,15 @@ class PosencLabElement extends HTMLElement {
       this.#view = { d, n, tokens };
       if (this.#selected !== null && this.#selected >= n) this.#selected = null;
       ui.tokens.render(tokens, unknown, all.length);
-      ui.lanes?.update({ result, tokens, heads: 0, causal: o.causal, dWord });
+      ui.lanes?.update({ result, tokens, heads: 0, causal: o.causal, dWord, trainedLength: o.trainedLength });
       ui.lanes?.select(this.#selected);
       const p = ui.panels;
-      p.pe?.update({ pe: result.pe, peConcat: result.peConcat, n, d, dPos, layout: o.layout });
+      // The PE tables come with the additive and concatenated lanes; otherwise made here.
+      const table = (width) => lab.sinusoidal(n, width, { base: o.base, layout: o.layout });
+      p.pe?.update({ pe: result.pe ?? table(d), peConcat: result.peConcat ?? table(dPos), n, d, dPos, layout: o.layout });
       p.disturbance?.update({ lab, d, base: o.base, layout: o.layout, alpha, wordSpread: wordSpread(source), length: n });
-      p.distance?.update({ lab, d, base: o.base, maxDistance: 128 });
+      p.distance?.update({ lab, d, base: o.base, maxDistance: 128, lanes: o.schemes, options: { dPos, causal: o.causal, ...schemeOptions } });
+      p.angles?.update({ lab, dHead: d, base: o.base, trainedLength: o.trainedLength, evalLength: o.evalLength });
       ui.panelBox.classList.remove('is-pending');
       const engine = lab.simd ? 'wasm SIMD' : 'scalar wasm';
       this.#setStatus(`${n} token${n === 1 ? '' : 's'}, d = ${d}, ${source.kind === 'glove' ? 'GloVe' : 'synthetic'} vectors · ${engine} · ${(performance.now() - started).toFixed(0)} ms`);
@@ -644,7 +679,7 @@ class PosencLabElement extends HTMLElement {
       if (p.retrieval) {
         heavy.push(() => {
           const decoder = source.decoder(tokens);
-          const run = p.retrieval.update({ lab, result, tokens, decoder, alpha, dWord });
+          const run = p.retrieval.update({ lab, result, tokens, decoder, alpha, dWord, E, base: o.base, layout: o.layout });
           return (function* () { try { yield* run; } finally { decoder.dispose(); } })();
         });
       }
@@ -652,8 +687,8 @@ class PosencLabElement extends HTMLElement {
         const random = Math.max(...validHeads([d, d]).filter((h) => h <= 4));
         const headTypes = random > 0 ? [0, random] : [0];
         heavy.push(() => p.shift.update({
-          lab, tokens, k: 3, headTypes,
-          run: (heads, words) => (heads === 0 && words === tokens ? result : compare(heads, words)),
+          lab, tokens, k: 3, headTypes, schemes: o.schemes,
+          run: (heads, words, schemes) => (heads === 0 && words === tokens ? result : compare(heads, words, undefined, schemes)),
         }));
       }
       if (p.orthogonality) {
@@ -694,12 +729,12 @@ for (const name of ATTRIBUTES) {
     configurable: true,
     enumerable: true,
     get() {
-      const value = parseAttribute(name, this.getAttribute(name));
+      const value = parseAttribute(name, this.getAttribute(attributeOf(name)));
       return Array.isArray(value) ? value.join(',') : value;
     },
     set(value) {
-      if (value === null || value === undefined) this.removeAttribute(name);
-      else this.setAttribute(name, Array.isArray(value) ? value.join(',') : String(value));
+      if (value === null || value === undefined) this.removeAttribute(attributeOf(name));
+      else this.setAttribute(attributeOf(name), Array.isArray(value) ? value.join(',') : String(value));
     },
   });
 }

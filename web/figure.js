@@ -89,7 +89,7 @@ export class HeatmapFigure {
 
   /**
    * spec: { tiles: [{ title, values, rows, cols, offset? }], min, max, label, legendTitle,
-   *         rowLabel(i), colLabel(j), note?(tileIndex, row, col) }
+   *         rowLabel(i), colLabel(j), note?(tileIndex, row, col), flagRowsFrom? }
    */
   update(spec) {
     this.spec = spec;
@@ -113,6 +113,10 @@ export class HeatmapFigure {
       // Keep very wide or tall matrices legible: cells may stretch, the picture stays in bounds.
       const ratio = Math.min(3, Math.max(0.5, data.cols / data.rows));
       tile.frame.style.aspectRatio = String(ratio);
+      // Rows from spec.flagRowsFrom on are hatched (e.g. positions a trained table would not have).
+      const flagged = spec.flagRowsFrom !== undefined && spec.flagRowsFrom < data.rows;
+      tile.flag.hidden = !flagged;
+      if (flagged) tile.flag.style.top = `${(spec.flagRowsFrom / data.rows) * 100}%`;
       tile.canvas.setAttribute('aria-label', `${spec.label}${data.title ? ` — ${data.title}` : ''}; ` +
         `${data.rows} × ${data.cols}; colour range ${formatValue(spec.min)} to ${formatValue(spec.max)}`);
     });
@@ -158,10 +162,12 @@ export class HeatmapFigure {
     rowBand.hidden = true;
     colBand.hidden = true;
     cursor.hidden = true;
-    frame.append(canvas, rowBand, colBand, cursor);
+    const flag = element('div', 'row-flag');
+    flag.hidden = true;
+    frame.append(canvas, flag, rowBand, colBand, cursor);
     box.append(title, frame);
     this.tileBox.append(box);
-    const tile = { box, title, frame, canvas, cursor, rowBand, colBand };
+    const tile = { box, title, frame, canvas, cursor, rowBand, colBand, flag };
 
     const cellAt = (event) => {
       const data = this.spec?.tiles[index];
@@ -503,7 +509,7 @@ function drawSeries(g, series, L) {
   g.strokeStyle = series.colour;
   g.fillStyle = series.colour;
   g.lineWidth = 2;
-  g.setLineDash(series.dash ? [6, 4] : []);
+  g.setLineDash(Array.isArray(series.dash) ? series.dash : series.dash ? [6, 4] : []);
   if (series.kind === 'bars') {
     const barWidth = Math.max(1, (L.plotW / (L.xMax - L.xMin)) * 0.8);
     const zero = L.py(Math.max(L.yMin, 0));

@@ -18,7 +18,21 @@ export const LIMITS = Object.freeze({
   maxBuckets: 1024,       // T5 numBuckets (even, ≥ 4)
   maxT5Distance: 1000000, // T5 maxDistance
   maxLength: 1e9,         // trainedLength / evalLength for RoPE scaling
+  maxContextLength: 1 << 20, // compare / distanceCurves: trainedLength, evalLength
+  maxCompareBuckets: 256, // compare / distanceCurves: t5Buckets (even, ≥ 4)
+  maxDistance: 65536,     // distanceCurves: maxDistance
 });
+
+/** Every scheme compare() can compute, in display order. */
+export const SCHEMES = Object.freeze([
+  'additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn',
+]);
+const CLASSIC_SCHEMES = ['additive', 'concatenated', 'rotary'];
+const ROPE_FAMILY = ['rotary', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
+const SCHEME_OPTIONS = [
+  'trainedLength', 'evalLength', 'alibiHeads', 'alibiHead', 't5Buckets', 't5MaxDistance', 'xposGamma',
+  'xposScaleBase', 'yarnAlpha', 'yarnBeta',
+];
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
@@ -315,6 +329,7 @@ class Lab {
     this.version = core.version();
     this.simd = core.simdBuild();
     this.limits = LIMITS;
+    this.SCHEMES = SCHEMES;
     Object.freeze(this);
   }
 
@@ -514,29 +529,28 @@ class Lab {
   }
 
   /**
-   * Runs one sentence through the additive, concatenated and rotary schemes.
-   * embeddings: Float32Array(n*d) word vectors (e.g. from embed()); see README for the result.
+   * Runs one sentence through the requested schemes (options.schemes, a non-empty subset of
+   * SCHEMES; default ['additive', 'concatenated', 'rotary']); only those are computed.
+   * embeddings: Float32Array(n*d) word vectors (e.g. from embed()); see README for the options
+   * and the result ({ n, d, dPos, heads, schemes, pe?, peConcat?, [scheme]: lane }).
    * options.concatWords: the same words in the basis whose leading coordinates the concatenated
    * scheme keeps (vectors.reduce(E, n, d) for PCA); by default it keeps E's leading coordinates.
    */
   compare(embeddings, n, d, options = {}) {
     checkOptions('options', options, [
       'alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
+      'schemes', ...SCHEME_OPTIONS,
     ]);
     checkInt('n', n, 1, LIMITS.maxCompareTokens);
     checkEvenDim('d', d);
     checkMatrix('embeddings', embeddings, n * d);
+    const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
     const alpha = checkFloat32('alpha', options.alpha ?? 1);
     const base = checkBase(options.base ?? 10000);
     const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
     const pairing = checkEnum('pairing', options.pairing ?? 'interleaved', LAYOUTS);
     const concat = checkEnum('concat', options.concat ?? 'same-width', CONCAT_MODES);
-    const defaultDPos = Math.max(2, 2 * Math.round(d / 8));
-    const dPos = checkInt('dPos', options.dPos ?? defaultDPos, 2, LIMITS.maxDim);
-    if (dPos % 2 !== 0) throw new RangeError('dPos must be even');
-    if (concat === 0 && dPos >= d) {
-      throw new RangeError(`dPos (${dPos}) must be smaller than d (${d}) for same-width concatenation, so d must be at least 4`);
-    }
+    const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
     const causal = options.causal ?? false;
     if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
     const heads = checkInt('heads', options.heads ?? 0, 0, LIMITS.maxHeads);
@@ -546,29 +560,91 @@ class Lab {
     if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
       throw new RangeError(`scale must be at least ${FLOAT32_MIN_NORMAL} (got ${scale})`);
     }
+    const schemeOptions = checkSchemeOptions(options, causal);
     const concatWords = options.concatWords;
     if (concatWords !== undefined) checkMatrix('concatWords', concatWords, n * d);
     const [input, reduced] = this.#reserve(n * d, concatWords === undefined ? 0 : n * d);
     this.#write(input, embeddings);
     if (concatWords !== undefined) this.#write(reduced, concatWords);
     this.#comparison ??= new this.#core.Comparison();
-    this.#call(this.#comparison.run(input, n, d, alpha, base, layout, pairing, dPos, concat, causal,
-      heads, seed, scale, concatWords === undefined ? 0 : reduced));
     const c = this.#comparison;
-    const scheme = (i) => ({
-      width: c.width(i),
-      x: c.view(i, 0).slice(),
-      weights: c.view(i, 1).slice(),
-      terms: c.view(i, 2).slice(),
-    });
-    return {
-      n, d, dPos, heads: Math.max(heads, 1),
-      pe: c.pe(false).slice(),
-      peConcat: c.pe(true).slice(),
-      additive: scheme(0),
-      concatenated: scheme(1),
-      rotary: scheme(2),
-    };
+    c.configure(schemeMask(schemes), ...schemeOptions);
+    this.#call(c.run(input, n, d, alpha, base, layout, pairing, dPos, concat, causal,
+      heads, seed, scale, concatWords === undefined ? 0 : reduced));
+    const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
+    if (schemes.includes('additive')) result.pe = c.pe(false).slice();
+    if (schemes.includes('concatenated')) result.peConcat = c.pe(true).slice();
+    for (const name of schemes) {
+      const i = SCHEMES.indexOf(name);
+      const lane = {
+        width: c.width(i),
+        x: c.view(i, 0).slice(),
+        weights: c.view(i, 1).slice(),
+        terms: c.view(i, 2).slice(),
+        termNames: [...TERM_NAMES[name]],
+      };
+      if (name === 'alibi') lane.slopes = c.parameters(i).slice();
+      if (name === 't5') lane.buckets = c.buckets().slice();
+      if (name === 'learned') lane.trainedLength = schemeOptions[0];
+      if (name === 'nope') {
+        lane.masked = c.view(i, 3).slice();
+        lane.unmasked = c.view(i, 4).slice();
+      }
+      if (ROPE_FAMILY.includes(name)) {
+        lane.frequencies = c.parameters(i).slice();
+        lane.scaleFactor = c.scaleFactor(i);
+        if (name === 'yarn') lane.qkFactor = c.qkFactor(i);
+      }
+      result[name] = lane;
+    }
+    return result;
+  }
+
+  /**
+   * Score against distance, per scheme: the position-dependent part of the logit between two
+   * identical content vectors k tokens apart (query at position k, key at 0), in logit units
+   * (÷√width like the lanes), k = 0 … maxDistance:
+   *   additive      PE(k)·PE(0)/√d = Σ_i cos(k·ω_i)/√d
+   *   concatenated  PE_dPos(k)·PE_dPos(0)/√w (ω of dPos dims; w = d, or d + dPos when widened)
+   *   learned       L(k)·L(0)/√d (the seeded learned-style table of compare())
+   *   rotary family u·R(k·ω)·u/√d for the all-ones u = (2/√d)·Σ_i cos(k·ω_i) with the scheme's ω;
+   *                 xpos: ζ_i^(k/xposScaleBase) inside the sum; yarn: times qkFactor²
+   *   alibi         −m·k, m the slope of head alibiHead of an alibiHeads-head model
+   *   t5            the seeded value of bucket(−k) (a key k tokens before the query; causal
+   *                 buckets when causal, else bidirectional)
+   *   nope          0
+   * → { maxDistance, curves: { [scheme]: Float32Array(maxDistance + 1) } }.
+   */
+  distanceCurves(options) {
+    checkOptions('options', options, [
+      'd', 'base', 'maxDistance', 'schemes', 'dPos', 'concat', 'causal', ...SCHEME_OPTIONS,
+    ]);
+    const d = checkEvenDim('d', options.d);
+    const maxDistance = checkInt('maxDistance', options.maxDistance, 1, LIMITS.maxDistance);
+    if ((maxDistance + 1) * d > LIMITS.maxElements) {
+      throw new RangeError(`(maxDistance + 1)·d must be at most ${LIMITS.maxElements} (got ${(maxDistance + 1) * d})`);
+    }
+    const base = checkBase(options.base ?? 10000);
+    const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
+    const concat = checkEnum('concat', options.concat ?? 'same-width', CONCAT_MODES);
+    const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
+    const causal = checkBoolean('causal', options.causal ?? false);
+    const schemeOptions = checkSchemeOptions(options, causal);
+    const row = maxDistance + 1;
+    const [out] = this.#reserve(schemes.length * row);
+    this.#call(this.#core.distanceCurves(d, maxDistance, base, dPos, concat, causal, schemeMask(schemes),
+      ...schemeOptions, out));
+    // The core writes one row per scheme in SCHEMES order.
+    const curves = {};
+    let at = 0;
+    for (const name of SCHEMES) {
+      if (!schemes.includes(name)) continue;
+      curves[name] = this.#read(out + 4 * at * row, row);
+      at++;
+    }
+    const ordered = {};
+    for (const name of schemes) ordered[name] = curves[name];
+    return { maxDistance, curves: ordered };
   }
 
   /**
@@ -779,6 +855,64 @@ function checkOptions(name, options, allowed) {
   for (const key of Object.keys(options)) {
     if (!allowed.includes(key)) throw new TypeError(`unknown option '${key}' (allowed: ${allowed.join(', ')})`);
   }
+}
+
+const TERM_NAMES = (() => {
+  const four = ['content · content', 'content · position', 'position · content', 'position · position'];
+  const rotated = ['rotated content · content'];
+  return Object.freeze({
+    additive: four, concatenated: four, learned: four,
+    rotary: rotated, xpos: rotated, 'rope-pi': rotated, 'rope-ntk': rotated, yarn: rotated,
+    alibi: ['content · content', 'ALiBi bias'], t5: ['content · content', 'T5 bucket bias'], nope: ['content · content'],
+  });
+})();
+
+function checkSchemes(schemes) {
+  if (!Array.isArray(schemes)) throw new TypeError(`schemes must be an array of scheme names (${SCHEMES.join(', ')})`);
+  if (schemes.length === 0) throw new RangeError('schemes must name at least one scheme');
+  for (let i = 0; i < schemes.length; i++) {
+    checkEnum(`schemes[${i}]`, schemes[i], SCHEMES);
+    if (schemes.indexOf(schemes[i]) !== i) throw new RangeError(`schemes: '${schemes[i]}' appears twice`);
+  }
+  return schemes.slice();
+}
+
+// Bit i of the core's scheme set is SCHEMES[i].
+function schemeMask(schemes) {
+  return schemes.reduce((mask, name) => mask | (1 << SCHEMES.indexOf(name)), 0) >>> 0;
+}
+
+// dPos (default d/4 rounded to even, at least 2); its relation to d matters only when the
+// concatenated scheme is computed.
+function checkDPos(value, d, concat, needed) {
+  const dPos = checkInt('dPos', value ?? Math.max(2, 2 * Math.round(d / 8)), 2, LIMITS.maxDim);
+  if (dPos % 2 !== 0) throw new RangeError('dPos must be even');
+  if (needed && concat === 0 && dPos >= d) {
+    throw new RangeError(`dPos (${dPos}) must be smaller than d (${d}) for same-width concatenation, so d must be at least 4`);
+  }
+  return dPos;
+}
+
+// The further schemes' options, validated, in the order the core takes them.
+function checkSchemeOptions(options, causal) {
+  const trainedLength = checkInt('trainedLength', options.trainedLength ?? 2048, 1, LIMITS.maxContextLength);
+  const evalLength = checkInt('evalLength', options.evalLength ?? 8192, 1, LIMITS.maxContextLength);
+  const alibiHeads = checkInt('alibiHeads', options.alibiHeads ?? 8, 1, LIMITS.maxHeads);
+  const alibiHead = checkInt('alibiHead', options.alibiHead ?? 1, 1, alibiHeads);
+  const t5Buckets = checkInt('t5Buckets', options.t5Buckets ?? 32, 4, LIMITS.maxCompareBuckets);
+  if (t5Buckets % 2 !== 0) throw new RangeError(`t5Buckets must be even (got ${t5Buckets})`);
+  const maxExact = (causal ? t5Buckets : t5Buckets / 2) / 2;
+  const t5MaxDistance = checkInt('t5MaxDistance', options.t5MaxDistance ?? 128, maxExact + 1, LIMITS.maxT5Distance);
+  const xposGamma = checkFinite('xposGamma', options.xposGamma ?? 0.4);
+  if (!(xposGamma > 0 && xposGamma <= 10)) throw new RangeError(`xposGamma must be in (0, 10] (got ${xposGamma})`);
+  const xposScaleBase = checkFinite('xposScaleBase', options.xposScaleBase ?? 512);
+  if (!(xposScaleBase > 0 && xposScaleBase <= 1e9)) throw new RangeError(`xposScaleBase must be > 0 and at most 1e9 (got ${xposScaleBase})`);
+  const yarnAlpha = checkFinite('yarnAlpha', options.yarnAlpha ?? 1);
+  const yarnBeta = checkFinite('yarnBeta', options.yarnBeta ?? 32);
+  if (!(yarnAlpha >= 0)) throw new RangeError(`yarnAlpha must be ≥ 0 (got ${yarnAlpha})`);
+  if (!(yarnBeta > yarnAlpha)) throw new RangeError(`yarnBeta must be greater than yarnAlpha (got yarnAlpha ${yarnAlpha}, yarnBeta ${yarnBeta})`);
+  return [trainedLength, evalLength, alibiHeads, alibiHead, t5Buckets, t5MaxDistance, xposGamma, xposScaleBase,
+    yarnAlpha, yarnBeta];
 }
 
 function checkInt(name, value, min, max) {

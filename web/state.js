@@ -7,6 +7,14 @@ export const MAX_TOKENS = 512;
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';
 export const GLOVE_DIM = 100;
 
+// Every scheme lab.compare() knows, in display order (the same list as posenc.mjs's SCHEMES).
+export const SCHEME_IDS = Object.freeze(['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn']);
+// Lanes side by side: three, or five on screens at least WIDE_SCREEN_PX wide. A link may hold up to
+// MAX_LANES whatever the screen; narrower screens then wrap them into rows.
+export const LANES_NARROW = 3;
+export const MAX_LANES = 5;
+export const WIDE_SCREEN_PX = 1600;
+
 export const DEFAULTS = Object.freeze({
   sentence: DEFAULT_SENTENCE,
   vectors: 'glove',        // 'glove' | 'synthetic' ('custom' is never put in a link)
@@ -22,9 +30,31 @@ export const DEFAULTS = Object.freeze({
   shiftK: 3,
   spreadLength: 0,         // 0 = the sentence's length
   maxDistance: 128,
+  schemes: Object.freeze(['additive', 'concatenated', 'rotary']), // the lanes, in display order
+  trainedLength: 2048,     // L: learned table rows and the RoPE extensions' trained context
+  evalLength: 8192,        // L': the context the RoPE extensions stretch to, s = max(1, L'/L)
+  alibiHeads: 8,           // H: ALiBi's slopes are those of an H-head model …
+  alibiHead: 1,            // … and the lanes (W = I) use head k's slope
+  t5Buckets: 32,
+  t5MaxDistance: 128,
+  xposGamma: 0.4,
+  xposScaleBase: 512,
+  yarnAlpha: 1,
+  yarnBeta: 32,
 });
 
 const isEven = (v) => Number.isInteger(v) && v % 2 === 0;
+const inRange = (lo, hi, integer = false) => (t) => {
+  const v = num(t);
+  return v >= lo && v <= hi && (!integer || Number.isInteger(v)) ? v : undefined;
+};
+/** A comma-separated list of scheme ids: known, no repeats, 1 to MAX_LANES; kept in display order. */
+function parseSchemes(text) {
+  const items = text.split(',').map((w) => w.trim()).filter(Boolean);
+  if (items.length === 0 || items.length > MAX_LANES || new Set(items).size !== items.length) return undefined;
+  if (!items.every((w) => SCHEME_IDS.includes(w))) return undefined;
+  return SCHEME_IDS.filter((id) => items.includes(id));
+}
 const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(text) : NaN);
 
 // name → [hash key, parse(text) → value | undefined, human description of the allowed values]
@@ -43,6 +73,18 @@ export const FIELDS = {
   shiftK: ['k', (t) => { const v = num(t); return Number.isInteger(v) && v >= 1 && v <= 64 ? v : undefined; }, 'a whole number from 1 to 64'],
   spreadLength: ['L', (t) => { const v = num(t); return Number.isInteger(v) && v >= 0 && v <= MAX_TOKENS ? v : undefined; }, `a whole number from 0 to ${MAX_TOKENS}`],
   maxDistance: ['K', (t) => { const v = num(t); return Number.isInteger(v) && v >= 8 && v <= 4096 ? v : undefined; }, 'a whole number from 8 to 4096'],
+  schemes: ['sch', parseSchemes, `1 to ${MAX_LANES} different names among ${SCHEME_IDS.join(', ')}, separated by commas`],
+  trainedLength: ['tl', inRange(1, 1048576, true), 'a whole number from 1 to 1,048,576'],
+  evalLength: ['el', inRange(1, 1048576, true), 'a whole number from 1 to 1,048,576'],
+  alibiHeads: ['ahs', inRange(1, 64, true), 'a whole number from 1 to 64'],
+  alibiHead: ['ah', inRange(1, 64, true), 'a whole number from 1 to 64 (at most H)'],
+  t5Buckets: ['tb', (t) => { const v = num(t); return isEven(v) && v >= 4 && v <= 256 ? v : undefined; }, 'an even number from 4 to 256'],
+  t5MaxDistance: ['tmd', inRange(2, 1e6, true), 'a whole number from 2 to 1,000,000, above the exact buckets'],
+  // γ and λ bounds keep xPos's key scale ζ^(−p/λ) within float32 for every position the page uses.
+  xposGamma: ['xg', inRange(0.01, 10), 'a number from 0.01 to 10'],
+  xposScaleBase: ['xsb', inRange(64, 1e6), 'a number from 64 to 1,000,000'],
+  yarnAlpha: ['ya', inRange(0, 1e6), 'a number from 0 to 1,000,000, below β'],
+  yarnBeta: ['yb', inRange(0, 1e6), 'a number from 0 to 1,000,000, above α'],
 };
 
 export const parseField = (name, text) => FIELDS[name][1](String(text));
@@ -72,7 +114,8 @@ export function readHash(hash) {
     const value = parse(raw);
     if (value === undefined) {
       const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-      notes.push(`“${key}=${shown}” is not valid (${allowed}); using the default ${JSON.stringify(DEFAULTS[name])}.`);
+      const fallback = Array.isArray(DEFAULTS[name]) ? DEFAULTS[name].join(',') : JSON.stringify(DEFAULTS[name]);
+      notes.push(`“${key}=${shown}” is not valid (${allowed}); using the default ${fallback}.`);
     } else {
       state[name] = value;
     }
@@ -87,7 +130,8 @@ export function writeHash(state) {
     let value = state[name];
     if (name === 'vectors' && value === 'custom') continue;
     // The sentence is always written, so a link says what it shows even if defaults change.
-    if (value === DEFAULTS[name] && name !== 'sentence') continue;
+    // String() compares lists (schemes) by content; numbers, booleans and words as before.
+    if (String(value) === String(DEFAULTS[name]) && name !== 'sentence') continue;
     if (typeof value === 'boolean') value = value ? '1' : '0';
     params.set(key, String(value));
   }

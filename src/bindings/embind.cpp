@@ -89,10 +89,37 @@ std::string synthetic_embedding(const std::string& token, std::uintptr_t out, st
     return {};
 }
 
+// The further schemes' options, shared by Comparison::configure and distance_curves.
+posenc::SchemeOptions scheme_options(double trained, double eval, std::size_t alibi_heads, std::size_t alibi_head,
+                                     int t5_buckets, int t5_max_distance, double xpos_gamma, double xpos_scale_base,
+                                     double yarn_alpha, double yarn_beta) {
+    posenc::SchemeOptions o;
+    o.trained_length = trained;
+    o.eval_length = eval;
+    o.alibi_heads = alibi_heads;
+    o.alibi_head = alibi_head;
+    o.t5_buckets = t5_buckets;
+    o.t5_max_distance = t5_max_distance;
+    o.xpos_gamma = xpos_gamma;
+    o.xpos_scale_base = xpos_scale_base;
+    o.yarn_alpha = yarn_alpha;
+    o.yarn_beta = yarn_beta;
+    return o;
+}
+
 // Holds one compare() result between calls so its buffers are reused, and hands JS views of them
-// (valid until the next call that may grow the heap).
+// (valid until the next call that may grow the heap). configure() sets the scheme set (bit s for
+// posenc::Scheme s) and the further schemes' options for the following run() calls.
 class Comparison {
 public:
+    void configure(std::uint32_t schemes, double trained, double eval, std::size_t alibi_heads,
+                   std::size_t alibi_head, int t5_buckets, int t5_max_distance, double xpos_gamma,
+                   double xpos_scale_base, double yarn_alpha, double yarn_beta) {
+        schemes_ = schemes;
+        options_ = scheme_options(trained, eval, alibi_heads, alibi_head, t5_buckets, t5_max_distance, xpos_gamma,
+                                  xpos_scale_base, yarn_alpha, yarn_beta);
+    }
+
     std::string run(std::uintptr_t embeddings, std::size_t n, std::size_t d, double alpha, double base,
                     int layout, int pairing, std::size_t d_pos, int concat_mode, bool causal,
                     std::size_t heads, double head_seed, double scale, std::uintptr_t concat_words) {
@@ -116,33 +143,74 @@ public:
         cfg.heads = heads;
         cfg.head_seed = static_cast<std::uint64_t>(head_seed);
         cfg.scale = static_cast<float>(scale);
+        cfg.schemes = schemes_;
+        cfg.options = options_;
         if (const char* e = posenc::validate(cfg)) return e;
         posenc::compare(cfg, heap(embeddings), result_, concat_words ? heap(concat_words) : nullptr);
-        for (const posenc::SchemeResult* s : {&result_.additive, &result_.concatenated, &result_.rotary}) {
-            if (!all_finite(s->weights.data(), s->weights.size())) {
+        for (unsigned s = 0; s < posenc::kSchemeCount; ++s) {
+            const std::vector<float>& w = result_.lane(static_cast<posenc::Scheme>(s)).weights;
+            if (!all_finite(w.data(), w.size())) {
                 return "alpha·embeddings or scale too large: attention logits overflow float32";
             }
         }
         return {};
     }
 
-    // scheme: 0 additive, 1 concatenated, 2 rotary; part: 0 x, 1 weights, 2 terms.
+    // scheme: posenc::Scheme; part: 0 x, 1 weights, 2 terms, 3 masked, 4 unmasked (the last two: nope).
     emscripten::val view(int scheme, int part) const {
-        const posenc::SchemeResult& s = scheme == 0 ? result_.additive : scheme == 1 ? result_.concatenated : result_.rotary;
-        const std::vector<float>& v = part == 0 ? s.x : part == 1 ? s.weights : s.terms;
+        const posenc::SchemeResult& s = lane(scheme);
+        const std::vector<float>& v = part == 0 ? s.x : part == 1 ? s.weights : part == 2 ? s.terms
+                                      : part == 3 ? s.masked : s.unmasked;
         return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
+    }
+    // alibi: slopes; rope family: frequencies (whichever the lane has).
+    emscripten::val parameters(int scheme) const {
+        const posenc::SchemeResult& s = lane(scheme);
+        const std::vector<double>& v = s.slopes.empty() ? s.frequencies : s.slopes;
+        return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
+    }
+    emscripten::val buckets() const {
+        return emscripten::val(emscripten::typed_memory_view(result_.t5.buckets.size(), result_.t5.buckets.data()));
     }
     emscripten::val pe(bool concatenated) const {
         const std::vector<float>& v = concatenated ? result_.pe_concat : result_.pe;
         return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
     }
-    std::size_t width(int scheme) const {
-        return scheme == 0 ? result_.additive.width : scheme == 1 ? result_.concatenated.width : result_.rotary.width;
-    }
+    std::size_t width(int scheme) const { return lane(scheme).width; }
+    double scale_factor(int scheme) const { return lane(scheme).scale_factor; }
+    double qk_factor(int scheme) const { return lane(scheme).qk_factor; }
 
 private:
+    const posenc::SchemeResult& lane(int scheme) const {
+        return result_.lane(static_cast<posenc::Scheme>(
+            scheme >= 0 && scheme < static_cast<int>(posenc::kSchemeCount) ? scheme : 0));
+    }
+
     posenc::CompareResult result_;
+    posenc::SchemeSet schemes_ = posenc::kClassicSchemes;
+    posenc::SchemeOptions options_;
 };
+
+// out: one row of max_distance + 1 floats per scheme in the set, in Scheme order.
+std::string distance_curves(std::size_t d, std::size_t max_distance, double base, std::size_t d_pos, int concat_mode,
+                            bool causal, std::uint32_t schemes, double trained, double eval, std::size_t alibi_heads,
+                            std::size_t alibi_head, int t5_buckets, int t5_max_distance, double xpos_gamma,
+                            double xpos_scale_base, double yarn_alpha, double yarn_beta, std::uintptr_t out) {
+    if (concat_mode != 0 && concat_mode != 1) return "concat must be 'same-width' or 'widened'";
+    posenc::CurveConfig cfg;
+    cfg.d = d;
+    cfg.max_distance = max_distance;
+    cfg.base = base;
+    cfg.d_pos = d_pos;
+    cfg.concat_mode = static_cast<posenc::ConcatMode>(concat_mode);
+    cfg.causal = causal;
+    cfg.schemes = schemes;
+    cfg.options = scheme_options(trained, eval, alibi_heads, alibi_head, t5_buckets, t5_max_distance, xpos_gamma,
+                                 xpos_scale_base, yarn_alpha, yarn_beta);
+    if (const char* e = posenc::validate(cfg)) return e;
+    posenc::distance_curves(cfg, heap(out));
+    return {};
+}
 
 std::string column_spread(std::uintptr_t m, std::size_t n, std::size_t d, std::uintptr_t out) {
     if (d < 1 || d > limits::kMaxDim) return "d must be between 1 and 4096";
@@ -341,12 +409,6 @@ private:
     std::vector<posenc::Retrieved> found_;
 };
 
-// The <posenc-lab> element's cores (the *_embed targets) leave these out until the element offers
-// the schemes: they cost ~11 KB of wasm per core against its size budget.
-#ifndef POSENC_WITH_SCHEMES
-#define POSENC_WITH_SCHEMES 1
-#endif
-#if POSENC_WITH_SCHEMES
 // ---- More schemes (schemes.hpp). JS validates first; these re-check and return "" or the error.
 
 std::string alibi_bias(double slope, std::size_t n, bool causal, std::uintptr_t out) {
@@ -435,7 +497,6 @@ std::string learned_table(std::uintptr_t out, std::size_t n, std::size_t d, doub
     posenc::learned_table(static_cast<std::uint64_t>(seed), n, d, heap(out));
     return {};
 }
-#endif  // POSENC_WITH_SCHEMES
 
 bool simd_build() { return POSENC_SIMD != 0; }
 std::string version() { return POSENC_VERSION; }
@@ -453,7 +514,6 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("offsetCurves", &offset_curves);
     emscripten::function("cosineSpread", &cosine_spread);
     emscripten::function("simdBuild", &simd_build);
-#if POSENC_WITH_SCHEMES
     emscripten::function("alibiSlopes", &alibi_slopes);
     emscripten::function("alibiBias", &alibi_bias);
     emscripten::function("t5Bias", &t5_bias);
@@ -461,7 +521,6 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("rotateWith", &rotate_with);
     emscripten::function("xposRotate", &xpos_rotate);
     emscripten::function("learnedTable", &learned_table);
-#endif
     emscripten::class_<WordVectors>("WordVectors")
         .constructor<>()
         .function("load", &WordVectors::load)
@@ -485,8 +544,14 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("version", &version);
     emscripten::class_<Comparison>("Comparison")
         .constructor<>()
+        .function("configure", &Comparison::configure)
         .function("run", &Comparison::run)
         .function("view", &Comparison::view)
+        .function("parameters", &Comparison::parameters)
+        .function("buckets", &Comparison::buckets)
         .function("pe", &Comparison::pe)
-        .function("width", &Comparison::width);
+        .function("width", &Comparison::width)
+        .function("scaleFactor", &Comparison::scale_factor)
+        .function("qkFactor", &Comparison::qk_factor);
+    emscripten::function("distanceCurves", &distance_curves);
 }

@@ -93,6 +93,27 @@ TEST_CASE("column_spread equals a float64 two-pass population std (relative 2^-2
     if (verbose()) std::printf("  column_spread vs float64: max relative error %.3g\n", worst);
 }
 
+TEST_CASE("column_spread equals a column-at-a-time float64 two-pass exactly, across its 256-column blocks",
+          "[analyses]") {
+    // column_spread walks rows in order and accumulates a block of columns side by side; each
+    // column still sums the same terms in the same order as column_std64, so after the one final
+    // rounding the results must be identical, not merely close.
+    for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{17}, std::size_t{64}}) {
+        for (std::size_t d : {std::size_t{3}, std::size_t{255}, std::size_t{256}, std::size_t{257}, std::size_t{300},
+                              std::size_t{513}}) {
+            auto m = random_values(n * d, 7 * n + d, 5.0f);
+            for (std::size_t p = 0; p < n; ++p) m[p * d + d - 1] += 1000.0f;  // a large mean in the last block
+            std::vector<float> got(d, -1.0f);
+            posenc::column_spread(m.data(), n, d, got.data());
+            const auto want = column_std64(m, n, d);
+            for (std::size_t j = 0; j < d; ++j) {
+                CAPTURE(n, d, j);
+                REQUIRE(got[j] == static_cast<float>(want[j]));
+            }
+        }
+    }
+}
+
 TEST_CASE("column_spread of constant columns is exactly 0", "[analyses]") {
     // n copies of a 24-bit float sum exactly in double (n < 2^29), so the mean is exactly the
     // constant and every deviation exactly 0: not merely small.
@@ -576,6 +597,43 @@ TEST_CASE("rope_decay_bound matches RoFormer's formula, starts at (d/2 + 1)/2 an
         }
     }
     if (verbose()) std::printf("  rope_decay_bound vs float64: max relative error %.3g\n", worst);
+}
+
+TEST_CASE("rope_decay_bound at long offsets and wide d: within 2^-23 of float64 across its 64-offset anchors",
+          "[analyses]") {
+    // The phasors are advanced by complex multiplication and recomputed directly every 64
+    // offsets; rounding that compounded would show at large k and d. Checked around anchors (63,
+    // 64, 65), far out (up to 8191) and at the widest d, with the same tolerance as above.
+    const std::size_t max_offset = 8191;
+    for (std::size_t d : {std::size_t{4}, std::size_t{100}, std::size_t{1024}}) {
+        std::vector<float> out(max_offset + 1);
+        posenc::rope_decay_bound(max_offset, d, 10000.0, out.data());
+        CHECK(out[0] == static_cast<float>((d / 2 + 1) / 2.0));
+        for (std::size_t k : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{127},
+                              std::size_t{1000}, std::size_t{4095}, std::size_t{4096}, std::size_t{8190}, std::size_t{8191}}) {
+            const double want = decay_bound64(k, d, 10000.0);
+            CAPTURE(d, k, out[k], want);
+            CHECK(std::fabs(out[k] - want) <= want * 0x1p-23 + 1e-12);
+        }
+    }
+}
+
+TEST_CASE("score_by_offset sums the sinusoidal kernel's own cos entries, rounded once", "[analyses]") {
+    // out[k] = Σ_i cos(k·ω_i) from the same phase evaluations as the table's columns 2i + 1,
+    // summed in double: equal to float(Σ_i table[k][2i+1]) exactly, for every tail of the lanes.
+    for (std::size_t d : {std::size_t{2}, std::size_t{6}, std::size_t{10}, std::size_t{16}, std::size_t{18},
+                          std::size_t{100}, std::size_t{130}}) {
+        const std::size_t max_offset = 200;
+        std::vector<float> out(max_offset + 1), table((max_offset + 1) * d);
+        posenc::score_by_offset(max_offset, d, 500.0, out.data());
+        posenc::sinusoidal_table(max_offset + 1, d, 500.0, posenc::Layout::interleaved, table.data());
+        for (std::size_t k = 0; k <= max_offset; ++k) {
+            double sum = 0.0;
+            for (std::size_t i = 0; i < d / 2; ++i) sum += table[k * d + 2 * i + 1];
+            CAPTURE(d, k);
+            REQUIRE(out[k] == static_cast<float>(sum));
+        }
+    }
 }
 
 // ---- random_cosine_spread ---------------------------------------------------------------------

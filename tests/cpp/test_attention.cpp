@@ -108,8 +108,9 @@ TEST_CASE("softmax rows sum to 1; causal rows are exactly zero above the diagona
             CAPTURE(causal, n, worst);
             CHECK(nonzero_above == 0);
             CHECK(negative == 0);
-            // Σ e_j in float with 4 lane accumulators (≤ (n/4 + 2)·2^-24 relative), the reciprocal
-            // and n scalings (each 2^-24 relative, summing to 2^-24 overall): (n + 8)·2^-24 covers it.
+            // Σ e_j in float: per lane, pairwise sums of four batches into one accumulator, then the
+            // lanes (≤ (n/16 + 4)·2^-24 relative); the reciprocal and n scalings (each 2^-24
+            // relative, summing to 2^-24 overall): (n + 8)·2^-24 covers it.
             CHECK(worst <= (n + 8) * 0x1p-24);
             if (causal) {
                 // Row 0 sees only itself: weight exactly 1, output exactly v_0.
@@ -225,6 +226,63 @@ TEST_CASE("softmax is invariant to adding a constant to a row", "[attention][pro
         posenc::softmax_rows(r.data(), 1, n, false, w.data());
         posenc::softmax_rows(shifted.data(), 1, n, false, w_shifted.data());
         for (std::size_t j = 0; j < n; ++j) CHECK(std::fabs(w[j] - w_shifted[j]) <= 1.2e-4 * w[j] + 1e-7);
+    }
+}
+
+TEST_CASE("softmax: rows on exp's fast path and on the general one agree bit for bit", "[attention][property]") {
+    // softmax_rows evaluates exp with exp_in_range when a row is finite and its spread (max − min)
+    // is ≤ 87, and with exp_nonpositive (clamp, flush to 0 below −87.34) otherwise; the two give
+    // the same bits where both apply. Three rows differing in one entry k, the others in [−4, 4):
+    //   A: s_k = m − 80 (spread 80: fast path), B: s_k = m − 100 (general, e^−100 flushes to 0),
+    //   C: s_k = −∞ (general).
+    // e^−80 ≈ 1.8e-35 vanishes in every partial sum it joins (the other terms are ≥ e^−8 ≈ 3e-4, so
+    // it is below half an ulp), so the three sums, reciprocals and every other weight must be
+    // identical; w_k is 1.8e-35/Σ in A and exactly 0 in B and C. Positions k in the four-batch
+    // loop, the single-batch loop and the scalar tail.
+    const float inf = std::numeric_limits<float>::infinity();
+    for (std::size_t n : kTailSizes) {
+        if (n < 2) continue;
+        for (std::size_t k : {std::size_t{0}, n / 2, n - 1}) {
+            const auto r = random_values(n, 900 + n + k, 4.0f);
+            float m = -inf;
+            for (std::size_t j = 0; j < n; ++j) if (j != k) m = std::fmax(m, r[j]);
+            std::vector<float> a = r, b = r, c = r;
+            a[k] = m - 80.0f;
+            b[k] = m - 100.0f;
+            c[k] = -inf;
+            std::vector<float> wa(n), wb(n), wc(n);
+            posenc::softmax_rows(a.data(), 1, n, false, wa.data());
+            posenc::softmax_rows(b.data(), 1, n, false, wb.data());
+            posenc::softmax_rows(c.data(), 1, n, false, wc.data());
+            std::size_t differ = 0;
+            for (std::size_t j = 0; j < n; ++j) {
+                if (j == k) continue;
+                differ += std::memcmp(&wa[j], &wb[j], sizeof(float)) != 0;
+                differ += std::memcmp(&wa[j], &wc[j], sizeof(float)) != 0;
+            }
+            CAPTURE(n, k, wa[k]);
+            CHECK(differ == 0);
+            CHECK(wa[k] > 0.0f);
+            CHECK(wa[k] <= 1e-34f);
+            CHECK(wb[k] == 0.0f);
+            CHECK(wc[k] == 0.0f);
+        }
+    }
+    // Spread exactly 87 (fast path, its domain's edge) against the float64 reference: e^−87 ≈
+    // 1.6e-38 is still normal; every weight within 1e-6 (see the first test's budget).
+    for (std::size_t n : {std::size_t{5}, std::size_t{17}, std::size_t{100}}) {
+        // On a 2^-10 grid, so that m − 87 and (m − 87) − m are exact: the spread is 87 exactly.
+        auto row = random_values(n, 950 + n, 2.0f);
+        for (float& x : row) x = std::round(x * 1024.0f) / 1024.0f;
+        float m = -inf;
+        for (float x : row) m = std::fmax(m, x);
+        row[n / 2] = m - 87.0f;
+        std::vector<float> w(n);
+        posenc::softmax_rows(row.data(), 1, n, false, w.data());
+        const auto want = posenc::reference::softmax_rows(std::vector<double>(row.begin(), row.end()), 1, n, false);
+        CAPTURE(n);
+        CHECK(max_abs_diff(w.data(), want.data(), n) <= 1e-6);
+        CHECK(w[n / 2] > 0.0f);
     }
 }
 

@@ -297,3 +297,209 @@ TEST_CASE("compare: an explicit scale is used instead of 1/sqrt(d_head)", "[comp
         if (half.additive.terms[i] != 2.0f * def.additive.terms[i]) ++bad;
     CHECK(bad == 0);
 }
+
+namespace {
+// out[i][j] = scale·Σ_c a_i[c]·b_j[c] in double (a, b: n rows of d floats at row strides sa, sb).
+std::vector<double> products(const float* a, std::size_t sa, const float* b, std::size_t sb, std::size_t n, std::size_t d,
+                             double scale) {
+    std::vector<double> out(n * n);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            double s = 0.0;
+            for (std::size_t c = 0; c < d; ++c) s += static_cast<double>(a[i * sa + c]) * b[j * sb + c];
+            out[i * n + j] = s * scale;
+        }
+    return out;
+}
+
+// max |got − want| / (1 + |want|).
+double max_rel_diff(const float* got, const std::vector<double>& want) {
+    double m = 0.0;
+    for (std::size_t i = 0; i < want.size(); ++i) m = std::fmax(m, std::fabs(got[i] - want[i]) / (1.0 + std::fabs(want[i])));
+    return m;
+}
+
+// Pairs (i, j), j < i, whose entries differ in any bit.
+std::size_t asymmetric(const float* m, std::size_t n) {
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (std::memcmp(m + i * n + j, m + j * n + i, sizeof(float)) != 0) ++bad;
+    return bad;
+}
+
+// Entries that differ from the entry at the same |i − j| in row 0.
+std::size_t not_by_distance(const float* m, std::size_t n) {
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t k = i > j ? i - j : j - i;
+            if (std::memcmp(m + i * n + j, m + k, sizeof(float)) != 0) ++bad;
+        }
+    return bad;
+}
+}  // namespace
+
+// W = I computes each term from its structure (compare.cpp, identity_terms): symmetric products
+// from one triangle, sinusoidal position products from the n offsets, exact zeros for the
+// concatenated cross terms, one content product shared by the lanes. These are the properties
+// the shortcuts rely on, checked on every tail of the 4-row / 8-key blocks and against float64.
+//
+// Tolerances: content and rotated terms are float32 dot products (≤ 100 terms, |x| ≤ 1.5·α):
+// 1e-5·(1 + |v|) as in test_compare_schemes.cpp. Position·position: both the float64 product of
+// the float32 table rows and the offset form scale·PE(|i − j|)·PE(0) are within 2·d·ε_t of
+// scale·Σ_k cos((i − j)ω_k), ε_t = 2.5e-7 the table's entry error for positions ≤ 8192
+// (test_sinusoidal.cpp), plus one float rounding: |Δ| ≤ scale·4·d·ε_t + 2^-24·|v|.
+TEST_CASE("compare, W = I: symmetric, offset-built and zero terms against float64", "[compare][property]") {
+    for (std::size_t n : {1, 3, 4, 5, 7, 8, 9, 15, 16, 17, 63, 100}) {
+        for (ConcatMode mode : {ConcatMode::same_width, ConcatMode::widened}) {
+            for (Layout layout : {Layout::interleaved, Layout::half}) {
+                posenc::CompareConfig cfg;
+                cfg.n = n;
+                cfg.d = n == 100 ? 100 : 22;
+                cfg.d_pos = n == 100 ? 26 : 6;
+                cfg.alpha = 1.5f;
+                cfg.layout = layout;
+                cfg.concat_mode = mode;
+                cfg.schemes = posenc::kAllSchemes;
+                cfg.causal = n % 2 == 1;
+                REQUIRE(posenc::validate(cfg) == nullptr);
+                const std::size_t d = cfg.d, nn = n * n;
+                const auto e = random_values(n * d, 7000 + n, 1.0f);
+                posenc::CompareResult r;
+                posenc::compare(cfg, e.data(), r);
+                CAPTURE(n, mode == ConcatMode::widened, layout == Layout::half);
+                const float* content = r.nope.x.data();  // αE
+
+                // Content·content: float64 agreement, bit symmetry, one product shared by every
+                // lane of width d (same scale, so the same bits).
+                const double scale_d = 1.0 / std::sqrt(static_cast<double>(d));
+                const auto cc = products(content, d, content, d, n, d, scale_d);
+                CHECK(max_rel_diff(r.additive.terms.data(), cc) <= 1e-5);
+                CHECK(asymmetric(r.additive.terms.data(), n) == 0);
+                for (posenc::Scheme s : {posenc::Scheme::learned, posenc::Scheme::alibi, posenc::Scheme::t5,
+                                         posenc::Scheme::nope})
+                    CHECK(std::memcmp(r.lane(s).terms.data(), r.additive.terms.data(), nn * sizeof(float)) == 0);
+
+                // Rotated terms (all but xPos) are bit-symmetric.
+                for (posenc::Scheme s : {posenc::Scheme::rotary, posenc::Scheme::rope_pi, posenc::Scheme::rope_ntk,
+                                         posenc::Scheme::yarn})
+                    CHECK(asymmetric(r.lane(s).terms.data(), n) == 0);
+                // xPos scales queries and keys differently: not symmetric, computed in full.
+                if (n > 1) CHECK(asymmetric(r.xpos.terms.data(), n) > 0);
+
+                // Additive: cross terms are a·bᵀ and its exact transpose; position·position
+                // depends on |i − j| only, exactly, and matches the float64 table product.
+                const auto cp = products(content, d, r.pe.data(), d, n, d, scale_d);
+                CHECK(max_rel_diff(r.additive.terms.data() + nn, cp) <= 1e-5);
+                std::size_t bad = 0;
+                for (std::size_t i = 0; i < n; ++i)
+                    for (std::size_t j = 0; j < n; ++j)
+                        if (r.additive.terms[2 * nn + i * n + j] != r.additive.terms[nn + j * n + i]) ++bad;
+                CHECK(bad == 0);
+                auto check_positions = [&](const float* got, const std::vector<float>& table, std::size_t dt, double scale) {
+                    const auto want = products(table.data(), dt, table.data(), dt, n, dt, scale);
+                    double worst_ratio = 0.0;
+                    for (std::size_t i = 0; i < nn; ++i) {
+                        const double bound = scale * 4.0 * dt * 2.5e-7 + 0x1p-24 * std::fabs(want[i]);
+                        worst_ratio = std::fmax(worst_ratio, std::fabs(got[i] - want[i]) / bound);
+                    }
+                    CAPTURE(worst_ratio);
+                    CHECK(worst_ratio <= 1.0);
+                    CHECK(max_rel_diff(got, want) <= 1e-5);
+                    CHECK(not_by_distance(got, n) == 0);
+                };
+                check_positions(r.additive.terms.data() + 3 * nn, r.pe, d, scale_d);
+
+                // Concatenated: cross terms exactly +0; word·word over the d_word coordinates.
+                const std::size_t w = r.concatenated.width, d_word = w - cfg.d_pos;
+                const double scale_w = 1.0 / std::sqrt(static_cast<double>(w));
+                bad = 0;
+                for (std::size_t i = nn; i < 3 * nn; ++i)
+                    if (r.concatenated.terms[i] != 0.0f || std::signbit(r.concatenated.terms[i])) ++bad;
+                CHECK(bad == 0);
+                const auto ww = products(r.concatenated.x.data(), w, r.concatenated.x.data(), w, n, d_word, scale_w);
+                CHECK(max_rel_diff(r.concatenated.terms.data(), ww) <= 1e-5);
+                CHECK(asymmetric(r.concatenated.terms.data(), n) == 0);
+                check_positions(r.concatenated.terms.data() + 3 * nn, r.pe_concat, cfg.d_pos, scale_w);
+
+                // Learned: L·Lᵀ is bit-symmetric.
+                CHECK(asymmetric(r.learned.terms.data() + 3 * nn, n) == 0);
+
+                // The weights are the softmax of the terms' sum (the invariant the derivation keeps).
+                for (const posenc::SchemeResult* s : {&r.additive, &r.concatenated, &r.learned}) {
+                    std::vector<double> sum(nn, 0.0);
+                    for (std::size_t t = 0; t < 4; ++t)
+                        for (std::size_t i = 0; i < nn; ++i) sum[i] += s->terms[t * nn + i];
+                    const auto want = posenc::reference::softmax_rows(sum, n, n, cfg.causal);
+                    CHECK(max_abs_diff(s->weights.data(), want.data(), nn) <= 1e-5);
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("compare, W = I: a concatenation basis gives the same structure; widened without one shares αE·αEᵀ",
+          "[compare]") {
+    posenc::CompareConfig cfg = valid_config();
+    cfg.n = 17;
+    cfg.d = 20;
+    cfg.d_pos = 6;
+    cfg.concat_mode = ConcatMode::widened;
+    const std::size_t n = cfg.n, d = cfg.d, nn = n * n;
+    const auto e = random_values(n * d, 31, 1.5f);
+    const auto basis = random_values(n * d, 32, 1.5f);
+    posenc::CompareResult plain, with_basis;
+    posenc::compare(cfg, e.data(), plain);
+    posenc::compare(cfg, e.data(), with_basis, basis.data());
+    // Without a basis the word block is αE: its product is the shared αE·αEᵀ times 1/√(d + d_pos).
+    const float scale_w = 1.0f / std::sqrt(static_cast<float>(d + cfg.d_pos));
+    const auto ww = products(plain.rotary.x.data(), d, plain.rotary.x.data(), d, n, d, scale_w);
+    CHECK(max_rel_diff(plain.concatenated.terms.data(), ww) <= 1e-5);
+    // With a basis: the word block is α·basis, products over it, not over αE.
+    const auto wb = products(with_basis.concatenated.x.data(), d + cfg.d_pos, with_basis.concatenated.x.data(),
+                             d + cfg.d_pos, n, d, scale_w);
+    CHECK(max_rel_diff(with_basis.concatenated.terms.data(), wb) <= 1e-5);
+    CHECK(max_rel_diff(plain.concatenated.terms.data(), wb) > 1e-2);  // the basis matters
+    // Position terms and zeros do not depend on the basis.
+    CHECK(std::memcmp(plain.concatenated.terms.data() + nn, with_basis.concatenated.terms.data() + nn,
+                      3 * nn * sizeof(float)) == 0);
+}
+
+TEST_CASE("compare: sinusoidal tables kept between calls equal fresh ones as n, d, base and layout change",
+          "[compare]") {
+    posenc::CompareResult reused;
+    struct Step { std::size_t n, d; double base; Layout layout; };
+    const Step steps[] = {{9, 16, 10000.0, Layout::interleaved}, {20, 16, 10000.0, Layout::interleaved},
+                          {5, 16, 10000.0, Layout::interleaved}, {30, 16, 10000.0, Layout::interleaved},
+                          {30, 16, 500.0, Layout::interleaved},  {30, 16, 500.0, Layout::half},
+                          {12, 20, 500.0, Layout::half},         {40, 20, 500.0, Layout::half}};
+    const auto e = random_values(40 * 20, 77, 1.5f);
+    for (const Step& st : steps) {
+        posenc::CompareConfig cfg = valid_config();
+        cfg.n = st.n;
+        cfg.d = st.d;
+        cfg.base = st.base;
+        cfg.layout = st.layout;
+        posenc::compare(cfg, e.data(), reused);
+        posenc::CompareResult fresh;
+        posenc::compare(cfg, e.data(), fresh);
+        std::vector<float> pe(st.n * st.d);
+        posenc::sinusoidal_table(st.n, st.d, st.base, st.layout, pe.data());
+        CAPTURE(st.n, st.d, st.base);
+        CHECK(same_bits(reused.pe, pe));
+        CHECK(same_bits(reused.pe_concat, fresh.pe_concat));
+        CHECK(same_bits(reused.additive.terms, fresh.additive.terms));
+        CHECK(same_bits(reused.concatenated.weights, fresh.concatenated.weights));
+    }
+    // A lane dropped and requested again starts from nothing.
+    posenc::CompareConfig cfg = valid_config();
+    cfg.schemes = posenc::scheme_bit(posenc::Scheme::rotary);
+    posenc::compare(cfg, e.data(), reused);
+    CHECK(reused.pe.empty());
+    cfg.schemes = posenc::kClassicSchemes;
+    posenc::compare(cfg, e.data(), reused);
+    std::vector<float> pe(cfg.n * cfg.d);
+    posenc::sinusoidal_table(cfg.n, cfg.d, cfg.base, cfg.layout, pe.data());
+    CHECK(same_bits(reused.pe, pe));
+}

@@ -245,7 +245,7 @@ TEST_CASE("T5 bias is values[bucket(j − i)], a Toeplitz matrix", "[schemes][t5
 // ---- RoPE context extension -----------------------------------------------------------------
 
 TEST_CASE("PI, NTK and YaRN reduce to plain RoPE at scale 1, bit for bit", "[schemes][rope-scaling]") {
-    // Chen et al. 2023 §2.2 (m → m·L/L'), YaRN §3.1 (b' = b·s^(|D|/(|D|−2))), §3.2 (h(θ) =
+    // Chen et al. 2023 §2.3 eq. 4 (m → m·L/L'), YaRN §3.1 (b' = b·s^(|D|/(|D|−2))), §3.2 (h(θ) =
     // (1−γ)θ/s + γθ): all are the identity at s = 1. L' ≤ L also means s = 1 (nothing to extend).
     for (std::size_t d : {std::size_t{2}, std::size_t{4}, std::size_t{6}, std::size_t{64}, std::size_t{128}, std::size_t{130}}) {
         for (double base : {10000.0, 500000.0}) {
@@ -263,7 +263,7 @@ TEST_CASE("PI, NTK and YaRN reduce to plain RoPE at scale 1, bit for bit", "[sch
     CHECK(posenc::yarn_qk_factor(1.0) == 1.0);
 }
 
-TEST_CASE("Position interpolation divides every frequency by s = L'/L (Chen et al. 2023, §2.2, eq. 4)", "[schemes][rope-scaling]") {
+TEST_CASE("Position interpolation divides every frequency by s = L'/L (Chen et al. 2023, §2.3, eq. 4)", "[schemes][rope-scaling]") {
     // f'(x, m) = f(x, m·L/L'): the angle (m·L/L')·ω_i is m·(ω_i·L/L').
     const std::size_t d = 64;
     const auto w = frequencies_of(d, 10000.0, RopeScaling::pi, 2048.0, 8192.0);
@@ -378,8 +378,8 @@ TEST_CASE("PI as scaled frequencies equals rotation at the fractional positions 
 // ---- xPos ------------------------------------------------------------------------------------
 
 TEST_CASE("xPos ζ_i = (2i/d + γ)/(1 + γ) and the scaled rotation (Sun et al. 2023, §3.2)", "[schemes][xpos]") {
-    // §3.2: ζ_i = (i/(d/2) + γ)/(1 + γ), γ = 0.4; query at n scaled by ζ^(n/λ), key at m by
-    // ζ^(−m/λ), λ = 512 (scale_base), so q·k decays as ζ^((n−m)/λ).
+    // §3.2 eq. 9–10: ζ_i = (i/(d/2) + γ)/(1 + γ); query at n scaled by ζ^(n/λ), key at m by
+    // ζ^(−m/λ), so q·k decays as ζ^((n−m)/λ); γ = 0.4 and λ = 512 (scale_base) from the reference code.
     const std::size_t d = 16;
     std::vector<double> zeta(d / 2);
     posenc::xpos_zeta(d, 0.4, zeta.data());

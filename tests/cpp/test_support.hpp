@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
+#include <string>
 #include <vector>
 
 #include "embedding.hpp"
@@ -20,6 +22,26 @@ inline std::vector<float> random_values(std::size_t count, std::uint64_t seed, f
     std::vector<float> out(count);
     posenc::uniform_values(seed, count, scale, out.data());
     return out;
+}
+
+// A file of the repository (path relative to its root, found from this header's own path) →
+// bytes; false when it cannot be read (the wasm suite under Node has no file system).
+inline bool read_repo_file(const char* relative, std::vector<std::uint8_t>& out, std::string* path_out = nullptr) {
+    std::string path = __FILE__;  // <root>/tests/cpp/test_support.hpp
+    for (int up = 0; up < 3; ++up) {
+        const std::size_t slash = path.find_last_of("/\\");
+        path.resize(slash == std::string::npos ? 0 : slash);
+    }
+    path = (path.empty() ? std::string(".") : path) + "/" + relative;
+    if (path_out) *path_out = path;
+    out.clear();
+    std::FILE* f = std::fopen(path.c_str(), "rb");
+    if (!f) return false;
+    std::vector<std::uint8_t> buffer(65536);  // on the heap: wasm stacks are small
+    std::size_t got;
+    while ((got = std::fread(buffer.data(), 1, buffer.size(), f)) > 0) out.insert(out.end(), buffer.begin(), buffer.begin() + got);
+    std::fclose(f);
+    return true;
 }
 
 // Sizes that hit every tail of the 4-lane loops (and the 8-wide two-accumulator loop of dot).

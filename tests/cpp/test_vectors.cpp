@@ -308,33 +308,11 @@ TEST_CASE("PELVEC01: header sizes that wrap 32-bit arithmetic do not make a shor
     }
 }
 
-namespace {
-// The repository root from this file's path (tests/cpp/test_vectors.cpp).
-std::string repo_root() {
-    std::string here = __FILE__;
-    for (int up = 0; up < 3; ++up) {
-        const std::size_t slash = here.find_last_of("/\\");
-        if (slash == std::string::npos) return ".";
-        here.resize(slash);
-    }
-    return here.empty() ? "." : here;
-}
-
-bool read_file(const std::string& path, std::vector<std::uint8_t>& out) {
-    std::FILE* f = std::fopen(path.c_str(), "rb");
-    if (!f) return false;
-    std::vector<std::uint8_t> buffer(65536);  // on the heap: wasm stacks are small
-    std::size_t got;
-    while ((got = std::fread(buffer.data(), 1, buffer.size(), f)) > 0) out.insert(out.end(), buffer.begin(), buffer.begin() + got);
-    std::fclose(f);
-    return true;
-}
-}  // namespace
 
 TEST_CASE("the shipped GloVe file parses: 20000 × 100, `the` at row 0", "[vectors]") {
-    const std::string path = repo_root() + "/data/glove-6b-100d-20k.i8";
+    std::string path;
     std::vector<std::uint8_t> bytes;
-    const bool found = read_file(path, bytes);
+    const bool found = posenc::test::read_repo_file("data/glove-6b-100d-20k.i8", bytes, &path);
 #ifdef __EMSCRIPTEN__
     if (!found) {
         WARN("no file system access under this runtime; skipping " << path);

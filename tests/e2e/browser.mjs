@@ -1,6 +1,7 @@
 // What every browser test needs: dist/ served on loopback and Debian's Chromium, headless, with
 // the flags that keep it off the (closed) network.
 import { access } from 'node:fs/promises';
+import { after, before } from 'node:test';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -29,4 +30,58 @@ export async function serveDir(dir = DIST, { requires = 'index.html' } = {}) {
 
 export function closeServer(server) {
   return new Promise((done) => (server ? server.close(done) : done()));
+}
+
+/**
+ * Opens the page (baseUrl + hash) in a fresh context and waits for its first recompute, and for
+ * GloVe unless `glove` is false (default: unless the hash asks for synthetic vectors). Console
+ * errors, page errors and HTTP errors are collected in `problems`.
+ * → { page, problems, close }
+ */
+export async function openLabPage(browser, baseUrl, { hash = '', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash) } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
+  });
+  await page.goto(baseUrl + hash);
+  try {
+    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 15000 });
+    if (glove) await waitForGlove(page);
+  } catch (error) {
+    await context.close();
+    throw new Error(`the page never finished loading (${problems.join('; ') || 'no console errors'}): ${error.message}`);
+  }
+  return { page, problems, close: () => context.close() };
+}
+
+/** Waits until GloVe has loaded and the page has recomputed with it (d = 100). */
+export async function waitForGlove(page) {
+  await page.waitForFunction(() => /GloVe 6B/.test(document.getElementById('vectors-status').textContent), null, { timeout: 20000 });
+  // The switch happens one recompute later; the summary's analyses follow after typing pauses.
+  await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: 10000 });
+}
+
+/**
+ * For a page test file: serves dist/ and launches Chromium before its tests and closes both after
+ * them; → openPage(options), openLabPage with `defaults` under the options.
+ */
+export function pageSuite(defaults = {}) {
+  let server;
+  let browser;
+  let baseUrl;
+  before(async () => {
+    ({ server, baseUrl } = await serveDir());
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await closeServer(server);
+  });
+  return (options) => openLabPage(browser, baseUrl, { ...defaults, ...options });
 }

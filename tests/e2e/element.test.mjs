@@ -68,6 +68,18 @@ async function open(url, { colorScheme = 'light', reducedMotion = 'no-preference
   return { page, problems, warnings, close: () => context.close() };
 }
 
+/** Prepends one <posenc-lab> per [id, attributes] to the page's body, in reverse order of the list. */
+function prependElements(page, specs) {
+  return page.evaluate((specs) => {
+    for (const [id, attributes] of specs) {
+      const element = document.createElement('posenc-lab');
+      element.id = id;
+      for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, value);
+      document.body.prepend(element);
+    }
+  }, specs);
+}
+
 /** Scrolls an element into view and resolves to the ms until one of its canvases shows pixels. */
 function scrollAndTimePaint(page, id) {
   return page.evaluate((id) => new Promise((resolve, reject) => {
@@ -141,8 +153,9 @@ async function checkThree(page, { glove, t }) {
   assert.deepEqual(three.tokens, ['a', 'dog', 'chased', 'the', 'red', 'ball']);
   assert.deepEqual(three.slots, ['concatenated-terms', 'retrieval']);
   assert.ok(three.canvasLabels.length === 4 && three.canvasLabels.every((l) => /Concatenated logit decomposition/.test(l)), three.canvasLabels.join(' | '));
-  // The retrieval table arrives a few tasks later.
-  await page.waitForFunction(() => document.getElementById('three').shadowRoot.querySelectorAll('.data-table tbody tr').length === 3);
+  // The retrieval table arrives a few tasks later, with a row for each scheme asked for (one here).
+  await page.waitForFunction(() => document.getElementById('three').shadowRoot.querySelectorAll('.data-table tbody tr').length === 1);
+  assert.match(await page.evaluate(() => document.getElementById('three').shadowRoot.querySelector('.data-table tbody tr').textContent), /^Concatenated/);
   assert.match(three.status, glove ? /d = 100, GloVe/ : /d = 64, synthetic/);
   return times;
 }
@@ -302,6 +315,83 @@ test('the host page keeps its globals and styles, and its styles do not reach in
     assert.equal(inside.textTransform, 'none');
     assert.equal(inside.letterSpacing, 'normal');
     assert.doesNotMatch(inside.fontFamily, /Georgia/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('schemes="alibi,nope,yarn" paints those lanes (NoPE with and without the mask); a bad name warns once', async () => {
+  const { page, problems, warnings, close } = await open(`${baseUrl}module.html`);
+  try {
+    await prependElements(page, [
+      ['more', { sentence: 'the cat saw the dog', schemes: 'alibi,nope,yarn', panel: 'attention,terms', vectors: 'synthetic' }],
+      ['bad', { sentence: 'one two', schemes: 'alibi,bogus', vectors: 'synthetic' }],
+      ['learned', { sentence: 'one two three', schemes: 'learned,t5', vectors: 'synthetic' }],
+    ]);
+    for (const id of ['more', 'bad', 'learned']) await scrollAndTimePaint(page, id);
+    const more = await describe(page, 'more');
+    assert.deepEqual(more.slots, ['alibi-attention', 'nope-attention', 'yarn-attention', 'alibi-terms', 'nope-terms', 'yarn-terms']);
+    assert.deepEqual(more.figures.slice(0, 3), ['ALiBi — Attention (query × key)', 'NoPE — Attention (query × key)', 'YaRN — Attention (query × key)']);
+    // 3 attention maps + NoPE's second one, then 2 + 1 + 1 logit terms.
+    assert.equal(more.canvasLabels.length, 8, more.canvasLabels.join(' | '));
+    assert.ok(more.canvasLabels.some((l) => /NoPE attention weights .* — without a mask; 5 × 5/.test(l)), more.canvasLabels.join(' | '));
+    assert.ok(more.canvasLabels.some((l) => /NoPE attention weights .* — with the causal mask; 5 × 5/.test(l)));
+    assert.ok(more.canvasLabels.some((l) => /ALiBi .*slope m = 2⁻¹ = 0\.5/.test(l)));
+    const nope = await page.evaluate(() => {
+      const canvases = document.getElementById('more').shadowRoot.querySelectorAll('[data-figure="nope-attention"] canvas.map-canvas');
+      return [...canvases].map((c) => c.toDataURL());
+    });
+    assert.equal(nope.length, 2);
+    assert.notEqual(nope[0], nope[1], 'the causal mask changes NoPE\'s map');
+    const painted = await page.evaluate(() => [...document.getElementById('more').shadowRoot.querySelectorAll('canvas.map-canvas')].every((canvas) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return false;
+      return true;
+    }));
+    assert.ok(painted, 'every map is painted in full');
+    const learned = await describe(page, 'learned');
+    assert.deepEqual(learned.figures, ['Learned-style table — Attention (query × key)', 'T5 bias — Attention (query × key)']);
+    const captions = await page.evaluate(() => [...document.getElementById('learned').shadowRoot.querySelectorAll('figcaption')].map((c) => c.textContent));
+    assert.deepEqual(captions, ['Learned-style table (seeded, not trained)', 'T5 bias (seeded, not trained)']);
+    const bad = await describe(page, 'bad');
+    assert.deepEqual(bad.slots, ['additive-attention', 'concatenated-attention', 'rotary-attention'], 'a bad list falls back to the default three');
+    assert.equal(warnings.filter((w) => w.includes('schemes="alibi,bogus"')).length, 1, warnings.join('\n'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('trained-length, eval-length, alibi-head(s) and panel="angles" reach the figures; properties are camelCase', async () => {
+  const { page, problems, warnings, close } = await open(`${baseUrl}module.html`);
+  try {
+    await prependElements(page, [
+      ['lengths', { sentence: 'one two three four five', schemes: 'learned,alibi', panel: 'attention,input', 'trained-length': '3',
+        'alibi-heads': '4', 'alibi-head': '2', vectors: 'synthetic', d: '16' }],
+      ['angles', { panel: 'angles', 'trained-length': '64', 'eval-length': '256', vectors: 'synthetic', d: '16' }],
+      ['fits', { panel: 'angles', 'trained-length': '256', 'eval-length': '64', vectors: 'synthetic', d: '16' }],
+      ['bad', { sentence: 'one two', 'eval-length': '0', 'alibi-heads': '2', 'alibi-head': '5', schemes: 'alibi', vectors: 'synthetic' }],
+    ]);
+    for (const id of ['lengths', 'angles', 'fits', 'bad']) await scrollAndTimePaint(page, id);
+    const lengths = await describe(page, 'lengths');
+    // L = 3: rows 3 and 4 of the learned lane have no trained row. ALiBi head 2 of 4: m = 2^(−8·2/4) = 2⁻⁴.
+    assert.ok(lengths.canvasLabels.some((l) => /rows 3 to 4 \(hatched\) are beyond the trained length L = 3/.test(l)), lengths.canvasLabels.join(' | '));
+    assert.ok(lengths.canvasLabels.some((l) => /ALiBi .*slope m = 2⁻⁴ = 0\.0625/.test(l)), lengths.canvasLabels.join(' | '));
+    const summaries = await page.evaluate(() => ['angles', 'fits'].map((id) => document.getElementById(id).shadowRoot.querySelector('.angles-summary').textContent));
+    // d = 16, L = 64 → L′ = 256: plain RoPE flags every pair with 64·ω_i < 2π, ω_i = 10000^(−2i/16): i ≥ 2.
+    const flagged = Array.from({ length: 8 }, (_, i) => 64 * 10000 ** (-2 * i / 16) < 2 * Math.PI).filter(Boolean).length;
+    assert.match(summaries[0], new RegExp(`L = 64 → L' = 256 \\(s = 4\\), 8 pairs: .*: ${flagged} of 8`), summaries[0]);
+    assert.match(summaries[1], /fits in the trained length/);
+    const props = await page.evaluate(() => {
+      const el = document.getElementById('lengths');
+      const before = [el.trainedLength, el.alibiHead];
+      el.evalLength = 4096;
+      return { before, attribute: el.getAttribute('eval-length'), after: el.evalLength };
+    });
+    assert.deepEqual(props, { before: [3, 2], attribute: '4096', after: 4096 });
+    assert.equal(warnings.filter((w) => w.includes('eval-length="0"')).length, 1, warnings.join('\n'));
+    assert.equal(warnings.filter((w) => w.includes('alibi-head="5" exceeds alibi-heads="2"')).length, 1, warnings.join('\n'));
     assert.deepEqual(problems, []);
   } finally {
     await close();

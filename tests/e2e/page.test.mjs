@@ -3,11 +3,11 @@
 // 20,000-word inputs, round-trips its state through the URL, exports its figures, fits a phone
 // and works from the keyboard. Screenshots go to build-e2e/screenshots/ — look at them.
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { closeServer, launchChromium, serveDir } from './browser.mjs';
+import { pageSuite } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const SCHEMES = ['additive', 'concatenated', 'rotary'];
@@ -15,53 +15,15 @@ const HEATMAPS = [...SCHEMES.flatMap((s) => [`${s}-input`, `${s}-attention`, `${
 const CHARTS = ['spread', 'distance', 'orth'];
 const TABLES = ['retrieval', 'shift'];
 
-let server;
-let browser;
-let baseUrl;
-
-before(async () => {
-  await mkdir(SCREENSHOTS, { recursive: true });
-  ({ server, baseUrl } = await serveDir());
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await closeServer(server);
-});
+before(() => mkdir(SCREENSHOTS, { recursive: true }));
 
 /**
  * Opens the page (optionally with a hash) and waits for the first figures and, unless synthetic
  * vectors were asked for, for GloVe. `problems` collects console errors, page errors and failed
  * requests; every test ends by asserting it is empty.
  */
-async function openPage({ hash = '', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash) } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
-  const page = await context.newPage();
-  const problems = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-  });
-  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('response', (response) => {
-    if (response.status() >= 400) problems.push(`HTTP ${response.status()}: ${response.url()}`);
-  });
-  await page.goto(baseUrl + hash);
-  try {
-    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 15000 });
-    if (glove) await waitForGlove(page);
-  } catch (error) {
-    await context.close();
-    throw new Error(`the page never finished loading (${problems.join('; ') || 'no console errors'}): ${error.message}`);
-  }
-  return { page, problems, close: () => context.close() };
-}
+const openPage = pageSuite();
 
-async function waitForGlove(page) {
-  await page.waitForFunction(() => /GloVe 6B/.test(document.getElementById('vectors-status').textContent), null, { timeout: 20000 });
-  // The switch happens one recompute later; the summary's analyses follow after typing pauses.
-  await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: 10000 });
-}
 
 /** Waits until the analyses that run after a pause have filled the summary. */
 async function waitForAnalyses(page) {
@@ -164,10 +126,12 @@ test('loads GloVe without errors and paints every panel', async () => {
     }
     for (const name of TABLES) {
       const rows = await page.locator(`[data-figure="${name}"] tbody tr`).count();
-      assert.equal(rows, 3, `${name} table has one row per scheme`);
+      assert.equal(rows, 11, `${name} table has one row for each of the eleven schemes`);
     }
     // Every figure has a legend or a key, and export buttons.
-    assert.equal(await page.locator('.fig-actions').count(), HEATMAPS.length + CHARTS.length + TABLES.length);
+    const actions = await page.locator('[data-figure]').evaluateAll((slots) => slots.map((s) => [s.dataset.figure, s.querySelectorAll('.fig-actions').length]));
+    assert.ok(actions.length >= HEATMAPS.length + CHARTS.length + TABLES.length, `${actions.length} figures`);
+    for (const [name, count] of actions) assert.equal(count, 1, `${name} has one row of export buttons`);
     const retrieval = await page.locator('[data-figure="retrieval"] tbody').innerText();
     assert.match(retrieval, /Rotary\s+100\.0%/, 'rotary keeps every word');
     assert.match(await page.locator('#summary').innerText(), /rotary/i);
@@ -442,14 +406,16 @@ test('controls: causal mask, an invalid d and synthetic vectors', async () => {
 test('every control, the token list and the figures are reachable with the keyboard', async () => {
   const { page, problems, close } = await openPage({ hash: '#v=synthetic&a=2' });
   try {
-    for (const id of ['sentence', 'vectors', 'dim', 'dpos', 'concat', 'base', 'alpha', 'layout', 'pairing', 'heads', 'causal', 'spread-length', 'shift-k', 'max-distance']) {
+    for (const id of ['sentence', 'vectors', 'dim', 'dpos', 'concat', 'base', 'alpha', 'layout', 'pairing', 'heads', 'causal', 'spread-length', 'shift-k', 'max-distance',
+      'trained-length', 'eval-length']) {
       const label = page.locator(`label[for="${id}"]`);
       assert.equal(await label.isVisible(), true, `#${id} has a visible label`);
-      assert.ok((await label.innerText()).trim().length > 0, `#${id}'s label has text`);
+      // textContent: innerText is empty for panels the browser skips off screen (content-visibility).
+      assert.ok((await label.textContent()).trim().length > 0, `#${id}'s label has text`);
     }
     await box(page).focus();
     const reached = new Set();
-    for (let i = 0; i < 40; i++) {
+    for (let i = 0; i < 60; i++) {
       await page.keyboard.press('Tab');
       reached.add(await page.evaluate(() => {
         const el = document.activeElement;
@@ -458,7 +424,8 @@ test('every control, the token list and the figures are reachable with the keybo
         return figure ? `figure:${figure.dataset.figure}` : el.id || el.tagName;
       }));
     }
-    for (const stop of ['vectors', 'dim', 'dpos', 'concat', 'base', 'alpha', 'alpha-auto', 'layout', 'pairing', 'heads', 'causal', 'tokens', 'figure:additive-input']) {
+    for (const stop of ['vectors', 'dim', 'dpos', 'concat', 'base', 'alpha', 'alpha-auto', 'layout', 'pairing', 'heads', 'causal',
+      'trained-length', 'eval-length', 'tokens', 'figure:additive-input']) {
       assert.ok(reached.has(stop), `Tab reaches ${stop} (${[...reached]})`);
     }
     // Arrow keys move the cell cursor in a focused map and read the cell out.

@@ -296,6 +296,40 @@ for (const simd of [true, false]) {
         assert.ok(ref.maxAbsDiff(a, b) > 1e-3);
       });
 
+      it('W = I: symmetric terms are bit-symmetric and sinusoidal position terms depend on |i − j| only', () => {
+        // The core builds these from one triangle and from the n offsets (src/compare.cpp); the
+        // float64 checks above bound their values, these pin the exact structure, at several n so
+        // that every tail of the 4-row / 8-key blocks is crossed.
+        for (const m of [1, 3, 4, 5, 8, 9, 17]) {
+          const Em = lab.embed(Array.from({ length: m }, (_, i) => `w${i % 7}`), d);
+          for (const concat of ['same-width', 'widened']) {
+            const c = lab.compare(Em, m, d, { concat, dPos: 6, alpha: 1.5 });
+            const nn = m * m;
+            const symmetric = (a, what) => {
+              for (let i = 0; i < m; i++) {
+                for (let j = 0; j < i; j++) assert.ok(Object.is(a[i * m + j], a[j * m + i]), `${what} [${i}][${j}]`);
+              }
+            };
+            const byDistance = (a, what) => {
+              for (let i = 0; i < m; i++) {
+                for (let j = 0; j < m; j++) assert.ok(Object.is(a[i * m + j], a[Math.abs(i - j)]), `${what} [${i}][${j}]`);
+              }
+            };
+            symmetric(block(c.additive.terms, 0, nn), `n=${m} ${concat}: additive content·content`);
+            symmetric(block(c.concatenated.terms, 0, nn), `n=${m} ${concat}: concatenated word·word`);
+            symmetric(c.rotary.terms, `n=${m} ${concat}: rotary term`);
+            byDistance(block(c.additive.terms, 3, nn), `n=${m} ${concat}: additive position·position`);
+            byDistance(block(c.concatenated.terms, 3, nn), `n=${m} ${concat}: concatenated position·position`);
+            for (const t of [1, 2]) {
+              for (const v of block(c.concatenated.terms, t, nn)) assert.ok(Object.is(v, 0), `n=${m} ${concat}: +0 cross term`);
+            }
+            // position·position against the float64 product of the returned float32 table
+            const scale = 1 / Math.sqrt(d);
+            assertCloseRel(block(c.additive.terms, 3, nn), logitsOf(c.pe, c.pe, m, d, scale), TOL_LOGIT, `n=${m} PE·PE`);
+          }
+        }
+      });
+
       it('attention rows sum to 1; causal weights are exactly 0 above the diagonal', () => {
         for (const causal of [false, true]) {
           for (const heads of [0, 2, 4]) {

@@ -1,10 +1,19 @@
 // Random and hostile arguments against the analysis functions, decoding vocabularies, word vectors
-// and the further schemes (the contract functions are fuzzed in errors.test.mjs): only RangeError or TypeError may
-// come out, never a wasm abort, and correct results must follow.
+// and the further schemes (standalone, and through compare() and distanceCurves; the contract
+// functions are fuzzed in errors.test.mjs): only RangeError or TypeError may come out, never a
+// wasm abort, and correct results must follow.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { load, LIMITS } from '../../dist/posenc.mjs';
+import { load, LIMITS, SCHEMES } from '../../dist/posenc.mjs';
 import * as ref from './reference.mjs';
+
+// The further schemes' compare / distanceCurves options and a mix of valid and hostile values.
+const SCHEME_OPTION_NAMES = ['trainedLength', 'evalLength', 'alibiHeads', 'alibiHead', 't5Buckets', 't5MaxDistance',
+  'xposGamma', 'xposScaleBase', 'yarnAlpha', 'yarnBeta'];
+const SCHEME_OPTION_VALUES = [
+  SCHEMES.slice(), ['alibi', 't5'], ['yarn', 'xpos', 'nope'], ['learned'], [], ['rope-pi', 'rope-pi'], ['RoPE'], [1],
+  2048, 8192, 1, 2, 8, 12, 32, 128, 0.4, 512, 1e-3, 0.5, 10, 2 ** 20, 'widened', true, false,
+];
 
 for (const simd of [true, false]) {
   describe(`hostile calls on analyses and word vectors, ${simd ? 'SIMD' : 'scalar'} build`, () => {
@@ -72,6 +81,16 @@ for (const simd of [true, false]) {
         () => { const n = pick([1, 3]); const d = pick([2, 8]); return lab.rotateWith(matrix(n * d), maybe(n), maybe(d), matrix(d / 2), options(['offset', 'pairing'], [0, 5, 'half'])); },
         () => { const n = pick([1, 3]); const d = pick([2, 8]); return lab.xpos(matrix(n * d), maybe(n), maybe(d), options(['base', 'offset', 'pairing', 'role', 'gamma', 'scaleBase'], ['key', 'query', 0.4, 512, 3])); },
         () => lab.learnedTable(maybe(pick([1, 4])), maybe(pick([2, 8])), options(['seed'], [1, 2])),
+        () => {
+          const n = pick([1, 3, 5]); const d = pick([2, 4, 8]);
+          return lab.compare(matrix(n * d), maybe(n), maybe(d), options(['schemes', ...SCHEME_OPTION_NAMES, 'causal', 'heads'], SCHEME_OPTION_VALUES));
+        },
+        () => {
+          if (rand() < 0.1) return lab.distanceCurves(pick(HOSTILE));
+          const o = options(['schemes', ...SCHEME_OPTION_NAMES, 'causal', 'base', 'dPos', 'concat'], SCHEME_OPTION_VALUES);
+          const valid = { d: maybe(pick([2, 8, 64])), maxDistance: maybe(pick([1, 50, 65536])) };
+          return lab.distanceCurves(o && typeof o === 'object' && !Array.isArray(o) ? { ...valid, ...o } : o);
+        },
       ];
       const ITERATIONS = 6000;
       let thrown = 0;
@@ -90,6 +109,11 @@ for (const simd of [true, false]) {
       assert.ok(thrown > ITERATIONS * 0.2 && thrown < ITERATIONS * 0.95, `${thrown} of ${ITERATIONS} calls threw`);
       // Correct results afterwards.
       assert.equal(glove.neighbors('paris', 1)[0].word, 'france');
+      const E = lab.embed(['a', 'b', 'c'], 8);
+      const all = lab.compare(E, 3, 8, { schemes: SCHEMES.slice(), causal: true });
+      for (const name of SCHEMES) assert.equal(all[name].weights.length, 9, name);
+      assert.equal(all.alibi.weights[1], 0); // causal: row 0 sees only itself
+      assert.equal(lab.distanceCurves({ d: 8, maxDistance: 3, schemes: ['alibi'] }).curves.alibi[1], -0.5);
       const pe = lab.sinusoidal(2, 4);
       assert.ok(ref.maxAbsDiff(pe, ref.sinusoidal(2, 4)) < 2e-7);
     });

@@ -2,6 +2,11 @@
 // decode it replaces, vectors.nearest(α·E + PE) and vectors.nearest(α·E), on both builds; its
 // caching across calls that change one token (what typing does); its argument errors.
 //
+// identity() is also held to its exact definition (src/retrieval.hpp): s_r = fl(fl(α·c_r) + q_r)
+// with c_r = e·û_r and q_r = PE·û_r summed in float32 in index order, ties to the lower row. A
+// float32 reference here (Math.fround after every operation) must give the same best row and
+// rank on every token, in both builds, however the int8 first pass and the cache arrived at them.
+//
 // Tolerance: identity() scores a row as α·(e·û) + PE·û, nearest() as (α·e + PE)·û with α·e + PE
 // rounded to float32 first; the two differ by a few float32 roundings of terms of size ≤ ‖x‖, so
 // the cosines agree to ~1e-6 (checked below at 2e-5). The chosen rows and ranks can then differ
@@ -41,6 +46,50 @@ function cosines(unit, v, d, x) {
   }
   return out;
 }
+
+// Unit rows exactly as the core makes them (normalize_rows: norm in float64, x·(1/norm) rounded).
+function unitRows32(rows, v, d) {
+  const unit = new Float32Array(v * d);
+  for (let r = 0; r < v; r++) {
+    let s = 0;
+    for (let j = 0; j < d; j++) s += rows[r * d + j] * rows[r * d + j];
+    const norm = Math.sqrt(s);
+    const inv = norm > 0 ? 1 / norm : 0;
+    for (let j = 0; j < d; j++) unit[r * d + j] = rows[r * d + j] * inv;
+  }
+  return unit;
+}
+
+// Float32 dot products in index order of x against every unit row.
+function sequentialRow(unit, v, d, x, offset = 0) {
+  const out = new Float32Array(v);
+  const f = Math.fround;
+  for (let r = 0; r < v; r++) {
+    let s = 0;
+    const o = r * d;
+    for (let j = 0; j < d; j++) s = f(s + f(x[offset + j] * unit[o + j]));
+    out[r] = s;
+  }
+  return out;
+}
+
+// Best row (first largest), its score and the rank of truth under s_r = fl(fl(α·c_r) + q_r).
+function exactDecode(c, q, alpha, truth) {
+  const f = Math.fround;
+  const v = c.length;
+  const s = new Float32Array(v);
+  for (let r = 0; r < v; r++) s[r] = f(f(alpha * c[r]) + (q ? q[r] : 0));
+  let best = 0;
+  for (let r = 1; r < v; r++) if (s[r] > s[best]) best = r;
+  let rank = 0;
+  if (truth >= 0) {
+    rank = 1;
+    for (let r = 0; r < v; r++) if (s[r] > s[truth] || (s[r] === s[truth] && r < truth)) rank++;
+  }
+  return { best, score: s[best], rank };
+}
+
+const exactCache = { unit: null, content: new Map(), position: new Map() };
 
 for (const simd of [true, false]) {
   describe(`WordVectorSet.identity, ${simd ? 'SIMD' : 'scalar'} build`, () => {
@@ -102,9 +151,8 @@ for (const simd of [true, false]) {
       });
     }
 
-    // The cached rows are computed in batches whose grouping depends on the call history (the
-    // blocked product's rounding may differ by a unit in the last place between groupings), so
-    // a cached answer is held to the same tolerance against nearest() as a fresh one.
+    // A cached answer is held to the same tolerance against nearest() as a fresh one (and is
+    // equal to a fresh one: every decoded score is the same exact float sum whatever the history).
     it('cached across calls: typing (one token changed, a prefix, a longer sentence) still agrees with nearest()', () => {
       const alpha = 1.7;
       const variants = [
@@ -122,6 +170,38 @@ for (const simd of [true, false]) {
         const x = new Float32Array(m * d);
         for (let j = 0; j < m * d; j++) x[j] = Math.fround(Math.fround(alpha * vectors[j]) + pe[j]);
         agrees(glove.identity(words, vectors, { alpha }), x, `variant ${i}`, words);
+      }
+    });
+
+    // Against the exact definition: content rows per distinct word and position rows computed
+    // once here in float32 (shared by both builds), then every token decoded by straight loops.
+    it('equals exact float32 scoring: same best row and rank on every token, cosine within 2^-21', () => {
+      exactCache.unit ??= unitRows32(glove.rows(), v, d);
+      const unit = exactCache.unit;
+      const words = [...tokens.slice(0, 30), 'kin', 'king', 'queen', 'qwxzy'];
+      const m = words.length;
+      const vectors = glove.embed(words).vectors;
+      const pe = lab.sinusoidal(m, d);
+      for (const [alpha, additive] of [[1 / glove.componentRms, true], [1 / glove.componentRms, false], [0.3, true]]) {
+        const got = glove.identity(words, vectors, { alpha, additive });
+        for (let p = 0; p < m; p++) {
+          const key = `${words[p]}`;
+          if (!exactCache.content.has(key)) exactCache.content.set(key, sequentialRow(unit, v, d, vectors, p * d));
+          if (additive && !exactCache.position.has(p)) exactCache.position.set(p, sequentialRow(unit, v, d, pe, p * d));
+          const truth = glove.indexOf(words[p]);
+          const want = exactDecode(exactCache.content.get(key), additive ? exactCache.position.get(p) : null, alpha, truth);
+          const where = `alpha=${alpha} additive=${additive} token ${p} '${words[p]}'`;
+          assert.equal(got.best[p], want.best, `${where}: best`);
+          assert.equal(got.rank[p], truth >= 0 ? want.rank : 0, `${where}: rank`);
+          // The cosine divides that score by ‖x‖, which the core sums in its own lane order.
+          let xx = 0;
+          for (let j = 0; j < d; j++) {
+            const x = Math.fround(Math.fround(alpha * vectors[p * d + j]) + (additive ? pe[p * d + j] : 0));
+            xx += x * x;
+          }
+          const cosine = want.score / Math.sqrt(xx);
+          assert.ok(Math.abs(got.cosine[p] - cosine) <= Math.abs(cosine) * 2 ** -21, `${where}: cosine ${got.cosine[p]} vs ${cosine}`);
+        }
       }
     });
 

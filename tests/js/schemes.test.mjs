@@ -15,80 +15,11 @@ import * as ref from './reference.mjs';
 const TOL_ROTATE = 2e-5;
 const TOL_ATTENTION = 1e-5;
 
-// ---- float64 references ---------------------------------------------------------------------
-
-// ALiBi (Press et al. 2022, §3 and the reference code): geometric 2^(−8k/p) for a power of two p;
-// otherwise p = 2^⌊log2 h⌋ slopes then every other slope of the 2p sequence.
-function alibiSlopesRef(h) {
-  const pow2 = (p) => Array.from({ length: p }, (_, k) => 2 ** ((-8 * (k + 1)) / p));
-  const p = 2 ** Math.floor(Math.log2(h));
-  if (p === h) return pow2(p);
-  return [...pow2(p), ...pow2(2 * p).filter((_, k) => k % 2 === 0).slice(0, h - p)];
-}
-
-// T5 bucket (Raffel et al. 2020, §2.1; bucket function of the T5 code), relative = key − query.
-function t5BucketRef(relative, bidirectional, numBuckets, maxDistance) {
-  let offset = 0;
-  let r;
-  let b = numBuckets;
-  if (bidirectional) {
-    b = numBuckets / 2;
-    if (relative > 0) offset = b;
-    r = Math.abs(relative);
-  } else {
-    r = Math.max(-relative, 0);
-  }
-  const maxExact = b / 2;
-  if (r < maxExact) return offset + r;
-  const large = maxExact + Math.floor((Math.log(r / maxExact) / Math.log(maxDistance / maxExact)) * (b - maxExact));
-  return offset + Math.min(large, b - 1);
-}
-
-// RoPE frequencies with context extension: PI (Chen et al. 2023 §2.2), NTK-aware (YaRN §3.1),
-// YaRN (Peng et al. 2023 §3.2 ramp, §3.4 temperature), in the papers' own forms.
-function ropeFrequenciesRef(d, { base = 10000, scaling = 'none', L = 2048, Lp = L, alpha = 1, beta = 32 }) {
-  const s = Math.max(1, Lp / L);
-  const w = (i, b = base) => b ** ((-2 * i) / d);
-  return Array.from({ length: d / 2 }, (_, i) => {
-    if (scaling === 'pi') return w(i) / s;
-    if (scaling === 'ntk') return w(i, base * s ** (d / (d - 2)));
-    if (scaling === 'yarn') {
-      const r = L / ((2 * Math.PI) / w(i));
-      const g = r < alpha ? 0 : r > beta ? 1 : (r - alpha) / (beta - alpha);
-      return ((1 - g) * w(i)) / s + g * w(i);
-    }
-    return w(i);
-  });
-}
-
-function rotateWithRef(x, n, d, frequencies, { offset = 0, pairing = 'interleaved', positionScale = 1 } = {}) {
-  const out = new Float64Array(n * d);
-  for (let p = 0; p < n; p++) {
-    for (let i = 0; i < d / 2; i++) {
-      const [a, b] = ref.pairIndices(i, d, pairing);
-      const angle = (p + offset) * positionScale * frequencies[i];
-      const xa = x[p * d + a];
-      const xb = x[p * d + b];
-      out[p * d + a] = xa * Math.cos(angle) - xb * Math.sin(angle);
-      out[p * d + b] = xa * Math.sin(angle) + xb * Math.cos(angle);
-    }
-  }
-  return out;
-}
-
-// xPos (Sun et al. 2023, §3.2): ζ_i = (2i/d + γ)/(1 + γ); query ×ζ^(P/λ), key ×ζ^(−P/λ).
-function xposRef(x, n, d, { offset = 0, pairing = 'interleaved', role = 'query', gamma = 0.4, scaleBase = 512 } = {}) {
-  const rotated = ref.rotate(x, n, d, { offset, pairing });
-  const sign = role === 'key' ? -1 : 1;
-  for (let p = 0; p < n; p++) {
-    for (let i = 0; i < d / 2; i++) {
-      const zeta = ((2 * i) / d + gamma) / (1 + gamma);
-      const scale = zeta ** ((sign * (p + offset)) / scaleBase);
-      for (const j of ref.pairIndices(i, d, pairing)) rotated[p * d + j] *= scale;
-    }
-  }
-  return rotated;
-}
+// float64 references (tests/js/reference.mjs), under the names this file has always used.
+const {
+  alibiSlopes: alibiSlopesRef, t5Bucket: t5BucketRef, ropeFrequencies: ropeFrequenciesRef,
+  rotateWith: rotateWithRef, xpos: xposRef,
+} = ref;
 
 function assertClose(actual, expected, tol, what) {
   const err = ref.maxAbsDiff(actual, expected);

@@ -1,23 +1,191 @@
-// Score versus distance: PE(p)·PE(p+k) and RoFormer's long-term decay bound.
+// Score versus distance for every scheme: the position part of the attention logit between two
+// identical words k tokens apart (lab.distanceCurves, in logit units), one curve per scheme, and
+// RoFormer's long-term decay bound. A legend of toggle buttons shows or hides each curve; the
+// lanes' schemes are marked in it. ALiBi's −m·k dwarfs every other curve, so by default the y
+// range fits the others and ALiBi's line is clipped, and the note below says where it leaves.
 import { ChartFigure, SERIES_COLOURS } from '../figure.js';
+import { SCHEME_IDS } from '../state.js';
+import { SCHEME_NAMES } from './lanes.js';
+
+const BOUND = 'bound';
+
+// A colour AND a dash per curve, so each reads in greyscale and for colour-blind readers
+// (Okabe–Ito's eight, then three of Paul Tol's muted set; all mid-luminance, for light and dark).
+export const CURVE_STYLE = {
+  additive: { colour: SERIES_COLOURS.additive, dash: null }, // solid
+  concatenated: { colour: SERIES_COLOURS.concatenated, dash: [10, 4] },
+  rotary: { colour: SERIES_COLOURS.rotary, dash: [2, 3] },
+  learned: { colour: '#D55E00', dash: [10, 3, 2, 3] },
+  alibi: { colour: '#CC79A7', dash: [5, 3] },
+  nope: { colour: '#999999', dash: [1, 4] },
+  t5: { colour: SERIES_COLOURS.other, dash: [12, 3, 2, 3, 2, 3] },
+  xpos: { colour: '#999933', dash: [6, 2, 1, 2] },
+  'rope-pi': { colour: '#AA4499', dash: [3, 2] },
+  'rope-ntk': { colour: '#44AA99', dash: [14, 4, 6, 4] },
+  yarn: { colour: '#CC6677', dash: [8, 2, 8, 6] },
+  [BOUND]: { colour: SERIES_COLOURS.reference, dash: [1, 2] },
+};
+
+export const curveName = (id) => (id === BOUND ? 'RoFormer decay bound' : SCHEME_NAMES[id] ?? id);
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/**
+ * A short line in the curve's colour and dash, for the legend buttons: a CSS gradient repeating
+ * the canvas's dash pattern (no SVG or canvas, so the page's markup checks and figure lookups
+ * see only the chart).
+ */
+function swatch({ colour, dash }) {
+  const span = element('span', 'curve-swatch');
+  span.setAttribute('aria-hidden', 'true');
+  if (!dash) {
+    span.style.background = colour;
+    return span;
+  }
+  let at = 0;
+  const stops = dash.map((length, i) => {
+    const stop = `${i % 2 === 0 ? colour : 'transparent'} ${at}px ${at + length}px`;
+    at += length;
+    return stop;
+  });
+  span.style.background = `repeating-linear-gradient(to right, ${stops.join(', ')})`;
+  return span;
+}
+
+/** Rounded-out range of the finite values of some arrays, with 5% headroom. */
+function range(arrays) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const values of arrays) {
+    for (const v of values) {
+      if (!Number.isFinite(v)) continue;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+  }
+  if (!(hi >= lo)) return { yMin: -1, yMax: 1 };
+  const pad = Math.max(1e-6, (hi - lo) * 0.05);
+  return { yMin: Math.min(0, lo - pad), yMax: Math.max(0, hi + pad) };
+}
 
 export function createDistancePanel(slot) {
-  const chart = new ChartFigure(slot, { title: 'Score versus distance' });
+  const root = element('div', 'distance-panel');
+  const toggles = element('div', 'curve-toggles');
+  toggles.setAttribute('role', 'group');
+  toggles.setAttribute('aria-label', 'Curves shown (press to show or hide)');
+  const tools = element('div', 'panel-controls');
+  const showAll = element('button', 'small-button', 'Show all');
+  const lanesOnly = element('button', 'small-button', "Only the lanes' schemes");
+  showAll.type = 'button';
+  lanesOnly.type = 'button';
+  const rangeLabel = element('label', 'inline-check', 'y range ');
+  const rangeSelect = element('select');
+  rangeSelect.append(new Option('fit all but ALiBi (ALiBi clipped)', 'clip'), new Option('fit every shown curve', 'all'));
+  rangeLabel.append(rangeSelect);
+  tools.append(showAll, lanesOnly, rangeLabel);
+  const chartSlot = element('div');
+  const note = element('p', 'table-note distance-note');
+  root.append(toggles, tools, note, chartSlot);
+  slot.replaceChildren(root);
+  const chart = new ChartFigure(chartSlot, { title: 'Score versus distance', height: 280 });
+
+  const hidden = new Set();
+  const buttons = new Map();
+  let last = null; // the latest update's arguments and curves, for repaints after a toggle
+
+  const paint = () => {
+    if (!last) return;
+    const { d, base, maxDistance, curves, ids, lanes, slopeNote } = last;
+    const ks = Array.from({ length: maxDistance + 1 }, (_, k) => k);
+    const shown = ids.filter((id) => !hidden.has(id));
+    for (const [id, button] of buttons) {
+      button.setAttribute('aria-pressed', String(!hidden.has(id)));
+      button.classList.toggle('is-lane', lanes.includes(id));
+      button.hidden = !ids.includes(id);
+    }
+    const series = shown.map((id) => ({
+      name: curveName(id), colour: CURVE_STYLE[id].colour, dash: CURVE_STYLE[id].dash, kind: 'line', x: ks, y: curves[id],
+    }));
+    const clipAlibi = rangeSelect.value === 'clip' && shown.includes('alibi') && shown.length > 1;
+    const { yMin, yMax } = range(shown.filter((id) => !(clipAlibi && id === 'alibi')).map((id) => curves[id]));
+    const notes = [];
+    if (clipAlibi) {
+      const leaves = curves.alibi.findIndex((v) => v < yMin);
+      notes.push(leaves > 0
+        ? `ALiBi's −m·k (${slopeNote}) leaves the plotted range at k = ${leaves} (it reaches ${Number(curves.alibi[maxDistance].toPrecision(4))} at k = ${maxDistance}); choose “fit every shown curve” to see it whole.`
+        : `ALiBi's −m·k (${slopeNote}) stays within the range of the other curves up to k = ${maxDistance}.`);
+    }
+    if (last.learnedCut !== null && shown.includes('learned')) {
+      notes.push(`Learned: no curve from k = ${last.learnedCut} on — a table trained on L = ${last.learnedCut} positions has no row there.`);
+    }
+    if (shown.length === 0) notes.push('Every curve is hidden: press a name above to show it.');
+    note.textContent = notes.join(' ');
+    chart.update({
+      series: series.length ? series : [{ name: '(no curve shown)', colour: CURVE_STYLE.nope.colour, kind: 'line', x: ks, y: ks.map(() => NaN) }],
+      xLabel: 'distance k',
+      yLabel: 'logit (position part)',
+      yMin,
+      yMax,
+      label: `Positional score versus distance for d = ${d}, base = ${base}: the position part of the attention logit ` +
+        `between two identical words k tokens apart, k = 0 to ${maxDistance}, for ${shown.map(curveName).join(', ') || 'no scheme'}` +
+        `${clipAlibi ? '; y range fitted to the curves other than ALiBi, whose line is clipped' : ''}. ` +
+        'Focus the chart and use the left and right arrow keys to read every curve at one distance.',
+    });
+  };
+
+  for (const id of [...SCHEME_IDS, BOUND]) {
+    const button = element('button', 'curve-toggle');
+    button.type = 'button';
+    button.append(swatch(CURVE_STYLE[id]), document.createTextNode(curveName(id)));
+    button.addEventListener('click', () => {
+      if (hidden.has(id)) hidden.delete(id); else hidden.add(id);
+      paint();
+    });
+    buttons.set(id, button);
+    toggles.append(button);
+  }
+  showAll.addEventListener('click', () => { hidden.clear(); paint(); });
+  lanesOnly.addEventListener('click', () => {
+    if (!last) return;
+    hidden.clear();
+    for (const id of last.ids) if (id !== BOUND && !last.lanes.includes(id)) hidden.add(id);
+    paint();
+  });
+  rangeSelect.addEventListener('change', paint);
+
   return {
     figure: chart,
-    update({ lab, d, base, maxDistance }) {
-      const { score, bound } = lab.offsetCurves(maxDistance, d, { base });
-      const ks = Array.from({ length: maxDistance + 1 }, (_, k) => k);
-      const normalise = (values) => Array.from(values, (v) => v / values[0]);
-      chart.update({
-        series: [
-          { name: `PE(p)·PE(p+k) ÷ ${score[0].toPrecision(4)}`, colour: SERIES_COLOURS.additive, kind: 'line', x: ks, y: normalise(score), raw: score },
-          { name: `RoFormer decay bound ÷ ${bound[0].toPrecision(4)}`, colour: SERIES_COLOURS.rotary, kind: 'line', dash: true, x: ks, y: normalise(bound), raw: bound },
-        ],
-        xLabel: 'distance k',
-        yLabel: 'relative to k = 0',
-        label: `Positional score versus distance for d = ${d}, base = ${base}: dot product of encodings k apart and the RoFormer decay bound, each divided by its value at k = 0`,
-      });
+    /**
+     * lanes: the schemes in the page's lanes (marked in the legend); options: distanceCurves'
+     * scheme parameters (dPos, concat, causal, trainedLength, evalLength, alibiHeads, alibiHead, …).
+     */
+    update({ lab, d, base, maxDistance, lanes = [], options = {} }) {
+      const schemes = lab.SCHEMES ?? SCHEME_IDS;
+      const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+      const { curves } = lab.distanceCurves({ d, base, maxDistance, schemes: [...schemes], ...defined });
+      const all = {};
+      for (const id of schemes) all[id] = Array.from(curves[id]);
+      // A learned table has rows only for the positions it was trained on.
+      const trainedLength = defined.trainedLength ?? 2048;
+      const learnedCut = all.learned && trainedLength <= maxDistance ? trainedLength : null;
+      if (learnedCut !== null) for (let k = learnedCut; k <= maxDistance; k++) all.learned[k] = NaN;
+      // RoFormer's bound is relative; scaled to rotary's value at k = 0 (√d) to share the axis.
+      const { bound } = lab.offsetCurves(maxDistance, d, { base });
+      all[BOUND] = Array.from(bound, (v) => (v / bound[0]) * Math.sqrt(d));
+      const heads = defined.alibiHeads ?? 8;
+      const head = defined.alibiHead ?? 1;
+      const slope = all.alibi ? -all.alibi[1] : NaN;
+      last = {
+        d, base, maxDistance, curves: all, lanes, learnedCut,
+        ids: [...schemes, BOUND],
+        slopeNote: `m = ${Number(slope.toPrecision(6))}, head ${head} of ${heads}`,
+      };
+      paint();
     },
   };
 }

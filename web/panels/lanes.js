@@ -1,82 +1,130 @@
-// The three lanes — Additive | Concatenated | Rotary — each with its encoded input, its attention
-// map and its logit decomposition. One shared colour scale per lane's decomposition, so the
-// terms can be compared with each other.
+// The lanes — one per chosen scheme — each with its encoded input, its attention map and its
+// logit decomposition. One shared colour scale per lane's decomposition, so the terms can be
+// compared with each other. NoPE's attention shows two maps (without and with the causal mask);
+// the learned-style table's input flags the positions a trained table of L rows would not have.
 import { HeatmapFigure } from '../figure.js';
 import { maxAbs } from '../math.js';
+import { SCHEME_IDS } from '../state.js';
 
-export const SCHEMES = ['additive', 'concatenated', 'rotary'];
-export const SCHEME_NAMES = { additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary' };
-const TERM_NAMES = ['content · content', 'content · position', 'position · content', 'position · position'];
+export const SCHEMES = SCHEME_IDS;
+export const SCHEME_NAMES = {
+  additive: 'Additive',
+  concatenated: 'Concatenated',
+  rotary: 'Rotary',
+  learned: 'Learned-style table',
+  alibi: 'ALiBi',
+  nope: 'NoPE',
+  t5: 'T5 bias',
+  xpos: 'xPos',
+  'rope-pi': 'RoPE + PI',
+  'rope-ntk': 'RoPE + NTK',
+  yarn: 'YaRN',
+};
 
-// Figures are made for the slots `root` holds (`[data-figure="<scheme>-<part>"]`): the page has
-// all nine; an embedded <posenc-lab> only the schemes and parts it shows. `lanes` exposes them.
-export function createLanes(root, { onPickToken, schemes = SCHEMES }) {
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
+
+/** An ALiBi slope as text: 2⁻ᵉ exactly when it is a power of two (the usual case), then decimal. */
+export function slopeText(m) {
+  const e = -Math.log2(m);
+  const power = Number.isInteger(e) ? `2${[...String(-e)].map((c) => SUPERSCRIPT[c]).join('')} = ` : '';
+  return `${power}${Number(m.toPrecision(4))}`;
+}
+
+// Figures are made for the slots found under `root` (`[data-figure="<scheme>-<part>"]`): the page
+// attaches each lane's article as it is first chosen; an embedded <posenc-lab> builds the slots
+// of the schemes and parts it shows before calling createLanes. `lanes` exposes the figures.
+export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }) {
   const lanes = {};
-  for (const scheme of schemes) {
+  const pick = (row) => onPickToken(row);
+
+  function attach(scheme, within = root) {
+    const name = SCHEME_NAMES[scheme];
     const figure = (part, options) => {
-      const slot = root.querySelector(`[data-figure="${scheme}-${part}"]`);
+      const slot = within.querySelector(`[data-figure="${scheme}-${part}"]`);
       return slot ? new HeatmapFigure(slot, options) : null;
     };
-    const pick = (row) => onPickToken(row);
     lanes[scheme] = {
-      input: figure('input', { title: `${SCHEME_NAMES[scheme]} encoded input`, palette: 'diverging', tokenRows: true, onPick: pick }),
-      attention: figure('attention', { title: `${SCHEME_NAMES[scheme]} attention`, palette: 'viridis', tokenRows: true, tokenCols: true, onPick: pick }),
-      terms: figure('terms', { title: `${SCHEME_NAMES[scheme]} logit decomposition`, palette: 'diverging', tokenRows: true, tokenCols: true, onPick: pick }),
+      input: figure('input', { title: `${name} encoded input`, palette: 'diverging', tokenRows: true, onPick: pick }),
+      attention: figure('attention', { title: `${name} attention`, palette: 'viridis', tokenRows: true, tokenCols: true, onPick: pick }),
+      terms: figure('terms', { title: `${name} logit decomposition`, palette: 'diverging', tokenRows: true, tokenCols: true, onPick: pick }),
     };
+    return lanes[scheme];
   }
+  for (const scheme of schemes) attach(scheme);
 
   return {
     lanes,
+    attach,
 
-    /** view: { result (lab.compare), tokens, heads, causal, dWord } */
-    update({ result, tokens, heads, causal, dWord }) {
+    /**
+     * view: { result (lab.compare), tokens, heads, causal, dWord, trainedLength }. Lanes whose
+     * scheme the result lacks are left as they are (the page keeps unchosen lanes detached).
+     */
+    update({ result, tokens, heads, causal, dWord, trainedLength }) {
       const { n } = result;
+      const nn = n * n;
       const tokenLabel = (i) => `“${tokens[i]}” (${i})`;
       const query = (i) => `query ${tokenLabel(i)}`;
       const key = (j) => `key ${tokenLabel(j)}`;
       const headText = heads === 0 ? 'W = I' : `head 1 of ${heads} random heads`;
+      const maskNote = (i, j) => (j > i ? ' (masked: a later word)' : '');
       for (const scheme of Object.keys(lanes)) {
         const data = result[scheme];
+        if (!data) continue;
         const name = SCHEME_NAMES[scheme];
         const width = data.width;
         const inputRange = maxAbs(data.x) || 1;
         const dimLabel = scheme === 'concatenated'
           ? (j) => `dim ${j} (${j < dWord ? 'word part' : 'position part'})`
           : (j) => `dim ${j}`;
+        // A trained table of L rows has nothing for positions ≥ L; the seeded stand-in has rows
+        // for every position, so the picture says which of them a real model would lack.
+        const untrained = scheme === 'learned' && n > trainedLength ? trainedLength : undefined;
         lanes[scheme].input?.update({
           tiles: [{ values: data.x, rows: n, cols: width }],
           min: -inputRange,
           max: inputRange,
-          label: `${name} encoded input x: ${n} tokens × ${width} dimensions`,
+          label: `${name} encoded input x: ${n} tokens × ${width} dimensions` +
+            (untrained === undefined ? '' : `; rows ${untrained} to ${n - 1} (hatched) are beyond the trained length L = ${trainedLength}`),
           legendTitle: 'component value',
           rowLabel: tokenLabel,
           colLabel: dimLabel,
+          flagRowsFrom: untrained,
+          note: (t, i) => (untrained !== undefined && i >= untrained ? ` (position ≥ L = ${trainedLength}: a trained table has no row for it)` : ''),
         });
+        const slope = scheme === 'alibi' && data.slopes ? `, slope m = ${slopeText(data.slopes[0])}` : '';
+        const attention = scheme === 'nope' && data.masked && data.unmasked
+          ? {
+            tiles: [
+              { title: 'without a mask', values: data.unmasked, rows: n, cols: n },
+              { title: 'with the causal mask', values: data.masked, rows: n, cols: n },
+            ],
+            note: (t, i, j) => (t === 1 ? maskNote(i, j) : ''),
+          }
+          : { tiles: [{ values: data.weights, rows: n, cols: n }], note: (t, i, j) => (causal ? maskNote(i, j) : '') };
         lanes[scheme].attention?.update({
-          tiles: [{ values: data.weights, rows: n, cols: n }],
+          ...attention,
           min: 0,
           max: 1,
-          label: `${name} attention weights (${headText}), ${n} × ${n} tokens, rows are queries`,
+          label: `${name} attention weights (${headText}${slope}), ${n} × ${n} tokens, rows are queries`,
           legendTitle: 'attention weight',
           rowLabel: query,
           colLabel: key,
-          note: (t, i, j) => (causal && j > i ? ' (masked: a later word)' : ''),
         });
-        const termCount = scheme === 'rotary' ? 1 : 4;
-        const termRange = maxAbs(data.terms, 0, termCount * n * n) || 1;
+        const names = data.termNames;
+        const termRange = maxAbs(data.terms, 0, names.length * nn) || 1;
         lanes[scheme].terms?.update({
-          tiles: Array.from({ length: termCount }, (_, t) => ({
+          tiles: names.map((title, t) => ({
             // Say so when a term is identically zero (concatenated cross terms with W = I).
-            title: (scheme === 'rotary' ? 'rotated content · content' : TERM_NAMES[t]) +
-              (maxAbs(data.terms, t * n * n, (t + 1) * n * n) === 0 ? ' — exactly 0' : ''),
+            title: title + (maxAbs(data.terms, t * nn, (t + 1) * nn) === 0 ? ' — exactly 0' : ''),
             values: data.terms,
-            offset: t * n * n,
+            offset: t * nn,
             rows: n,
             cols: n,
           })),
           min: -termRange,
           max: termRange,
-          label: `${name} logit decomposition (${headText}, scaled by 1/√d_head, before any mask)`,
+          label: `${name} logit decomposition (${headText}${slope}, scaled by 1/√d_head, before any mask)`,
           legendTitle: 'logit term (shared scale)',
           rowLabel: query,
           colLabel: key,

@@ -20,15 +20,21 @@ export function createOrthogonalityPanel(slot) {
   const randomSpread = new Map(); // d → std, the same for every sentence
   return {
     figure: chart,
-    /** current: { vectors (n×d word vectors of the chosen source), d, label }. Returns its point. */
-    update({ lab, tokens, base, layout, current }) {
+    /**
+     * current: { vectors (n×d word vectors of the chosen source), d, label }. Returns its point.
+     * A generator: the random-pair spreads (≈ 35 ms each at d = 1024, once per d) yield between
+     * them, so the first run does not hold the page for a third of a second.
+     */
+    * update({ lab, tokens, base, layout, current }) {
+      for (const d of [...DIMS, current.d]) {
+        if (randomSpread.has(d)) continue;
+        randomSpread.set(d, lab.cosineSpread(d, { pairs: 2000 }).std);
+        yield;
+      }
       // Long sentences add nothing to an RMS but cost time: 128 words are plenty.
       const words = tokens.slice(0, 128);
       const n = words.length;
-      const random = DIMS.map((d) => {
-        if (!randomSpread.has(d)) randomSpread.set(d, lab.cosineSpread(d, { pairs: 2000 }).std);
-        return randomSpread.get(d);
-      });
+      const random = DIMS.map((d) => randomSpread.get(d));
       const wordPosition = DIMS.map((d) => rmsRowCosine(lab.embed(words, d), lab.sinusoidal(n, d, { base, layout }), n, d));
       const point = rmsRowCosine(current.vectors.subarray(0, n * current.d), lab.sinusoidal(n, current.d, { base, layout }), n, current.d);
       chart.update({
@@ -44,7 +50,7 @@ export function createOrthogonalityPanel(slot) {
         yMin: 0,
         label: 'Spread of the cosine between random vectors, and between each word vector and its position vector, as d grows, with the 1/√d curve',
       });
-      return { point, d: current.d, random: lab.cosineSpread(current.d, { pairs: 2000 }).std };
+      return { point, d: current.d, random: randomSpread.get(current.d) };
     },
   };
 }

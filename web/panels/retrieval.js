@@ -1,6 +1,36 @@
-// Identity and position retrieval: decode each encoded vector back to its word and its position.
+// Identity and position retrieval: decode each scheme's encoded input x back to its word and its
+// position. Every scheme in the result gets a row. Schemes that leave x = αE (the rotary family,
+// ALiBi, T5, NoPE) are checked element by element against αE rather than assumed to match, and
+// one decode of αE then serves them all.
 import { TableFigure } from '../figure.js';
 import { leadingColumns } from '../math.js';
+import { SCHEME_NAMES } from './lanes.js';
+
+const CLASSIC = ['additive', 'concatenated', 'rotary'];
+const WHERE_POSITION = {
+  rotary: 'none in x (only in q·k)',
+  xpos: 'none in x (only in q·k)',
+  'rope-pi': 'none in x (only in q·k)',
+  'rope-ntk': 'none in x (only in q·k)',
+  yarn: 'none in x (only in q·k)',
+  alibi: 'none in x (a logit bias)',
+  t5: 'none in x (a logit bias)',
+  nope: 'none anywhere',
+};
+
+/** α·E exactly as the core forms it: a float32 product of float32 α and float32 E (exact in float64, rounded once). */
+function alphaTimes(E, alpha) {
+  const a = Math.fround(alpha);
+  const out = new Float32Array(E.length);
+  for (let i = 0; i < E.length; i++) out[i] = a * E[i];
+  return out;
+}
+
+function sameValues(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 export function createRetrievalPanel(slot) {
   const table = new TableFigure(slot, { title: 'Identity and position retrieval' });
@@ -10,59 +40,82 @@ export function createRetrievalPanel(slot) {
     /**
      * Runs the decoding (the expensive part: n queries against the whole vocabulary) and shows
      * it. A generator: it yields between decodings so the page can handle a keystroke in
-     * between; returns { additive, concatenated, rotary } identity results for the summary.
+     * between; returns { [scheme]: identity result } for the summary. E (the unscaled word
+     * vectors) enables the cached decoder and the x = αE check; without it those rows decode x.
      */
     * update({ lab, result, tokens, decoder, alpha, dWord, E = null, base = 10000, layout = 'interleaved' }) {
       const { n, d, dPos } = result;
-      const add = result.additive;
-      const cat = result.concatenated;
+      const schemes = (result.schemes ?? CLASSIC).filter((s) => result[s]);
       const identity = {};
-      // With real word vectors (a WordVectorSet) the additive x = αE + PE and rotary x = αE are
-      // decoded by the set's cached decoder; synthetic vectors, and the concatenated scheme's
-      // PCA-reduced word part, by brute force.
+      const position = {};
+      const xNote = {};
       const cached = decoder.identityOf && E;
-      identity.additive = cached
-        ? yield* decoder.identityOf(E, tokens, { alpha, additive: true, base, layout })
-        : yield* decoder.identity(add.x, tokens);
-      yield;
-      identity.concatenated = yield* decoder.identityReduced(leadingColumns(cat.x, n, cat.width, dWord), dWord, tokens);
-      yield;
-      identity.rotary = cached
-        ? yield* decoder.identityOf(E, tokens, { alpha, additive: false, base, layout })
-        : yield* decoder.identity(result.rotary.x, tokens);
-      yield;
+      const aE = E ? alphaTimes(E, alpha) : null;
       const truth = Array.from({ length: n }, (_, p) => p);
-      const peVocabulary = lab.vocabulary(result.pe, n, d);
-      const peConcatVocabulary = lab.vocabulary(result.peConcat, n, dPos);
       const top1 = (r) => r.rank.reduce((hits, rank) => hits + (rank === 1 ? 1 : 0), 0) / n;
-      let position;
-      try {
-        position = {
-          additive: top1(peVocabulary.nearest(add.x, n, { truth })),
-          concatenated: top1(peConcatVocabulary.nearest(leadingColumns(cat.x, n, cat.width, dPos, dWord), n, { truth })),
-        };
-      } finally {
-        peVocabulary.dispose();
-        peConcatVocabulary.dispose();
+      const decodePositions = (table_, width, queries) => {
+        const vocabulary = lab.vocabulary(table_, n, width);
+        try {
+          return top1(vocabulary.nearest(queries, n, { truth }));
+        } finally {
+          vocabulary.dispose();
+        }
+      };
+      let alphaE = null;   // the one decode of αE, shared by every scheme whose x equals it
+      const decoded = [];  // [{ x, result }]: other inputs already decoded (bitwise-equal x reuse it)
+
+      for (const scheme of schemes) {
+        const lane = result[scheme];
+        if (scheme === 'additive') {
+          identity.additive = cached
+            ? yield* decoder.identityOf(E, tokens, { alpha, additive: true, base, layout })
+            : yield* decoder.identity(lane.x, tokens);
+          position.additive = decodePositions(result.pe, d, lane.x);
+          xNote.additive = 'αE + PE';
+        } else if (scheme === 'concatenated') {
+          identity.concatenated = yield* decoder.identityReduced(leadingColumns(lane.x, n, lane.width, dWord), dWord, tokens);
+          position.concatenated = decodePositions(result.peConcat, dPos, leadingColumns(lane.x, n, lane.width, dPos, dWord));
+          xNote.concatenated = `[αE reduced to ${dWord} ; PE in ${dPos}]`;
+        } else if (scheme === 'learned') {
+          identity.learned = yield* decoder.identity(lane.x, tokens);
+          // Against the seeded table itself (lab.learnedTable, the seed compare uses), so a
+          // mismatch would show as lost positions rather than be hidden.
+          position.learned = decodePositions(lab.learnedTable(n, d), d, lane.x);
+          xNote.learned = 'αE + L(p), seeded table';
+        } else if (aE && sameValues(lane.x, aE)) {
+          alphaE ??= cached
+            ? yield* decoder.identityOf(E, tokens, { alpha, additive: false, base, layout })
+            : yield* decoder.identity(aE, tokens);
+          identity[scheme] = alphaE;
+          position[scheme] = null;
+          xNote[scheme] = 'αE, checked equal';
+        } else {
+          const seen = decoded.find((entry) => sameValues(entry.x, lane.x));
+          identity[scheme] = seen ? seen.result : yield* decoder.identity(lane.x, tokens);
+          if (!seen) decoded.push({ x: lane.x, result: identity[scheme] });
+          position[scheme] = null;
+          xNote[scheme] = aE ? 'differs from αE' : 'as computed';
+        }
+        yield;
       }
-      const counted = identity.additive.counted;
-      const skipped = identity.additive.skipped;
+
+      const first = identity[schemes[0]];
+      const counted = first?.counted ?? 0;
+      const skipped = first?.skipped ?? 0;
       table.update({
-        label: `Identity and position retrieval for ${n} tokens (α = ${alpha.toPrecision(4)})`,
-        columns: ['scheme', 'word decoded (top-1)', 'mean rank of true word', 'position decoded (top-1)'],
-        rows: [
-          ['Additive', identity.additive.top1, identity.additive.meanRank, position.additive],
-          ['Concatenated', identity.concatenated.top1, identity.concatenated.meanRank, position.concatenated],
-          ['Rotary', identity.rotary.top1, identity.rotary.meanRank, null],
-        ],
+        label: `Identity and position retrieval for ${n} tokens (α = ${alpha.toPrecision(4)}), per scheme`,
+        columns: ['scheme', 'word decoded (top-1)', 'mean rank of true word', 'position decoded (top-1)', 'x decoded'],
+        rows: schemes.map((s) => [SCHEME_NAMES[s] ?? s, identity[s].top1, identity[s].meanRank, position[s], xNote[s]]),
         format: (cell, r, c) => {
-          if (c === 0) return cell;
-          if (cell === null) return 'none in x (only in q·k)';
+          if (c === 0 || c === 4) return cell;
+          if (cell === null) return WHERE_POSITION[schemes[r]] ?? 'none in x';
           return c === 2 ? (Number.isFinite(cell) ? cell.toFixed(2) : '—') : percent(cell);
         },
         note: `Words decoded among ${decoder.label}; ${counted} token${counted === 1 ? '' : 's'} scored` +
           `${skipped ? `, ${skipped} unknown token${skipped === 1 ? '' : 's'} left out (no true word to find)` : ''}. ` +
-          'Rotary keeps position out of x: it appears only in the rotated queries and keys.',
+          'Only the absolute schemes put position into x; the others act on queries and keys or on the logits, and their x ' +
+          'is compared with αE value by value before its decode is reused.' +
+          (schemes.includes('learned') ? ' The learned-style table is seeded N(0, ½), not trained.' : ''),
       });
       return identity;
     },

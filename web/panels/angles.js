@@ -1,0 +1,66 @@
+// Rotation angles per frequency for the RoPE variants: for each pair i, the largest angle the
+// evaluation length reaches (L'·ω'_i, the variant's own ω') against the range plain RoPE swept in
+// training (L·ω_i), with the pairs that meet angles never seen in training marked and counted.
+// xPos rotates exactly like plain RoPE (its ζ scaling changes lengths, not angles).
+import { ChartFigure, SERIES_COLOURS } from '../figure.js';
+import { CURVE_STYLE } from './distance.js';
+import { TWO_PI, angleReach, pairRanges } from './angle-flags.js';
+
+export const ROPE_VARIANTS = [
+  { id: 'rotary', scaling: 'none', name: 'plain RoPE (and xPos)', short: 'plain RoPE' },
+  { id: 'rope-pi', scaling: 'pi', name: 'position interpolation', short: 'PI' },
+  { id: 'rope-ntk', scaling: 'ntk', name: 'NTK-aware', short: 'NTK-aware' },
+  { id: 'yarn', scaling: 'yarn', name: 'YaRN', short: 'YaRN' },
+];
+
+export function createAnglesPanel(slot) {
+  const chartSlot = document.createElement('div');
+  const summary = document.createElement('p');
+  summary.className = 'angles-summary';
+  slot.replaceChildren(chartSlot, summary);
+  const chart = new ChartFigure(chartSlot, { title: 'Rotation angles per frequency', height: 280 });
+  return {
+    figure: chart,
+    /**
+     * dHead: the rotated width (d with W = I, d/h with h heads). Returns { pairs, s, counts:
+     * { [variant id]: flagged pairs } } for the page's summary and tests.
+     */
+    update({ lab, dHead, base, trainedLength, evalLength, yarnAlpha = 1, yarnBeta = 32 }) {
+      const pairs = dHead / 2;
+      const ask = (scaling) => lab.ropeFrequencies(dHead, { base, scaling, trainedLength, evalLength, alpha: yarnAlpha, beta: yarnBeta });
+      const plain = ask('none');
+      const s = Math.max(1, evalLength / trainedLength);
+      const x = Array.from({ length: pairs }, (_, i) => i);
+      const log = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : NaN));
+      const results = ROPE_VARIANTS.map((variant) => ({ ...variant, ...angleReach(plain.frequencies, ask(variant.scaling).frequencies, trainedLength, evalLength) }));
+      const trained = results[0].trained;
+      const series = [
+        { name: `trained: L·ω_i, L = ${trainedLength} (plain RoPE)`, colour: SERIES_COLOURS.concatenated, kind: 'line', dash: null, x, y: log(trained), raw: trained },
+        { name: 'one full turn, 2π', colour: CURVE_STYLE.nope.colour, kind: 'line', dash: [1, 3], x, y: x.map(() => Math.log10(TWO_PI)), raw: x.map(() => TWO_PI) },
+        ...results.map((r) => ({ name: `${r.short}: L'·ω'_i`, colour: CURVE_STYLE[r.id].colour, dash: CURVE_STYLE[r.id].dash, kind: 'line', x, y: log(r.reached), raw: r.reached })),
+        // Flagged pairs as dots on their variant's line.
+        ...results.filter((r) => r.count > 0).map((r) => {
+          const at = x.filter((i) => r.flagged[i]);
+          return { name: `${r.short}: angles never seen`, colour: CURVE_STYLE[r.id].colour, kind: 'points', x: at, y: at.map((i) => Math.log10(r.reached[i])), raw: at.map((i) => r.reached[i]) };
+        }),
+      ];
+      const turned = results[0].turned.reduce((a, b) => a + b, 0);
+      const counts = Object.fromEntries(results.map((r) => [r.id, r.count]));
+      const where = (r) => (r.count ? ` (pair${r.count === 1 ? '' : 's'} ${pairRanges(r.flagged)})` : '');
+      const head = `L = ${trainedLength} → L' = ${evalLength} (s = ${Number(s.toPrecision(4))}), ${pairs} pairs: `;
+      summary.textContent = evalLength <= trainedLength
+        ? `${head}the evaluation fits in the trained length, so nothing is rescaled and no pair meets an angle it did not meet in training.`
+        : `${head}pairs that meet angles never seen in training — ${results.map((r) => `${r.name}: ${r.count} of ${pairs}${where(r)}`).join('; ')}. ` +
+          `${turned ? `Pair${turned === 1 ? '' : 's'} 0${turned > 1 ? `–${turned - 1}` : ''} completed a full turn within L, so ${turned === 1 ? 'it' : 'they'} met every angle.` : 'No pair completed a full turn within L.'}`;
+      chart.update({
+        series,
+        xLabel: 'pair i (frequency ω_i falls as i grows)',
+        yLabel: 'log₁₀ angle (radians)',
+        label: `Largest rotation angle per RoPE pair within the evaluation length L' = ${evalLength} for plain RoPE, position ` +
+          `interpolation, NTK-aware scaling and YaRN, against the angles plain RoPE swept in training (L = ${trainedLength}), ` +
+          `log scale; ${results.map((r) => `${r.short}: ${r.count} of ${pairs} pairs flagged`).join(', ')}.`,
+      });
+      return { pairs, s, counts };
+    },
+  };
+}
