@@ -85,3 +85,22 @@ export function pageSuite(defaults = {}) {
   });
   return (options) => openLabPage(browser, baseUrl, { ...defaults, ...options });
 }
+
+/**
+ * A full-page screenshot with every figure painted: panels off screen skip layout and paint
+ * (content-visibility), so they are made visible for the capture, and the page is walked down
+ * first so every lazily painted figure draws.
+ */
+export async function fullPageScreenshot(page, path) {
+  // Through the CSSOM: the page's CSP refuses added style elements.
+  await page.evaluate(async () => {
+    for (const panel of document.querySelectorAll('.panel')) panel.style.contentVisibility = 'visible';
+    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
+      scrollTo(0, y);
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    }
+    scrollTo(0, 0);
+  });
+  await page.screenshot({ path, fullPage: true });
+  await page.evaluate(() => { for (const panel of document.querySelectorAll('.panel')) panel.style.contentVisibility = ''; });
+}

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { pageSuite } from './browser.mjs';
+import { fullPageScreenshot, pageSuite } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const SCHEMES = ['additive', 'concatenated', 'rotary'];
@@ -84,17 +84,7 @@ async function exportFigure(page, name, kind) {
   return { name: download.suggestedFilename(), bytes: await readFile(path) };
 }
 
-async function screenshot(page, name) {
-  // Full-page captures need every lazily painted figure painted: walk down the page first.
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-      scrollTo(0, y);
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    }
-    scrollTo(0, 0);
-  });
-  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
-}
+const screenshot = (page, name) => fullPageScreenshot(page, `${SCREENSHOTS}${name}.png`);
 
 test('loads GloVe without errors and paints every panel', async () => {
   const { page, problems, close } = await openPage();

@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { pageSuite } from './browser.mjs';
+import { fullPageScreenshot, pageSuite } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const ALL = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
@@ -42,16 +42,7 @@ async function readFigure(page, name) {
     }), name);
 }
 
-async function screenshot(page, name) {
-  await page.evaluate(async () => {
-    for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
-      scrollTo(0, y);
-      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    }
-    scrollTo(0, 0);
-  });
-  await page.screenshot({ path: `${SCREENSHOTS}${name}.png`, fullPage: true });
-}
+const screenshot = (page, name) => fullPageScreenshot(page, `${SCREENSHOTS}${name}.png`);
 
 test('the picker chooses the lanes from the keyboard; at the limit the other boxes say why they are disabled', async () => {
   const { page, problems, close } = await openPage({ hash: '#v=synthetic&s=the%20cat%20sat%20on%20the%20mat' });
