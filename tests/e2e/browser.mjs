@@ -72,18 +72,25 @@ export async function waitForGlove(page) {
  * them; → openPage(options), openLabPage with `defaults` under the options.
  */
 export function pageSuite(defaults = {}) {
-  let server;
-  let browser;
-  let baseUrl;
+  const suite = browserSuite();
+  return (options) => openLabPage(suite.browser, suite.baseUrl, { ...defaults, ...options });
+}
+
+/**
+ * For a browser test file: serves dist/ and launches Chromium before its tests and closes both
+ * after them; → { browser, baseUrl }, filled in once the tests start.
+ */
+export function browserSuite() {
+  const suite = { browser: null, baseUrl: '', server: null };
   before(async () => {
-    ({ server, baseUrl } = await serveDir());
-    browser = await launchChromium();
+    ({ server: suite.server, baseUrl: suite.baseUrl } = await serveDir());
+    suite.browser = await launchChromium();
   });
   after(async () => {
-    await browser?.close();
-    await closeServer(server);
+    await suite.browser?.close();
+    await closeServer(suite.server);
   });
-  return (options) => openLabPage(browser, baseUrl, { ...defaults, ...options });
+  return suite;
 }
 
 /**

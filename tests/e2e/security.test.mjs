@@ -1,28 +1,16 @@
 // The page under its Content-Security-Policy: it runs with no violation, requests nothing but
 // its own files, and what a user types or puts in the URL is never sent anywhere.
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeServer, launchChromium, serveDir } from './browser.mjs';
+import { browserSuite } from './browser.mjs';
 
 const SECRET = 'zebrasecret7731';  // one token: a hyphenated secret would be split at its hyphens
 
-let server;
-let browser;
-let baseUrl;
-
-before(async () => {
-  ({ server, baseUrl } = await serveDir());
-  browser = await launchChromium();
-});
-
-after(async () => {
-  await browser?.close();
-  await closeServer(server);
-});
+const suite = browserSuite();
 
 test('strict CSP, no violations, only same-origin requests, typed text never leaves the page', async () => {
-  const page = await browser.newPage();
+  const page = await suite.browser.newPage();
   const requests = [];
   const problems = [];
   page.on('request', (request) => requests.push(request));
@@ -36,7 +24,7 @@ test('strict CSP, no violations, only same-origin requests, typed text never lea
     document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
   });
 
-  await page.goto(`${baseUrl}#s=${encodeURIComponent(`hidden ${SECRET} in the link`)}`);
+  await page.goto(`${suite.baseUrl}#s=${encodeURIComponent(`hidden ${SECRET} in the link`)}`);
   const csp = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   for (const directive of ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", "style-src 'self'", "object-src 'none'"]) {
     assert.ok(csp.includes(directive), `CSP has ${directive}: ${csp}`);
@@ -53,7 +41,7 @@ test('strict CSP, no violations, only same-origin requests, typed text never lea
 
   assert.deepEqual(await page.evaluate(() => window.__violations), [], 'CSP violations');
   assert.deepEqual(problems, []);
-  const origin = new URL(baseUrl).origin;
+  const origin = new URL(suite.baseUrl).origin;
   for (const request of requests) {
     const url = request.url();
     assert.ok(url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:'), `foreign request: ${url}`);
@@ -66,13 +54,13 @@ test('strict CSP, no violations, only same-origin requests, typed text never lea
 });
 
 test('a 2 MB paste: only its beginning is read, the page says so and stays usable', async () => {
-  const page = await browser.newPage();
+  const page = await suite.browser.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error') problems.push(`console: ${message.text()}`);
   });
-  await page.goto(`${baseUrl}#v=synthetic`);
+  await page.goto(`${suite.baseUrl}#v=synthetic`);
   await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 15000 });
   await page.evaluate(() => {
     const box = document.getElementById('sentence');

@@ -45,16 +45,6 @@ function sameBits(a, b) {
   return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 }
 
-function softmaxRows(logits, n, causal) {
-  const out = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    const row = Float64Array.from(logits.subarray(i * n, (i + 1) * n));
-    if (causal) for (let j = i + 1; j < n; j++) row[j] = -Infinity;
-    out.set(ref.softmax(row), i * n);
-  }
-  return out;
-}
-
 function sumBlocks(terms, t, nn) {
   const out = new Float64Array(nn);
   for (let b = 0; b < t; b++) for (let i = 0; i < nn; i++) out[i] += terms[b * nn + i];
@@ -167,9 +157,9 @@ for (const simd of [true, false]) {
             for (let b = 0; b < t; b++) assertCloseRel(lane.terms.subarray(b * nn, (b + 1) * nn), want.terms[b], tol, `${name}.terms[${b}]`);
             const sum = new Float64Array(nn);
             for (const term of want.terms) for (let i = 0; i < nn; i++) sum[i] += term[i];
-            assertClose(lane.weights, softmaxRows(sum, n, causal), TOL_WEIGHT, `${name}.weights`);
+            assertClose(lane.weights, ref.softmaxRows(sum, n, causal), TOL_WEIGHT, `${name}.weights`);
             // The lane's own terms sum to its pre-mask logits: softmax of their sum is its weights.
-            assertClose(lane.weights, softmaxRows(sumBlocks(lane.terms, t, nn), n, causal), TOL_WEIGHT, `${name}: terms sum to logits`);
+            assertClose(lane.weights, ref.softmaxRows(sumBlocks(lane.terms, t, nn), n, causal), TOL_WEIGHT, `${name}: terms sum to logits`);
             for (const [key, value] of Object.entries(want.extras)) {
               if (typeof value === 'number') assert.ok(Math.abs(lane[key] - value) <= 1e-15 * Math.abs(value), `${name}.${key}`);
               else assertClose(lane[key], value, key === 'buckets' ? 0 : 1e-15, `${name}.${key}`);
@@ -179,8 +169,8 @@ for (const simd of [true, false]) {
           assert.ok(c.yarn.frequencies instanceof Float64Array && c.yarn.frequencies.length === d / 2);
           // NoPE: both maps, whatever causal is.
           const cc = referenceLane(lab, 'nope', E, n, d, {}).terms[0];
-          assertClose(c.nope.masked, softmaxRows(cc, n, true), TOL_WEIGHT, 'nope.masked');
-          assertClose(c.nope.unmasked, softmaxRows(cc, n, false), TOL_WEIGHT, 'nope.unmasked');
+          assertClose(c.nope.masked, ref.softmaxRows(cc, n, true), TOL_WEIGHT, 'nope.masked');
+          assertClose(c.nope.unmasked, ref.softmaxRows(cc, n, false), TOL_WEIGHT, 'nope.unmasked');
           assert.ok(sameBits(c.nope.weights, causal ? c.nope.masked : c.nope.unmasked));
         });
       }
@@ -209,7 +199,7 @@ for (const simd of [true, false]) {
                 assert.ok(Math.abs(sum - 1) <= TOL_WEIGHT, `${name} head ${h} row ${i}: ${sum}`);
               }
             }
-            assertClose(lane.weights.subarray(0, nn), softmaxRows(sumBlocks(lane.terms, t, nn), n, causal), TOL_WEIGHT,
+            assertClose(lane.weights.subarray(0, nn), ref.softmaxRows(sumBlocks(lane.terms, t, nn), n, causal), TOL_WEIGHT,
               `${name}: head 0 terms sum to its logits`);
           }
           assert.deepEqual([...c.alibi.slopes], ref.alibiSlopes(heads));
@@ -220,9 +210,9 @@ for (const simd of [true, false]) {
             const content = Float64Array.from(nope.subarray(h * nn, (h + 1) * nn), Math.log);
             const m = c.alibi.slopes[h];
             const alibi = content.map((v, i) => v - m * Math.abs((i % n) - Math.floor(i / n)));
-            assertClose(c.alibi.weights.subarray(h * nn, (h + 1) * nn), softmaxRows(alibi, n, causal), TOL_WEIGHT, `alibi head ${h}`);
+            assertClose(c.alibi.weights.subarray(h * nn, (h + 1) * nn), ref.softmaxRows(alibi, n, causal), TOL_WEIGHT, `alibi head ${h}`);
             const t5 = lab.t5Bias(n, { numBuckets: 8, maxDistance: 12, seed: 1 + h, bidirectional: !causal }).bias;
-            assertClose(c.t5.weights.subarray(h * nn, (h + 1) * nn), softmaxRows(content.map((v, i) => v + t5[i]), n, causal),
+            assertClose(c.t5.weights.subarray(h * nn, (h + 1) * nn), ref.softmaxRows(content.map((v, i) => v + t5[i]), n, causal),
               TOL_WEIGHT, `t5 head ${h}`);
           }
           assert.equal(c.rotary.frequencies.length, d / heads / 2);

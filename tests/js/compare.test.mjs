@@ -33,17 +33,6 @@ function logitsOf(q, k, n, w, scale) {
   return ref.logits(q, k, n, w, { scale });
 }
 
-/** Row-wise softmax of n×n logits, with an optional causal mask. */
-function softmaxRows(logits, n, causal = false) {
-  const out = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) {
-    const row = Float64Array.from(logits.subarray(i * n, (i + 1) * n));
-    if (causal) for (let j = i + 1; j < n; j++) row[j] = -Infinity;
-    out.set(ref.softmax(row), i * n);
-  }
-  return out;
-}
-
 function assertRowsSumToOne(weights, rows, n, what) {
   for (let r = 0; r < rows; r++) {
     let sum = 0;
@@ -228,7 +217,7 @@ for (const simd of [true, false]) {
           const sum = new Float64Array(nn);
           for (let t = 0; t < 4; t++) for (let i = 0; i < nn; i++) sum[i] += c.additive.terms[t * nn + i];
           assertCloseRel(sum, logits, TOL_LOGIT, 'Σ additive terms vs logits of x');
-          assert.ok(ref.maxAbsDiff(c.additive.weights, softmaxRows(logits, n)) <= TOL_ATTENTION, 'additive weights');
+          assert.ok(ref.maxAbsDiff(c.additive.weights, ref.softmaxRows(logits, n)) <= TOL_ATTENTION, 'additive weights');
         }
       });
 
@@ -257,7 +246,7 @@ for (const simd of [true, false]) {
           const sum = new Float64Array(nn);
           for (let t = 0; t < 4; t++) for (let i = 0; i < nn; i++) sum[i] += c.concatenated.terms[t * nn + i];
           assertCloseRel(sum, logits, TOL_LOGIT, `${concat}: Σ terms vs logits`);
-          assert.ok(ref.maxAbsDiff(c.concatenated.weights, softmaxRows(logits, n)) <= TOL_ATTENTION, `${concat} weights`);
+          assert.ok(ref.maxAbsDiff(c.concatenated.weights, ref.softmaxRows(logits, n)) <= TOL_ATTENTION, `${concat} weights`);
           if (concat === 'widened') {
             // the word part keeps all d dims; additive and rotary keep width d
             for (let p = 0; p < n; p++) {
@@ -287,7 +276,7 @@ for (const simd of [true, false]) {
               assert.ok(Math.abs(relative - logits[i * n + j]) <= 1e-9 * (1 + Math.abs(relative)), 'reference self-check');
             }
             assertCloseRel(c.rotary.terms, logits, TOL_LOGIT, `rotary term (${pairing}, α=${alpha})`);
-            assert.ok(ref.maxAbsDiff(c.rotary.weights, softmaxRows(logits, n)) <= TOL_ATTENTION, `rotary weights ${pairing}`);
+            assert.ok(ref.maxAbsDiff(c.rotary.weights, ref.softmaxRows(logits, n)) <= TOL_ATTENTION, `rotary weights ${pairing}`);
           }
         }
         // pairing must matter
@@ -358,9 +347,9 @@ for (const simd of [true, false]) {
         for (const scheme of ['additive', 'concatenated']) {
           const sum = new Float64Array(nn);
           for (let t = 0; t < 4; t++) for (let i = 0; i < nn; i++) sum[i] += c[scheme].terms[t * nn + i];
-          assert.ok(ref.maxAbsDiff(c[scheme].weights, softmaxRows(sum, n, true)) <= TOL_ATTENTION, scheme);
+          assert.ok(ref.maxAbsDiff(c[scheme].weights, ref.softmaxRows(sum, n, true)) <= TOL_ATTENTION, scheme);
         }
-        assert.ok(ref.maxAbsDiff(c.rotary.weights, softmaxRows(Float64Array.from(c.rotary.terms), n, true)) <= TOL_ATTENTION);
+        assert.ok(ref.maxAbsDiff(c.rotary.weights, ref.softmaxRows(Float64Array.from(c.rotary.terms), n, true)) <= TOL_ATTENTION);
       });
 
       it('custom scale multiplies every logit', () => {
@@ -371,7 +360,7 @@ for (const simd of [true, false]) {
         const sum = new Float64Array(nn);
         for (let t = 0; t < 4; t++) for (let i = 0; i < nn; i++) sum[i] += c.additive.terms[t * nn + i];
         assertCloseRel(sum, logits, TOL_LOGIT, 'Σ terms with scale 0.37');
-        assert.ok(ref.maxAbsDiff(c.additive.weights, softmaxRows(logits, n)) <= TOL_ATTENTION);
+        assert.ok(ref.maxAbsDiff(c.additive.weights, ref.softmaxRows(logits, n)) <= TOL_ATTENTION);
         const rotated = ref.rotate(c.rotary.x, n, d);
         assertCloseRel(c.rotary.terms, logitsOf(rotated, rotated, n, d, scale), TOL_LOGIT, 'rotary term with scale 0.37');
       });
@@ -400,7 +389,7 @@ for (const simd of [true, false]) {
           const t = c[scheme].terms.length / nn;
           const sum = new Float64Array(nn);
           for (let k = 0; k < t; k++) for (let i = 0; i < nn; i++) sum[i] += c[scheme].terms[k * nn + i];
-          assert.ok(ref.maxAbsDiff(block(c[scheme].weights, 0, nn), softmaxRows(sum, n)) <= TOL_ATTENTION, `${scheme} head 0`);
+          assert.ok(ref.maxAbsDiff(block(c[scheme].weights, 0, nn), ref.softmaxRows(sum, n)) <= TOL_ATTENTION, `${scheme} head 0`);
         }
         // with projections, the concatenated word and position blocks mix, so the cross terms are no longer 0
         assert.equal(c.concatenated.terms.length, 4 * nn);

@@ -68,6 +68,17 @@ export function softmax(row) {
   return out;
 }
 
+/** softmax of each row of n×n logits (float64), with an optional causal mask (j > i → −∞). */
+export function softmaxRows(logits, n, causal = false) {
+  const out = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    const row = Float64Array.from(logits.subarray(i * n, (i + 1) * n));
+    if (causal) for (let j = i + 1; j < n; j++) row[j] = -Infinity;
+    out.set(softmax(row), i * n);
+  }
+  return out;
+}
+
 export function dot(a, aStart, b, bStart, d) {
   let s = 0;
   for (let j = 0; j < d; j++) s += a[aStart + j] * b[bStart + j];
