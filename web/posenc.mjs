@@ -634,17 +634,11 @@ class Lab {
     const [out] = this.#reserve(schemes.length * row);
     this.#call(this.#core.distanceCurves(d, maxDistance, base, dPos, concat, causal, schemeMask(schemes),
       ...schemeOptions, out));
-    // The core writes one row per scheme in SCHEMES order.
+    // The core writes one row per requested scheme, in SCHEMES order; curves follow `schemes`.
+    const rowsInCoreOrder = SCHEMES.filter((name) => schemes.includes(name));
     const curves = {};
-    let at = 0;
-    for (const name of SCHEMES) {
-      if (!schemes.includes(name)) continue;
-      curves[name] = this.#read(out + 4 * at * row, row);
-      at++;
-    }
-    const ordered = {};
-    for (const name of schemes) ordered[name] = curves[name];
-    return { maxDistance, curves: ordered };
+    for (const name of schemes) curves[name] = this.#read(out + 4 * rowsInCoreOrder.indexOf(name) * row, row);
+    return { maxDistance, curves };
   }
 
   /**

@@ -422,6 +422,10 @@ for (const simd of [true, false]) {
         for (const name of ['yarn', 'rope-pi', 'rope-ntk']) assert.ok(sameBits(curves[name], curves.rotary), name);
         const scaled = lab.distanceCurves({ d: 32, maxDistance: 4000, schemes: ['rotary', 'rope-pi'], evalLength: 8192 }).curves;
         assert.ok(!sameBits(scaled['rope-pi'], scaled.rotary));
+        // Asked for against the core's order, each name still gets its own row: NoPE is 0, ALiBi −m·k.
+        const swapped = lab.distanceCurves({ d: 8, maxDistance: 3, schemes: ['nope', 'alibi'] }).curves;
+        assert.deepEqual(Array.from(swapped.nope), [0, 0, 0, 0]);
+        assert.deepEqual(Array.from(swapped.alibi), [0, -0.5, -1, -1.5]);
       });
 
       it('validates its options', () => {
