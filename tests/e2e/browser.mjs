@@ -111,3 +111,35 @@ export async function fullPageScreenshot(page, path) {
   await page.screenshot({ path, fullPage: true });
   await page.evaluate(() => { for (const panel of document.querySelectorAll('.panel')) panel.style.contentVisibility = ''; });
 }
+
+/**
+ * Reads a figure's canvases (`[data-figure="name"]`, those matching `canvases`, not hidden) after
+ * scrolling it into view and letting it paint: size, opaque pixels, distinct colours, a data URL
+ * of the pixels, the accessible name and whether it is laid out.
+ */
+export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ramp)' } = {}) {
+  const slot = page.locator(`[data-figure="${name}"]`);
+  await slot.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(50);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return page.evaluate(({ figure, selector }) => [...document.querySelectorAll(`[data-figure="${figure}"] ${selector}`)]
+    .filter((c) => !c.closest('[hidden]'))
+    .map((canvas) => {
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      const colours = new Set();
+      let opaque = 0;
+      for (let i = 0; i < data.length; i += 4) {
+        colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+        if (data[i + 3] === 255) opaque++;
+      }
+      return {
+        opaque,
+        width: canvas.width,
+        height: canvas.height,
+        colours: colours.size,
+        pixels: canvas.toDataURL(),
+        label: canvas.getAttribute('aria-label') ?? '',
+        visible: canvas.getBoundingClientRect().width > 0,
+      };
+    }), { figure: name, selector: canvases });
+}

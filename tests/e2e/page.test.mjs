@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { fullPageScreenshot, pageSuite } from './browser.mjs';
+import { fullPageScreenshot, pageSuite, readFigure } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const SCHEMES = ['additive', 'concatenated', 'rotary'];
@@ -43,36 +43,6 @@ async function waitForTokens(page, expected) {
   } catch {
     assert.deepEqual(await tokenTexts(page), expected, 'token list');
   }
-}
-
-/** Scrolls a figure into view (figures paint lazily) and reads its canvases. */
-async function readFigure(page, name) {
-  const slot = page.locator(`[data-figure="${name}"]`);
-  await slot.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(50);
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
-  return page.evaluate((figure) => {
-    const canvases = [...document.querySelectorAll(`[data-figure="${figure}"] canvas:not(.legend-ramp)`)]
-      .filter((c) => !c.closest('[hidden]'));
-    return canvases.map((canvas) => {
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-      const colours = new Set();
-      let opaque = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
-        if (data[i + 3] === 255) opaque++;
-      }
-      return {
-        opaque,
-        width: canvas.width,
-        height: canvas.height,
-        colours: colours.size,
-        pixels: canvas.toDataURL(),
-        label: canvas.getAttribute('aria-label') ?? '',
-        visible: canvas.getBoundingClientRect().width > 0,
-      };
-    });
-  }, name);
 }
 
 /** Clicks an export button of a figure and returns the downloaded file's name and bytes. */

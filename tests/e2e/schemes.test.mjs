@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { fullPageScreenshot, pageSuite } from './browser.mjs';
+import { fullPageScreenshot, pageSuite, readFigure as readFigureCanvases } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const ALL = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
@@ -27,20 +27,8 @@ async function waitForLanes(page, expected) {
   assert.deepEqual(await laneSchemes(page), expected);
 }
 
-/** Scrolls a figure into view (figures paint lazily) and reads its visible canvases. */
-async function readFigure(page, name) {
-  const slot = page.locator(`[data-figure="${name}"]`);
-  await slot.scrollIntoViewIfNeeded();
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  return page.evaluate((figure) => [...document.querySelectorAll(`[data-figure="${figure}"] canvas.map-canvas`)]
-    .filter((c) => !c.closest('[hidden]'))
-    .map((canvas) => {
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-      let opaque = 0;
-      for (let i = 3; i < data.length; i += 4) if (data[i] === 255) opaque++;
-      return { width: canvas.width, height: canvas.height, opaque, pixels: canvas.toDataURL(), label: canvas.getAttribute('aria-label') ?? '' };
-    }), name);
-}
+// Lane maps only (not their legends or chart canvases).
+const readFigure = (page, name) => readFigureCanvases(page, name, { canvases: 'canvas.map-canvas' });
 
 const screenshot = (page, name) => fullPageScreenshot(page, `${SCREENSHOTS}${name}.png`);
 
