@@ -1,6 +1,7 @@
 // Keystroke-to-pixels on the real page (dist/index.html with GloVe) in headless Chromium.
-//   node bench/keystroke.mjs [n …]     (default 16 64 512 tokens)
-// For each n: fills the Sentence box with n tokens, lets the analyses finish, then types one
+//   node bench/keystroke.mjs [n …]     (default 16 64 512 tokens; KEYSTROKES=30 per size)
+// For each n: fills the Sentence box with n tokens, types and deletes 20 characters unmeasured
+// (warm-up), lets the analyses finish, then types one
 // character at a time with pauses (so each keystroke starts from a quiet page) and times
 // keydown → the task that runs right after the first frame painted since the engine readout
 // changed (typing recomputes inside the input event and writes the readout there; the next
@@ -15,7 +16,8 @@ const NS = SIZES.length ? SIZES : [16, 64, 512];
 const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
   'distant hill every day people walk along river to market where old man sells bread milk').split(' ');
 const TYPED = ' and the cat sat on the mat';
-const KEYSTROKES = 15;
+const KEYSTROKES = Number(process.env.KEYSTROKES ?? 30);
+const WARM_UP_KEYS = 20;
 
 const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
@@ -51,6 +53,17 @@ try {
     await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent), n, { timeout: 120000 });
     await box.focus();
     await page.keyboard.press('End');
+    // Warm-up, not measured: V8 compiles hot wasm and JS with its optimising tiers in background
+    // threads during the first seconds, which on two cores slows whatever is measured meanwhile.
+    // A user has typed a while before any keystroke is "typical".
+    for (let k = 0; k < WARM_UP_KEYS; k++) {
+      await page.keyboard.type(TYPED[k % TYPED.length]);
+      await page.waitForTimeout(120);
+    }
+    for (let k = 0; k < WARM_UP_KEYS; k++) await page.keyboard.press('Backspace');
+    await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent) &&
+      !document.getElementById('engine').textContent.includes('…'), n, { timeout: 120000 });
+    await page.waitForTimeout(400);
     await page.evaluate(() => { window.__keys = []; });
     const heavy = [];
     for (let k = 0; k < KEYSTROKES; k++) {

@@ -10,6 +10,7 @@ import * as plain from './plain.mjs';
 import { DS, KERNELS, NS, inGrid } from './grid.mjs';
 
 const BATCH_MS = 25;
+const WARM_UP_MS = 150;
 const KERNEL_ID = Object.fromEntries(KERNELS.map((k, i) => [k, i]));
 
 function median(values) {
@@ -103,9 +104,12 @@ export async function runSuite({ cores, glove, cpuMicros = null, log = () => {},
         const plainFn = plainKernel(kernel, plainCase(cores.simd, n, d), n, d, cores.simd);
         // Plain JS at n = 4096 takes ~17 s a call: only d = 64 keeps scripts/bench near 10 minutes.
         if (plainFn && (n < 4096 || d === 64)) variants.push({ name: 'plain_js', fn: plainFn });
-        // Calibrate: one warm-up call (fills caches), then one timed call.
+        // Calibrate: warm-up calls for WARM_UP_MS (fills caches, and lets V8's dynamic tiering move
+        // the hot functions from its baseline compiler to the optimising one: Chromium's first
+        // batches were up to 1.5× slower without it), then one timed call.
         for (const v of variants) {
-          v.fn();
+          const warm = now();
+          do v.fn(); while (now() - warm < WARM_UP_MS);
           const t0 = now();
           v.fn();
           v.single = Math.max(now() - t0, 0.001);

@@ -261,6 +261,29 @@ void fuzz_compare(Reader& in) {
         FUZZ_CHECK(same_bits(fresh.lane(scheme).weights, result.lane(scheme).weights));
         FUZZ_CHECK(same_bits(fresh.lane(scheme).terms, result.lane(scheme).terms));
     }
+
+    // Row reuse (compare.hpp): one row edited, or one appended, on the remembering result.
+    const std::size_t edited = n > 0 ? in.u8() % n : 0;
+    if (in.u8() % 2 == 0 && n > 0) {
+        embeddings[edited * cfg.d] += 0.5f;
+    } else {
+        posenc::CompareConfig longer = cfg;
+        longer.n = n + 1;
+        if (posenc::validate(longer) != nullptr) return;
+        cfg = longer;
+        embeddings.resize(cfg.n * cfg.d, 0.125f);
+        if (with_basis) basis.resize(cfg.n * cfg.d, -0.25f);
+    }
+    const float* words_now = with_basis ? basis.data() : nullptr;
+    posenc::compare(cfg, embeddings.data(), result, words_now);
+    posenc::CompareResult again;
+    posenc::compare(cfg, embeddings.data(), again, words_now);
+    for (unsigned index = 0; index < posenc::kSchemeCount; ++index) {
+        const posenc::Scheme scheme = static_cast<posenc::Scheme>(index);
+        FUZZ_CHECK(same_bits(again.lane(scheme).x, result.lane(scheme).x));
+        FUZZ_CHECK(same_bits(again.lane(scheme).weights, result.lane(scheme).weights));
+        FUZZ_CHECK(same_bits(again.lane(scheme).terms, result.lane(scheme).terms));
+    }
 }
 
 void fuzz_kernels(Reader& in) {

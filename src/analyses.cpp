@@ -55,6 +55,21 @@ __attribute__((noinline)) void normalize_row(const float* row, std::size_t d, fl
 }
 }  // namespace
 
+float max_abs(const float* m, std::size_t count) {
+    // |x| > best keeps best for NaN and max is exact, so lanes and order change nothing.
+    float best = 0.0f;
+    std::size_t i = 0;
+#if POSENC_SIMD
+    Batch lanes(0.0f);
+    for (; i + kLanes <= count; i += kLanes) lanes = max_of(xsimd::abs(load(m + i)), lanes);
+    alignas(64) float parts[kLanes];
+    store(parts, lanes);
+    for (float part : parts) best = max_of(part, best);
+#endif
+    for (; i < count; ++i) best = max_of(std::fabs(m[i]), best);
+    return best;
+}
+
 void normalize_rows(const float* m, std::size_t n, std::size_t d, float* out) {
     for (std::size_t p = 0; p < n; ++p) normalize_row(m + p * d, d, out + p * d);
 }
@@ -69,15 +84,21 @@ void nearest_by_cosine(const float* queries, std::size_t n, const float* unit_vo
         const float truth_cosine = truth ? dot(q, unit_vocab + std::size_t{truth[i]} * d, d) : 0.0f;
         std::uint32_t best_row = 0, better = 0;
         float best_cosine = -2.0f;
-        for (std::size_t r = 0; r < v; ++r) {
-            const float c = dot(q, unit_vocab + r * d, d);
+        const auto consider = [&](std::size_t r, float c) {
             if (c > best_cosine) {
                 best_cosine = c;
                 best_row = static_cast<std::uint32_t>(r);
             }
             // Rows strictly better than the truth, plus equal ones listed before it.
             if (truth && (c > truth_cosine || (c == truth_cosine && r < truth[i]))) ++better;
+        };
+        alignas(16) float block[4];
+        std::size_t r = 0;
+        for (; r + 4 <= v; r += 4) {
+            dot_rows4(q, unit_vocab + r * d, d, block);
+            for (std::size_t t = 0; t < 4; ++t) consider(r + t, block[t]);
         }
+        for (; r < v; ++r) consider(r, dot(q, unit_vocab + r * d, d));
         best[i] = best_row;
         cosine[i] = best_cosine;
         if (truth && rank) rank[i] = better + 1;

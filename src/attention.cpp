@@ -30,23 +30,33 @@ float dot(const float* a, const float* b, std::size_t d) {
     return sum;
 }
 
-#if !POSENC_SIMD
-namespace {
-// out[r] = q·k_r for four keys at once (the scalar build's blocking: q[j] is read once for four
-// products).
-void dot4(const float* q, const float* k0, const float* k1, const float* k2, const float* k3, std::size_t d,
-          float* out) {
+void dot_rows4(const float* q, const float* k, std::size_t d, float* out) {
+    std::size_t j = 0;
     float sums[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-    for (std::size_t j = 0; j < d; ++j) {
-        sums[0] = sums[0] + q[j] * k0[j];
-        sums[1] = sums[1] + q[j] * k1[j];
-        sums[2] = sums[2] + q[j] * k2[j];
-        sums[3] = sums[3] + q[j] * k3[j];
+#if POSENC_SIMD
+    // dot()'s two accumulators per row, in dot()'s order; q is loaded once for the four rows.
+    Batch even[4] = {Batch(0.0f), Batch(0.0f), Batch(0.0f), Batch(0.0f)};
+    Batch odd[4] = {Batch(0.0f), Batch(0.0f), Batch(0.0f), Batch(0.0f)};
+    for (; j + 2 * kLanes <= d; j += 2 * kLanes) {
+        const Batch q0 = load(q + j), q1 = load(q + j + kLanes);
+        for (std::size_t r = 0; r < 4; ++r) {
+            even[r] = even[r] + q0 * load(k + r * d + j);
+            odd[r] = odd[r] + q1 * load(k + r * d + j + kLanes);
+        }
     }
-    for (int r = 0; r < 4; ++r) out[r] = sums[r];
-}
-}  // namespace
+    for (; j + kLanes <= d; j += kLanes) {
+        const Batch q0 = load(q + j);
+        for (std::size_t r = 0; r < 4; ++r) even[r] = even[r] + q0 * load(k + r * d + j);
+    }
+    for (std::size_t r = 0; r < 4; ++r) sums[r] = sum_lanes(even[r] + odd[r]);
 #endif
+    for (std::size_t r = 0; r < 4; ++r) {
+        float sum = sums[r];
+        for (std::size_t c = j; c < d; ++c) sum = sum + q[c] * k[r * d + c];
+        out[r] = sum;
+    }
+}
+
 
 #if POSENC_SIMD
 namespace {
@@ -151,7 +161,7 @@ void attention_scores(const float* q, const float* k, std::size_t n_q, std::size
         std::size_t j = 0;
         for (; j + 4 <= visible; j += 4) {
             const float* kj = k + j * d;
-            dot4(qi, kj, kj + d, kj + 2 * d, kj + 3 * d, d, row + j);
+            sequential_dots4(qi, kj, kj + d, kj + 2 * d, kj + 3 * d, d, row + j);
             for (std::size_t r = 0; r < 4; ++r) row[j + r] = scale * row[j + r];
         }
         for (; j < visible; ++j) row[j] = scale * dot(qi, k + j * d, d);

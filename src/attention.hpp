@@ -14,6 +14,27 @@
 namespace posenc {
 
 float dot(const float* a, const float* b, std::size_t d);
+// out[r] = dot(q, k + r·d, d) for r = 0 … 3, bit for bit (q read once for the four rows).
+void dot_rows4(const float* q, const float* k, std::size_t d, float* out);
+
+// out[r] = Σ_c q[c]·k_r[c] summed in order c = 0 … d − 1 (each sum's own rounding, as one
+// sequential loop would give it), for four rows side by side: independent sums hide the add
+// latency. The scalar build's QKᵀ, the retriever's exact rescoring and compare()'s few-row
+// products all rest on this order.
+inline void sequential_dots4(const float* q, const float* k0, const float* k1, const float* k2, const float* k3,
+                             std::size_t d, float* out) {
+    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+    for (std::size_t c = 0; c < d; ++c) {
+        s0 = s0 + q[c] * k0[c];
+        s1 = s1 + q[c] * k1[c];
+        s2 = s2 + q[c] * k2[c];
+        s3 = s3 + q[c] * k3[c];
+    }
+    out[0] = s0;
+    out[1] = s1;
+    out[2] = s2;
+    out[3] = s3;
+}
 
 // scores[i][j] = scale · q_i·k_j (−∞ above the diagonal when causal).
 void attention_scores(const float* q, const float* k, std::size_t n_q, std::size_t n_k,

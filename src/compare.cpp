@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "analyses.hpp"
 #include "attention.hpp"
 #include "embedding.hpp"
 #include "encodings.hpp"
@@ -209,6 +210,161 @@ __attribute__((noinline)) void transpose(const float* in, std::size_t n, float* 
     }
 }
 
+// m (old_n×old_n) → n×n with its block [0, keep)² in place (keep ≤ min(old_n, n)); the other
+// entries are left unspecified for the caller to compute. Rows move towards the end when n grows
+// (last row first) and towards the start when it shrinks, so no row overwrites one still to move.
+void restride(std::vector<float>& m, std::size_t old_n, std::size_t keep, std::size_t n) {
+    if (n > old_n) {
+        m.resize(n * n);
+        for (std::size_t i = keep; i-- > 0;) std::memmove(m.data() + i * n, m.data() + i * old_n, keep * sizeof(float));
+    } else {
+        for (std::size_t i = 0; i < keep; ++i) std::memmove(m.data() + i * n, m.data() + i * old_n, keep * sizeof(float));
+        m.resize(n * n);
+    }
+}
+
+// out[i][j] = scale·a_i·b_j for i in [i0, i1), j in [j0, j1) (rows of d floats at `stride`; out
+// at row stride out_stride; transposed: stored at out[j][i] instead): attention_scores' and
+// gram's entries bit for bit for n ≥ 4 rows (the same packed micro-kernel, sums in order
+// c = 0 … d − 1, one scale multiply; a_i[c]·b_j[c] = b_j[c]·a_i[c], so either side may be the
+// packed one).
+__attribute__((noinline)) void score_region(const float* a, const float* b, std::size_t stride, std::size_t d,
+                                            std::size_t i0, std::size_t i1, std::size_t j0, std::size_t j1,
+                                            float scale, std::vector<float>& pack, float* out, std::size_t out_stride,
+                                            bool transposed = false) {
+    if (i0 >= i1 || j0 >= j1) return;
+#if POSENC_SIMD
+    constexpr std::size_t kRows = 4, kKeys = packed::kKeyBlock;
+    if (i1 - i0 < kRows) {
+        // A row or two (a token typed): packing every key would cost more than the products.
+        // Plain float sums in the kernel's order, four keys at a time.
+        for (std::size_t i = i0; i < i1; ++i) {
+            const float* q = a + i * stride;
+            std::size_t j = j0;
+            for (; j + 4 <= j1; j += 4) {
+                const float* k0 = b + j * stride;
+                float sums[4];
+                sequential_dots4(q, k0, k0 + stride, k0 + 2 * stride, k0 + 3 * stride, d, sums);
+                for (std::size_t t = 0; t < 4; ++t) {
+                    out[transposed ? (j + t) * out_stride + i : i * out_stride + j + t] = scale * sums[t];
+                }
+            }
+            for (; j < j1; ++j) {
+                float sum = 0.0f;
+                for (std::size_t c = 0; c < d; ++c) sum = sum + q[c] * b[j * stride + c];
+                out[transposed ? j * out_stride + i : i * out_stride + j] = scale * sum;
+            }
+        }
+        return;
+    }
+    const std::size_t count = j1 - j0;
+    const std::size_t padded = (count + kKeys - 1) / kKeys * kKeys;
+    if (pack.size() < padded * d) pack.resize(padded * d);
+    packed::pack_keys(b, stride, j0, count, d, pack.data());
+    alignas(16) float block[kRows * kKeys];
+    for (std::size_t i = i0; i < i1; i += kRows) {
+        const std::size_t rows = i1 - i < kRows ? i1 - i : kRows;
+        for (std::size_t kb = 0; kb < count; kb += kKeys) {
+            const std::size_t columns = count - kb < kKeys ? count - kb : kKeys;
+            const float* panels = pack.data() + kb * d;
+            float* o = transposed ? block : out + i * out_stride + j0 + kb;
+            const std::size_t o_stride = transposed ? kKeys : out_stride;
+            if (rows == kRows) {
+                packed::score_block<kRows>(a + i * stride, stride, d, panels, scale, o, o_stride, columns);
+            } else {
+                for (std::size_t r = 0; r < rows; ++r) {
+                    packed::score_block<1>(a + (i + r) * stride, stride, d, panels, scale, o + r * o_stride, o_stride,
+                                           columns);
+                }
+            }
+            if (transposed) {
+                for (std::size_t r = 0; r < rows; ++r)
+                    for (std::size_t c = 0; c < columns; ++c) out[(j0 + kb + c) * out_stride + i + r] = block[r * kKeys + c];
+            }
+        }
+    }
+#else
+    (void)pack;
+    for (std::size_t i = i0; i < i1; ++i) {
+        for (std::size_t j = j0; j < j1; ++j) {
+            float sum = 0.0f;
+            for (std::size_t c = 0; c < d; ++c) sum = sum + a[i * stride + c] * b[j * stride + c];
+            out[transposed ? j * out_stride + i : i * out_stride + j] = scale * sum;
+        }
+    }
+#endif
+}
+
+// m (n×n) = scale·a·bᵀ (a == b: the symmetric gram; otherwise stride must be d), keeping the
+// entries among rows [0, keep) of the previous m (old_n×old_n, made from the same leading rows).
+// keep = 0 computes everything; row reuse needs n, old_n ≥ 4 (below that the SIMD kernels take
+// a path with another summation order).
+void refresh_product(const float* a, const float* b, std::size_t n, std::size_t d, std::size_t stride, float scale,
+                     std::size_t keep, std::size_t old_n, std::vector<float>& pack, std::vector<float>& m) {
+    const bool symmetric = a == b;
+    if (keep == 0) {
+        m.resize(n * n);
+        if (symmetric) {
+            gram(a, n, d, stride, scale, pack, m.data());
+        } else {
+            attention_scores(a, b, n, n, d, scale, false, m.data());
+        }
+        return;
+    }
+    restride(m, old_n, keep, n);
+    score_region(a, b, stride, d, keep, n, 0, n, scale, pack, m.data(), n);
+    if (symmetric) {
+        for (std::size_t i = keep; i < n; ++i)
+            for (std::size_t j = 0; j < keep; ++j) m[j * n + i] = m[i * n + j];
+    } else {
+        // Rows [0, keep) × columns [keep, n), usually one column: computed with the new rows of b
+        // as the queries, so the kernel packs the many old rows of a instead of padding one key.
+        score_region(b, a, stride, d, keep, n, 0, keep, scale, pack, m.data(), n, true);
+    }
+}
+
+// Everything compare() reads besides the inputs' rows and n (the lane set aside: lanes are
+// independent of each other).
+bool same_settings(const CompareConfig& a, const CompareConfig& b) {
+    const SchemeOptions &x = a.options, &y = b.options;
+    return a.d == b.d && a.alpha == b.alpha && a.base == b.base && a.layout == b.layout && a.pairing == b.pairing &&
+           a.d_pos == b.d_pos && a.concat_mode == b.concat_mode && a.causal == b.causal && a.heads == b.heads &&
+           a.head_seed == b.head_seed && a.scale == b.scale && x.trained_length == y.trained_length &&
+           x.eval_length == y.eval_length && x.alibi_heads == y.alibi_heads && x.alibi_head == y.alibi_head &&
+           x.t5_buckets == y.t5_buckets && x.t5_max_distance == y.t5_max_distance && x.xpos_gamma == y.xpos_gamma &&
+           x.xpos_scale_base == y.xpos_scale_base && x.yarn_alpha == y.yarn_alpha && x.yarn_beta == y.yarn_beta;
+}
+
+// Rows this call shares with the last one (see compare.hpp); then remembers this call's inputs.
+POSENC_COLD void track_inputs(const CompareConfig& cfg, const float* embeddings, const float* concat_words,
+                              CompareResult& r) {
+    const std::size_t n = cfg.n, d = cfg.d, row = d * sizeof(float);
+    std::size_t shared = 0;
+    if (r.last_valid && cfg.heads == 0 && n >= 4 && r.last_n >= 4 && same_settings(cfg, r.last_cfg) &&
+        (concat_words != nullptr) == r.last_had_words) {
+        const std::size_t limit = std::min(n, r.last_n);
+        while (shared < limit && std::memcmp(embeddings + shared * d, r.last_embeddings.data() + shared * d, row) == 0 &&
+               (!concat_words || std::memcmp(concat_words + shared * d, r.last_words.data() + shared * d, row) == 0)) {
+            ++shared;
+        }
+    }
+    r.reuse_rows = shared;
+    // The position·position values by distance depend on the settings alone.
+    if (!(r.last_valid && same_settings(cfg, r.last_cfg))) {
+        for (unsigned s = 0; s < kSchemeCount; ++s) r.lane(static_cast<Scheme>(s)).kept_distances.clear();
+    }
+    r.last_embeddings.assign(embeddings, embeddings + n * d);
+    if (concat_words) r.last_words.assign(concat_words, concat_words + n * d);
+    else r.last_words.clear();
+    r.last_had_words = concat_words != nullptr;
+}
+
+// Rows of a lane's kept matrix (rows of row_size floats) reusable this call: the lane must have
+// been computed last call.
+std::size_t lane_reuse(const CompareResult& r, Scheme scheme, const std::vector<float>& kept, std::size_t row_size) {
+    return has(r.last_cfg.schemes, scheme) && kept.size() == r.last_n * row_size ? r.reuse_rows : 0;
+}
+
 // table (n×d) = the sinusoidal table; rows already there for the same (d, base, layout) are
 // kept (a row does not depend on n), the others computed.
 POSENC_COLD void extend_table(std::vector<float>& table, CompareResult::TableKey& key, std::size_t n, std::size_t d,
@@ -241,15 +397,18 @@ POSENC_COLD void fill_by_offset(const float* by_offset, std::size_t n, bool accu
 // differs by the table's own rounding, ≤ d·2^-24·scale (PE entries are within 2^-24 of
 // sin/cos; both sides are sums of d/2 such cos values or pairs of products).
 POSENC_COLD void sinusoid_products(const float* table, std::size_t n, std::size_t d, float scale, CompareResult& s,
-                                   float* out) {
-    s.bias_by_offset.resize(2 * n - 1);
-    for (std::size_t k = 0; k < n; ++k) {
+                                   std::vector<float>& by_distance, float* out) {
+    // by_distance[k] = PE(k)·PE(0)·scale depends on the settings only: the last call's entries are
+    // kept while they stay the same (by_distance arrives emptied otherwise).
+    const std::size_t known = std::min(n, by_distance.size());
+    by_distance.resize(n);
+    for (std::size_t k = known; k < n; ++k) {
         double sum = 0.0;
         for (std::size_t c = 0; c < d; ++c) sum += static_cast<double>(table[k * d + c]) * table[c];
-        const float v = static_cast<float>(sum * static_cast<double>(scale));
-        s.bias_by_offset[n - 1 + k] = v;
-        s.bias_by_offset[n - 1 - k] = v;
+        by_distance[k] = static_cast<float>(sum * static_cast<double>(scale));
     }
+    s.bias_by_offset.resize(2 * n - 1);
+    for (std::size_t k = 0; k < n; ++k) s.bias_by_offset[n - 1 + k] = s.bias_by_offset[n - 1 - k] = by_distance[k];
     fill_by_offset(s.bias_by_offset.data(), n, false, out);
 }
 
@@ -262,12 +421,14 @@ __attribute__((noinline)) void scale_into(float alpha, const float* e, std::size
     for (; i < count; ++i) out[i] = alpha * e[i];
 }
 
-// The W = I content products αE·αEᵀ (unscaled) of this call, computed on first use.
+// The W = I content products αE·αEᵀ (unscaled) of this call, computed on first use (rows
+// shared with the last call kept when it made them too).
 const float* content_dots(const CompareConfig& cfg, CompareResult& s) {
-    const std::size_t nn = cfg.n * cfg.n;
-    if (s.content_dots.size() != nn) {
-        s.content_dots.resize(nn);
-        gram(s.content.data(), cfg.n, cfg.d, cfg.d, 1.0f, s.gram_pack, s.content_dots.data());
+    if (!s.content_dots_ready) {
+        const std::size_t keep = s.content_dots_kept && s.content_dots.size() == s.last_n * s.last_n ? s.reuse_rows : 0;
+        refresh_product(s.content.data(), s.content.data(), cfg.n, cfg.d, cfg.d, 1.0f, keep, s.last_n, s.gram_pack,
+                        s.content_dots);
+        s.content_dots_ready = true;
     }
     return s.content_dots.data();
 }
@@ -320,27 +481,30 @@ POSENC_COLD void bias_table(const CompareConfig& cfg, Scheme scheme, std::size_t
     for (std::size_t k = 0; k < 2 * n - 1; ++k) s.bias_by_offset[k] = s.t5_values[s.bucket_by_offset[k]];
 }
 
-// q, k (n×d_head) → s.q2, s.k2 rotated as the scheme wants; returns the logit scale it implies.
-// When q == k (W = I) and the scheme rotates queries and keys alike (all but xPos), only s.q2
-// is written: the rotated keys are the rotated queries.
-POSENC_COLD float rotate_for(const CompareConfig& cfg, Scheme scheme, const SchemeResult& lane, const float* q, const float* k,
-                 std::size_t d_head, float scale, CompareResult& s) {
-    const std::size_t n = cfg.n;
-    const bool same = q == k;
+// Rows [from, n) of q, k (n×d_head) rotated as the scheme wants into q_out, k_out (k_out null:
+// the rotated keys are the rotated queries — W = I, every scheme but xPos, whose keys scale the
+// other way); returns the logit scale it implies. Row p's rotation depends on x_p and p alone,
+// so rotating from `from` with that offset gives the rows of a whole-matrix call bit for bit —
+// except xPos's scaling (a running product from row 0), which callers rotate from 0.
+POSENC_COLD float rotate_for(const CompareConfig& cfg, Scheme scheme, const SchemeResult& lane, const float* q,
+                             const float* k, std::size_t d_head, float scale, std::size_t from, float* q_out,
+                             float* k_out) {
+    const std::size_t rows = cfg.n - from, at = from * d_head;
+    const double offset = static_cast<double>(from);
     switch (scheme) {
         case Scheme::rotary:
-            rotate(q, n, d_head, cfg.base, 0.0, cfg.pairing, s.q2.data());
-            if (!same) rotate(k, n, d_head, cfg.base, 0.0, cfg.pairing, s.k2.data());
+            rotate(q + at, rows, d_head, cfg.base, offset, cfg.pairing, q_out + at);
+            if (k_out) rotate(k + at, rows, d_head, cfg.base, offset, cfg.pairing, k_out + at);
             return scale;
         case Scheme::xpos: {
             const SchemeOptions& o = cfg.options;
-            xpos_rotate(q, n, d_head, cfg.base, 0.0, cfg.pairing, o.xpos_gamma, o.xpos_scale_base, false, s.q2.data());
-            xpos_rotate(k, n, d_head, cfg.base, 0.0, cfg.pairing, o.xpos_gamma, o.xpos_scale_base, true, s.k2.data());
+            xpos_rotate(q, cfg.n, d_head, cfg.base, 0.0, cfg.pairing, o.xpos_gamma, o.xpos_scale_base, false, q_out);
+            xpos_rotate(k, cfg.n, d_head, cfg.base, 0.0, cfg.pairing, o.xpos_gamma, o.xpos_scale_base, true, k_out);
             return scale;
         }
         default:
-            rotate_with_frequencies(q, n, d_head, lane.frequencies.data(), 0.0, cfg.pairing, s.q2.data());
-            if (!same) rotate_with_frequencies(k, n, d_head, lane.frequencies.data(), 0.0, cfg.pairing, s.k2.data());
+            rotate_with_frequencies(q + at, rows, d_head, lane.frequencies.data(), offset, cfg.pairing, q_out + at);
+            if (k_out) rotate_with_frequencies(k + at, rows, d_head, lane.frequencies.data(), offset, cfg.pairing, k_out + at);
             // YaRN's factor on q and k, i.e. its square on the logits; exactly scale when it is 1.
             return lane.qk_factor == 1.0 ? scale
                                          : static_cast<float>(static_cast<double>(scale) * lane.qk_factor * lane.qk_factor);
@@ -355,28 +519,34 @@ POSENC_COLD float rotate_for(const CompareConfig& cfg, Scheme scheme, const Sche
 //                    transpose (the same products in the same order, so bit for bit)
 //   position·position sinusoidal tables from the n offsets (sinusoid_products); learned: the
 //                    symmetric product
-POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, const SchemeResult& lane, float scale,
+POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
                                 bool concat_shares_content, CompareResult& s, float* terms) {
     const std::size_t n = cfg.n, d = cfg.d, nn = n * n;
+    const std::size_t keep = lane_reuse(s, scheme, lane.kept_product, s.last_n);
     if (scheme == Scheme::concatenated) {
         const std::size_t d_word = lane.width - cfg.d_pos;
         if (concat_shares_content) {
             scale_into(scale, content_dots(cfg, s), nn, terms);
         } else {
-            gram(lane.x.data(), n, d_word, lane.width, scale, s.gram_pack, terms);
+            refresh_product(lane.x.data(), lane.x.data(), n, d_word, lane.width, scale, keep, s.last_n, s.gram_pack,
+                            lane.kept_product);
+            std::copy_n(lane.kept_product.data(), nn, terms);
         }
         std::fill(terms + nn, terms + 3 * nn, 0.0f);
-        sinusoid_products(s.pe_concat.data(), n, cfg.d_pos, scale, s, terms + 3 * nn);
+        sinusoid_products(s.pe_concat.data(), n, cfg.d_pos, scale, s, lane.kept_distances, terms + 3 * nn);
         return;
     }
     const float* position = scheme == Scheme::additive ? s.pe.data() : s.table.data();
     scale_into(scale, content_dots(cfg, s), nn, terms);
-    attention_scores(s.content.data(), position, n, n, d, scale, false, terms + nn);
+    refresh_product(s.content.data(), position, n, d, d, scale, keep, s.last_n, s.gram_pack, lane.kept_product);
+    std::copy_n(lane.kept_product.data(), nn, terms + nn);
     transpose(terms + nn, n, terms + 2 * nn);
     if (scheme == Scheme::additive) {
-        sinusoid_products(position, n, d, scale, s, terms + 3 * nn);
+        sinusoid_products(position, n, d, scale, s, lane.kept_distances, terms + 3 * nn);
     } else {
-        gram(position, n, d, d, scale, s.gram_pack, terms + 3 * nn);
+        refresh_product(position, position, n, d, d, scale, lane_reuse(s, scheme, lane.kept_position, s.last_n), s.last_n,
+                        s.gram_pack, lane.kept_position);
+        std::copy_n(lane.kept_position.data(), nn, terms + 3 * nn);
     }
 }
 
@@ -418,9 +588,18 @@ POSENC_COLD void run_scheme(const CompareConfig& cfg, Scheme scheme, const float
         float scale = base_scale;
         if (kind == Kind::rotated) {
             const bool shared = q == k && scheme != Scheme::xpos;  // see rotate_for
-            scale = rotate_for(cfg, scheme, lane, q, k, d_head, base_scale, s);
-            q = s.q2.data();
-            k = shared ? q : s.k2.data();
+            float* q_out = s.q2.data();
+            float* k_out = shared ? nullptr : s.k2.data();
+            std::size_t from = 0;
+            if (cfg.heads == 0 && scheme != Scheme::xpos) {
+                // W = I: the rotated rows are kept, and the next call rotates only its new rows.
+                from = lane_reuse(s, scheme, lane.kept_rotated, d_head);
+                lane.kept_rotated.resize(n * d_head);
+                q_out = lane.kept_rotated.data();
+            }
+            scale = rotate_for(cfg, scheme, lane, q, k, d_head, base_scale, from, q_out, k_out);
+            q = q_out;
+            k = shared ? q : k_out;
         }
         float* weights = lane.weights.data() + head * nn;
         float* terms = lane.terms.data();
@@ -450,8 +629,12 @@ POSENC_COLD void run_scheme(const CompareConfig& cfg, Scheme scheme, const float
             if (cfg.heads == 0 && kind != Kind::rotated) {
                 // W = I: αE·αEᵀ is the same for every unrotated lane; computed once a call.
                 scale_into(scale, content_dots(cfg, s), nn, logits);
+            } else if (cfg.heads == 0) {
+                // W = I rotated: R(i)x_i·R(j)x_j is symmetric in i, j (xPos's scaled keys are not).
+                refresh_product(q, k, n, d_head, d_head, scale, lane_reuse(s, scheme, lane.kept_product, s.last_n), s.last_n,
+                                s.gram_pack, lane.kept_product);
+                std::copy_n(lane.kept_product.data(), nn, logits);
             } else if (q == k) {
-                // W = I rotated (not xPos): R(i)x_i·R(j)x_j is symmetric in i, j.
                 gram(q, n, d_head, d_head, scale, s.gram_pack, logits);
             } else {
                 attention_scores(q, k, n, n, d_head, scale, head == 0 ? false : cfg.causal, logits);
@@ -496,7 +679,9 @@ POSENC_COLD void compare(const CompareConfig& cfg, const float* embeddings, Comp
     }
     if (!has(set, Scheme::additive)) r.pe = {};
     if (!has(set, Scheme::concatenated)) r.pe_concat = {};
-    r.content_dots.clear();  // the W = I content products of this call, made on first use
+    track_inputs(cfg, embeddings, concat_words, r);
+    r.content_dots_kept = r.content_dots_ready;
+    r.content_dots_ready = false;  // the W = I content products of this call, made on first use
 
     // αE: the content part of every scheme and the whole input of those acting on q, k or logits.
     r.content.resize(n * d);
@@ -599,6 +784,16 @@ POSENC_COLD void compare(const CompareConfig& cfg, const float* embeddings, Comp
         set_content(r.nope, r, d);
         run_scheme(cfg, Scheme::nope, nullptr, nullptr, r.nope, r);
     }
+    for (unsigned i = 0; i < kSchemeCount; ++i) {
+        if (!has(set, static_cast<Scheme>(i))) continue;
+        SchemeResult& lane = r.lane(static_cast<Scheme>(i));
+        lane.max_abs.resize(1 + lane.term_count);
+        lane.max_abs[0] = max_abs(lane.x.data(), lane.x.size());
+        for (std::size_t t = 0; t < lane.term_count; ++t) lane.max_abs[1 + t] = max_abs(lane.terms.data() + t * n * n, n * n);
+    }
+    r.last_cfg = cfg;
+    r.last_n = n;
+    r.last_valid = true;
 }
 
 // ---- Distance curves ---------------------------------------------------------------------------

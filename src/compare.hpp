@@ -30,7 +30,15 @@
 //   lane.buckets     — t5: n×n bucket of (key − query), bidirectional unless causal
 //   lane.masked, lane.unmasked — nope: n×n weights of head 0 (or W = I) with and without the
 //                      causal mask, whatever cfg.causal is
+//   lane.max_abs     — 1 + t values: max|x|, then max|term| of each term
 // Tokens sit at positions 0 … n − 1 in every scheme.
+// Row reuse (W = I): a CompareResult remembers the inputs of its last call. When the next call
+// has the same configuration (n aside) and its first p rows of embeddings (and concat_words) are
+// bit-identical to the last call's — typing at the end of a sentence changes only the last token
+// or appends one — the n×n·d products keep their entries among rows [0, p) and compute only the
+// rest (O(n·d·(n − p)) instead of O(n²·d)); everything O(n²) or O(n·d) is recomputed. Results are
+// bit-identical to those of a fresh CompareResult: every entry is the same products summed in
+// the same order.
 // Head projections: heads = 0 means W_q = W_k = W_v = I; otherwise h seeded N(0, 1/w) matrices
 // of w×(w/h) each, so every head sees the same input and w must divide by h.
 #pragma once
@@ -105,6 +113,16 @@ struct SchemeResult {
     double scale_factor = 1.0, qk_factor = 1.0;  // rope family: s, and YaRN's √(1/t)
     std::vector<std::int32_t> buckets;
     std::vector<float> masked, unmasked;
+    // [max|x|, max|term 0|, …, max|term t−1|] (analyses.hpp max_abs): the lane's colour ranges.
+    std::vector<float> max_abs;
+    // W = I: this lane's n×n·d products of the last call (scaled like its terms), kept for row
+    // reuse: product = content·position (additive, learned), the word-part gram (concatenated),
+    // the rotated gram (rope family); position = the learned table's gram; rotated = the rotated
+    // rows αE (n×w; rotary, rope_pi, rope_ntk, yarn).
+    std::vector<float> kept_product, kept_position, kept_rotated;
+    // Sinusoidal position·position term by distance k = 0 … n − 1 (additive, concatenated), kept
+    // while the settings stay the same.
+    std::vector<float> kept_distances;
 };
 
 struct CompareResult {
@@ -119,6 +137,14 @@ struct CompareResult {
     std::vector<float> content, table, word_part, position_part, projected, w_q, w_k, q, k, q2, k2, bias,
         content_dots, bias_by_offset, t5_values, gram_pack;
     std::vector<std::int32_t> bucket_by_offset;
+    // Row reuse: the last call's configuration and inputs, and how many leading rows this call
+    // shares with them (0 when the configuration differs, heads > 0, or n < 4).
+    CompareConfig last_cfg;
+    bool last_valid = false, last_had_words = false;
+    std::vector<float> last_embeddings, last_words;
+    std::size_t last_n = 0, reuse_rows = 0;
+    bool content_dots_ready = false;  // content_dots holds this call's products
+    bool content_dots_kept = false;   // … and the last call's, at the start of a call
     std::size_t table_d = 0;  // table holds the first table.size()/table_d rows of the learned table for this d
     // pe and pe_concat are kept between calls: a row depends on (d, base, layout) only, so while
     // those stay the same the rows already there are reused and only new rows are computed.

@@ -136,23 +136,7 @@ void sequential_dots(const float* x, const float* vocab, std::size_t d, const st
                      float* out) {
     const auto row = [&](std::size_t i) { return vocab + (rows ? std::size_t{rows[i]} : i) * d; };
     std::size_t i = 0;
-    for (; i + 4 <= count; i += 4) {
-        const float* k0 = row(i);
-        const float* k1 = row(i + 1);
-        const float* k2 = row(i + 2);
-        const float* k3 = row(i + 3);
-        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-        for (std::size_t j = 0; j < d; ++j) {
-            s0 = s0 + x[j] * k0[j];
-            s1 = s1 + x[j] * k1[j];
-            s2 = s2 + x[j] * k2[j];
-            s3 = s3 + x[j] * k3[j];
-        }
-        out[i] = s0;
-        out[i + 1] = s1;
-        out[i + 2] = s2;
-        out[i + 3] = s3;
-    }
+    for (; i + 4 <= count; i += 4) sequential_dots4(x, row(i), row(i + 1), row(i + 2), row(i + 3), d, out + i);
     for (; i < count; ++i) out[i] = sequential_dot(x, row(i), d);
 }
 }  // namespace

@@ -17,6 +17,7 @@ import { createOrthogonalityPanel } from './panels/orthogonality.js';
 import { createAnglesPanel } from './panels/angles.js';
 import { rowNorm, scaled } from './math.js';
 import { runInTasks } from './tasks.js';
+import { setHidden, setText, setValue } from './dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
@@ -71,6 +72,7 @@ let synthetic = null;     // the synthetic source for the current d
 let gloveSource = null;   // set once GloVe has loaded
 let customSource = null;  // a user's vector file (web/byo-vectors.js)
 let view = null;          // what the panels show now (see recompute)
+let lanesComparer = null; // lab.comparer() for the lanes' keystroke compares (row reuse)
 let selected = null;      // selected token position
 let frameRequested = false;
 let stale = false;        // the state changed since the last recompute
@@ -212,6 +214,11 @@ function showLanes(schemes) {
   }
   ui.lanesBox.replaceChildren(...schemes.map((scheme) => laneArticles[scheme]));
   ui.lanesBox.dataset.count = String(schemes.length);
+  // Other [data-field] elements are in the document now, some holding text from when their lane
+  // was last shown: look them up again and rewrite them all.
+  fields.clear();
+  reflectedKey = '';
+  describedKey = '';
   writeParams();
 }
 
@@ -332,8 +339,8 @@ function paramControl(input, complain) {
 }
 
 function showControlError(message) {
-  ui.controlError.hidden = message === '';
-  ui.controlError.textContent = message;
+  setHidden(ui.controlError, message === '');
+  setText(ui.controlError, message);
 }
 
 // ---- Recompute (one per frame) -----------------------------------------------------------
@@ -354,11 +361,11 @@ function requestRecompute() {
 function recomputeForTyping() {
   if (!lab) return;
   if (frameRequested) { stale = true; return; }
-  recompute();
+  recompute({ typed: true });
   frameRequested = true;
   requestAnimationFrame(() => {
     frameRequested = false;
-    if (stale) recompute();
+    if (stale) recompute({ typed: true });
   });
 }
 
@@ -412,14 +419,14 @@ function schemeSettings(notes) {
   return { alibiHead, t5MaxDistance, yarnAlpha, yarnBeta, scale: Math.max(1, state.evalLength / state.trainedLength) };
 }
 
-function recompute() {
+function recompute({ typed = false } = {}) {
   stale = false;
   const started = performance.now();
   generation++;
   const source = currentSource();
   const settings = effectiveSettings(source);
   reflectSettings(source, settings);
-  scheduleUrlWrite();
+  scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
 
   const textCut = state.sentence.length > LIMITS.maxTextLength;
   const allTokens = source.tokenize(textCut ? state.sentence.slice(0, LIMITS.maxTextLength) : state.sentence);
@@ -435,16 +442,23 @@ function recompute() {
   try {
     embedded = source.embed(tokens);
     // Only the lanes' schemes: the summary's other numbers wait for the pause after typing.
-    result = runCompare(source, settings, tokens, settings.heads, embedded.vectors, state.schemes);
+    // The last keystroke's arrays are overwritten in place (≈ 12 MB not allocated per keystroke at
+    // 512 tokens) unless the analyses after a pause took them: their panels may still show them.
+    // The lanes' own comparer: the analyses' compares in between do not make it forget the rows
+    // the next keystroke shares with this one.
+    const reuse = view && !view.analysed ? view.result : undefined;
+    lanesComparer ??= lab.comparer();
+    result = runCompare(source, settings, tokens, settings.heads, embedded.vectors, state.schemes,
+      { reuse, comparer: lanesComparer });
   } catch (error) {
     // Inputs are validated before they reach the lab, so this is a bug: say so rather than
     // leave stale figures looking current.
     showFailure(`Could not compute the encodings: ${error.message}`);
     return;
   }
-  ui.failure.hidden = true;
-  ui.emptyState.hidden = true;
-  ui.results.hidden = false;
+  setHidden(ui.failure, true);
+  setHidden(ui.emptyState, true);
+  setHidden(ui.results, false);
   const n = tokens.length;
   if (selected !== null && selected >= n) selected = null;
   const { pe, peConcat } = peTables(result, settings, n);
@@ -466,22 +480,32 @@ function recompute() {
   scheduleHeavy();
 }
 
-// Chromium makes history.replaceState cost milliseconds; once typing pauses is soon enough.
+// Chromium makes history.replaceState cost milliseconds (and re-reads the favicon), so the link
+// is written once changes pause: 150 ms after a control, 1 s after typing (keys often come
+// 150–200 ms apart, and each write would land between two of them). Leaving the page writes it.
+const URL_DELAY_MS = 150;
+const URL_DELAY_TYPING_MS = 1000;
 let urlTimer = 0;
-function scheduleUrlWrite() {
+function writeUrl() {
   clearTimeout(urlTimer);
-  urlTimer = setTimeout(() => history.replaceState(null, '', writeHash(state) || location.pathname + location.search), 150);
+  urlTimer = 0;
+  history.replaceState(null, '', writeHash(state) || location.pathname + location.search);
 }
+function scheduleUrlWrite(delay = URL_DELAY_MS) {
+  clearTimeout(urlTimer);
+  urlTimer = setTimeout(writeUrl, delay);
+}
+addEventListener('pagehide', () => { if (urlTimer) writeUrl(); });
 
 /**
  * lab.compare for these tokens with the page's settings. schemes: which to compute (default the
  * lanes'); only the concatenated scheme needs the PCA coordinates, so they are skipped otherwise.
  */
-function runCompare(source, settings, tokens, heads, E, schemes = state.schemes) {
+function runCompare(source, settings, tokens, heads, E, schemes = state.schemes, { reuse, comparer } = {}) {
   const n = tokens.length;
   const vectors = E ?? source.embed(tokens).vectors;
   const concatWords = schemes.includes('concatenated') ? source.concatWords(vectors, n) : null;
-  return lab.compare(vectors, n, settings.d, {
+  return (comparer ?? lab).compare(vectors, n, settings.d, {
     ...schemeOptions(settings, schemes),
     alpha: settings.alpha,
     base: state.base,
@@ -492,6 +516,7 @@ function runCompare(source, settings, tokens, heads, E, schemes = state.schemes)
     causal: state.causal,
     heads,
     ...(concatWords ? { concatWords } : {}),
+    ...(reuse ? { reuse } : {}),
   });
 }
 
@@ -536,15 +561,34 @@ function showEngine() {
     `(n = ${view.n}, d = ${view.settings.d})${heavy}`;
 }
 
-// Controls and captions that follow the source and the settings.
+// Controls and captions that follow the source and the settings. The control values and the
+// settings' notes are checked on every call (the control being typed in is skipped, and other
+// messages share the error line); the captions and the heads list only when what they read — the
+// source and reflectedKey's values — changed.
 let lastSettingsNote = '';
+let reflectedKey = '';
+let reflectedSource = null;
 function reflectSettings(source, settings) {
-  ui.vectors.value = state.vectors;
+  setValue(ui.vectors, state.vectors);
+  if (source.fixedDim || document.activeElement !== ui.dim) setValue(ui.dim, String(settings.d));
+  if (document.activeElement !== ui.dpos) setValue(ui.dpos, String(settings.dPos));
+  if (document.activeElement !== ui.alpha) setValue(ui.alpha, String(Number(settings.alpha.toPrecision(4))));
+  const notes = settings.notes.join(' ');
+  if (notes) showControlError(notes);
+  else if (ui.controlError.textContent === lastSettingsNote) showControlError('');
+  lastSettingsNote = notes;
+  const key = JSON.stringify([settings, state.alpha, state.layout, state.pairing, state.concat]);
+  if (source !== reflectedSource || key !== reflectedKey) {
+    reflectedSource = source;
+    reflectedKey = key;
+    reflectCaptions(source, settings);
+  }
+  setValue(ui.heads, String(settings.heads));
+}
+
+function reflectCaptions(source, settings) {
   ui.dim.disabled = source.fixedDim;
-  ui.dimHint.textContent = source.fixedDim ? `fixed at ${source.dim} by these word vectors` : 'synthetic only, even';
-  if (source.fixedDim || document.activeElement !== ui.dim) ui.dim.value = String(settings.d);
-  if (document.activeElement !== ui.dpos) ui.dpos.value = String(settings.dPos);
-  if (document.activeElement !== ui.alpha) ui.alpha.value = String(Number(settings.alpha.toPrecision(4)));
+  setText(ui.dimHint, source.fixedDim ? `fixed at ${source.dim} by these word vectors` : 'synthetic only, even');
   ui.alphaAuto.disabled = state.alpha === 'auto';
   ui.alphaAuto.title = source.kind === 'synthetic'
     ? 'α = 1: synthetic components already have RMS 1'
@@ -553,10 +597,6 @@ function reflectSettings(source, settings) {
   if (ui.heads.options.length !== headLabels.length || [...ui.heads.options].some((o, i) => Number(o.value) !== headLabels[i][0])) {
     ui.heads.replaceChildren(...headLabels.map(([h, label]) => new Option(label, String(h))));
   }
-  ui.heads.value = String(settings.heads);
-  if (settings.notes.length) showControlError(settings.notes.join(' '));
-  else if (ui.controlError.textContent === lastSettingsNote) showControlError('');
-  lastSettingsNote = settings.notes.join(' ');
 
   setField('d', String(settings.d));
   setField('dWord', String(settings.dWord));
@@ -570,21 +610,35 @@ function reflectSettings(source, settings) {
     ? 'With W = I the word and position parts live in separate coordinates, so both cross terms are exactly 0.'
     : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`);
   setField('spreadVocab', source.kind === 'synthetic' ? '2,000 hashed filler words' : 'the whole vocabulary');
-  ui.headsNote.textContent = settings.heads === 0
+  setText(ui.headsNote, settings.heads === 0
     ? 'Projections are the identity (W = I): queries, keys and values are the encoded vectors themselves, so the pictures show what the encoding alone does, with no learned weights in the way.'
-    : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`;
+    : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`);
 }
 
+// One formatter each, made once: toLocaleString with options builds a new one per call.
+const NUMBERS = {
+  plain: new Intl.NumberFormat('en-US'),
+  3: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }),
+  4: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }),
+};
+
 // The lanes' numbers in words: what each scheme uses for this sentence and these settings.
+// NoPE's sentence reads the words and their attention, so it is rewritten on every call; the
+// others read only n, the settings and the state besides the sentence (describedKey).
+let describedKey = '';
 function describeLanes({ result, tokens, n, settings }) {
-  const fmt = (v, digits = 4) => Number(v.toPrecision(digits)).toLocaleString('en-US', { maximumSignificantDigits: digits });
+  if (result.nope?.masked) setField('nopeNote', nopeText(result.nope, tokens, n));
+  const key = JSON.stringify([n, settings, { ...state, sentence: null }]);
+  if (key === describedKey) return;
+  describedKey = key;
+  const fmt = (v, digits = 4) => NUMBERS[digits].format(Number(v.toPrecision(digits)));
   const { trainedLength: L, evalLength: L2 } = state;
   const s = settings.scale;
   setField('scaleFactor', `s = max(1, L′/L) = ${fmt(s)}`);
-  setField('scaleNote', `L = ${L.toLocaleString('en-US')}, L′ = ${L2.toLocaleString('en-US')}, so s = ${fmt(s)}${s === 1 ? ': plain RoPE' : ''}.`);
-  setField('trainedLength', L.toLocaleString('en-US'));
+  setField('scaleNote', `L = ${NUMBERS.plain.format(L)}, L′ = ${NUMBERS.plain.format(L2)}, so s = ${fmt(s)}${s === 1 ? ': plain RoPE' : ''}.`);
+  setField('trainedLength', NUMBERS.plain.format(L));
   setField('learnedNote', n <= L
-    ? `All ${n} positions are within the table's L = ${L.toLocaleString('en-US')} rows.`
+    ? `All ${n} positions are within the table's L = ${NUMBERS.plain.format(L)} rows.`
     : `Positions ${L}–${n - 1} (${n - L} of ${n}) are at or beyond L = ${L}: a trained table has no row for these — ` +
       'they are hatched in the input map; this stand-in simply draws more seeded rows.');
   const alibi = result.alibi;
@@ -621,7 +675,6 @@ function describeLanes({ result, tokens, n, settings }) {
     const q = result.yarn.qkFactor ?? 1;
     setField('yarnNote', `s = ${fmt(s)}, α = ${settings.yarnAlpha}, β = ${settings.yarnBeta}; logits × (0.1 ln s + 1)² = ${fmt(q * q)}.`);
   }
-  if (result.nope?.masked) setField('nopeNote', nopeText(result.nope, tokens, n));
 }
 
 /** What the causal mask changes for NoPE, measured on this sentence's repeated words. */
@@ -649,23 +702,25 @@ function nopeText({ masked, unmasked }, tokens, n) {
     `${fmt(rowGap(masked, i, j))} — they see different numbers of earlier words, the only source of order here.`;
 }
 
+// name → the [data-field] elements in the document; cleared when showLanes changes the lanes.
+const fields = new Map();
 function setField(name, text) {
-  for (const element of document.querySelectorAll(`[data-field="${name}"]`)) {
-    if (element.textContent !== text) element.textContent = text;
-  }
+  let elements = fields.get(name);
+  if (!elements) fields.set(name, elements = [...document.querySelectorAll(`[data-field="${name}"]`)]);
+  for (const element of elements) setText(element, text);
 }
 
 function showEmptyState() {
   view = null;
-  ui.emptyState.hidden = false;
-  ui.results.hidden = true;
-  ui.failure.hidden = true;
+  setHidden(ui.emptyState, false);
+  setHidden(ui.results, true);
+  setHidden(ui.failure, true);
 }
 
 function showFailure(message) {
-  ui.failure.textContent = message;
-  ui.failure.hidden = false;
-  ui.results.hidden = true;
+  setText(ui.failure, message);
+  setHidden(ui.failure, false);
+  setHidden(ui.results, true);
 }
 
 // ---- Cheap panels (every frame) ----------------------------------------------------------
@@ -677,8 +732,8 @@ function wordSpread(source) {
 
 function updateSpread(source, settings, n) {
   const length = state.spreadLength || n;
-  if (state.spreadLength === 0) ui.spreadLength.value = String(n);
-  ui.spreadLengthValue.textContent = `L = ${length}${state.spreadLength === 0 ? ' (the sentence)' : ''}`;
+  if (state.spreadLength === 0) setValue(ui.spreadLength, String(n));
+  setText(ui.spreadLengthValue, `L = ${length}${state.spreadLength === 0 ? ' (the sentence)' : ''}`);
   // Computed once per source (GloVe's right after loading, before the page switches to it).
   const spread = wordSpread(source);
   // The picture depends on L, not on the words, so most keystrokes leave it as it is.
@@ -715,7 +770,7 @@ function updateNormRatio({ n, E, pe, settings }) {
   const { d, alpha } = settings;
   let sum = 0;
   for (let p = 0; p < n; p++) sum += rowNorm(pe, d, p) / Math.max(1e-12, alpha * rowNorm(E, d, p));
-  ui.normRatio.textContent = `‖PE‖ / ‖αE‖ = ${(sum / n).toFixed(3)} (mean over tokens)`;
+  setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${(sum / n).toFixed(3)} (mean over tokens)`);
 }
 
 // ---- Token selection and nearest words ---------------------------------------------------
@@ -775,6 +830,7 @@ function runHeavy() {
   const mine = generation;
   const snapshot = view;
   if (!snapshot) return;
+  snapshot.analysed = true;  // its arrays are the analyses' now: the next keystroke allocates anew
   let total = 0;
   const steps = [
     () => { if (selected !== null) showNeighbors(); },
@@ -852,7 +908,7 @@ function runOrthogonality({ source, settings, tokens, E }) {
 // ---- The plain-language summary ----------------------------------------------------------
 
 function summarise(which, text) {
-  if (text !== null) document.querySelector(`#summary-${which} .summary-text`).textContent = text;
+  if (text !== null) setText(document.querySelector(`#summary-${which} .summary-text`), text);
 }
 
 function disturbSummary(spread, identity) {

@@ -3,6 +3,7 @@
 // (or the keyboard cursor), and PNG / CSV / JSON export.
 import { paintMatrix, paintLegend, PALETTE_NAMES } from './heatmap.js';
 import { canvasToPng, csvBlob, download, fileStem, jsonBlob } from './export.js';
+import { setAttr, setHidden, setStyle, setText } from './dom.js';
 
 /** Short, exact-enough numbers for readouts: 7 significant digits, 0 stays "0". */
 export function formatValue(value) {
@@ -103,27 +104,27 @@ export class HeatmapFigure {
     const spec = this.spec;
     this.dirty = false;
     while (this.tiles.length < spec.tiles.length) this.tiles.push(this.#makeTile(this.tiles.length));
-    this.tiles.forEach((tile, index) => { tile.box.hidden = index >= spec.tiles.length; });
+    this.tiles.forEach((tile, index) => setHidden(tile.box, index >= spec.tiles.length));
     spec.tiles.forEach((data, index) => {
       const tile = this.tiles[index];
-      tile.title.textContent = data.title ?? '';
-      tile.title.hidden = !data.title;
+      setText(tile.title, data.title ?? '');
+      setHidden(tile.title, !data.title);
       paintMatrix(tile.canvas, data.values, data.rows, data.cols,
         { palette: this.palette, min: spec.min, max: spec.max, offset: data.offset ?? 0 });
       // Keep very wide or tall matrices legible: cells may stretch, the picture stays in bounds.
       const ratio = Math.min(3, Math.max(0.5, data.cols / data.rows));
-      tile.frame.style.aspectRatio = String(ratio);
+      setStyle(tile.frame, 'aspectRatio', String(ratio));
       // Rows from spec.flagRowsFrom on are hatched (e.g. positions a trained table would not have).
       const flagged = spec.flagRowsFrom !== undefined && spec.flagRowsFrom < data.rows;
-      tile.flag.hidden = !flagged;
-      if (flagged) tile.flag.style.top = `${(spec.flagRowsFrom / data.rows) * 100}%`;
-      tile.canvas.setAttribute('aria-label', `${spec.label}${data.title ? ` — ${data.title}` : ''}; ` +
+      setHidden(tile.flag, !flagged);
+      if (flagged) setStyle(tile.flag, 'top', `${(spec.flagRowsFrom / data.rows) * 100}%`);
+      setAttr(tile.canvas, 'aria-label', `${spec.label}${data.title ? ` — ${data.title}` : ''}; ` +
         `${data.rows} × ${data.cols}; colour range ${formatValue(spec.min)} to ${formatValue(spec.max)}`);
     });
-    this.tileBox.dataset.count = String(spec.tiles.length);
-    this.legendMin.textContent = formatValue(spec.min);
-    this.legendMax.textContent = formatValue(spec.max);
-    this.legendTitle.textContent = `${spec.legendTitle} · ${PALETTE_NAMES[this.palette]}`;
+    setAttr(this.tileBox, 'data-count', String(spec.tiles.length));
+    setText(this.legendMin, formatValue(spec.min));
+    setText(this.legendMax, formatValue(spec.max));
+    setText(this.legendTitle, `${spec.legendTitle} · ${PALETTE_NAMES[this.palette]}`);
     if (this.cursor) this.#showCursor(this.cursor.tile, this.cursor.row, this.cursor.col, false);
     this.setSelectedToken(this.selected);
   }
@@ -139,13 +140,13 @@ export class HeatmapFigure {
     for (const [t, tile] of this.tiles.entries()) {
       const data = this.spec?.tiles[t];
       const show = index !== null && data && index < data.rows;
-      tile.rowBand.hidden = !(show && this.tokenRows);
-      tile.colBand.hidden = !(show && this.tokenCols && index < data.cols);
+      setHidden(tile.rowBand, !(show && this.tokenRows));
+      setHidden(tile.colBand, !(show && this.tokenCols && index < data.cols));
       if (!show) continue;
-      tile.rowBand.style.top = `${(index / data.rows) * 100}%`;
-      tile.rowBand.style.height = `${100 / data.rows}%`;
-      tile.colBand.style.left = `${(index / data.cols) * 100}%`;
-      tile.colBand.style.width = `${100 / data.cols}%`;
+      setStyle(tile.rowBand, 'top', `${(index / data.rows) * 100}%`);
+      setStyle(tile.rowBand, 'height', `${100 / data.rows}%`);
+      setStyle(tile.colBand, 'left', `${(index / data.cols) * 100}%`);
+      setStyle(tile.colBand, 'width', `${100 / data.cols}%`);
     }
   }
 
@@ -215,24 +216,24 @@ export class HeatmapFigure {
     const data = this.spec?.tiles[tileIndex];
     if (!data || row >= data.rows || col >= data.cols) { this.#hideCursor(); return; }
     this.cursor = { tile: tileIndex, row, col };
-    for (const [t, tile] of this.tiles.entries()) tile.cursor.hidden = t !== tileIndex;
+    for (const [t, tile] of this.tiles.entries()) setHidden(tile.cursor, t !== tileIndex);
     const { cursor } = this.tiles[tileIndex];
-    cursor.style.left = `${(col / data.cols) * 100}%`;
-    cursor.style.top = `${(row / data.rows) * 100}%`;
-    cursor.style.width = `${100 / data.cols}%`;
-    cursor.style.height = `${100 / data.rows}%`;
+    setStyle(cursor, 'left', `${(col / data.cols) * 100}%`);
+    setStyle(cursor, 'top', `${(row / data.rows) * 100}%`);
+    setStyle(cursor, 'width', `${100 / data.cols}%`);
+    setStyle(cursor, 'height', `${100 / data.rows}%`);
     const value = data.values[(data.offset ?? 0) + row * data.cols + col];
     const note = this.spec.note?.(tileIndex, row, col) ?? '';
     const where = `${this.spec.rowLabel(row)}, ${this.spec.colLabel(col)}`;
-    this.readout.textContent = `${data.title ? `${data.title}: ` : ''}${where} = ${formatValue(value)}${note}`;
+    setText(this.readout, `${data.title ? `${data.title}: ` : ''}${where} = ${formatValue(value)}${note}`);
     // Screen readers hear the cell only when the keyboard moved it, not on every mouse twitch.
-    this.readout.setAttribute('aria-live', announce ? 'polite' : 'off');
+    setAttr(this.readout, 'aria-live', announce ? 'polite' : 'off');
   }
 
   #hideCursor() {
     this.cursor = null;
-    for (const tile of this.tiles) tile.cursor.hidden = true;
-    this.readout.textContent = 'Point at a cell to read its value.';
+    for (const tile of this.tiles) setHidden(tile.cursor, true);
+    setText(this.readout, 'Point at a cell to read its value.');
   }
 
   #data() {

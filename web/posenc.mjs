@@ -60,6 +60,7 @@ const GLOVE_FILE = 'glove-6b-100d-20k.i8';
 const WITH_SCRATCH = Symbol('withScratch');
 const DECODE = Symbol('decode');
 const TOP_K = Symbol('topK');
+const COMPARE_WITH = Symbol('compareWith');
 const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 const loaded = new Map();
 
@@ -115,11 +116,14 @@ async function readAsset(name) {
 }
 
 // A word-vector set living in wasm memory; see Lab.loadVectors.
+const FOUND_CACHE = 1 << 14; // words whose row WordVectorSet.embed remembers
+
 class WordVectorSet {
   #vectors;
   #core;
   #lab;
   #reduced = new Map();  // k → decoding vocabulary of PCA-reduced rows
+  #found = new Map();    // word → row or −1, for embed: a find() is an embind call with a string copy
 
   constructor(name, vectors, core, lab) {
     this.#vectors = vectors;
@@ -279,15 +283,28 @@ class WordVectorSet {
   embed(tokens) {
     checkTokens(tokens);
     const vectors = this.#live();
-    const out = new Float32Array(tokens.length * this.dim);
-    const unknown = tokens.map((token, p) => {
-      const row = vectors.find(token);
-      if (row >= 0) {
-        out.set(vectors.rows().subarray(row * this.dim, (row + 1) * this.dim), p * this.dim);
-        return false;
+    const dim = this.dim;
+    const out = new Float32Array(tokens.length * dim);
+    const rows = tokens.map((token) => {
+      let row = this.#found.get(token);
+      if (row === undefined) {
+        // Bounded: typing passes through many partial words.
+        if (this.#found.size >= FOUND_CACHE) this.#found.clear();
+        row = vectors.find(token);
+        this.#found.set(token, row);
       }
-      const hashed = this.#lab.embed([token], this.dim);
-      for (let j = 0; j < this.dim; j++) out[p * this.dim + j] = hashed[j] * this.componentRms;
+      return row;
+    });
+    // Known words first, through one view of the table (each rows() is an embind call); the
+    // unknown words' lab.embed may grow the heap, which detaches that view.
+    const table = vectors.rows();
+    rows.forEach((row, p) => {
+      if (row >= 0) out.set(table.subarray(row * dim, (row + 1) * dim), p * dim);
+    });
+    const unknown = rows.map((row, p) => {
+      if (row >= 0) return false;
+      const hashed = this.#lab.embed([tokens[p]], dim);
+      for (let j = 0; j < dim; j++) out[p * dim + j] = hashed[j] * this.componentRms;
       return true;
     });
     return { vectors: out, unknown };
@@ -296,6 +313,7 @@ class WordVectorSet {
   dispose() {
     for (const vocabulary of this.#reduced.values()) vocabulary.dispose();
     this.#reduced.clear();
+    this.#found.clear();
     this.#vectors?.delete();
     this.#vectors = null;
   }
@@ -535,11 +553,40 @@ class Lab {
    * and the result ({ n, d, dPos, heads, schemes, pe?, peConcat?, [scheme]: lane }).
    * options.concatWords: the same words in the basis whose leading coordinates the concatenated
    * scheme keeps (vectors.reduce(E, n, d) for PCA); by default it keeps E's leading coordinates.
+   * options.reuse: a previous result of compare() whose arrays may be overwritten with this
+   * call's (those of the same place and length are; it must not be read as the old result after).
+   * Each lane also reports xMaxAbs = max|x| and termMaxAbs[t] = max|term t| (colour ranges).
+   * The lab remembers its last call: rows unchanged since then keep their products (README).
    */
   compare(embeddings, n, d, options = {}) {
+    this.#comparison ??= new this.#core.Comparison();
+    return this[COMPARE_WITH](this.#comparison, embeddings, n, d, options);
+  }
+
+  /**
+   * compare() with a memory of its own → { compare(embeddings, n, d, options), dispose() }: one
+   * stream of calls (a sentence being typed) keeps its row reuse whatever else the lab computes in
+   * between. Call dispose() when done.
+   */
+  comparer() {
+    let handle = new this.#core.Comparison();
+    const lab = this;
+    return {
+      compare(embeddings, n, d, options = {}) {
+        if (!handle) throw new RangeError('comparer: already disposed');
+        return lab[COMPARE_WITH](handle, embeddings, n, d, options);
+      },
+      dispose() {
+        handle?.delete();
+        handle = null;
+      },
+    };
+  }
+
+  [COMPARE_WITH](c, embeddings, n, d, options) {
     checkOptions('options', options, [
       'alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
-      'schemes', ...SCHEME_OPTIONS,
+      'reuse', 'schemes', ...SCHEME_OPTIONS,
     ]);
     checkInt('n', n, 1, LIMITS.maxCompareTokens);
     checkEvenDim('d', d);
@@ -563,32 +610,41 @@ class Lab {
     const schemeOptions = checkSchemeOptions(options, causal);
     const concatWords = options.concatWords;
     if (concatWords !== undefined) checkMatrix('concatWords', concatWords, n * d);
+    const reuse = options.reuse;
+    if (reuse !== undefined && (reuse === null || typeof reuse !== 'object')) {
+      throw new TypeError('reuse must be a previous result of compare()');
+    }
     const [input, reduced] = this.#reserve(n * d, concatWords === undefined ? 0 : n * d);
     this.#write(input, embeddings);
     if (concatWords !== undefined) this.#write(reduced, concatWords);
-    this.#comparison ??= new this.#core.Comparison();
-    const c = this.#comparison;
     c.configure(schemeMask(schemes), ...schemeOptions);
     this.#call(c.run(input, n, d, alpha, base, layout, pairing, dPos, concat, causal,
       heads, seed, scale, concatWords === undefined ? 0 : reduced));
     const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
-    if (schemes.includes('additive')) result.pe = c.pe(false).slice();
-    if (schemes.includes('concatenated')) result.peConcat = c.pe(true).slice();
+    // A heap view copied out, into the reused result's array of the same place and size if any
+    // (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512).
+    const copy = (view, old) => (old instanceof Float32Array && old.length === view.length ? (old.set(view), old) : view.slice());
+    if (schemes.includes('additive')) result.pe = copy(c.pe(false), reuse?.pe);
+    if (schemes.includes('concatenated')) result.peConcat = copy(c.pe(true), reuse?.peConcat);
     for (const name of schemes) {
       const i = SCHEMES.indexOf(name);
+      const old = reuse?.[name];
+      const magnitudes = c.magnitudes(i);
       const lane = {
         width: c.width(i),
-        x: c.view(i, 0).slice(),
-        weights: c.view(i, 1).slice(),
-        terms: c.view(i, 2).slice(),
+        x: copy(c.view(i, 0), old?.x),
+        weights: copy(c.view(i, 1), old?.weights),
+        terms: copy(c.view(i, 2), old?.terms),
         termNames: [...TERM_NAMES[name]],
+        xMaxAbs: magnitudes[0],
+        termMaxAbs: Array.from(magnitudes.subarray(1)),
       };
       if (name === 'alibi') lane.slopes = c.parameters(i).slice();
       if (name === 't5') lane.buckets = c.buckets().slice();
       if (name === 'learned') lane.trainedLength = schemeOptions[0];
       if (name === 'nope') {
-        lane.masked = c.view(i, 3).slice();
-        lane.unmasked = c.view(i, 4).slice();
+        lane.masked = copy(c.view(i, 3), old?.masked);
+        lane.unmasked = copy(c.view(i, 4), old?.unmasked);
       }
       if (ROPE_FAMILY.includes(name)) {
         lane.frequencies = c.parameters(i).slice();

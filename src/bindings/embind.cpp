@@ -163,6 +163,11 @@ public:
                                       : part == 3 ? s.masked : s.unmasked;
         return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
     }
+    // [max|x|, max|term 0|, …]: the lane's colour ranges.
+    emscripten::val magnitudes(int scheme) const {
+        const std::vector<float>& v = lane(scheme).max_abs;
+        return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
+    }
     // alibi: slopes; rope family: frequencies (whichever the lane has).
     emscripten::val parameters(int scheme) const {
         const posenc::SchemeResult& s = lane(scheme);
@@ -547,6 +552,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("configure", &Comparison::configure)
         .function("run", &Comparison::run)
         .function("view", &Comparison::view)
+        .function("magnitudes", &Comparison::magnitudes)
         .function("parameters", &Comparison::parameters)
         .function("buckets", &Comparison::buckets)
         .function("pe", &Comparison::pe)

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -164,6 +165,51 @@ TEST_CASE("column_spread stays accurate on the cos≈1 columns of a PE table", "
 }
 
 // ---- normalize_rows ---------------------------------------------------------------------------
+
+TEST_CASE("max_abs: the largest |value| at every tail, NaN skipped, infinity and -0 handled", "[analyses]") {
+    for (std::size_t count : posenc::test::kTailSizes) {
+        for (std::size_t at = 0; at < count; at += (count + 2) / 3) {
+            std::vector<float> m = random_values(count, 40 + count);
+            m[at] = -7.5f;  // the largest, negative, anywhere in the batch loop or the tail
+            CAPTURE(count, at);
+            CHECK(posenc::max_abs(m.data(), count) == 7.5f);
+            m[at] = std::nanf("");
+            float want = 0.0f;
+            for (float v : m) want = std::fabs(v) > want ? std::fabs(v) : want;
+            CHECK(posenc::max_abs(m.data(), count) == want);
+            m[count - 1 - at] = -std::numeric_limits<float>::infinity();
+            CHECK(posenc::max_abs(m.data(), count) == std::numeric_limits<float>::infinity());
+        }
+    }
+    CHECK(posenc::max_abs(nullptr, 0) == 0.0f);
+    const float zeros[5] = {-0.0f, 0.0f, -0.0f, 0.0f, -0.0f};
+    CHECK(std::signbit(posenc::max_abs(zeros, 5)) == false);
+}
+
+TEST_CASE("compare: each lane's max_abs holds max|x| and max|term| of its terms", "[analyses][compare]") {
+    posenc::CompareConfig cfg;
+    cfg.n = 17;
+    cfg.d = 12;
+    cfg.d_pos = 4;
+    cfg.schemes = posenc::kAllSchemes;
+    const std::vector<float> e = random_values(cfg.n * cfg.d, 77, 1.5f);
+    posenc::CompareResult r;
+    posenc::compare(cfg, e.data(), r);
+    const std::size_t nn = cfg.n * cfg.n;
+    for (unsigned s = 0; s < posenc::kSchemeCount; ++s) {
+        const posenc::SchemeResult& lane = r.lane(static_cast<posenc::Scheme>(s));
+        CAPTURE(s);
+        REQUIRE(lane.max_abs.size() == 1 + lane.term_count);
+        float x = 0.0f;
+        for (float v : lane.x) x = std::max(x, std::fabs(v));
+        CHECK(lane.max_abs[0] == x);
+        for (std::size_t t = 0; t < lane.term_count; ++t) {
+            float m = 0.0f;
+            for (std::size_t i = 0; i < nn; ++i) m = std::max(m, std::fabs(lane.terms[t * nn + i]));
+            CHECK(lane.max_abs[1 + t] == m);
+        }
+    }
+}
 
 TEST_CASE("normalize_rows: unit rows matching float64 x/|x|; a zero row stays exactly zero", "[analyses]") {
     double worst = 0.0;

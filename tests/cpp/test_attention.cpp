@@ -370,6 +370,21 @@ TEST_CASE("dot matches double accumulation for every tail length", "[attention]"
     }
 }
 
+TEST_CASE("dot_rows4 gives dot's bits for each of its four rows", "[attention]") {
+    // nearest_by_cosine's answers (ties, ranks) rest on dot()'s rounding, so the four-row
+    // version must not change a single bit, at every tail of dot's 8- and 4-lane loops.
+    for (std::size_t d : kTailSizes) {
+        const auto q = random_values(d, 800 + d), k = random_values(4 * d, 900 + d);
+        float got[4];
+        posenc::dot_rows4(q.data(), k.data(), d, got);
+        for (std::size_t r = 0; r < 4; ++r) {
+            CAPTURE(d, r);
+            const float want = posenc::dot(q.data(), k.data() + r * d, d);
+            CHECK(std::memcmp(&got[r], &want, sizeof(float)) == 0);
+        }
+    }
+}
+
 TEST_CASE("softmax rows with infinite scores take their limit, never NaN", "[attention]") {
     const float inf = std::numeric_limits<float>::infinity();
     SECTION("+∞ entries share the mass equally") {

@@ -93,23 +93,26 @@ export function browserSuite() {
   return suite;
 }
 
+/** The page's elements that skip layout and paint off screen (content-visibility: auto). */
+export const SKIPPED_OFF_SCREEN = '.panel .fig-slot';
+
 /**
- * A full-page screenshot with every figure painted: panels off screen skip layout and paint
- * (content-visibility), so they are made visible for the capture, and the page is walked down
- * first so every lazily painted figure draws.
+ * A full-page screenshot with every figure painted: the panels' figures off screen skip layout
+ * and paint (content-visibility), so they are made visible for the capture, and the page is
+ * walked down first so every lazily painted figure draws.
  */
 export async function fullPageScreenshot(page, path) {
   // Through the CSSOM: the page's CSP refuses added style elements.
-  await page.evaluate(async () => {
-    for (const panel of document.querySelectorAll('.panel')) panel.style.contentVisibility = 'visible';
+  await page.evaluate(async (skipped) => {
+    for (const element of document.querySelectorAll(skipped)) element.style.contentVisibility = 'visible';
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
       scrollTo(0, y);
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     }
     scrollTo(0, 0);
-  });
+  }, SKIPPED_OFF_SCREEN);
   await page.screenshot({ path, fullPage: true });
-  await page.evaluate(() => { for (const panel of document.querySelectorAll('.panel')) panel.style.contentVisibility = ''; });
+  await page.evaluate((skipped) => { for (const element of document.querySelectorAll(skipped)) element.style.contentVisibility = ''; }, SKIPPED_OFF_SCREEN);
 }
 
 /**

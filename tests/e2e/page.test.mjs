@@ -370,7 +370,7 @@ test('every control, the token list and the figures are reachable with the keybo
       'trained-length', 'eval-length']) {
       const label = page.locator(`label[for="${id}"]`);
       assert.equal(await label.isVisible(), true, `#${id} has a visible label`);
-      // textContent: innerText is empty for panels the browser skips off screen (content-visibility).
+      // textContent: unlike innerText, it does not depend on what the browser has rendered.
       assert.ok((await label.textContent()).trim().length > 0, `#${id}'s label has text`);
     }
     await box(page).focus();

@@ -21,6 +21,16 @@ export const SCHEME_NAMES = {
   yarn: 'YaRN',
 };
 
+/** f's value, computed on the first call only. */
+function once(f) {
+  let done = false;
+  let value;
+  return () => {
+    if (!done) { value = f(); done = true; }
+    return value;
+  };
+}
+
 const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 
 /** An ALiBi slope as text: 2⁻ᵉ exactly when it is a power of two (the usual case), then decimal. */
@@ -73,7 +83,10 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
         if (!data) continue;
         const name = SCHEME_NAMES[scheme];
         const width = data.width;
-        const inputRange = maxAbs(data.x) || 1;
+        // The colour ranges: compare's own maxima when it reports them (xMaxAbs, termMaxAbs),
+        // else scans of whole matrices (≈ 2 M values per lane at n = 512) — which wait until a
+        // figure reads them to paint, i.e. once on screen: getters compute them then, once.
+        const inputRange = once(() => (data.xMaxAbs ?? maxAbs(data.x)) || 1);
         const dimLabel = scheme === 'concatenated'
           ? (j) => `dim ${j} (${j < dWord ? 'word part' : 'position part'})`
           : (j) => `dim ${j}`;
@@ -82,8 +95,8 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
         const untrained = scheme === 'learned' && n > trainedLength ? trainedLength : undefined;
         lanes[scheme].input?.update({
           tiles: [{ values: data.x, rows: n, cols: width }],
-          min: -inputRange,
-          max: inputRange,
+          get min() { return -inputRange(); },
+          get max() { return inputRange(); },
           label: `${name} encoded input x: ${n} tokens × ${width} dimensions` +
             (untrained === undefined ? '' : `; rows ${untrained} to ${n - 1} (hatched) are beyond the trained length L = ${trainedLength}`),
           legendTitle: 'component value',
@@ -112,18 +125,19 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
           colLabel: key,
         });
         const names = data.termNames;
-        const termRange = maxAbs(data.terms, 0, names.length * nn) || 1;
+        const termMax = names.map((_, t) => once(() => data.termMaxAbs?.[t] ?? maxAbs(data.terms, t * nn, (t + 1) * nn)));
+        const termRange = once(() => Math.max(...termMax.map((m) => m())) || 1);
         lanes[scheme].terms?.update({
-          tiles: names.map((title, t) => ({
+          tiles: names.map((term, t) => ({
             // Say so when a term is identically zero (concatenated cross terms with W = I).
-            title: title + (maxAbs(data.terms, t * nn, (t + 1) * nn) === 0 ? ' — exactly 0' : ''),
+            get title() { return term + (termMax[t]() === 0 ? ' — exactly 0' : ''); },
             values: data.terms,
             offset: t * nn,
             rows: n,
             cols: n,
           })),
-          min: -termRange,
-          max: termRange,
+          get min() { return -termRange(); },
+          get max() { return termRange(); },
           label: `${name} logit decomposition (${headText}${slope}, scaled by 1/√d_head, before any mask)`,
           legendTitle: 'logit term (shared scale)',
           rowLabel: query,

@@ -1,4 +1,5 @@
 import { LIMITS } from '../posenc.mjs';
+import { setHidden, setText } from '../dom.js';
 // The token list (text, positions, unknown words marked) and the selected token's nearest words.
 // Tokens are buttons in one tab stop (roving tabindex): Tab enters the list, arrows move along it.
 
@@ -6,6 +7,11 @@ const NUMBER_FORMAT = new Intl.NumberFormat('en-US');
 
 export function createTokenList({ list, count, truncation, unknownLegend, neighbors, onSelect }) {
   let buttons = [];
+  // What each button shows, and which button is pressed / is the tab stop, kept here so that a
+  // keystroke writes only the buttons that change instead of reading and writing all of them.
+  let shown = [];        // [{ token, unknown }] per button
+  let pressed = null;    // the button with aria-pressed="true"
+  let tabStop = null;    // the button with tabIndex 0 (the others have −1)
   let selected = null;
 
   list.addEventListener('click', (event) => {
@@ -25,29 +31,49 @@ export function createTokenList({ list, count, truncation, unknownLegend, neighb
   });
 
   function setTabStop(index) {
-    buttons.forEach((b, i) => { b.tabIndex = i === index ? 0 : -1; });
+    const stop = index >= 0 && index < buttons.length ? index : null;
+    if (stop === tabStop) return;
+    if (tabStop !== null) buttons[tabStop].tabIndex = -1;
+    if (stop !== null) buttons[stop].tabIndex = 0;
+    tabStop = stop;
+  }
+
+  function setPressed(index) {
+    const now = index !== null && index >= 0 && index < buttons.length ? index : null;
+    if (now === pressed) return;
+    if (pressed !== null) buttons[pressed].setAttribute('aria-pressed', 'false');
+    if (now !== null) buttons[now].setAttribute('aria-pressed', 'true');
+    pressed = now;
   }
 
   return {
     // total: tokens in the text that was read; textCut: the text itself was longer than the lab
     // tokenizes in one call, so only its beginning was read.
     render(tokens, unknown, total, textCut = false) {
-      count.textContent = `(${NUMBER_FORMAT.format(tokens.length)}${unknown.some(Boolean) ? `, ${NUMBER_FORMAT.format(unknown.filter(Boolean).length)} unknown` : ''})`;
+      const unknownCount = unknown.reduce((sum, u) => sum + (u ? 1 : 0), 0);
+      setText(count, `(${NUMBER_FORMAT.format(tokens.length)}${unknownCount ? `, ${NUMBER_FORMAT.format(unknownCount)} unknown` : ''})`);
       const cut = total > tokens.length || textCut;
-      truncation.hidden = !cut;
-      truncation.textContent = !cut ? ''
+      setHidden(truncation, !cut);
+      setText(truncation, !cut ? ''
         : textCut ? `Only the first ${NUMBER_FORMAT.format(tokens.length)} tokens are analysed and shown; the text is longer than ${NUMBER_FORMAT.format(LIMITS.maxTextLength)} characters, so only its beginning was read.`
-          : `Only the first ${NUMBER_FORMAT.format(tokens.length)} of ${NUMBER_FORMAT.format(total)} tokens are analysed and shown.`;
-      unknownLegend.hidden = !unknown.some(Boolean);
+          : `Only the first ${NUMBER_FORMAT.format(tokens.length)} of ${NUMBER_FORMAT.format(total)} tokens are analysed and shown.`);
+      setHidden(unknownLegend, unknownCount === 0);
       // Reuse the buttons already there: a keystroke usually changes one token, and rebuilding
       // 512 buttons per keystroke would cost more than the maths.
-      while (buttons.length > tokens.length) buttons.pop().parentElement.remove();
+      while (buttons.length > tokens.length) {
+        buttons.pop().parentElement.remove();
+        shown.pop();
+      }
+      if (pressed !== null && pressed >= buttons.length) pressed = null;
+      if (tabStop !== null && tabStop >= buttons.length) tabStop = null;
       while (buttons.length < tokens.length) {
         const item = document.createElement('li');
         const button = document.createElement('button');
         button.type = 'button';
         button.className = 'token';
         button.dataset.position = String(buttons.length);
+        button.setAttribute('aria-pressed', 'false');
+        button.tabIndex = -1;
         const text = document.createElement('span');
         text.className = 'token-text';
         const mark = document.createElement('span');
@@ -60,13 +86,17 @@ export function createTokenList({ list, count, truncation, unknownLegend, neighb
         item.append(button);
         list.append(item);
         buttons.push(button);
+        shown.push({ token: null, unknown: false });
       }
       tokens.forEach((token, p) => {
+        const isUnknown = Boolean(unknown[p]);
+        const was = shown[p];
+        if (was.token === token && was.unknown === isUnknown) return;
         const button = buttons[p];
-        const text = button.firstChild;
-        if (text.textContent !== token) text.textContent = token; // text only, never markup
-        button.classList.toggle('is-unknown', unknown[p]);
-        button.setAttribute('aria-label', `${token}, position ${p}${unknown[p] ? ', not in the vocabulary' : ''}`);
+        if (was.token !== token) button.firstChild.textContent = token; // text only, never markup
+        if (was.unknown !== isUnknown) button.classList.toggle('is-unknown', isUnknown);
+        button.setAttribute('aria-label', `${token}, position ${p}${isUnknown ? ', not in the vocabulary' : ''}`);
+        shown[p] = { token, unknown: isUnknown };
       });
       if (selected !== null && selected >= tokens.length) selected = null;
       this.select(selected);
@@ -74,7 +104,7 @@ export function createTokenList({ list, count, truncation, unknownLegend, neighb
 
     select(index) {
       selected = index;
-      buttons.forEach((b, i) => b.setAttribute('aria-pressed', String(i === index)));
+      setPressed(index);
       setTabStop(index ?? 0);
     },
 

@@ -1,0 +1,160 @@
+// compare()'s row reuse (compare.hpp): a CompareResult that remembers its last call must give the
+// same bits as a fresh one after every kind of edit — the last token changed, a token appended or
+// removed, a middle token changed, the concatenated scheme's words changed alone, a setting
+// changed, the lane set changed, heads switched on and off — for every scheme, causal or not,
+// at sizes across the 4-row and 8-key blocks (1 … 63). Tolerance: none (bit-identical).
+#include <catch2/catch.hpp>
+
+#include "test_support.hpp"
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+
+namespace {
+
+using posenc::CompareConfig;
+using posenc::CompareResult;
+using posenc::Scheme;
+using posenc::SchemeResult;
+
+bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
+// Every output of every lane, bit for bit; names the first that differs.
+std::string first_difference(const CompareResult& got, const CompareResult& want) {
+    if (!same_bits(got.pe, want.pe)) return "pe";
+    if (!same_bits(got.pe_concat, want.pe_concat)) return "pe_concat";
+    for (unsigned s = 0; s < posenc::kSchemeCount; ++s) {
+        const SchemeResult& a = got.lane(static_cast<Scheme>(s));
+        const SchemeResult& b = want.lane(static_cast<Scheme>(s));
+        const std::string lane = "scheme " + std::to_string(s) + " ";
+        if (a.width != b.width) return lane + "width";
+        if (!same_bits(a.x, b.x)) return lane + "x";
+        if (!same_bits(a.weights, b.weights)) return lane + "weights";
+        if (!same_bits(a.terms, b.terms)) return lane + "terms";
+        if (!same_bits(a.masked, b.masked)) return lane + "masked";
+        if (!same_bits(a.unmasked, b.unmasked)) return lane + "unmasked";
+    }
+    return "";
+}
+
+struct Sentence {
+    explicit Sentence(std::size_t dim) : d(dim) {}
+    std::size_t d;
+    std::vector<float> e, words;  // n×d each
+    std::uint64_t next_seed = 100;
+    std::size_t n() const { return e.size() / d; }
+    void set_row(std::size_t p) {
+        const std::vector<float> row = posenc::test::random_values(d, next_seed++, 1.5f);
+        std::copy(row.begin(), row.end(), e.begin() + p * d);
+        const std::vector<float> reduced = posenc::test::random_values(d, next_seed++, 1.5f);
+        std::copy(reduced.begin(), reduced.end(), words.begin() + p * d);
+    }
+    void append() {
+        e.resize(e.size() + d);
+        words.resize(words.size() + d);
+        set_row(n() - 1);
+    }
+};
+
+// One call on the remembering result and one on a fresh one; → the reused row count.
+std::size_t check_call(const CompareConfig& base, const Sentence& s, bool with_words, CompareResult& kept) {
+    CompareConfig cfg = base;
+    cfg.n = s.n();
+    REQUIRE(posenc::validate(cfg) == nullptr);
+    const float* words = with_words ? s.words.data() : nullptr;
+    posenc::compare(cfg, s.e.data(), kept, words);
+    CompareResult fresh;
+    posenc::compare(cfg, s.e.data(), fresh, words);
+    INFO("n = " << cfg.n << ", reused rows " << kept.reuse_rows);
+    CHECK(first_difference(kept, fresh) == "");
+    return kept.reuse_rows;
+}
+
+}  // namespace
+
+TEST_CASE("compare: a remembering result gives a fresh result's bits after every edit", "[compare][reuse]") {
+    const bool causal = GENERATE(false, true);
+    const bool with_words = GENERATE(false, true);
+    const auto mode = GENERATE(posenc::ConcatMode::same_width, posenc::ConcatMode::widened);
+    const std::size_t d = 12;
+    CompareConfig cfg;
+    cfg.d = d;
+    cfg.d_pos = 4;
+    cfg.alpha = 1.25f;
+    cfg.causal = causal;
+    cfg.concat_mode = mode;
+    cfg.schemes = posenc::kAllSchemes;
+    cfg.options.trained_length = 8;  // the learned table's rows past L and s > 1 for the RoPE scalings
+    cfg.options.eval_length = 40;
+    INFO("causal " << causal << ", words " << with_words << ", widened " << (mode == posenc::ConcatMode::widened));
+
+    Sentence s(d);
+    CompareResult kept;
+    std::size_t reused_total = 0;
+    // Typing: one token at a time from 1 to 17 tokens, each also edited once as it is typed.
+    for (std::size_t n = 1; n <= 17; ++n) {
+        s.append();
+        const std::size_t appended = check_call(cfg, s, with_words, kept);
+        if (n >= 5) CHECK(appended == n - 1);  // the point of it: only the new row is computed
+        s.set_row(n - 1);
+        const std::size_t edited = check_call(cfg, s, with_words, kept);
+        if (n >= 4) CHECK(edited == n - 1);
+        reused_total += appended + edited;
+    }
+    CHECK(reused_total > 0);
+    // Backspace over a token, then a change in the middle.
+    s.e.resize(s.e.size() - d);
+    s.words.resize(s.words.size() - d);
+    CHECK(check_call(cfg, s, with_words, kept) == s.n());
+    s.set_row(5);
+    CHECK(check_call(cfg, s, with_words, kept) == 5);
+    // Only the concatenated scheme's reduced words change (the embeddings stay).
+    if (with_words) {
+        s.words[7 * d] += 0.5f;
+        CHECK(check_call(cfg, s, with_words, kept) == 7);
+    }
+    // A setting changes: nothing is reused; then the same again reuses everything.
+    cfg.alpha = 0.75f;
+    CHECK(check_call(cfg, s, with_words, kept) == 0);
+    CHECK(check_call(cfg, s, with_words, kept) == s.n());
+    // Fewer lanes, then all again: the lanes left out have no products to keep.
+    cfg.schemes = posenc::kClassicSchemes;
+    check_call(cfg, s, with_words, kept);
+    cfg.schemes = posenc::kAllSchemes;
+    s.set_row(s.n() - 1);
+    check_call(cfg, s, with_words, kept);
+    // Heads switch reuse off and back on.
+    cfg.heads = 2;
+    CHECK(check_call(cfg, s, with_words, kept) == 0);
+    s.set_row(s.n() - 1);
+    CHECK(check_call(cfg, s, with_words, kept) == 0);
+    cfg.heads = 0;
+    CHECK(check_call(cfg, s, with_words, kept) == 0);
+    s.set_row(s.n() - 1);
+    CHECK(check_call(cfg, s, with_words, kept) == s.n() - 1);
+}
+
+TEST_CASE("compare: row reuse across the blocks of longer sentences", "[compare][reuse]") {
+    // n crosses several 4-row query blocks and 8-key panels; one token typed at each size.
+    const std::size_t d = 100;
+    CompareConfig cfg;
+    cfg.d = d;
+    cfg.d_pos = 26;
+    cfg.alpha = 2.5f;
+    cfg.schemes = posenc::kAllSchemes;
+    Sentence s(d);
+    CompareResult kept;
+    for (std::size_t n : {15, 16, 17, 63}) {
+        while (s.n() < n) s.append();
+        check_call(cfg, s, true, kept);
+        s.set_row(n - 1);
+        CHECK(check_call(cfg, s, true, kept) == n - 1);
+        s.append();
+        CHECK(check_call(cfg, s, true, kept) == n);
+    }
+}

@@ -1,0 +1,162 @@
+// What a keystroke writes to the page (issue #6): only the nodes whose value changes, because
+// Chromium invalidates style and paint even for writes of an unchanged value. And the other side
+// of skipping writes: the selected token's aria-pressed, the single tab stop, the lanes' captions
+// and the figures' accessible names stay current whenever what they show changes.
+// Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { pageSuite, readFigure } from './browser.mjs';
+
+const openPage = pageSuite();
+const WORDS = 'the quick brown fox jumps over a lazy dog while king and queen of the city watch from distant hill every day people walk along river to market where old man sells bread milk'.split(' ');
+const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
+const box = (page) => page.getByLabel('Sentence', { exact: true });
+const field = (page, name) => page.locator(`[data-field="${name}"]`).first().textContent();
+
+/** Waits for the recompute of `text` (its token count shown) and for the frame after it. */
+async function settle(page, tokens) {
+  await page.waitForFunction((n) => document.querySelectorAll('#tokens button.token').length === n &&
+    new RegExp(`n = ${n},`).test(document.getElementById('engine').textContent), tokens);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** The mutations one typed character causes, as "type attribute target" strings. */
+async function mutationsOfOneKey(page, key) {
+  await page.evaluate(() => {
+    window.__mutations = [];
+    const name = (node) => {
+      const element = node.nodeType === 1 ? node : node.parentElement;
+      return `${element.tagName.toLowerCase()}${element.id ? `#${element.id}` : ''}.${element.className}`;
+    };
+    window.__observer = new MutationObserver((records) => {
+      for (const r of records) window.__mutations.push(`${r.type} ${r.attributeName ?? ''} ${name(r.target)}`);
+    });
+    window.__observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.keyboard.type(key);
+  await page.waitForFunction(() => window.__mutations.some((m) => /#engine/.test(m)));
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return page.evaluate(() => { window.__observer.disconnect(); return window.__mutations; });
+}
+
+/** aria-pressed and tabIndex of every token button. */
+const tokenStates = (page) => page.locator('#tokens button.token').evaluateAll(
+  (buttons) => buttons.map((b) => ({ pressed: b.getAttribute('aria-pressed'), tabIndex: b.tabIndex })));
+
+function assertSelection(states, index, what) {
+  const pressed = states.flatMap((s, i) => (s.pressed === 'true' ? [i] : []));
+  assert.deepEqual(pressed, index === null ? [] : [index], `${what}: the pressed token`);
+  assert.ok(states.every((s) => s.pressed === 'true' || s.pressed === 'false'), `${what}: every token has aria-pressed`);
+  const stops = states.flatMap((s, i) => (s.tabIndex === 0 ? [i] : []));
+  assert.deepEqual(stops, [index ?? 0], `${what}: one tab stop, on the selected token or the first`);
+}
+
+test('a keystroke at 64 tokens writes only the few nodes whose value changes', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    await box(page).fill(sentence(64));
+    await settle(page, 64);
+    await box(page).focus();
+    await page.keyboard.press('End');
+    // "milk" → "milke": one token's text, its unknown mark and name, the token count and the
+    // readouts that follow the numbers. Before issue #6 this was ≈ 200 writes (every token's
+    // aria-label, aria-pressed and tabindex, every caption, every hidden flag).
+    const first = await mutationsOfOneKey(page, 'e');
+    assert.ok(first.length <= 12, `at most 12 mutations for one key, got ${first.length}:\n${first.join('\n')}`);
+    assert.ok(first.some((m) => /span\.token-text/.test(m)), 'the changed token is rewritten');
+    assert.ok(first.some((m) => /attributes aria-label button\.token/.test(m)), 'its accessible name follows');
+    for (const pattern of [/aria-pressed/, /tabindex/, /#failure|#empty-state|#results/, /data-field|section-intro|#dim-hint|#heads-note/]) {
+      assert.ok(!first.some((m) => pattern.test(m)), `nothing unchanged is rewritten (${pattern})`);
+    }
+    const second = await mutationsOfOneKey(page, 'e');
+    assert.ok(second.length <= 12, `at most 12 mutations for the next key, got ${second.length}:\n${second.join('\n')}`);
+    // What was skipped is still right: the last token's text, mark, name and the count agree.
+    const last = page.locator('#tokens button.token').last();
+    assert.equal(await last.locator('.token-text').textContent(), 'milkee');
+    const unknown = await last.evaluate((b) => b.classList.contains('is-unknown'));
+    assert.equal(await last.getAttribute('aria-label'), `milkee, position 63${unknown ? ', not in the vocabulary' : ''}`);
+    const unknownCount = await page.locator('#tokens button.token.is-unknown').count();
+    assert.equal(await page.locator('#token-count').textContent(), unknownCount ? `(64, ${unknownCount} unknown)` : '(64)');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the selected token keeps aria-pressed and the one tab stop as the tokens change', async () => {
+  const { page, problems, close } = await openPage({ hash: '#v=synthetic' });
+  try {
+    await box(page).fill('one two three four five six');
+    await settle(page, 6);
+    assertSelection(await tokenStates(page), null, 'nothing selected');
+    await page.locator('#tokens button.token').nth(4).click();
+    assertSelection(await tokenStates(page), 4, 'token 4 clicked');
+    await page.keyboard.press('ArrowLeft');
+    assertSelection(await tokenStates(page), 3, 'arrow left');
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.position), '3', 'focus moved with it');
+    await box(page).fill('one two three four five six seven eight');
+    await settle(page, 8);
+    assertSelection(await tokenStates(page), 3, 'tokens added after the selection');
+    await box(page).fill('one two');
+    await settle(page, 2);
+    assertSelection(await tokenStates(page), null, 'the selected token removed');
+    await box(page).fill('one two three four five');
+    await settle(page, 5);
+    assertSelection(await tokenStates(page), null, 'tokens added back');
+    await page.locator('#tokens button.token').nth(1).click();
+    await page.locator('#tokens button.token').nth(1).click();
+    assertSelection(await tokenStates(page), null, 'a second click deselects');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('captions and accessible names stay current while typing, and after a lane comes back', async () => {
+  const { page, problems, close } = await openPage({ hash: '#v=synthetic&sch=learned,nope,t5&tl=4' });
+  try {
+    await box(page).fill('a b c');
+    await settle(page, 3);
+    assert.match(await field(page, 'learnedNote'), /^All 3 positions are within/);
+    assert.match(await field(page, 'nopeNote'), /^No word repeats/);
+    const t5Used = async () => Number((await field(page, 't5Note')).match(/uses (\d+) of them/)[1]);
+    const usedAt3 = await t5Used();
+
+    const label = async () => (await readFigure(page, 'learned-input'))[0].label;
+    assert.match(await label(), /3 tokens ×/);
+    // Typed while the figure is on screen (no focus, which would scroll the sentence into view):
+    // its name and the captions follow the new length.
+    await page.evaluate(() => {
+      const sentence = document.getElementById('sentence');
+      sentence.value += ' d e a';
+      sentence.dispatchEvent(new Event('input'));
+    });
+    await settle(page, 6);
+    assert.match(await page.locator('[data-figure="learned-input"] canvas.map-canvas').first().getAttribute('aria-label'),
+      /6 tokens ×.*rows 4 to 5 \(hatched\)/);
+    assert.match(await field(page, 'learnedNote'), /^Positions 4–5 \(2 of 6\) are at or beyond L = 4/);
+    assert.match(await field(page, 'nopeNote'), /^Without a mask, “a” \(0\) and “a” \(5\)/);
+    assert.ok(await t5Used() > usedAt3, 't5: a longer sentence uses more buckets');
+    // Typed with the figure off screen: named afresh when it scrolls back in.
+    await box(page).focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' b');
+    await settle(page, 7);
+    assert.match(await label(), /7 tokens ×.*rows 4 to 6 \(hatched\)/);
+
+    // NoPE's lane leaves, the sentence changes, the lane comes back: its caption is current.
+    const nopeBox = page.locator('#scheme-boxes input[value="nope"]');
+    await nopeBox.uncheck();
+    await page.waitForFunction(() => !document.querySelector('#lanes [data-field="nopeNote"]'));
+    await box(page).fill('x y z w');
+    await settle(page, 4);
+    await nopeBox.check();
+    await page.waitForFunction(() => document.querySelector('#lanes [data-field="nopeNote"]'));
+    await settle(page, 4);
+    assert.match(await field(page, 'nopeNote'), /^No word repeats/);
+    assert.match(await field(page, 'learnedNote'), /^All 4 positions are within/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
