@@ -64,10 +64,9 @@ namespace {
 // panel[c][l] = k_{j0 + l}[c]. A micro-kernel then keeps kQueryBlock × 2 panels of scores in
 // eight accumulators and, per dimension c, does 2 panel loads, kQueryBlock broadcasts of q[i][c]
 // and 8 multiply-adds: no horizontal sums, no tail in d, and each score is stored once.
-constexpr std::size_t kQueryBlock = 4;
+constexpr std::size_t kQueryBlock = packed::kQueryRows;
 using packed::kKeyBlock;
 using packed::pack_keys;
-using packed::score_block;
 // Packed-key scratch: a tile of keys fits L1 for small d (64 keys × 64 dims = 16 KB) and never
 // exceeds 8 keys × 4096 dims. Static, so attention_scores still allocates nothing.
 constexpr std::size_t kPackFloats = 8 * 4096;
@@ -137,13 +136,7 @@ void attention_scores(const float* q, const float* k, std::size_t n_q, std::size
                 const std::size_t columns = tile_keys - kb < kKeyBlock ? tile_keys - kb : kKeyBlock;
                 const float* panels = g_pack + (kb / kLanes) * d * kLanes;
                 float* out = scores + i * n_k + j;
-                if (rows == kQueryBlock) {
-                    score_block<kQueryBlock>(q + i * d, d, d, panels, scale, out, n_k, columns);
-                } else {
-                    for (std::size_t r = 0; r < rows; ++r) {
-                        score_block<1>(q + (i + r) * d, d, d, panels, scale, out + r * n_k, n_k, columns);
-                    }
-                }
+                packed::score_rows(q + i * d, d, rows, d, panels, scale, out, n_k, columns);
             }
         }
     }

@@ -148,7 +148,7 @@ __attribute__((noinline)) void sum_terms(const float* terms, std::size_t count, 
 __attribute__((noinline)) void gram(const float* x, std::size_t n, std::size_t d, std::size_t stride, float scale,
                                     std::vector<float>& pack, float* out) {
 #if POSENC_SIMD
-    constexpr std::size_t kRows = 4, kKeys = packed::kKeyBlock;
+    constexpr std::size_t kRows = packed::kQueryRows, kKeys = packed::kKeyBlock;
     if (n < kRows && stride == d) {
         // Nothing to halve with one block row; attention_scores' own path for so few rows.
         attention_scores(x, x, n, n, d, scale, false, out);
@@ -165,13 +165,7 @@ __attribute__((noinline)) void gram(const float* x, std::size_t n, std::size_t d
             const std::size_t columns = n - j0 < kKeys ? n - j0 : kKeys;
             const float* panels = pack.data() + j0 * d;
             float* o = out + i0 * n + j0;
-            if (rows == kRows) {
-                packed::score_block<kRows>(x + i0 * stride, stride, d, panels, scale, o, n, columns);
-            } else {
-                for (std::size_t r = 0; r < rows; ++r) {
-                    packed::score_block<1>(x + (i0 + r) * stride, stride, d, panels, scale, o + r * n, n, columns);
-                }
-            }
+            packed::score_rows(x + i0 * stride, stride, rows, d, panels, scale, o, n, columns);
         }
     }
 #else
@@ -234,7 +228,7 @@ __attribute__((noinline)) void score_region(const float* a, const float* b, std:
                                             bool transposed = false) {
     if (i0 >= i1 || j0 >= j1) return;
 #if POSENC_SIMD
-    constexpr std::size_t kRows = 4, kKeys = packed::kKeyBlock;
+    constexpr std::size_t kRows = packed::kQueryRows, kKeys = packed::kKeyBlock;
     if (i1 - i0 < kRows) {
         // A row or two (a token typed): packing every key would cost more than the products.
         // Plain float sums in the kernel's order, four keys at a time.
@@ -269,14 +263,7 @@ __attribute__((noinline)) void score_region(const float* a, const float* b, std:
             const float* panels = pack.data() + kb * d;
             float* o = transposed ? block : out + i * out_stride + j0 + kb;
             const std::size_t o_stride = transposed ? kKeys : out_stride;
-            if (rows == kRows) {
-                packed::score_block<kRows>(a + i * stride, stride, d, panels, scale, o, o_stride, columns);
-            } else {
-                for (std::size_t r = 0; r < rows; ++r) {
-                    packed::score_block<1>(a + (i + r) * stride, stride, d, panels, scale, o + r * o_stride, o_stride,
-                                           columns);
-                }
-            }
+            packed::score_rows(a + i * stride, stride, rows, d, panels, scale, o, o_stride, columns);
             if (transposed) {
                 for (std::size_t r = 0; r < rows; ++r)
                     for (std::size_t c = 0; c < columns; ++c) out[(j0 + kb + c) * out_stride + i + r] = block[r * kKeys + c];

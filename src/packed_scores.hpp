@@ -67,5 +67,22 @@ inline void score_block(const float* q, std::size_t q_stride, std::size_t d, con
     }
 }
 
+// Query rows one micro-kernel call covers at most: Rows = kQueryRows × two panels is eight
+// accumulators, which fit the registers with the two panel loads and the broadcast.
+inline constexpr std::size_t kQueryRows = 4;
+
+// score_block for `rows` ≤ kQueryRows consecutive queries: all four in one call, fewer (the last
+// block of rows) one at a time. Same bits either way: each score's sum does not depend on Rows.
+inline void score_rows(const float* q, std::size_t q_stride, std::size_t rows, std::size_t d, const float* panels,
+                       float scale, float* out, std::size_t out_stride, std::size_t columns) {
+    if (rows == kQueryRows) {
+        score_block<kQueryRows>(q, q_stride, d, panels, scale, out, out_stride, columns);
+        return;
+    }
+    for (std::size_t r = 0; r < rows; ++r) {
+        score_block<1>(q + r * q_stride, q_stride, d, panels, scale, out + r * out_stride, out_stride, columns);
+    }
+}
+
 }  // namespace posenc::packed
 #endif
