@@ -1,5 +1,5 @@
 // Keystroke-to-pixels on the real page (dist/index.html with GloVe) in headless Chromium.
-//   node bench/keystroke.mjs [n …]     (default 16 64 512 tokens; KEYSTROKES=30 per size)
+//   node bench/keystroke.mjs [--out FILE] [n …]   (default 16 64 512 tokens; KEYSTROKES=30 per size)
 // For each n: fills the Sentence box with n tokens, types and deletes 20 characters unmeasured
 // (warm-up), lets the analyses finish, then types one
 // character at a time with pauses (so each keystroke starts from a quiet page) and times
@@ -8,10 +8,15 @@
 // frame's requestAnimationFrame callback posts a message, whose task runs after that frame's
 // paint, the first one showing the new figures). Then types continuously (one key
 // every 60 ms for 3 s) at the largest n and records the frame intervals (requestAnimationFrame
-// timestamps) and long tasks meanwhile. Prints JSON lines and a Markdown summary.
+// timestamps) and long tasks meanwhile. Prints a JSON line per measurement; --out also writes them
+// to FILE as { runtime, results } for bench/report.mjs (./scripts/bench does).
+import { writeFile } from 'node:fs/promises';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
 
-const SIZES = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const args = process.argv.slice(2);
+const outIndex = args.indexOf('--out');
+const OUT = outIndex >= 0 ? args.splice(outIndex, 2)[1] : null;
+const SIZES = args.map(Number).filter((n) => n > 0);
 const NS = SIZES.length ? SIZES : [16, 64, 512];
 const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
   'distant hill every day people walk along river to market where old man sells bread milk').split(' ');
@@ -91,34 +96,50 @@ try {
   // Continuous typing at the largest n: frame intervals and long tasks.
   const n = Math.max(...NS);
   await box.fill(sentence(n));
-  await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent), n, { timeout: 120000 });
+  // From a quiet page, as above: the analyses of the filled sentence have finished.
+  await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent) &&
+    !document.getElementById('engine').textContent.includes('…'), n, { timeout: 120000 });
+  await page.waitForTimeout(400);
   await box.focus();
   await page.keyboard.press('End');
   await page.evaluate(() => {
     window.__frames = [];
     window.__long = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push(e.duration); }).observe({ type: 'longtask' });
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__long.push({ start: e.startTime, duration: e.duration }); }).observe({ type: 'longtask' });
     const tick = (t) => { window.__frames.push(t); if (!window.__stopFrames) requestAnimationFrame(tick); };
     requestAnimationFrame(tick);
   });
+  const typingStart = await page.evaluate(() => performance.now());
   const started = Date.now();
   let i = 0;
   while (Date.now() - started < 3000) {
     await page.keyboard.type(TYPED[i++ % TYPED.length]);
     await page.waitForTimeout(60);
   }
+  const typingEnd = await page.evaluate(() => performance.now());
   await page.waitForTimeout(1500);  // the analyses after the last key
   const { frames, long } = await page.evaluate(() => { window.__stopFrames = true; return { frames: window.__frames, long: window.__long }; });
-  const intervals = frames.slice(1).map((t, j) => t - frames[j]);
-  const typingIntervals = intervals.slice(0, Math.max(1, intervals.length - 90));
+  // Typing: from the first key to the last key's frame (the analyses start 250 ms after it).
+  // After: the pause, when the analyses run; reported apart.
+  const typing = (t) => t >= typingStart && t <= typingEnd + 100;
+  const intervals = frames.slice(1).map((t, j) => ({ t, gap: t - frames[j] }));
+  const typingIntervals = intervals.filter((x) => typing(x.t)).map((x) => x.gap);
+  const pauseIntervals = intervals.filter((x) => x.t > typingEnd + 100).map((x) => x.gap);
+  const typingLong = long.filter((e) => typing(e.start)), pauseLong = long.filter((e) => e.start > typingEnd + 100);
+  const maxOf = (xs) => (xs.length ? Math.max(...xs) : 0);
+  // A frame that missed its vsync slot shows up as an interval of two slots or more.
+  const missed = (gaps) => gaps.filter((x) => x > 16.7 * 1.5).length;
   const row = {
-    n, keysTyped: i, frames: intervals.length,
-    frameMedian: quantile(typingIntervals, 0.5), frameP95: quantile(typingIntervals, 0.95), frameMax: Math.max(...typingIntervals),
-    framesOver16_7: typingIntervals.filter((x) => x > 16.7 * 1.5).length,
-    longTasks: long.length, longTaskMax: long.length ? Math.max(...long) : 0,
+    n, keysTyped: i, frames: typingIntervals.length,
+    frameMedian: quantile(typingIntervals, 0.5), frameP95: quantile(typingIntervals, 0.95), frameMax: maxOf(typingIntervals),
+    framesOver16_7: missed(typingIntervals),
+    longTasks: typingLong.length, longTaskMax: maxOf(typingLong.map((e) => e.duration)),
+    pauseFrames: pauseIntervals.length, pauseFramesOver16_7: missed(pauseIntervals),
+    pauseLongTasks: pauseLong.length, pauseLongTaskMax: maxOf(pauseLong.map((e) => e.duration)),
   };
   results.push(row);
   console.log(JSON.stringify(row));
+  if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, results }, null, 1));
 } finally {
   await browser.close();
   await closeServer(server);

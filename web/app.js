@@ -442,11 +442,12 @@ function recompute({ typed = false } = {}) {
   try {
     embedded = source.embed(tokens);
     // Only the lanes' schemes: the summary's other numbers wait for the pause after typing.
-    // The last keystroke's arrays are overwritten in place (≈ 12 MB not allocated per keystroke at
-    // 512 tokens) unless the analyses after a pause took them: their panels may still show them.
-    // The lanes' own comparer: the analyses' compares in between do not make it forget the rows
-    // the next keystroke shares with this one.
-    const reuse = view && !view.analysed ? view.result : undefined;
+    // The last keystroke's arrays are overwritten in place (≈ 16 MB not allocated per keystroke at
+    // 512 tokens). The analyses after a pause read them too, but only within their tasks, which
+    // stop at the first task after a new keystroke (runInTasks' isCurrent), and their panels keep
+    // numbers, not these arrays. The lanes' own comparer: the analyses' compares in between do not
+    // make it forget the rows the next keystroke shares with this one.
+    const reuse = view?.result;
     lanesComparer ??= lab.comparer();
     result = runCompare(source, settings, tokens, settings.heads, embedded.vectors, state.schemes,
       { reuse, comparer: lanesComparer });
@@ -830,7 +831,6 @@ function runHeavy() {
   const mine = generation;
   const snapshot = view;
   if (!snapshot) return;
-  snapshot.analysed = true;  // its arrays are the analyses' now: the next keystroke allocates anew
   let total = 0;
   const steps = [
     () => { if (selected !== null) showNeighbors(); },
