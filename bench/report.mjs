@@ -24,7 +24,20 @@ function gbMedians(raw) {
 }
 const native = gbMedians(nativeRaw), avx2 = gbMedians(avx2Raw);
 const ghz = native.ghz ?? avx2.ghz;
-const peak = ghz ? 8 * ghz : null;  // GFLOP/s: 4 lanes × (1 mul + 1 add) per cycle
+// wasm SIMD128 peak in GFLOP/s: 4 lanes × (multiplies + adds issued per cycle) × clock; no FMA in
+// wasm, so a multiply-add is two instructions. The issue's convention is one 128-bit multiply and
+// one add per cycle (8 flops/cycle). AMD Zen cores have two FMUL and two FADD pipes, so they issue
+// two of each (16 flops/cycle); measured against 8, QKᵀ reads over 100% there. The target is
+// checked in the issue's convention; this core's own (stricter) reading is printed beside it.
+const amdZen = (() => {
+  try {
+    return /^vendor_id\s*:\s*AuthenticAMD/m.test(readFileSync('/proc/cpuinfo', 'utf8'));
+  } catch {
+    return false;
+  }
+})();
+const peak = ghz ? 8 * ghz : null;
+const corePeak = ghz && amdZen ? 16 * ghz : null;
 
 function index(run, field) {
   const m = new Map();
@@ -46,7 +59,9 @@ const f = (x, digits = 3) => (x == null || Number.isNaN(x) ? '–' : x >= 100 ? 
 const ratio = (a, b) => (a == null || b == null ? null : a / b);
 const lines = [];
 lines.push(`Runtimes: native ${nativeRaw?.context?.host_name ?? ''} (g++ ${'SSE4.1'}, CPU time) · ${node?.runtime ?? 'Node –'} (CPU time) · ${chromium?.runtime ?? 'Chromium –'} (wall time)`);
-lines.push(`Effective clock ${ghz ? ghz.toFixed(2) : '–'} GHz (dependent-add chain); wasm SIMD128 peak = 4 lanes × (mul + add) per cycle = ${peak ? peak.toFixed(1) : '–'} GFLOP/s.`);
+lines.push(`Effective clock ${ghz ? ghz.toFixed(2) : '–'} GHz (dependent-add chain); wasm SIMD128 peak = 4 lanes × (mul + add) ` +
+  `per cycle = ${peak ? peak.toFixed(1) : '–'} GFLOP/s` +
+  `${corePeak ? `; this AMD Zen core issues 2 mul + 2 add per cycle (two FMUL and two FADD pipes): ${corePeak.toFixed(1)} GFLOP/s` : ''}.`);
 lines.push('');
 lines.push('| kernel | n | d | native SSE4.1 | native AVX2 | Node SIMD | Node scalar | Node plain JS | Chromium SIMD | Chromium scalar | Chromium plain JS | scalar/SIMD (Node, Chr) | plain/SIMD (Node, Chr) | native/SIMD (Node) |');
 lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
@@ -82,7 +97,10 @@ for (const d of [64, 100, 128]) {
   const ms = nodeMs.get(`scores/512/${d}/wasm_simd`), cms = chrMs.get(`scores/512/${d}/wasm_simd`);
   if (ms == null || !peak) continue;
   const g = flops('scores', 512, d) / ms / 1e6, cg = cms ? flops('scores', 512, d) / cms / 1e6 : null;
-  check(`QKᵀ n=512 d=${d}: achieved ÷ peak`, `${g.toFixed(1)} ÷ ${peak.toFixed(1)} GFLOP/s = ${(100 * g / peak).toFixed(0)}% (Chromium ${cg ? (100 * cg / peak).toFixed(0) : '–'}%)`, g / peak >= 0.6, 'target ≥ 60%');
+  const pct = (x, of) => (x ? `${(100 * x / of).toFixed(0)}%` : '–');
+  const coreReading = corePeak ? `; ÷ the core's ${corePeak.toFixed(1)}: ${pct(g, corePeak)}, Chromium ${pct(cg, corePeak)}` : '';
+  check(`QKᵀ n=512 d=${d}: achieved ÷ peak`, `${g.toFixed(1)} ÷ ${peak.toFixed(1)} GFLOP/s = ${pct(g, peak)} (Chromium ${pct(cg, peak)})${coreReading}`,
+    g / peak >= 0.6, 'target ≥ 60%');
 }
 for (const n of [512, 1024]) {
   const ms = nodeMs.get(`softmax/${n}/64/wasm_simd`), cms = chrMs.get(`softmax/${n}/64/wasm_simd`);
