@@ -160,3 +160,47 @@ test('captions and accessible names stay current while typing, and after a lane 
     await close();
   }
 });
+
+test('a keystroke after the analyses overwrites the lanes in place and shows what a fresh page shows', async () => {
+  // The lanes' arrays are overwritten in place on every keystroke, also on the first one after
+  // the analyses of a pause have read them (issue #6): the typed page's figures must be those of a
+  // fresh page given the new sentence, and the analyses that follow must run without errors.
+  const words = sentence(12);  // … "brown while"
+  const figures = ['additive-input', 'additive-attention', 'concatenated-terms', 'rotary-attention'];
+  const read = async (page) => {
+    const out = {};
+    for (const name of figures) out[name] = (await readFigure(page, name)).map((c) => c.pixels);
+    return out;
+  };
+  const analysed = (page, n) => page.waitForFunction((n) => new RegExp(`original ${n} words`)
+    .test(document.querySelector('#panel-shift caption')?.textContent ?? ''), n);
+
+  const typed = await openPage({ hash: '#v=synthetic' });
+  const fresh = await openPage({ hash: '#v=synthetic' });
+  try {
+    await box(typed.page).fill(words);
+    await settle(typed.page, 12);
+    await analysed(typed.page, 12);  // the analyses of this sentence have read the lanes' arrays
+    await box(typed.page).focus();
+    await box(typed.page).press('End');
+    await typed.page.keyboard.type('s');
+    await typed.page.waitForFunction(() => [...document.querySelectorAll('#tokens button.token .token-text')].at(-1)?.textContent === 'whiles');
+    await settle(typed.page, 12);
+    const afterKey = await read(typed.page);
+
+    await box(fresh.page).fill(`${words}s`);
+    await settle(fresh.page, 12);
+    const expected = await read(fresh.page);
+    for (const name of figures) {
+      assert.ok(afterKey[name].length > 0, `${name}: drawn`);
+      assert.deepEqual(afterKey[name], expected[name], `${name}: the typed page shows the fresh page's picture`);
+    }
+    await analysed(typed.page, 12);
+    await typed.page.waitForTimeout(1000);  // the analyses after this key's pause
+    assert.deepEqual(typed.problems, []);
+    assert.deepEqual(fresh.problems, []);
+  } finally {
+    await typed.close();
+    await fresh.close();
+  }
+});
