@@ -134,7 +134,7 @@ for (const r of page?.results ?? []) {
     check(`keystroke → pixels, ${r.tokens} tokens, GloVe (Chromium, median of ${r.keystrokes})`,
       `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`, null, 'reported');
   } else if (r.frames != null) {
-    // A frame that took longer than its vsync slot shows up as an interval of two slots or more.
+    // framesOver16_7: frames that missed their vsync slot (bench/keystroke.mjs says how).
     check(`frames while typing at ${r.n} tokens (${r.keysTyped} keys, one per 60 ms)`,
       `${r.frames} frames: median ${f(r.frameMedian, 1)} ms, p95 ${f(r.frameP95, 1)}, max ${f(r.frameMax, 1)}; ` +
       `${r.framesOver16_7} over 1.5 × ${VSYNC_MS.toFixed(1)} ms; ${r.longTasks} long tasks`,
