@@ -53,6 +53,12 @@ try {
     }).observe(engine, { childList: true, characterData: true, subtree: true });
   });
   const box = page.locator('#sentence');
+  // A quiet page at n tokens: the analyses after the last input have finished, plus 400 ms.
+  const quietAt = async (n) => {
+    await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent) &&
+      !document.getElementById('engine').textContent.includes('…'), n, { timeout: 120000 });
+    await page.waitForTimeout(400);
+  };
   for (const n of NS) {
     await box.fill(sentence(n));
     await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent), n, { timeout: 120000 });
@@ -66,9 +72,7 @@ try {
       await page.waitForTimeout(120);
     }
     for (let k = 0; k < WARM_UP_KEYS; k++) await page.keyboard.press('Backspace');
-    await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent) &&
-      !document.getElementById('engine').textContent.includes('…'), n, { timeout: 120000 });
-    await page.waitForTimeout(400);
+    await quietAt(n);
     await page.evaluate(() => { window.__keys = []; });
     const heavy = [];
     for (let k = 0; k < KEYSTROKES; k++) {
@@ -96,10 +100,7 @@ try {
   // Continuous typing at the largest n: frame intervals and long tasks.
   const n = Math.max(...NS);
   await box.fill(sentence(n));
-  // From a quiet page, as above: the analyses of the filled sentence have finished.
-  await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent) &&
-    !document.getElementById('engine').textContent.includes('…'), n, { timeout: 120000 });
-  await page.waitForTimeout(400);
+  await quietAt(n);
   await box.focus();
   await page.keyboard.press('End');
   await page.evaluate(() => {
