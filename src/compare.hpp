@@ -48,26 +48,11 @@
 #include <vector>
 
 #include "phases.hpp"
+#include "scheme.hpp"
 
 namespace posenc {
 
 enum class ConcatMode { same_width, widened };
-
-// Display order; the bit of scheme s in a scheme set is 1 << s.
-enum class Scheme : unsigned {
-    additive, concatenated, rotary, learned, alibi, nope, t5, xpos, rope_pi, rope_ntk, yarn
-};
-inline constexpr unsigned kSchemeCount = 11;
-using SchemeSet = std::uint32_t;
-inline constexpr SchemeSet scheme_bit(Scheme s) { return SchemeSet{1} << static_cast<unsigned>(s); }
-inline constexpr SchemeSet kClassicSchemes =
-    scheme_bit(Scheme::additive) | scheme_bit(Scheme::concatenated) | scheme_bit(Scheme::rotary);
-inline constexpr SchemeSet kAllSchemes = (SchemeSet{1} << kSchemeCount) - 1;
-inline constexpr bool has(SchemeSet set, Scheme s) { return (set & scheme_bit(s)) != 0; }
-inline constexpr bool is_rope_family(Scheme s) {
-    return s == Scheme::rotary || s == Scheme::xpos || s == Scheme::rope_pi || s == Scheme::rope_ntk ||
-           s == Scheme::yarn;
-}
 
 // Parameters of the further schemes (schemes.hpp has the formulas).
 struct SchemeOptions {

@@ -1,0 +1,80 @@
+// A trainable model's configuration and its parameter layout: the one home of the tensor names,
+// shapes and file order of DESIGN.md, "Trained models", shared by the model, the weights file,
+// the bindings and the trainer.
+//
+// Shapes (V vocabulary, d width, L layers, h heads, d_h = d/h, T context, d_pos position dims):
+//   wte.weight                [V, d − d_pos]  (concatenated) or [V, d]
+//   wpe.weight                [T, d]          (learned only)
+//   t5_bias.weight            [t5_buckets, h] (t5 only; one table shared by all layers)
+//   h.l.ln_1.weight / .bias   [d]
+//   h.l.attn.c_attn.weight    [3d, d]   rows 0…d−1 → q, d…2d−1 → k, 2d…3d−1 → v
+//   h.l.attn.c_attn.bias      [3d]
+//   h.l.attn.c_proj.weight    [d, d]
+//   h.l.attn.c_proj.bias      [d]
+//   h.l.ln_2.weight / .bias   [d]
+//   h.l.mlp.c_fc.weight       [4d, d]
+//   h.l.mlp.c_fc.bias         [4d]
+//   h.l.mlp.c_proj.weight     [d, 4d]
+//   h.l.mlp.c_proj.bias       [d]
+//   ln_f.weight / .bias       [d]
+//   lm_head.weight            [V, d]    untied, no bias
+// Every weight is PyTorch's nn.Linear layout [out, in]: y = x·Wᵀ + b.
+// All parameters live in one flat float buffer, tensor after tensor in the order above
+// (parameter_specs), so gradients and AdamW's moments share the same offsets.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "phases.hpp"
+#include "scheme.hpp"
+
+namespace posenc::model {
+
+struct ModelConfig {
+    Scheme scheme = Scheme::additive;  // one of kTrainableSchemes
+    std::size_t vocab = 0;             // V
+    std::size_t d = 64;                // width
+    std::size_t layers = 2;            // L
+    std::size_t heads = 4;             // h; d_h = d/h must be even
+    std::size_t context = 64;          // T, the training length (learned: rows of wpe)
+    std::size_t d_pos = 0;             // concatenated only: even, 2 ≤ d_pos ≤ d − 2; 0 otherwise
+    double base = 10000.0;
+    Layout pairing = Layout::interleaved;  // rotary only
+    float alpha = 1.0f;
+    int t5_buckets = 32;               // t5 only
+    int t5_max_distance = 128;         // t5 only
+    std::uint64_t seed = 1;            // initialisation
+};
+
+// Limits, enforced before anything is allocated. Parameters (with gradients and two AdamW
+// moments) stay within 4·kMaxParameters floats, 256 MiB.
+inline constexpr std::size_t kMaxVocab = 65536;
+inline constexpr std::size_t kMaxWidth = 1024;
+inline constexpr std::size_t kMaxLayers = 16;
+inline constexpr std::size_t kMaxHeads = 64;
+inline constexpr std::size_t kMaxContext = 4096;
+inline constexpr std::size_t kMaxParameters = std::size_t{1} << 24;
+
+// nullptr when cfg is valid, else a message naming the offending field by its JS name
+// (scheme, vocab, d, layers, heads, context, dPos, base, pairing, alpha, t5Buckets,
+// t5MaxDistance, seed).
+const char* validate(const ModelConfig& cfg);
+
+struct TensorSpec {
+    std::string name;        // as PyTorch would name it (table above)
+    std::size_t rows = 0;    // first dimension
+    std::size_t cols = 0;    // second dimension; 0 for a 1-D tensor
+    std::size_t offset = 0;  // first float in the flat parameter buffer
+    std::size_t size() const { return cols == 0 ? rows : rows * cols; }
+    // AdamW's decoupled weight decay applies to tensors with two dimensions only.
+    bool decayed() const { return cols != 0; }
+};
+
+// The parameter tensors of a valid cfg, in file and buffer order; offsets are consecutive.
+std::vector<TensorSpec> parameter_specs(const ModelConfig& cfg);
+std::size_t parameter_count(const ModelConfig& cfg);
+
+}  // namespace posenc::model

@@ -1,0 +1,85 @@
+// model/config.hpp: the parameter layout of DESIGN.md ("Trained models") and the config limits.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "model/config.hpp"
+
+namespace {
+using posenc::Scheme;
+using namespace posenc::model;
+using Catch::Matchers::StartsWith;
+
+std::string msg(const char* m) { return m ? m : "(valid)"; }
+
+ModelConfig small(Scheme scheme) {
+    ModelConfig cfg;
+    cfg.scheme = scheme;
+    cfg.vocab = 11;
+    cfg.d = 8;
+    cfg.layers = 2;
+    cfg.heads = 2;
+    cfg.context = 5;
+    if (scheme == Scheme::concatenated) cfg.d_pos = 2;
+    return cfg;
+}
+}  // namespace
+
+TEST_CASE("parameter_specs: names, shapes and consecutive offsets", "[model][config]") {
+    for (Scheme s : {Scheme::nope, Scheme::additive, Scheme::learned, Scheme::concatenated, Scheme::rotary,
+                     Scheme::alibi, Scheme::t5}) {
+        const ModelConfig cfg = small(s);
+        REQUIRE(validate(cfg) == nullptr);
+        const auto specs = parameter_specs(cfg);
+        std::size_t offset = 0;
+        for (const auto& spec : specs) {
+            CHECK(spec.offset == offset);
+            offset += spec.size();
+        }
+        CHECK(offset == parameter_count(cfg));
+        CHECK(specs.front().name == "wte.weight");
+        CHECK(specs.front().cols == (s == Scheme::concatenated ? 6u : 8u));
+        CHECK(specs.back().name == "lm_head.weight");
+        CHECK(specs.back().rows == 11u);
+        CHECK(specs.size() == 1 + (s == Scheme::learned || s == Scheme::t5) + 2 * 12 + 3);
+        CHECK(specs[1].name == (s == Scheme::learned ? "wpe.weight" : s == Scheme::t5 ? "t5_bias.weight" : "h.0.ln_1.weight"));
+    }
+    const auto specs = parameter_specs(small(Scheme::additive));
+    CHECK(specs[3].name == "h.0.attn.c_attn.weight");
+    CHECK(specs[3].rows == 24u);
+    CHECK(specs[3].cols == 8u);
+    CHECK(specs[3].decayed());
+    CHECK_FALSE(specs[4].decayed());
+    CHECK(specs[11].name == "h.0.mlp.c_proj.weight");
+    CHECK(specs[11].rows == 8u);
+    CHECK(specs[11].cols == 32u);
+}
+
+TEST_CASE("validate names the offending field", "[model][config]") {
+    ModelConfig cfg = small(Scheme::rotary);
+    cfg.heads = 3;
+    CHECK_THAT(msg(validate(cfg)), StartsWith("heads"));
+    cfg = small(Scheme::rotary);
+    cfg.heads = 8;  // d_h = 1: odd
+    CHECK_THAT(msg(validate(cfg)), StartsWith("heads"));
+    cfg = small(Scheme::xpos);
+    CHECK_THAT(msg(validate(cfg)), StartsWith("scheme"));
+    cfg = small(Scheme::additive);
+    cfg.d_pos = 2;
+    CHECK_THAT(msg(validate(cfg)), StartsWith("dPos"));
+    cfg = small(Scheme::concatenated);
+    cfg.d_pos = 8;
+    CHECK_THAT(msg(validate(cfg)), StartsWith("dPos"));
+    cfg = small(Scheme::additive);
+    cfg.vocab = 1;
+    CHECK_THAT(msg(validate(cfg)), StartsWith("vocab"));
+    cfg.vocab = 65536;
+    cfg.d = 1024;
+    CHECK_THAT(msg(validate(cfg)), StartsWith("the model has more than 2^24 parameters"));
+    cfg = small(Scheme::t5);
+    cfg.t5_max_distance = 16;  // = t5Buckets/2: no room for the logarithmic buckets
+    CHECK_THAT(msg(validate(cfg)), StartsWith("t5MaxDistance"));
+    cfg = small(Scheme::additive);
+    cfg.context = 0;
+    CHECK_THAT(msg(validate(cfg)), StartsWith("context"));
+}
