@@ -1,0 +1,48 @@
+// Mean masked next-token cross-entropy over logits, with its gradient.
+//
+// Shapes: logits, dlogits — N×V rows;  targets — N token ids in [0, V);  mask — N bytes or null
+// (null counts every row). loss = Σ_counted (logsumexp(z) − z[target]) / count; the gradient of
+// that mean is (softmax(z) − onehot(target))/count on counted rows and 0 elsewhere.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+
+namespace posenc::model {
+
+inline std::size_t counted_targets(const std::uint8_t* mask, std::size_t N) {
+    if (!mask) return N;
+    std::size_t count = 0;
+    for (std::size_t r = 0; r < N; ++r) count += mask[r] != 0;
+    return count;
+}
+
+// Returns the mean loss (accumulated in double: it is a report, not a gradient); dlogits may be
+// null (evaluation only) and may alias logits. count ≥ 1.
+template <class Real>
+double cross_entropy(const Real* logits, const std::int32_t* targets, const std::uint8_t* mask, std::size_t N,
+                     std::size_t V, Real* dlogits) {
+    const std::size_t count = counted_targets(mask, N);
+    const Real inv_count = Real(1) / static_cast<Real>(count);
+    double total = 0.0;
+    for (std::size_t r = 0; r < N; ++r) {
+        const Real* z = logits + r * V;
+        const bool counted = !mask || mask[r] != 0;
+        Real zmax = z[0];
+        for (std::size_t v = 1; v < V; ++v) zmax = z[v] > zmax ? z[v] : zmax;
+        Real sum = 0;
+        for (std::size_t v = 0; v < V; ++v) sum = sum + std::exp(z[v] - zmax);
+        const Real log_sum = std::log(sum);
+        const std::size_t t = static_cast<std::size_t>(targets[r]);
+        if (counted) total += static_cast<double>(log_sum + zmax - z[t]);
+        if (!dlogits) continue;
+        Real* g = dlogits + r * V;
+        const Real scale = counted ? inv_count / sum : Real(0);
+        for (std::size_t v = 0; v < V; ++v) g[v] = std::exp(z[v] - zmax) * scale;
+        if (counted) g[t] = g[t] - inv_count;
+    }
+    return total / static_cast<double>(count);
+}
+
+}  // namespace posenc::model

@@ -1,0 +1,138 @@
+#include "model/transformer.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "embedding.hpp"
+
+namespace posenc::model {
+
+namespace {
+
+bool ends_with(const std::string& s, const char* tail) {
+    const std::string t(tail);
+    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
+}
+
+const char* check_tokens(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t count) {
+    if (!tokens && count) return "tokens must be an Int32Array";
+    for (std::size_t i = 0; i < count; ++i)
+        if (tokens[i] < 0 || static_cast<std::size_t>(tokens[i]) >= cfg.vocab)
+            return "tokens must be integers from 0 to vocab − 1";
+    return nullptr;
+}
+
+const char* check_length(const ModelConfig& cfg, std::size_t length, std::size_t B, bool training, const char* name,
+                         const char* too_long_learned, const char* too_big) {
+    if (length < 1 || length > kMaxSequence) return name;
+    if (cfg.scheme == Scheme::learned && length > cfg.context) return too_long_learned;
+    if (workspace_sizes(cfg, B, length, training).total() > kMaxWorkspaceFloats) return too_big;
+    return nullptr;
+}
+
+}  // namespace
+
+const char* validate_batch(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count, std::size_t B,
+                           std::size_t T, const std::uint8_t* mask, std::size_t mask_count, bool training) {
+    if (B < 1 || B > kMaxBatch) return "B must be an integer from 1 to 1024";
+    if (const char* e = check_length(cfg, T, B, training, "T must be an integer from 1 to 4096",
+                                     "T must be at most context for the learned scheme (its position table has context rows)",
+                                     "B·T needs more than 2^26 floats of workspace: reduce B or T"))
+        return e;
+    if (token_count != B * (T + 1)) return "tokens must hold B·(T + 1) ids";
+    if (const char* e = check_tokens(cfg, tokens, token_count)) return e;
+    if (!mask) return nullptr;
+    if (mask_count != B * T) return "mask must hold B·T values";
+    bool any = false;
+    for (std::size_t i = 0; i < mask_count; ++i) {
+        if (mask[i] > 1) return "mask values must be 0 or 1";
+        any = any || mask[i] == 1;
+    }
+    return any ? nullptr : "mask must count at least one target";
+}
+
+const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
+                              std::size_t n) {
+    if (const char* e = check_length(cfg, n, 1, false, "n must be an integer from 1 to 4096",
+                                     "n must be at most context for the learned scheme (its position table has context rows)",
+                                     "n needs more than 2^26 floats of workspace: reduce n"))
+        return e;
+    if (token_count != n) return "tokens must hold n ids";
+    return check_tokens(cfg, tokens, token_count);
+}
+
+const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
+    if (eval.rope == RopeScaling::none) return nullptr;
+    if (cfg.scheme != Scheme::rotary) return "ropeScaling applies to the rotary scheme only";
+    if (!std::isfinite(eval.factor) || eval.factor < 1.0 || eval.factor > 1024.0)
+        return "ropeScaling.factor must be a number from 1 to 1024";
+    return nullptr;
+}
+
+Transformer::Transformer(const ModelConfig& cfg)
+    : cfg_(cfg), specs_(parameter_specs(cfg)), offsets_(tensor_offsets(cfg)) {
+    const std::size_t count = model::parameter_count(cfg);
+    params_.assign(count, 0.0f);
+    grads_.assign(count, 0.0f);
+    m_.assign(count, 0.0f);
+    v_.assign(count, 0.0f);
+    init();
+}
+
+void Transformer::init() {
+    const double sigma = 0.02, residual_sigma = 0.02 / std::sqrt(2.0 * static_cast<double>(cfg_.layers));
+    for (std::size_t i = 0; i < specs_.size(); ++i) {
+        const TensorSpec& s = specs_[i];
+        float* at = params_.data() + s.offset;
+        if (ends_with(s.name, "ln_1.weight") || ends_with(s.name, "ln_2.weight") || s.name == "ln_f.weight") {
+            std::fill(at, at + s.size(), 1.0f);
+        } else if (!s.decayed() || s.name == "t5_bias.weight") {
+            std::fill(at, at + s.size(), 0.0f);
+        } else {
+            // One seeded stream per tensor, so a tensor's values do not depend on the ones before it.
+            const std::uint64_t seed = cfg_.seed ^ (0x9E3779B97F4A7C15ull * (i + 1));
+            gaussian_matrix(seed, s.rows, s.cols, ends_with(s.name, "c_proj.weight") ? residual_sigma : sigma, at);
+        }
+    }
+    reset_optimizer();
+}
+
+void Transformer::reset_optimizer() {
+    std::fill(m_.begin(), m_.end(), 0.0f);
+    std::fill(v_.begin(), v_.end(), 0.0f);
+    step_ = 0;
+}
+
+double Transformer::loss(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask,
+                         const EvalOptions& eval) {
+    prepare_workspace(cfg_, B, T, false, eval, ws_);
+    return run_pass<float>(cfg_, offsets_, params_.data(), tokens, T + 1, true, mask, ws_, nullptr, nullptr);
+}
+
+double Transformer::gradients(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask) {
+    prepare_workspace(cfg_, B, T, true, EvalOptions{}, ws_);
+    std::fill(grads_.begin(), grads_.end(), 0.0f);
+    return run_pass<float>(cfg_, offsets_, params_.data(), tokens, T + 1, true, mask, ws_, grads_.data(), nullptr);
+}
+
+double Transformer::train_step(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask,
+                               const AdamWOptions& options) {
+    const double before = gradients(tokens, B, T, mask);
+    clip_gradients(grads_.data(), grads_.size(), options.clip);
+    ++step_;
+    adamw_update(specs_, params_.data(), grads_.data(), m_.data(), v_.data(), step_, options);
+    return before;
+}
+
+void Transformer::attention(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval) {
+    prepare_workspace(cfg_, 1, n, false, eval, ws_);
+    run_pass<float>(cfg_, offsets_, params_.data(), tokens, n, false, nullptr, ws_, nullptr, out);
+}
+
+void Transformer::logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval) {
+    prepare_workspace(cfg_, 1, n, false, eval, ws_);
+    run_pass<float>(cfg_, offsets_, params_.data(), tokens, n, false, nullptr, ws_, nullptr, nullptr);
+    std::copy(ws_.logits.begin(), ws_.logits.begin() + static_cast<std::ptrdiff_t>(n * cfg_.vocab), out);
+}
+
+}  // namespace posenc::model

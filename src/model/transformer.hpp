@@ -1,0 +1,78 @@
+// A trainable model of DESIGN.md ("Trained models"): parameters, gradients, AdamW state and the
+// activation workspace, with the operations of the JS contract (loss, gradients, trainStep,
+// attention, logits).
+//
+// Shapes (V vocabulary, d width, L layers, h heads):
+//   parameters, gradients, AdamW m and v — parameter_count(cfg) floats each, parameter_specs order
+//   tokens (loss, gradients, train_step) — B rows of T + 1 ids: row b feeds [0, T), predicts [1, T]
+//   mask — B·T bytes (1 where a target counts) or null (every target counts)
+//   tokens (attention, logits) — n ids;  attention out — L·h·n·n;  logits out — n·V
+// Every operation assumes inputs that passed the validate_* functions below (the bindings call
+// them first); the workspace grows, if it must, before the pass, never inside it.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "model/adamw.hpp"
+#include "model/config.hpp"
+#include "model/forward_backward.hpp"
+
+namespace posenc::model {
+
+inline constexpr std::size_t kMaxBatch = 1024;                      // B
+inline constexpr std::size_t kMaxSequence = kMaxContext;            // T and n (evaluation may exceed context)
+inline constexpr std::uint64_t kMaxWorkspaceFloats = std::uint64_t{1} << 26;  // 256 MiB of activations
+
+// nullptr or a message naming the argument (tokens, B, T, mask, ropeScaling). token_count and
+// mask_count are the lengths the caller holds (mask_count ignored when mask is null).
+const char* validate_batch(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count, std::size_t B,
+                           std::size_t T, const std::uint8_t* mask, std::size_t mask_count, bool training);
+// The same for attention/logits over one sequence of n ids.
+const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
+                              std::size_t n);
+// ropeScaling: rotary models only; factor finite in [1, 1024].
+const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
+
+class Transformer {
+public:
+    explicit Transformer(const ModelConfig& cfg);  // cfg must pass validate(cfg); calls init()
+
+    const ModelConfig& config() const { return cfg_; }
+    const std::vector<TensorSpec>& specs() const { return specs_; }
+    std::size_t parameter_count() const { return params_.size(); }
+    // The flat parameter buffer, writable (the weights file fills it in parameter_specs order).
+    float* parameters() { return params_.data(); }
+    const float* parameters() const { return params_.data(); }
+    const float* gradient_buffer() const { return grads_.data(); }
+    std::uint64_t steps() const { return step_; }
+
+    // Seeded initialisation (DESIGN.md) and a fresh optimiser.
+    void init();
+    // AdamW's m, v and t back to zero.
+    void reset_optimizer();
+
+    double loss(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask,
+                const EvalOptions& eval = {});
+    // Loss, and gradient_buffer() holds its gradient.
+    double gradients(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask);
+    // gradients, clip, AdamW; returns the loss before the update.
+    double train_step(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask,
+                      const AdamWOptions& options);
+    void attention(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval = {});
+    void logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval = {});
+
+    // Floats the workspace holds now (capacity): constant across calls of the same or a smaller shape.
+    std::size_t workspace_capacity() const { return ws_.capacity_floats(); }
+
+private:
+    ModelConfig cfg_;
+    std::vector<TensorSpec> specs_;
+    TensorOffsets offsets_;
+    std::vector<float> params_, grads_, m_, v_;
+    std::uint64_t step_ = 0;
+    Workspace<float> ws_;
+};
+
+}  // namespace posenc::model

@@ -1,0 +1,102 @@
+// The model's backward pass against central finite differences of its own float64 forward, for
+// every parameter tensor of every scheme (tests/cpp/model_reference.hpp).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+
+#include "model_reference.hpp"
+#include "model_test_support.hpp"
+#include "test_support.hpp"
+
+using namespace posenc;
+using namespace posenc::model;
+using namespace posenc::test;
+
+namespace {
+
+// Entries checked per tensor: the first, the last and a few seeded ones in between (a full check
+// of every entry costs two passes each; these reach every tensor's every role: each tensor's
+// gradient is one formula over its entries).
+std::vector<std::size_t> probe_entries(const TensorSpec& s, std::uint64_t seed) {
+    std::vector<std::size_t> out = {0, s.size() - 1};
+    std::vector<float> u(4);
+    uniform_values(seed, u.size(), 1.0f, u.data());
+    for (float x : u) out.push_back(static_cast<std::size_t>((x * 0.5f + 0.5f) * static_cast<float>(s.size())) % s.size());
+    return out;
+}
+
+}  // namespace
+
+TEST_CASE("model gradients match central differences of the float64 forward, every tensor and scheme",
+          "[model][gradcheck]") {
+    // Step h = 1e-5: the truncation error of the central difference is h²/6·|f'''| ≈ 1e-11 for
+    // these O(1) losses, the rounding error about 2^-52·|f|/h ≈ 1e-11; together under 1e-9.
+    // Tolerance 1e-7 + 1e-6·|g| leaves a factor of about 100 to those, and is 4 orders below any
+    // real formula error (a wrong factor or a missing term moves a gradient by ~|g|).
+    const double h = 1e-5;
+    // (head width, n) pairs: every d_h of 2, 4, 6, 8 and every n of 1, 3, 17 for every scheme.
+    const std::size_t cases[][2] = {{2, 17}, {4, 3}, {6, 1}, {8, 17}};
+    double worst_overall = 0.0;
+    for (const Variant& variant : kVariants) {
+        for (const auto& c : cases) {
+            const std::size_t dh = c[0], T = c[1], heads = 2, B = 2, V = 5;
+            const ModelConfig cfg = variant_config(variant, V, heads * dh, 2, heads, 17);
+            REQUIRE(validate(cfg) == nullptr);
+            Transformer init_model(cfg);
+            perturb(init_model, 0.3f, 11 + dh);
+            std::vector<double> params = to_double(init_model.parameters(), init_model.parameter_count());
+            const auto tokens = random_tokens(B * (T + 1), V, 5 + T);
+            std::vector<std::uint8_t> mask(B * T, 1);
+            mask[0] = 0;  // row 0's first target does not count; with n = 1 row 1 still does
+            if (T > 2) mask[B * T - 2] = 0;
+            ReferenceModel ref(cfg);
+            std::vector<double> grads;
+            ref.loss(params, tokens.data(), B, T, mask.data(), &grads);
+            for (const TensorSpec& s : parameter_specs(cfg)) {
+                double worst = 0.0;
+                for (std::size_t e : probe_entries(s, s.offset + dh)) {
+                    const std::size_t i = s.offset + e;
+                    const double keep = params[i];
+                    params[i] = keep + h;
+                    const double up = ref.loss(params, tokens.data(), B, T, mask.data(), nullptr);
+                    params[i] = keep - h;
+                    const double down = ref.loss(params, tokens.data(), B, T, mask.data(), nullptr);
+                    params[i] = keep;
+                    const double fd = (up - down) / (2 * h);
+                    const double err = std::fabs(fd - grads[i]);
+                    worst = std::fmax(worst, err / (1e-7 + 1e-6 * std::fabs(grads[i])));
+                    INFO(variant.name << " d_h " << dh << " n " << T << " " << s.name << "[" << e << "] fd " << fd
+                                      << " analytic " << grads[i]);
+                    CHECK(err <= 1e-7 + 1e-6 * std::fabs(grads[i]));
+                }
+                worst_overall = std::fmax(worst_overall, worst);
+            }
+        }
+    }
+    if (verbose()) std::printf("gradient check: worst error / tolerance %.3g\n", worst_overall);
+}
+
+TEST_CASE("the gradient check can fail: a wrong gradient is caught", "[model][gradcheck]") {
+    // The key bias has an exactly zero gradient (NOTES.md); a perturbed LayerNorm weight does not.
+    const ModelConfig cfg = variant_config(kVariants[1], 5, 8, 1, 2, 8);  // additive: no rotation of the key bias
+    Transformer m(cfg);
+    perturb(m, 0.3f, 3);
+    std::vector<double> params = to_double(m.parameters(), m.parameter_count());
+    const auto tokens = random_tokens(2 * 9, 5, 1);
+    ReferenceModel ref(cfg);
+    std::vector<double> grads;
+    ref.loss(params, tokens.data(), 2, 8, nullptr, &grads);
+    const auto at = tensor_offsets(cfg);
+    const std::size_t i = at.layers[0].ln1_w + 3;
+    const double h = 1e-5;
+    params[i] += h;
+    const double up = ref.loss(params, tokens.data(), 2, 8, nullptr, nullptr);
+    params[i] -= 2 * h;
+    const double down = ref.loss(params, tokens.data(), 2, 8, nullptr, nullptr);
+    const double fd = (up - down) / (2 * h);
+    CHECK(std::fabs(fd) > 1e-4);
+    CHECK(std::fabs(fd - 1.01 * grads[i]) > 1e-7 + 1e-6 * std::fabs(grads[i]));  // a 1% error is out of tolerance
+    // The key bias (unrotated): zero to rounding.
+    for (std::size_t j = 0; j < cfg.d; ++j) CHECK(std::fabs(grads[at.layers[0].attn_b + cfg.d + j]) < 1e-12);
+}
