@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "model/attention_train.hpp"
+#include "model/gelu.hpp"
 #include "model/matmul.hpp"
 #include "model_reference.hpp"
 #include "model_test_support.hpp"
@@ -170,4 +171,31 @@ TEST_CASE("the float model's loss, gradients, logits and attention match float64
         }
     }
     if (verbose()) std::printf("float vs float64 model: worst gradient error / tensor max %.3g\n", worst_grad);
+}
+
+TEST_CASE("GELU (float, SIMD tanh) against float64, every tail", "[model][kernels]") {
+    // tanh from exp(−2|u|): e carries ≤ 2 ulp, (1 − e)/(1 + e) three more roundings, so t is
+    // within ~4·2^-24 ≈ 2.4e-7 absolute; y = 0.5x(1 + t) then errs by ≤ 0.5|x|·2.4e-7 plus its own
+    // two roundings of |y|; the slope's terms are O(1 + x²) with the same absolute error in t.
+    // Tolerances: |Δt| ≤ 3e-7, |Δy| ≤ 3e-7·(1 + |x|), |Δdx| ≤ 1e-6·(1 + x²)·|dy|.
+    for (std::size_t count : kTailSizes) {
+        const auto x = random_values(count, count, 6.0f);
+        const auto dy = random_values(count, count + 1);
+        std::vector<float> y(count), t(count), dx(count);
+        gelu_forward(x.data(), count, y.data(), t.data());
+        gelu_backward(x.data(), t.data(), dy.data(), count, dx.data());
+        const auto xd = to_double(x.data(), count), dyd = to_double(dy.data(), count);
+        std::vector<double> yd(count), td(count), dxd(count);
+        gelu_forward(xd.data(), count, yd.data(), td.data());
+        gelu_backward(xd.data(), td.data(), dyd.data(), count, dxd.data());
+        for (std::size_t i = 0; i < count; ++i) {
+            INFO("count " << count << " x " << x[i]);
+            CHECK(std::fabs(t[i] - td[i]) <= 3e-7);
+            CHECK(std::fabs(y[i] - yd[i]) <= 3e-7 * (1 + std::fabs(xd[i])));
+            CHECK(std::fabs(dx[i] - dxd[i]) <= 1e-6 * (1 + xd[i] * xd[i]) * std::fabs(dyd[i]));
+        }
+    }
+    float zero = 0.0f, y0, t0;
+    gelu_forward(&zero, 1, &y0, &t0);
+    CHECK(y0 == 0.0f);
 }
