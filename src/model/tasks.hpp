@@ -9,7 +9,8 @@
 // Character-level language modelling (the book, or the user's own text):
 //   vocabulary  the text's distinct Unicode code points, sorted ascending; token id i is the
 //               code point vocabulary[i] (so V = vocabulary.size(), 2 ≤ V ≤ kMaxVocab). The book
-//               (data/moby-dick.txt) has V = 81: '\n', ' ' … 'z', then '—', 'Œ', Greek, Hebrew.
+//               (data/moby-dick.txt) has V = 89: '\n', ' ', ASCII punctuation, digits and
+//               letters, then 'Œ', five Greek and two Hebrew letters (once each), '—'.
 //   ids         the text as token ids, one per code point, length N
 //   split       training ids[0, train_end), held out ids[train_end, N),
 //               train_end = N − ⌊N·held_out_percent/100⌋ (10% by default)
