@@ -308,7 +308,9 @@ std::string read_tensor(const std::string& name, const JsonValue& v, const Tenso
 std::string read_tensors(const JsonValue& root, const std::vector<TensorSpec>& specs, std::uint64_t data_size,
                          std::vector<TensorPlacement>& placements) {
     std::vector<bool> seen(specs.size(), false);
-    for (const auto& [name, value] : root.members) {
+    for (const auto& member : root.members) {
+        const std::string& name = member.first;
+        const JsonValue& value = member.second;
         if (name == "__metadata__") continue;
         const auto it = std::find_if(specs.begin(), specs.end(), [&](const TensorSpec& s) { return s.name == name; });
         if (it == specs.end()) return "unexpected tensor " + name + " (not in this config's layout)";
