@@ -160,8 +160,9 @@ std::string config_from_json(std::string_view json, ModelConfig& out) {
 
 namespace {
 
-void append_u32_le(std::vector<std::uint8_t>& out, std::uint32_t v) {
-    for (int k = 0; k < 4; ++k) out.push_back(static_cast<std::uint8_t>(v >> (8 * k)));
+// The low `bytes` bytes of v, little-endian.
+void put_le(std::uint8_t* out, std::uint64_t v, int bytes) {
+    for (int k = 0; k < bytes; ++k) out[k] = static_cast<std::uint8_t>(v >> (8 * k));
 }
 
 std::string tensor_entry(const TensorSpec& spec, WeightsDtype dtype, std::size_t& data_bytes) {
@@ -212,20 +213,17 @@ std::string write_weights(const ModelConfig& cfg, const float* params, std::size
     header += "}";
     header.append((8 - header.size() % 8) % 8, ' ');  // the data section starts 8-byte aligned
 
-    out.clear();
-    out.reserve(8 + header.size() + data_bytes);
-    const std::uint64_t n = header.size();
-    for (int k = 0; k < 8; ++k) out.push_back(static_cast<std::uint8_t>(n >> (8 * k)));
-    out.insert(out.end(), header.begin(), header.end());
+    out.assign(8 + header.size() + data_bytes, 0);
+    put_le(out.data(), header.size(), 8);
+    std::memcpy(out.data() + 8, header.data(), header.size());
+    std::uint8_t* data = out.data() + 8 + header.size();
     for (std::size_t i = 0; i < count; ++i) {
         if (dtype == WeightsDtype::f16) {
-            const std::uint16_t h = to_f16(params[i]);
-            out.push_back(static_cast<std::uint8_t>(h));
-            out.push_back(static_cast<std::uint8_t>(h >> 8));
+            put_le(data + 2 * i, to_f16(params[i]), 2);
         } else {
             std::uint32_t bits = 0;
             std::memcpy(&bits, &params[i], 4);
-            append_u32_le(out, bits);
+            put_le(data + 4 * i, bits, 4);
         }
     }
     return {};

@@ -37,13 +37,24 @@ std::string describe(std::uint32_t cp) {
     return cp < 0x20 ? code : code + " '" + utf8_of(cp) + "'";
 }
 
+// The distinct code points, ascending, marked in a table as long as the largest one (≤ 0x110000).
 std::string own_vocabulary(const std::vector<std::uint32_t>& code_points, std::vector<std::uint32_t>& vocabulary) {
-    vocabulary = code_points;
-    std::sort(vocabulary.begin(), vocabulary.end());
-    vocabulary.erase(std::unique(vocabulary.begin(), vocabulary.end()), vocabulary.end());
+    const std::uint32_t largest = *std::max_element(code_points.begin(), code_points.end());
+    std::vector<bool> present(std::size_t{largest} + 1, false);
+    for (std::uint32_t cp : code_points) present[cp] = true;
+    vocabulary.clear();
+    for (std::uint32_t cp = 0; cp <= largest; ++cp)
+        if (present[cp]) vocabulary.push_back(cp);
     if (vocabulary.size() < 2) return "text must use at least 2 distinct characters";
     if (vocabulary.size() > kMaxVocab) return "text has more than 65536 distinct characters";
     return {};
+}
+
+// id_of[cp] = the token id of code point cp, or −1; sized by the vocabulary's largest code point.
+std::vector<std::int32_t> id_table(const std::vector<std::uint32_t>& vocabulary) {
+    std::vector<std::int32_t> id_of(std::size_t{vocabulary.back()} + 1, -1);
+    for (std::size_t i = 0; i < vocabulary.size(); ++i) id_of[vocabulary[i]] = static_cast<std::int32_t>(i);
+    return id_of;
 }
 
 // A generator for batch `index` of a task seeded with `seed`: each (seed, index) hashes to its
@@ -81,13 +92,14 @@ std::string build_corpus(std::string_view text, const std::vector<std::uint32_t>
     decode_utf8(text, code_points);
     if (vocabulary) corpus.vocabulary = *vocabulary;
     else if (std::string error = own_vocabulary(code_points, corpus.vocabulary); !error.empty()) return error;
+    const std::vector<std::int32_t> id_of = id_table(corpus.vocabulary);
     corpus.ids.resize(code_points.size());
     for (std::size_t i = 0; i < code_points.size(); ++i) {
-        const auto it = std::lower_bound(corpus.vocabulary.begin(), corpus.vocabulary.end(), code_points[i]);
-        if (it == corpus.vocabulary.end() || *it != code_points[i])
+        const std::int32_t id = code_points[i] < id_of.size() ? id_of[code_points[i]] : -1;
+        if (id < 0)
             return "text has the character " + describe(code_points[i]) + " (character " + std::to_string(i) +
                    "), which is outside the model's vocabulary";
-        corpus.ids[i] = static_cast<std::int32_t>(it - corpus.vocabulary.begin());
+        corpus.ids[i] = id;
     }
     const std::size_t n = corpus.ids.size();
     corpus.train_end = n - n * held_out_percent / 100;
