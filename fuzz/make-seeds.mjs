@@ -10,7 +10,7 @@ const write = (target, name, bytes) => {
   mkdirSync(join(root, target), { recursive: true });
   writeFileSync(join(root, target, name), bytes);
 };
-for (const t of ['tokenizer', 'vectors', 'compare']) rmSync(join(root, t), { recursive: true, force: true });
+for (const t of ['tokenizer', 'vectors', 'compare', 'safetensors']) rmSync(join(root, t), { recursive: true, force: true });
 
 // --- tokenizer: sentences, unicode, clitics, hyphens, numbers, broken UTF-8 ---
 const sentences = {
@@ -93,4 +93,28 @@ for (const [name, bytes] of Object.entries(compareSeeds)) {
   const noise = Array.from({ length: 64 }, (_, i) => (i * 53 + 7) & 255);
   write('compare', name, Buffer.from([...bytes, ...noise]));
 }
+// --- safetensors: assembled mode (even first byte: scheme, vocab, heads, width, context,
+// pairing, flags [1 vocab, 2 F16, 4 truncate], then one byte per parameter and damage pairs),
+// and raw files (odd first byte) with hostile headers ---
+const schemes = ['nope', 'additive', 'learned', 'concatenated', 'rotary', 'alibi', 't5'];
+schemes.forEach((name, s) => {
+  write('safetensors', `assembled-${name}.bin`, Buffer.from([0, s, 3, s % 2, s % 3, 2, s & 1, s % 4]));
+});
+write('safetensors', 'assembled-damaged.bin', Buffer.from([0, 4, 2, 0, 0, 1, 0, 1, ...Array.from({ length: 300 }, (_, i) => (i * 41 + 3) & 255)]));
+write('safetensors', 'assembled-truncated.bin', Buffer.from([0, 6, 5, 1, 1, 3, 1, 4 | (17 << 3)]));
+const stFile = (header, data = Buffer.alloc(0)) => {
+  const h = Buffer.from(header, 'utf8');
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(h.length));
+  return Buffer.concat([Buffer.from([1]), length, h, data]);
+};
+const config = (extra = '') => JSON.stringify(`{"scheme":"nope","vocab":2,"d":2,"layers":1,"heads":1,"context":1${extra}}`);
+write('safetensors', 'raw-empty-object.bin', stFile('{}'));
+write('safetensors', 'raw-metadata-only.bin', stFile(`{"__metadata__":{"posenc":${config()}}}`));
+write('safetensors', 'raw-bad-config.bin', stFile(`{"__metadata__":{"posenc":${config(',"d":3')}}}`));
+write('safetensors', 'raw-one-tensor.bin', stFile(`{"__metadata__":{"posenc":${config()},"vocab":"[\"a\",\"b\"]"},"wte.weight":{"dtype":"F16","shape":[2,2],"data_offsets":[0,8]}}`, Buffer.alloc(8, 0x3c)));
+write('safetensors', 'raw-huge-length.bin', Buffer.from([1, 255, 255, 255, 255, 255, 255, 255, 127, 123, 125]));
+write('safetensors', 'raw-deep.bin', stFile('{"a":' + '['.repeat(40) + ']'.repeat(40) + '}'));
+write('safetensors', 'raw-escapes.bin', stFile('{"\u0077te.weight\ud83d\udc0b":{"dtype":"F64","shape":[18446744073709551615],"data_offsets":[1,0]}}'));
+
 console.log(`seeds written under ${root}`);

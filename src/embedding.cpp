@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "splitmix.hpp"
+
 namespace posenc {
 
 std::uint64_t hash_token(std::string_view text) {
@@ -14,19 +16,6 @@ std::uint64_t hash_token(std::string_view text) {
 }
 
 namespace {
-// SplitMix64: a full-period 64-bit generator; one state word, good enough for test vectors.
-struct SplitMix64 {
-    std::uint64_t state;
-    std::uint64_t next() {
-        std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        return z ^ (z >> 31);
-    }
-    // Uniform in (0, 1]: never 0, so log() below is finite.
-    double uniform_open_zero() { return (static_cast<double>(next() >> 11) + 1.0) * 0x1.0p-53; }
-};
-
 void fill_gaussian(std::uint64_t seed, std::size_t count, double sigma, float* out) {
     SplitMix64 rng{seed};
     const double two_pi = 6.283185307179586;

@@ -8,7 +8,29 @@ namespace {
 
 bool is_even(std::size_t v) { return v % 2 == 0; }
 
+struct SchemeName {
+    Scheme scheme;
+    const char* name;
+};
+constexpr SchemeName kTrainableNames[] = {
+    {Scheme::nope, "nope"},     {Scheme::additive, "additive"}, {Scheme::learned, "learned"},
+    {Scheme::concatenated, "concatenated"}, {Scheme::rotary, "rotary"}, {Scheme::alibi, "alibi"},
+    {Scheme::t5, "t5"},
+};
+
 }  // namespace
+
+const char* trainable_scheme_name(Scheme s) {
+    for (const auto& entry : kTrainableNames)
+        if (entry.scheme == s) return entry.name;
+    return nullptr;
+}
+
+bool trainable_scheme_from_name(std::string_view name, Scheme& out) {
+    for (const auto& entry : kTrainableNames)
+        if (name == entry.name) return out = entry.scheme, true;
+    return false;
+}
 
 const char* validate(const ModelConfig& cfg) {
     if (!has(kTrainableSchemes, cfg.scheme))
@@ -21,7 +43,7 @@ const char* validate(const ModelConfig& cfg) {
     if (!is_even(cfg.d / cfg.heads)) return "heads must leave an even head width d/heads";
     if (cfg.context < 1 || cfg.context > kMaxContext) return "context must be an integer from 1 to 4096";
     if (cfg.scheme == Scheme::concatenated) {
-        if (cfg.d_pos < 2 || cfg.d_pos + 2 > cfg.d || cfg.d_pos % 2 != 0)
+        if (cfg.d_pos < 2 || cfg.d_pos > cfg.d - 2 || cfg.d_pos % 2 != 0)  // d ≥ 2 here: no wrap
             return "dPos must be an even integer from 2 to d − 2 for the concatenated scheme";
     } else if (cfg.d_pos != 0) {
         return "dPos applies to the concatenated scheme only";

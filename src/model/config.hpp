@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "phases.hpp"
@@ -62,6 +63,12 @@ inline constexpr std::size_t kMaxParameters = std::size_t{1} << 24;
 // (scheme, vocab, d, layers, heads, context, dPos, base, pairing, alpha, t5Buckets,
 // t5MaxDistance, seed).
 const char* validate(const ModelConfig& cfg);
+
+// The JS API's name of a trainable scheme ("nope", "additive", "learned", "concatenated",
+// "rotary", "alibi", "t5"); nullptr for any other scheme.
+const char* trainable_scheme_name(Scheme s);
+// The trainable scheme of that name; false for any other name.
+bool trainable_scheme_from_name(std::string_view name, Scheme& out);
 
 struct TensorSpec {
     std::string name;        // as PyTorch would name it (table above)

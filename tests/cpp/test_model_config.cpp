@@ -4,6 +4,7 @@
 #include <string>
 
 #include "model/config.hpp"
+#include "model_support.hpp"
 
 namespace {
 using posenc::Scheme;
@@ -12,23 +13,13 @@ using Catch::Matchers::StartsWith;
 
 std::string msg(const char* m) { return m ? m : "(valid)"; }
 
-ModelConfig small(Scheme scheme) {
-    ModelConfig cfg;
-    cfg.scheme = scheme;
-    cfg.vocab = 11;
-    cfg.d = 8;
-    cfg.layers = 2;
-    cfg.heads = 2;
-    cfg.context = 5;
-    if (scheme == Scheme::concatenated) cfg.d_pos = 2;
-    return cfg;
-}
+using posenc::test::small_model_config;
 }  // namespace
 
 TEST_CASE("parameter_specs: names, shapes and consecutive offsets", "[model][config]") {
     for (Scheme s : {Scheme::nope, Scheme::additive, Scheme::learned, Scheme::concatenated, Scheme::rotary,
                      Scheme::alibi, Scheme::t5}) {
-        const ModelConfig cfg = small(s);
+        const ModelConfig cfg = small_model_config(s);
         REQUIRE(validate(cfg) == nullptr);
         const auto specs = parameter_specs(cfg);
         std::size_t offset = 0;
@@ -44,7 +35,7 @@ TEST_CASE("parameter_specs: names, shapes and consecutive offsets", "[model][con
         CHECK(specs.size() == 1 + (s == Scheme::learned || s == Scheme::t5) + 2 * 12 + 3);
         CHECK(specs[1].name == (s == Scheme::learned ? "wpe.weight" : s == Scheme::t5 ? "t5_bias.weight" : "h.0.ln_1.weight"));
     }
-    const auto specs = parameter_specs(small(Scheme::additive));
+    const auto specs = parameter_specs(small_model_config(Scheme::additive));
     CHECK(specs[3].name == "h.0.attn.c_attn.weight");
     CHECK(specs[3].rows == 24u);
     CHECK(specs[3].cols == 8u);
@@ -56,30 +47,30 @@ TEST_CASE("parameter_specs: names, shapes and consecutive offsets", "[model][con
 }
 
 TEST_CASE("validate names the offending field", "[model][config]") {
-    ModelConfig cfg = small(Scheme::rotary);
+    ModelConfig cfg = small_model_config(Scheme::rotary);
     cfg.heads = 3;
     CHECK_THAT(msg(validate(cfg)), StartsWith("heads"));
-    cfg = small(Scheme::rotary);
+    cfg = small_model_config(Scheme::rotary);
     cfg.heads = 8;  // d_h = 1: odd
     CHECK_THAT(msg(validate(cfg)), StartsWith("heads"));
-    cfg = small(Scheme::xpos);
+    cfg = small_model_config(Scheme::xpos);
     CHECK_THAT(msg(validate(cfg)), StartsWith("scheme"));
-    cfg = small(Scheme::additive);
+    cfg = small_model_config(Scheme::additive);
     cfg.d_pos = 2;
     CHECK_THAT(msg(validate(cfg)), StartsWith("dPos"));
-    cfg = small(Scheme::concatenated);
+    cfg = small_model_config(Scheme::concatenated);
     cfg.d_pos = 8;
     CHECK_THAT(msg(validate(cfg)), StartsWith("dPos"));
-    cfg = small(Scheme::additive);
+    cfg = small_model_config(Scheme::additive);
     cfg.vocab = 1;
     CHECK_THAT(msg(validate(cfg)), StartsWith("vocab"));
     cfg.vocab = 65536;
     cfg.d = 1024;
     CHECK_THAT(msg(validate(cfg)), StartsWith("the model has more than 2^24 parameters"));
-    cfg = small(Scheme::t5);
+    cfg = small_model_config(Scheme::t5);
     cfg.t5_max_distance = 16;  // = t5Buckets/2: no room for the logarithmic buckets
     CHECK_THAT(msg(validate(cfg)), StartsWith("t5MaxDistance"));
-    cfg = small(Scheme::additive);
+    cfg = small_model_config(Scheme::additive);
     cfg.context = 0;
     CHECK_THAT(msg(validate(cfg)), StartsWith("context"));
 }
