@@ -153,6 +153,12 @@ std::string heldout_batch(const TextCorpus& corpus, std::size_t B, std::size_t T
     return {};
 }
 
+std::vector<std::string> synthetic_tokens(const SyntheticTask& task) {
+    std::vector<std::string> tokens{"<pad>", "<sep>"};
+    for (std::size_t s = 0; s < task.symbols; ++s) tokens.push_back(std::to_string(s));
+    return tokens;
+}
+
 std::string synthetic_batch(const SyntheticTask& task, std::size_t B, std::size_t T, std::uint64_t seed,
                             std::uint64_t index, std::int32_t* tokens, std::uint8_t* mask) {
     if (task.symbols < 2 || task.symbols > kMaxSymbols) return "symbols must be an integer from 2 to 1024";

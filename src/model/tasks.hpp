@@ -82,6 +82,10 @@ struct SyntheticTask {
     std::size_t vocab() const { return symbols + 2; }
 };
 
+// The task's token strings for the weights file's "vocab": "<pad>", "<sep>", then each symbol s
+// as its decimal number ("0", "1", …).
+std::vector<std::string> synthetic_tokens(const SyntheticTask& task);
+
 // Batch `index` of the task (layout above). "" or a message naming symbols, items, B or T.
 std::string synthetic_batch(const SyntheticTask& task, std::size_t B, std::size_t T, std::uint64_t seed,
                             std::uint64_t index, std::int32_t* tokens, std::uint8_t* mask);

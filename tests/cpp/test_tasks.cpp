@@ -151,6 +151,7 @@ TEST_CASE("copy, reverse and sort: answers, masks and padding", "[model][tasks]"
                 for (std::size_t p = 0; p < T; ++p) CHECK(mask[b * T + p] == (p >= n && p < 2 * n ? 1 : 0));
             }
             if (n == 6) CHECK(symbols_seen.size() == 5);  // 54 draws reach every symbol
+            CHECK(synthetic_tokens(task) == std::vector<std::string>{"<pad>", "<sep>", "0", "1", "2", "3", "4"});
         }
     }
 }
