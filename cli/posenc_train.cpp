@@ -1,0 +1,258 @@
+// posenc-train: trains one model of DESIGN.md ("Trained models") natively, from the same core the
+// page runs in wasm, and writes its weights file. The only layer with file I/O besides the page.
+//
+//   posenc-train --scheme rotary --task copy --steps 500 --out copy-rotary.safetensors
+//   posenc-train --scheme additive --task text --text data/moby-dick.txt --context 64 --steps 2000
+//
+// Prints one line per --log-every steps (step, training loss, held-out loss or accuracy,
+// tokens/s) and a final line; everything is a pure function of the flags, so a run reproduces
+// bit for bit on the same build.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "model/safetensors.hpp"
+#include "model/tasks.hpp"
+#include "model/transformer.hpp"
+
+namespace {
+
+using namespace posenc::model;
+
+struct Options {
+    ModelConfig model;
+    AdamWOptions adamw;
+    std::string task = "copy";        // copy, reverse, sort, text
+    std::string text_path = "data/moby-dick.txt";
+    std::string out_path;
+    std::size_t batch = 16, steps = 200, log_every = 50, eval_batches = 4;
+    SyntheticTask synthetic;          // symbols, items (copy, reverse, sort)
+    std::uint64_t data_seed = 1;
+    bool f16 = false;
+};
+
+const char* kUsage =
+    "usage: posenc-train [--flag value …]\n"
+    "  model:    --scheme nope|additive|learned|concatenated|rotary|alibi|t5  --d 64 --layers 2 --heads 4\n"
+    "            --context 64 (T, the training length)  --dpos (concatenated)  --base 10000\n"
+    "            --pairing interleaved|half  --alpha 1  --t5-buckets 32  --t5-max-distance 128  --seed 1\n"
+    "  task:     --task copy|reverse|sort|text  --text FILE (text; default data/moby-dick.txt)\n"
+    "            --symbols 10 --items 8 (copy, reverse, sort; items ≤ context/2)  --data-seed 1\n"
+    "  training: --batch 16 --steps 200 --lr 1e-3 --beta1 0.9 --beta2 0.95 --eps 1e-8\n"
+    "            --weight-decay 0.1 --clip 1  --log-every 50 --eval-batches 4\n"
+    "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n";
+
+[[noreturn]] void fail(const std::string& message) {
+    std::fprintf(stderr, "posenc-train: %s\n", message.c_str());
+    std::exit(2);
+}
+
+double number(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    const double value = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !std::isfinite(value)) fail(flag + " must be a number, got '" + text + "'");
+    return value;
+}
+
+std::size_t count(const std::string& flag, const std::string& text) {
+    const double value = number(flag, text);
+    if (value < 0 || value > 1e15 || value != std::floor(value)) fail(flag + " must be a whole number, got '" + text + "'");
+    return static_cast<std::size_t>(value);
+}
+
+posenc::Scheme scheme_named(const std::string& name) {
+    static const std::map<std::string, posenc::Scheme> kNames = {
+        {"nope", posenc::Scheme::nope},     {"additive", posenc::Scheme::additive},
+        {"learned", posenc::Scheme::learned}, {"concatenated", posenc::Scheme::concatenated},
+        {"rotary", posenc::Scheme::rotary}, {"alibi", posenc::Scheme::alibi},
+        {"t5", posenc::Scheme::t5}};
+    const auto it = kNames.find(name);
+    if (it == kNames.end()) fail("--scheme must be one of nope, additive, learned, concatenated, rotary, alibi, t5");
+    return it->second;
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    o.model.vocab = 0;  // set from the task
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (flag == "--help" || flag == "-h") {
+            std::fputs(kUsage, stdout);
+            std::exit(0);
+        }
+        if (flag == "--f16") {
+            o.f16 = true;
+            continue;
+        }
+        if (i + 1 >= argc) fail(flag + " needs a value\n" + kUsage);
+        const std::string v = argv[++i];
+        if (flag == "--scheme") o.model.scheme = scheme_named(v);
+        else if (flag == "--d") o.model.d = count(flag, v);
+        else if (flag == "--layers") o.model.layers = count(flag, v);
+        else if (flag == "--heads") o.model.heads = count(flag, v);
+        else if (flag == "--context") o.model.context = count(flag, v);
+        else if (flag == "--dpos") o.model.d_pos = count(flag, v);
+        else if (flag == "--base") o.model.base = number(flag, v);
+        else if (flag == "--pairing") {
+            if (v != "interleaved" && v != "half") fail("--pairing must be interleaved or half");
+            o.model.pairing = v == "half" ? posenc::Layout::half : posenc::Layout::interleaved;
+        } else if (flag == "--alpha") o.model.alpha = static_cast<float>(number(flag, v));
+        else if (flag == "--t5-buckets") o.model.t5_buckets = static_cast<int>(count(flag, v));
+        else if (flag == "--t5-max-distance") o.model.t5_max_distance = static_cast<int>(count(flag, v));
+        else if (flag == "--seed") o.model.seed = count(flag, v);
+        else if (flag == "--task") o.task = v;
+        else if (flag == "--text") o.text_path = v;
+        else if (flag == "--symbols") o.synthetic.symbols = count(flag, v);
+        else if (flag == "--items") o.synthetic.items = count(flag, v);
+        else if (flag == "--data-seed") o.data_seed = count(flag, v);
+        else if (flag == "--batch") o.batch = count(flag, v);
+        else if (flag == "--steps") o.steps = count(flag, v);
+        else if (flag == "--lr") o.adamw.lr = static_cast<float>(number(flag, v));
+        else if (flag == "--beta1") o.adamw.beta1 = static_cast<float>(number(flag, v));
+        else if (flag == "--beta2") o.adamw.beta2 = static_cast<float>(number(flag, v));
+        else if (flag == "--eps") o.adamw.eps = static_cast<float>(number(flag, v));
+        else if (flag == "--weight-decay") o.adamw.weight_decay = static_cast<float>(number(flag, v));
+        else if (flag == "--clip") o.adamw.clip = static_cast<float>(number(flag, v));
+        else if (flag == "--log-every") o.log_every = count(flag, v);
+        else if (flag == "--eval-batches") o.eval_batches = count(flag, v);
+        else if (flag == "--out") o.out_path = v;
+        else fail("unknown flag " + flag + "\n" + kUsage);
+    }
+    if (o.task != "copy" && o.task != "reverse" && o.task != "sort" && o.task != "text")
+        fail("--task must be copy, reverse, sort or text");
+    if (o.steps < 1) fail("--steps must be at least 1");
+    if (o.log_every < 1) fail("--log-every must be at least 1");
+    return o;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail("cannot read --text " + path);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+// The task's batches: training batch k and held-out batch k, both deterministic.
+struct Batches {
+    std::size_t B, T;
+    std::vector<std::int32_t> tokens;
+    std::vector<std::uint8_t> mask;
+    TextCorpus corpus;
+    bool text = false;
+    SyntheticTask synthetic;
+    std::uint64_t seed = 1;
+
+    void training(std::uint64_t k) { check(text ? text_batch(corpus, B, T, seed, k, tokens.data(), mask.data())
+                                                : synthetic_batch(synthetic, B, T, seed, k, tokens.data(), mask.data())); }
+    // Held-out text windows; synthetic examples from a seed the training batches never use.
+    void held_out(std::uint64_t k) { check(text ? heldout_batch(corpus, B, T, k, tokens.data(), mask.data())
+                                                : synthetic_batch(synthetic, B, T, ~seed, k, tokens.data(), mask.data())); }
+    static void check(const std::string& error) { if (!error.empty()) fail(error); }
+};
+
+Batches prepare(Options& o) {
+    Batches b{o.batch, o.model.context, {}, {}, {}, o.task == "text", o.synthetic, o.data_seed};
+    if (b.text) {
+        Batches::check(build_corpus(read_file(o.text_path), nullptr, kDefaultHeldOutPercent, b.corpus));
+        o.model.vocab = b.corpus.vocabulary.size();
+    } else {
+        b.synthetic.kind = o.task == "copy" ? SyntheticKind::copy : o.task == "reverse" ? SyntheticKind::reverse
+                                                                                       : SyntheticKind::sort;
+        o.model.vocab = b.synthetic.vocab();
+    }
+    b.tokens.resize(b.B * (b.T + 1));
+    b.mask.resize(b.B * b.T);
+    return b;
+}
+
+// Mean held-out loss over eval_batches batches, and (synthetic tasks) answer accuracy.
+struct Evaluation {
+    double loss = 0, tokens = 0, examples = 0;
+};
+
+Evaluation evaluate(Transformer& model, Batches& b, std::size_t batches) {
+    Evaluation e;
+    std::vector<float> logits(b.T * model.config().vocab);
+    std::vector<std::int32_t> predictions(b.B * b.T);
+    for (std::size_t k = 0; k < batches; ++k) {
+        b.held_out(k);
+        e.loss += model.loss(b.tokens.data(), b.B, b.T, b.mask.data()) / batches;
+        if (b.text) continue;
+        for (std::size_t row = 0; row < b.B; ++row) {
+            model.logits(b.tokens.data() + row * (b.T + 1), b.T, logits.data());
+            for (std::size_t p = 0; p < b.T; ++p) {
+                const float* l = logits.data() + p * model.config().vocab;
+                std::size_t best = 0;
+                for (std::size_t v = 1; v < model.config().vocab; ++v) best = l[v] > l[best] ? v : best;
+                predictions[row * b.T + p] = static_cast<std::int32_t>(best);
+            }
+        }
+        const SyntheticAccuracy a = synthetic_accuracy(predictions.data(), b.tokens.data(), b.mask.data(), b.B, b.T);
+        e.tokens += a.tokens / batches;
+        e.examples += a.examples / batches;
+    }
+    return e;
+}
+
+void log_line(std::size_t step, double train_loss, const Evaluation& e, bool text, double tokens_per_second) {
+    if (text) {
+        std::printf("step %6zu  loss %.4f  held-out %.4f  %.0f tokens/s\n", step, train_loss, e.loss, tokens_per_second);
+    } else {
+        std::printf("step %6zu  loss %.4f  held-out %.4f  accuracy %.3f (tokens) %.3f (examples)  %.0f tokens/s\n",
+                    step, train_loss, e.loss, e.tokens, e.examples, tokens_per_second);
+    }
+    std::fflush(stdout);
+}
+
+void write_weights_file(const Options& o, const Transformer& model, const Batches& b) {
+    std::vector<std::string> vocab = b.text ? vocabulary_tokens(b.corpus.vocabulary) : synthetic_tokens(b.synthetic);
+    std::vector<std::uint8_t> bytes;
+    const std::string error = write_weights(model.config(), model.parameters(), model.parameter_count(), &vocab,
+                                            o.f16 ? WeightsDtype::f16 : WeightsDtype::f32, bytes);
+    if (!error.empty()) fail(error);
+    std::ofstream out(o.out_path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    if (!out) fail("cannot write --out " + o.out_path);
+    std::printf("wrote %s (%zu bytes)\n", o.out_path.c_str(), bytes.size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o = parse(argc, argv);
+    Batches batches = prepare(o);
+    if (const char* e = validate(o.model)) fail(e);
+    if (const char* e = validate(o.adamw)) fail(e);
+    Transformer model(o.model);
+    batches.training(0);
+    if (const char* e = validate_batch(o.model, batches.tokens.data(), batches.tokens.size(), batches.B, batches.T,
+                                       batches.mask.data(), batches.mask.size(), true))
+        fail(e);
+    std::printf("%s on %s: %zu parameters, V = %zu, d = %zu, L = %zu, h = %zu, T = %zu, B = %zu\n",
+                config_to_json(o.model).c_str(), o.task.c_str(), model.parameter_count(), o.model.vocab, o.model.d,
+                o.model.layers, o.model.heads, o.model.context, o.batch);
+
+    using Clock = std::chrono::steady_clock;
+    double seconds = 0, window_loss = 0;
+    std::size_t window = 0;
+    for (std::size_t step = 1; step <= o.steps; ++step) {
+        batches.training(step - 1);
+        const auto start = Clock::now();
+        window_loss += model.train_step(batches.tokens.data(), batches.B, batches.T, batches.mask.data(), o.adamw);
+        seconds += std::chrono::duration<double>(Clock::now() - start).count();
+        ++window;
+        if (step % o.log_every == 0 || step == o.steps) {
+            const Evaluation e = evaluate(model, batches, o.eval_batches);
+            log_line(step, window_loss / window, e, batches.text, static_cast<double>(step * o.batch * o.model.context) / seconds);
+            window_loss = 0;
+            window = 0;
+        }
+    }
+    if (!o.out_path.empty()) write_weights_file(o, model, batches);
+    return 0;
+}
