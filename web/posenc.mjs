@@ -5,6 +5,8 @@
 // embind and returns fresh Float32Arrays. Shapes are row-major: an n×d matrix is a
 // Float32Array(n*d) whose row p starts at p*d.
 
+import { Model, configJson } from './model.mjs';
+
 export const LIMITS = Object.freeze({
   maxRows: 8192,          // n for sinusoidal and rotate
   maxAttentionRows: 4096, // n for attention
@@ -348,6 +350,8 @@ class Lab {
     this.simd = core.simdBuild();
     this.limits = LIMITS;
     this.SCHEMES = SCHEMES;
+    // null in the <posenc-lab> element's cores, which leave the trainable models out.
+    this.modelLimits = core.modelLimits ? Object.freeze(core.modelLimits()) : null;
     Object.freeze(this);
   }
 
@@ -702,6 +706,37 @@ class Lab {
    * module as glove-6b-100d-20k.i8 and read only when asked for), or the bytes of a file in the
    * same format. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
    */
+  /** A trainable model of DESIGN.md ("Trained models"), seeded from config.seed (web/model.mjs). */
+  createModel(config) {
+    const json = configJson(config);
+    return this.#adoptModel((handle) => handle.create(json));
+  }
+
+  /** A model from its safetensors weights file; a bad file is refused and nothing else changes. */
+  loadModel(bytes) {
+    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
+    if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array or an ArrayBuffer');
+    const address = this.#core._malloc(Math.max(1, bytes.length));
+    if (!address) throw new RangeError(`not enough wasm memory for a ${bytes.length}-byte weights file`);
+    try {
+      this.#core.HEAPU8.set(bytes, address);
+      return this.#adoptModel((handle) => handle.load(address, bytes.length));
+    } finally {
+      this.#core._free(address);
+    }
+  }
+
+  #adoptModel(start) {
+    if (!this.#core.TrainableModel) throw new RangeError('this build has no trainable models (the <posenc-lab> element leaves them out)');
+    const handle = new this.#core.TrainableModel();
+    const error = start(handle);
+    if (error) {
+      handle.delete();
+      throw new RangeError(error);
+    }
+    return new Model(this.#core, handle, (floats, fn) => this[WITH_SCRATCH](floats, fn));
+  }
+
   loadVectors(source = 'glove') {
     if (source === 'glove') {
       this.#glove ??= readAsset(GLOVE_FILE).then((bytes) => this.#parseVectors('glove', bytes));

@@ -10,7 +10,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +21,10 @@
 #include "compare.hpp"
 #include "embedding.hpp"
 #include "limits.hpp"
+#if POSENC_MODELS
+#include "model/safetensors.hpp"
+#include "model/transformer.hpp"
+#endif
 #include "pca.hpp"
 #include "retrieval.hpp"
 #include "rotary.hpp"
@@ -561,3 +567,215 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("qkFactor", &Comparison::qk_factor);
     emscripten::function("distanceCurves", &distance_curves);
 }
+
+// ---- Trainable models (DESIGN.md, "Trained models"; JS side: web/model.mjs) ----------------------
+// Only in the page's cores (POSENC_MODELS): the <posenc-lab> element's cores leave them out, and
+// with them every model routine the linker would otherwise keep (about 130 KB of wasm per core).
+#if POSENC_MODELS
+namespace {
+
+namespace model = posenc::model;
+
+// Growing wasm memory for a request that cannot fit would abort the instance (operator new has no
+// way to fail softly here), so every allocation a call may make is first tried with malloc.
+bool memory_available(std::uint64_t bytes) {
+    if (bytes > (std::uint64_t{1} << 31)) return false;
+    void* probe = std::malloc(static_cast<std::size_t>(bytes));
+    std::free(probe);
+    return probe != nullptr;
+}
+const char* kNoMemory = "not enough wasm memory for this model or batch: dispose other models or use smaller sizes";
+
+std::uint64_t model_bytes(const model::ModelConfig& cfg) {
+    return 4 * std::uint64_t{4} * model::parameter_count(cfg);  // parameters, gradients, m, v
+}
+
+// rope: 0 none, 1 pi, 2 ntk, 3 yarn (RopeScaling's order).
+model::EvalOptions eval_options(int rope, double factor) {
+    model::EvalOptions eval;
+    eval.rope = rope >= 0 && rope <= 3 ? static_cast<posenc::RopeScaling>(rope) : posenc::RopeScaling::none;
+    eval.factor = factor;
+    return eval;
+}
+
+std::int32_t* ids(std::uintptr_t address) { return reinterpret_cast<std::int32_t*>(address); }
+std::uint8_t* bytes_at(std::uintptr_t address) { return reinterpret_cast<std::uint8_t*>(address); }
+
+// One model: its Transformer, and the last saved file until JS has copied it out.
+class TrainableModel {
+public:
+    std::string create(const std::string& config_json) {
+        model::ModelConfig cfg;
+        const std::string error = model::config_from_json(config_json, cfg);
+        if (!error.empty()) return error;
+        return adopt(cfg, nullptr);
+    }
+
+    // bytes: size bytes of a weights file. Nothing changes unless the whole file is valid.
+    std::string load(std::uintptr_t address, std::size_t size) {
+        if (!memory_available(2 * std::uint64_t{size})) return kNoMemory;
+        model::LoadedWeights loaded;
+        const std::string error = model::read_weights(bytes_at(address), size, loaded);
+        if (!error.empty()) return error;
+        vocab_ = std::move(loaded.vocab);
+        has_vocab_ = loaded.has_vocab;
+        return adopt(loaded.config, loaded.params.data());
+    }
+
+    std::string config() const { return model::config_to_json(model_->config()); }
+    // [[name, rows, cols, offset], …] in parameter_specs order (cols 0: a 1-D tensor).
+    std::string tensors() const {
+        std::string json = "[";
+        for (const auto& spec : model_->specs()) {
+            if (json.size() > 1) json += ',';
+            json += "[\"" + spec.name + "\"," + std::to_string(spec.rows) + ',' + std::to_string(spec.cols) + ',' +
+                    std::to_string(spec.offset) + ']';
+        }
+        return json + "]";
+    }
+    std::size_t parameter_count() const { return model_->parameter_count(); }
+    std::uintptr_t parameters() { return reinterpret_cast<std::uintptr_t>(model_->parameters()); }
+    std::uintptr_t gradients_address() const { return reinterpret_cast<std::uintptr_t>(model_->gradient_buffer()); }
+    double steps() const { return static_cast<double>(model_->steps()); }
+    bool has_vocab() const { return has_vocab_; }
+    emscripten::val vocab() const { return token_array(vocab_); }
+
+    // out: one double, the loss.
+    std::string loss(std::uintptr_t tokens, std::size_t count, std::size_t B, std::size_t T, std::uintptr_t mask,
+                     std::size_t mask_count, int rope, double factor, std::uintptr_t out) {
+        const model::EvalOptions eval = eval_options(rope, factor);
+        if (const char* e = model::validate(model_->config(), eval)) return e;
+        if (const char* e = check_batch(tokens, count, B, T, mask, mask_count, false)) return e;
+        *reinterpret_cast<double*>(out) = model_->loss(ids(tokens), B, T, mask_or_null(mask), eval);
+        return {};
+    }
+
+    std::string gradients(std::uintptr_t tokens, std::size_t count, std::size_t B, std::size_t T, std::uintptr_t mask,
+                          std::size_t mask_count, std::uintptr_t out) {
+        if (const char* e = check_batch(tokens, count, B, T, mask, mask_count, true)) return e;
+        *reinterpret_cast<double*>(out) = model_->gradients(ids(tokens), B, T, mask_or_null(mask));
+        return {};
+    }
+
+    // options: lr, beta1, beta2, eps, weightDecay, clip (6 doubles at `options`).
+    std::string train_step(std::uintptr_t tokens, std::size_t count, std::size_t B, std::size_t T, std::uintptr_t mask,
+                           std::size_t mask_count, std::uintptr_t options, std::uintptr_t out) {
+        const double* o = reinterpret_cast<const double*>(options);
+        model::AdamWOptions adamw;
+        adamw.lr = static_cast<float>(o[0]);
+        adamw.beta1 = static_cast<float>(o[1]);
+        adamw.beta2 = static_cast<float>(o[2]);
+        adamw.eps = static_cast<float>(o[3]);
+        adamw.weight_decay = static_cast<float>(o[4]);
+        adamw.clip = static_cast<float>(o[5]);
+        if (const char* e = model::validate(adamw)) return e;
+        if (const char* e = check_batch(tokens, count, B, T, mask, mask_count, true)) return e;
+        *reinterpret_cast<double*>(out) = model_->train_step(ids(tokens), B, T, mask_or_null(mask), adamw);
+        return {};
+    }
+
+    // out: L·h·n·n floats (attention) or n·V floats (logits).
+    std::string attention(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t out) {
+        const model::EvalOptions eval = eval_options(rope, factor);
+        if (const char* e = check_sequence(tokens, n, eval)) return e;
+        model_->attention(ids(tokens), n, heap(out), eval);
+        return {};
+    }
+    std::string logits(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t out) {
+        const model::EvalOptions eval = eval_options(rope, factor);
+        if (const char* e = check_sequence(tokens, n, eval)) return e;
+        model_->logits(ids(tokens), n, heap(out), eval);
+        return {};
+    }
+
+    // The weights file in saved_ (savedAddress/savedSize) until releaseSaved.
+    std::string save(bool f16) {
+        if (!memory_available(4 * std::uint64_t{model_->parameter_count()} + (1 << 20))) return kNoMemory;
+        return model::write_weights(model_->config(), model_->parameters(), model_->parameter_count(),
+                                    has_vocab_ ? &vocab_ : nullptr,
+                                    f16 ? model::WeightsDtype::f16 : model::WeightsDtype::f32, saved_);
+    }
+    std::uintptr_t saved_address() const { return reinterpret_cast<std::uintptr_t>(saved_.data()); }
+    std::size_t saved_size() const { return saved_.size(); }
+    void release_saved() { std::vector<std::uint8_t>().swap(saved_); }
+
+private:
+    std::string adopt(const model::ModelConfig& cfg, const float* params) {
+        if (const char* e = model::validate(cfg)) return e;
+        if (!memory_available(model_bytes(cfg))) return kNoMemory;
+        auto next = std::make_unique<model::Transformer>(cfg);
+        if (params) std::copy(params, params + next->parameter_count(), next->parameters());
+        model_ = std::move(next);
+        return {};
+    }
+
+    static const std::uint8_t* mask_or_null(std::uintptr_t mask) { return mask ? bytes_at(mask) : nullptr; }
+
+    const char* check_batch(std::uintptr_t tokens, std::size_t count, std::size_t B, std::size_t T, std::uintptr_t mask,
+                            std::size_t mask_count, bool training) const {
+        if (const char* e = model::validate_batch(model_->config(), ids(tokens), count, B, T, mask_or_null(mask),
+                                                  mask_count, training))
+            return e;
+        return workspace_fits(model::workspace_sizes(model_->config(), B, T, training).total());
+    }
+
+    const char* check_sequence(std::uintptr_t tokens, std::size_t n, const model::EvalOptions& eval) const {
+        if (const char* e = model::validate(model_->config(), eval)) return e;
+        if (const char* e = model::validate_sequence(model_->config(), ids(tokens), n, n)) return e;
+        return workspace_fits(model::workspace_sizes(model_->config(), 1, n, false).total());
+    }
+
+    // The workspace only grows; a call that needs no more than it holds allocates nothing.
+    const char* workspace_fits(std::uint64_t floats) const {
+        if (model_->workspace_capacity() >= floats) return nullptr;
+        return memory_available(4 * floats) ? nullptr : kNoMemory;
+    }
+
+    std::unique_ptr<model::Transformer> model_;
+    std::vector<std::string> vocab_;
+    bool has_vocab_ = false;
+    std::vector<std::uint8_t> saved_;
+};
+
+// The model limits the JS API documents and pre-checks (one home: model/config.hpp, transformer.hpp).
+emscripten::val model_limits() {
+    emscripten::val limits = emscripten::val::object();
+    limits.set("maxVocab", model::kMaxVocab);
+    limits.set("maxWidth", model::kMaxWidth);
+    limits.set("maxLayers", model::kMaxLayers);
+    limits.set("maxHeads", model::kMaxHeads);
+    limits.set("maxContext", model::kMaxContext);
+    limits.set("maxParameters", model::kMaxParameters);
+    limits.set("maxBatch", model::kMaxBatch);
+    limits.set("maxSequence", model::kMaxSequence);
+    limits.set("maxWorkspaceFloats", static_cast<double>(model::kMaxWorkspaceFloats));
+    return limits;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(models) {
+    emscripten::function("modelLimits", &model_limits);
+    emscripten::class_<TrainableModel>("TrainableModel")
+        .constructor<>()
+        .function("create", &TrainableModel::create)
+        .function("load", &TrainableModel::load)
+        .function("config", &TrainableModel::config)
+        .function("tensors", &TrainableModel::tensors)
+        .function("parameterCount", &TrainableModel::parameter_count)
+        .function("parameters", &TrainableModel::parameters)
+        .function("gradientsAddress", &TrainableModel::gradients_address)
+        .function("steps", &TrainableModel::steps)
+        .function("hasVocab", &TrainableModel::has_vocab)
+        .function("vocab", &TrainableModel::vocab)
+        .function("loss", &TrainableModel::loss)
+        .function("gradients", &TrainableModel::gradients)
+        .function("trainStep", &TrainableModel::train_step)
+        .function("attention", &TrainableModel::attention)
+        .function("logits", &TrainableModel::logits)
+        .function("save", &TrainableModel::save)
+        .function("savedAddress", &TrainableModel::saved_address)
+        .function("savedSize", &TrainableModel::saved_size)
+        .function("releaseSaved", &TrainableModel::release_saved);
+}
+#endif  // POSENC_MODELS

@@ -1,0 +1,212 @@
+// Trainable models of DESIGN.md ("Trained models"): the JS side of the core's TrainableModel.
+// lab.createModel / lab.loadModel (web/posenc.mjs) hand out Model objects; every method checks its
+// arguments' types here and their values in the core, which refuses before it allocates.
+//
+// Shapes: tokens B·(T+1) ids (row b feeds [0, T) and predicts [1, T]); mask B·T of 0/1;
+// attention L·h·n·n; logits n·V; grads one Float32Array per tensor, named as in the file.
+import { checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
+
+const CONFIG_KEYS = [
+  'scheme', 'vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 'base', 'pairing', 'alpha', 't5Buckets',
+  't5MaxDistance',
+];
+const INTEGER_KEYS = ['vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 't5Buckets', 't5MaxDistance'];
+// RopeScaling's order in the core (0 is none).
+const ROPE_TYPES = ['none', 'pi', 'ntk', 'yarn'];
+const ADAMW_DEFAULTS = Object.freeze({ lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, clip: 1 });
+const WEIGHT_DTYPES = ['f32', 'f16'];
+
+/** The config as the core's JSON: types checked here, values (limits, dependent rules) in the core. */
+export function configJson(config) {
+  checkOptions('config', config, CONFIG_KEYS);
+  if (config.scheme === undefined) throw new TypeError('scheme is required');
+  if (config.vocab === undefined) throw new TypeError('vocab is required');
+  if (typeof config.scheme !== 'string') throw new TypeError('scheme must be a string');
+  if (config.pairing !== undefined && typeof config.pairing !== 'string') throw new TypeError('pairing must be a string');
+  for (const key of INTEGER_KEYS) {
+    if (config[key] !== undefined) checkInt(key, config[key], 0, 2 ** 32 - 1);
+  }
+  for (const key of ['base', 'alpha']) {
+    if (config[key] !== undefined) checkFinite(key, config[key]);
+  }
+  return JSON.stringify(config);
+}
+
+export class Model {
+  #core;
+  #handle;
+  #scratch;
+
+  /** Not for direct use: lab.createModel(config) or lab.loadModel(bytes). */
+  constructor(core, handle, scratch) {
+    this.#core = core;
+    this.#handle = handle;
+    this.#scratch = scratch;
+    this.config = Object.freeze(JSON.parse(handle.config()));
+    this.parameterCount = handle.parameterCount();
+    this.tensors = Object.freeze(JSON.parse(handle.tensors()).map(([name, rows, cols, offset]) =>
+      Object.freeze({ name, shape: Object.freeze(cols ? [rows, cols] : [rows]), offset })));
+    /** The token strings stored in the weights file, or null. */
+    this.vocab = handle.hasVocab() ? Object.freeze(handle.vocab()) : null;
+    Object.freeze(this);
+  }
+
+  /** Training steps taken (AdamW's t). */
+  get steps() {
+    return this.#live().steps();
+  }
+
+  /** Mean next-token cross-entropy over the counted targets; no update. */
+  loss(tokens, B, T, options = {}) {
+    checkOptions('options', options, ['mask', 'ropeScaling']);
+    const [rope, factor] = ropeScaling(options.ropeScaling);
+    return this.#batchCall(tokens, B, T, options.mask, 0, (t, count, m, mCount, _, out) =>
+      this.#live().loss(t, count, B, T, m, mCount, rope, factor, out));
+  }
+
+  /** { loss, grads: { [tensorName]: Float32Array } }; no update. */
+  gradients(tokens, B, T, options = {}) {
+    checkOptions('options', options, ['mask']);
+    const loss = this.#batchCall(tokens, B, T, options.mask, 0, (t, count, m, mCount, _, out) =>
+      this.#live().gradients(t, count, B, T, m, mCount, out));
+    const all = this.#heapF32(this.#live().gradientsAddress(), this.parameterCount);
+    const grads = {};
+    for (const { name, offset, shape } of this.tensors) grads[name] = all.slice(offset, offset + size(shape));
+    return { loss, grads };
+  }
+
+  /** clip_grad_norm_ then AdamW (DESIGN.md); returns the loss before the update. */
+  trainStep(tokens, B, T, options = {}) {
+    checkOptions('options', options, ['mask', ...Object.keys(ADAMW_DEFAULTS)]);
+    const adamw = Object.entries(ADAMW_DEFAULTS).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
+    return this.#batchCall(tokens, B, T, options.mask, adamw.length * 2, (t, count, m, mCount, extra, out) => {
+      this.#core.HEAPF64.set(adamw, extra / 8);
+      return this.#live().trainStep(t, count, B, T, m, mCount, extra, out);
+    });
+  }
+
+  /** Every layer's and head's attention weights on one sequence: Float32Array(L·h·n·n). */
+  attention(tokens, n, options = {}) {
+    checkOptions('options', options, ['ropeScaling']);
+    const { layers, heads } = this.config;
+    return this.#sequenceCall('attention', tokens, n, layers * heads * n * n, options);
+  }
+
+  /** Next-token logits at every position of one sequence: Float32Array(n·V). */
+  logits(tokens, n, options = {}) {
+    checkOptions('options', options, ['ropeScaling']);
+    return this.#sequenceCall('logits', tokens, n, n * this.config.vocab, options);
+  }
+
+  /** { [tensorName]: Float32Array }: copies of the current parameters. */
+  parameters() {
+    const all = this.#heapF32(this.#live().parameters(), this.parameterCount);
+    return Object.fromEntries(this.tensors.map(({ name, offset, shape }) => [name, all.slice(offset, offset + size(shape))]));
+  }
+
+  /** The safetensors weights file (DESIGN.md), F32 by default or { dtype: 'f16' }. */
+  save(options = {}) {
+    checkOptions('options', options, ['dtype']);
+    const dtype = checkEnum('dtype', options.dtype ?? 'f32', WEIGHT_DTYPES);
+    const handle = this.#live();
+    const error = handle.save(dtype === 1);
+    if (error) throw new RangeError(error);
+    try {
+      return this.#core.HEAPU8.slice(handle.savedAddress(), handle.savedAddress() + handle.savedSize());
+    } finally {
+      handle.releaseSaved();
+    }
+  }
+
+  dispose() {
+    if (!this.#handle) return;
+    this.#handle.delete();
+    this.#handle = null;
+  }
+
+  #live() {
+    if (!this.#handle) throw new RangeError('this model has been disposed');
+    return this.#handle;
+  }
+
+  #heapF32(address, length) {
+    return new Float32Array(this.#core.HEAPF32.buffer, address, length);
+  }
+
+  // Scratch layout (bytes): tokens int32 | mask bytes (rounded up to 8) | extra doubles | loss double.
+  #batchCall(tokens, B, T, mask, extraFloats, call) {
+    checkInt('B', B, 1, 2 ** 31 - 1);
+    checkInt('T', T, 1, 2 ** 31 - 1);
+    checkIds('tokens', tokens, B * (T + 1), '(B·(T + 1))');
+    if (mask !== undefined) checkMask(mask, B * T);
+    const maskBytes = mask === undefined ? 0 : Math.ceil(mask.length / 8) * 8;
+    const floats = tokens.length + maskBytes / 4 + extraFloats + 2 + 2;
+    return this.#scratch(floats, (address) => {
+      const tokenAt = align8(address);
+      const maskAt = tokenAt + 4 * tokens.length + (tokens.length % 2) * 4;
+      const extraAt = maskAt + maskBytes;
+      const lossAt = extraAt + 4 * extraFloats;
+      this.#core.HEAP32.set(tokens, tokenAt / 4);
+      if (mask !== undefined) this.#core.HEAPU8.set(mask, maskAt);
+      const error = call(tokenAt, tokens.length, mask === undefined ? 0 : maskAt, mask?.length ?? 0, extraAt, lossAt);
+      if (error) throw new RangeError(error);
+      return this.#core.HEAPF64[lossAt / 8];
+    });
+  }
+
+  #sequenceCall(method, tokens, n, outFloats, options) {
+    checkInt('n', n, 1, 2 ** 31 - 1);
+    checkIds('tokens', tokens, n, '(n)');
+    const [rope, factor] = ropeScaling(options.ropeScaling);
+    return this.#scratch(tokens.length + outFloats, (address) => {
+      const out = address + 4 * tokens.length;
+      this.#core.HEAP32.set(tokens, address / 4);
+      const error = this.#live()[method](address, n, rope, factor, out);
+      if (error) throw new RangeError(error);
+      return this.#core.HEAPF32.slice(out / 4, out / 4 + outFloats);
+    });
+  }
+}
+
+function size(shape) {
+  return shape.reduce((a, b) => a * b, 1);
+}
+
+function align8(address) {
+  return (address + 7) & ~7;
+}
+
+// { type: 'pi' | 'ntk' | 'yarn', factor } → [core kind, factor]; undefined → none.
+function ropeScaling(value) {
+  if (value === undefined) return [0, 1];
+  checkOptions('ropeScaling', value, ['type', 'factor']);
+  const kind = checkEnum('ropeScaling.type', value.type, ROPE_TYPES);
+  return [kind, checkFinite('ropeScaling.factor', value.factor ?? 1)];
+}
+
+function isArrayLike(values) {
+  return Array.isArray(values) || (ArrayBuffer.isView(values) && !(values instanceof DataView));
+}
+
+// Integers that survive the copy into an Int32Array unchanged; the core checks them against the
+// vocabulary.
+function checkIds(name, values, length, what) {
+  if (!isArrayLike(values)) throw new TypeError(`${name} must be an Int32Array or an array of integers`);
+  if (values.length !== length) throw new RangeError(`${name} must have ${length} elements ${what}, got ${values.length}`);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i];
+    if (!Number.isInteger(v)) throw new TypeError(`${name}[${i}] must be an integer`);
+    if (v < 0 || v > 0x7fffffff) throw new RangeError(`${name}[${i}] must be a token id from 0 to vocab − 1 (got ${v})`);
+  }
+}
+
+function checkMask(mask, length) {
+  if (!isArrayLike(mask)) throw new TypeError('mask must be a Uint8Array or an array of 0 and 1');
+  if (mask.length !== length) throw new RangeError(`mask must have ${length} elements (B·T), got ${mask.length}`);
+  for (let i = 0; i < mask.length; i++) {
+    if (mask[i] !== 0 && mask[i] !== 1 && mask[i] !== true && mask[i] !== false) {
+      throw new RangeError(`mask[${i}] must be 0 or 1`);
+    }
+  }
+}
+
