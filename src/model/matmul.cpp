@@ -8,8 +8,9 @@ namespace {
 
 #if POSENC_SIMD
 // Rows × (Cols·kLanes) elements of C in Rows·Cols accumulators, loop over k: one broadcast of
-// A(m, k) per row, Cols loads of B's row k. Rows = 4, Cols = 3: 12 accumulators + 3 loads + 1
-// broadcast fit the 16 SIMD registers of SSE / wasm SIMD128 on x64.
+// A(m, k) per row, Cols loads of B's row k. Rows = 4, Cols = 2 (8 accumulators, 2 loads, 1
+// broadcast): the best of 4×3, 3×3 and 4×2 in Node 20 (a training step at the benchmark size,
+// best of 40: 4×2 33 ms, 3×3 37 ms, 4×3 39 ms; 4×3's 16 live registers spill in V8).
 template <std::size_t Rows, std::size_t Cols>
 inline void block(std::size_t K, const float* a, std::size_t a_row, std::size_t a_col, const float* b,
                   std::size_t ldb, float* c, std::size_t ldc, bool accumulate) {
@@ -33,7 +34,7 @@ inline void block(std::size_t K, const float* a, std::size_t a_row, std::size_t 
 }
 
 inline constexpr std::size_t kRowBlock = 4;
-inline constexpr std::size_t kColBlock = 3;
+inline constexpr std::size_t kColBlock = 2;
 
 // Rows rows of C: column blocks of kColBlock batches, then single batches.
 template <std::size_t Rows>

@@ -1,5 +1,5 @@
 // The float kernels of the trainable model (SIMD in the SIMD build) against their float64
-// instantiation, on sizes that hit every tail of the 4-row × 3-batch blocks, the single-batch
+// instantiation, on sizes that hit every tail of the 4-row × 2-batch blocks, the single-batch
 // columns and the scalar columns; and the whole float model against the float64 one.
 #include <catch2/catch.hpp>
 
