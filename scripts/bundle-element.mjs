@@ -98,7 +98,7 @@ const { metafile } = await esbuild.build({
   // The JS API's Node and unbundled-core branches are never taken inside the bundle.
   external: ['node:*'],
   plugins: [cores],
-  banner: { js: '/* PosEnc Lab <posenc-lab> element - MIT licence. GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */' },
+  banner: { js: '/* PosEnc Lab <posenc-lab> element - MIT licence. Includes d3-scale-chromatic (with ColorBrewer colours), d3-color, d3-interpolate and d3-array, ISC licence, copyright Mike Bostock: see licences/ beside this file. GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */' },
   metafile: true,
   logLevel: 'warning',
   // posenc.mjs's default core loader imports posenc-core-<flavour>.mjs; the bundle installs its own.

@@ -1,6 +1,7 @@
 // Figures: canvas heatmaps (one or more matrices on one shared colour scale) and line/bar charts,
 // each with a legend or axes, an accessible name, a readout of the exact value under the pointer
 // (or the keyboard cursor), and PNG / CSV / JSON export.
+import { ticks as niceTicks } from 'd3-array';
 import { paintMatrix, paintLegend, PALETTE_NAMES } from './heatmap.js';
 import { canvasToPng, csvBlob, download, fileStem, jsonBlob } from './export.js';
 import { setAttr, setHidden, setStyle, setText } from './dom.js';
@@ -536,16 +537,6 @@ function drawSeries(g, series, L) {
     g.stroke();
   }
   g.setLineDash([]);
-}
-
-function niceTicks(min, max, count) {
-  const span = max - min;
-  const step0 = span / Math.max(1, count);
-  const magnitude = 10 ** Math.floor(Math.log10(step0));
-  const step = [1, 2, 5, 10].map((m) => m * magnitude).find((s) => s >= step0) ?? 10 * magnitude;
-  const ticks = [];
-  for (let t = Math.ceil(min / step) * step; t <= max + step * 1e-9; t += step) ticks.push(Number(t.toPrecision(12)));
-  return ticks;
 }
 
 function decadeTicks(min, max) {

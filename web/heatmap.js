@@ -3,19 +3,16 @@
 // Sequential data (attention weights, 0…1) uses viridis: perceptually uniform, readable in
 // greyscale and for the common colour-vision deficiencies. Signed data (encoded inputs, PE, logit
 // terms) uses ColorBrewer's RdBu (blue < 0 < red), one of Brewer's colour-blind-safe diverging
-// schemes, always on a symmetric range so white means exactly zero. The anchors are the published
-// colours (matplotlib's viridis at t = 0, 1/9, …, 1; RdBu's 11 classes); linear interpolation
-// between them is indistinguishable from the full tables at these sizes and keeps the page free
-// of a colour-scale dependency.
-const PALETTE_ANCHORS = {
-  viridis: [
-    '#440154', '#482878', '#3e4989', '#31688e', '#26828e',
-    '#1f9e89', '#35b779', '#6ece58', '#b5de2b', '#fde725',
-  ],
-  diverging: [
-    '#053061', '#2166ac', '#4393c3', '#92c5de', '#d1e5f0', '#f7f7f7',
-    '#fddbc7', '#f4a582', '#d6604d', '#b2182b', '#67001f',
-  ],
+// schemes, always on a symmetric range so its pale middle means exactly zero. Both come from
+// d3-scale-chromatic as published: its viridis is a 256-colour table, which the 256-entry ramp
+// reads entry for entry (interpolateViridis(i/255) is entry i); its RdBu is a B-spline through
+// Brewer's 11 classes, sampled here at 256 points. RdBu runs red → blue in d3, so t is reversed.
+import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
+import { rgb } from 'd3-color';
+
+const PALETTES = {
+  viridis: interpolateViridis,
+  diverging: (t) => interpolateRdBu(1 - t),
 };
 
 export const PALETTE_NAMES = {
@@ -25,26 +22,15 @@ export const PALETTE_NAMES = {
 
 const RAMP_SIZE = 256;
 const RAMPS = Object.fromEntries(
-  Object.entries(PALETTE_ANCHORS).map(([name, anchors]) => [name, buildRamp(anchors, RAMP_SIZE)]),
+  Object.entries(PALETTES).map(([name, palette]) => [name, sampleRamp(palette, RAMP_SIZE)]),
 );
 
-function hexToRgb(hex) {
-  const value = Number.parseInt(hex.slice(1), 16);
-  return [(value >> 16) & 255, (value >> 8) & 255, value & 255];
-}
-
-function buildRamp(anchors, size) {
-  const rgb = anchors.map(hexToRgb);
+/** size RGB triples (Uint8ClampedArray(size·3)) of palette(t) at t = 0, 1/(size−1), …, 1. */
+function sampleRamp(palette, size) {
   const ramp = new Uint8ClampedArray(size * 3);
   for (let i = 0; i < size; i++) {
-    const position = (i / (size - 1)) * (rgb.length - 1);
-    const lower = Math.min(Math.floor(position), rgb.length - 2);
-    const fraction = position - lower;
-    for (let channel = 0; channel < 3; channel++) {
-      const a = rgb[lower][channel];
-      const b = rgb[lower + 1][channel];
-      ramp[i * 3 + channel] = Math.round(a + (b - a) * fraction);
-    }
+    const { r, g, b } = rgb(palette(i / (size - 1)));
+    ramp.set([r, g, b], i * 3);
   }
   return ramp;
 }

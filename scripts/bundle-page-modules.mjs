@@ -1,0 +1,60 @@
+// The page loads web/*.js as plain ES modules, and a browser cannot resolve a package name
+// (`import … from 'd3-array'`) without an import map, which the page's CSP would refuse inline.
+// So every page module that imports an npm package is rebuilt in OUT_DIR with that package's code
+// inside it (esbuild); its imports of the page's own modules stay as they are, so no page module
+// is duplicated. Modules without package imports are left untouched.
+// Usage: node scripts/bundle-page-modules.mjs OUT_DIR   (run by scripts/build on its staging copy of web/)
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+const [outDir] = process.argv.slice(2);
+if (!outDir) {
+  console.error('usage: node scripts/bundle-page-modules.mjs OUT_DIR');
+  process.exit(2);
+}
+
+let esbuild;
+try {
+  esbuild = await import('esbuild');
+} catch {
+  console.error('bundle-page-modules: esbuild is missing (a dev dependency): run ./scripts/setup (npm ci) first');
+  process.exit(1);
+}
+
+// A static import or re-export of a bare package name (not ./, ../, /, nor a scheme such as node:).
+const PACKAGE_IMPORT = /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](?![./]|[\w-]+:)([^'"]+)['"]/m;
+
+const modules = [];
+for (const entry of await readdir(outDir, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !/\.m?js$/.test(entry.name)) continue;
+  const path = join(entry.parentPath ?? entry.path, entry.name);
+  if (PACKAGE_IMPORT.test(await readFile(path, 'utf8'))) modules.push(path);
+}
+
+const keepPageImports = {
+  name: 'keep-page-imports',
+  setup(build) {
+    // Relative imports written in a page module; the packages' own relative imports are bundled.
+    build.onResolve({ filter: /^\.\.?\// }, (args) => (
+      args.kind === 'entry-point' || args.importer.includes('/node_modules/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+for (const path of modules) {
+  await esbuild.build({
+    entryPoints: [path],
+    outfile: path,
+    allowOverwrite: true,
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,  // the packages' code is served as is, so it is sent small
+    charset: 'utf8',
+    legalComments: 'inline',  // the packages' licence headers travel with their code
+    nodePaths: [join(process.cwd(), 'node_modules')],
+    plugins: [keepPageImports],
+    logLevel: 'warning',
+  });
+  console.log(`bundle-page-modules: ${relative(outDir, path)} now carries its npm imports`);
+}

@@ -1,0 +1,123 @@
+// The first screen shows the comparison (issue #14, item 7), in headless Chromium: at 1280 × 800
+// the sentence box and every lane's attention map are in view before any scrolling; at 390 × 844
+// the first attention map lies within the first two screens; the settings fold into a panel that
+// the keyboard opens, beside the lanes on wide screens and folded on phones, with their values in
+// the URL as before. Screenshots go to build-e2e/screenshots/first-screen-*.png — look at them.
+// Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { pageSuite } from './browser.mjs';
+
+const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
+const MAPS = '#lanes [data-figure$="-attention"] canvas.map-canvas';
+
+before(() => mkdir(SCREENSHOTS, { recursive: true }));
+
+const openPage = pageSuite();
+
+/** The element's box in page coordinates (rounded px), whatever the scroll position. */
+function pageBox(page, selector) {
+  return page.evaluate((s) => [...document.querySelectorAll(s)].map((element) => {
+    const r = element.getBoundingClientRect();
+    return { top: Math.round(r.top + scrollY), bottom: Math.round(r.bottom + scrollY), left: Math.round(r.left), right: Math.round(r.right) };
+  }), selector);
+}
+
+/** Waits until every chosen lane's attention map has been painted (lanes build their figures lazily). */
+async function waitForMaps(page, count) {
+  await page.waitForFunction(({ selector, want }) => document.querySelectorAll(selector).length >= want, { selector: MAPS, want: count }, { timeout: 10000 });
+}
+
+test('1280 × 800: the sentence box and all three attention maps are in view without scrolling', async () => {
+  const { page, problems, close } = await openPage({ width: 1280, height: 800 });
+  try {
+    await waitForMaps(page, 3);
+    assert.equal(await page.evaluate(() => scrollY), 0, 'nothing has scrolled');
+    const [sentence] = await pageBox(page, '#sentence');
+    assert.ok(sentence.top >= 0 && sentence.bottom <= 800, `sentence box at ${sentence.top}–${sentence.bottom} px`);
+    const maps = await pageBox(page, MAPS);
+    assert.equal(maps.length, 3, 'one map per lane');
+    for (const [i, map] of maps.entries()) {
+      assert.ok(map.top >= 0 && map.bottom <= 800 && map.left >= 0 && map.right <= 1280,
+        `lane ${i + 1}'s attention map at ${JSON.stringify(map)} lies within 1280 × 800`);
+      // A map squeezed to a sliver would also "fit": it must stay large enough to read cells.
+      assert.ok(map.right - map.left >= 200, `lane ${i + 1}'s map is ${map.right - map.left} px wide`);
+    }
+    assert.equal(new Set(maps.map((m) => m.top)).size, 1, 'the maps stand side by side, on one row');
+    assert.equal(await page.locator('#settings').evaluate((d) => d.open), true, 'settings open beside the lanes');
+    assert.equal(await page.locator('#dim').isVisible(), true);
+    await page.screenshot({ path: `${SCREENSHOTS}first-screen-1280x800.png` });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('390 × 844: the first attention map lies within two screens; the settings are folded', async () => {
+  const { page, problems, close } = await openPage({ width: 390, height: 844 });
+  try {
+    await page.screenshot({ path: `${SCREENSHOTS}first-screen-390x844.png` });
+    assert.equal(await page.locator('#settings').evaluate((d) => d.open), false, 'settings folded on a phone');
+    assert.equal(await page.locator('#dim').isVisible(), false);
+    const [sentence] = await pageBox(page, '#sentence');
+    assert.ok(sentence.bottom <= 844, `sentence box on the first screen (${sentence.top}–${sentence.bottom} px)`);
+    await page.locator('#lanes [data-figure$="-attention"]').first().scrollIntoViewIfNeeded();
+    await waitForMaps(page, 1);
+    const [map] = await pageBox(page, MAPS);
+    assert.ok(map.bottom <= 2 * 844, `the first attention map at ${map.top}–${map.bottom} px ends within two screens (${2 * 844} px)`);
+    assert.ok(map.right - map.left >= 300, `and fills the phone's width (${map.right - map.left} px)`);
+    assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'no horizontal scrolling');
+    await page.screenshot({ path: `${SCREENSHOTS}first-screen-390x844-second.png`, fullPage: true, clip: { x: 0, y: 844, width: 390, height: 844 } });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the settings panel opens and folds from the keyboard; its values stay in the URL', async () => {
+  const { page, problems, close } = await openPage({ width: 390, height: 844, hash: '#v=synthetic' });
+  try {
+    await page.getByLabel('Sentence', { exact: true }).focus();
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(() => document.activeElement.closest('summary')?.parentElement.id), 'settings',
+      'the panel is the next stop after the sentence');
+    await page.keyboard.press('Enter');
+    assert.equal(await page.locator('#settings').evaluate((d) => d.open), true, 'Enter opens it');
+    assert.equal(await page.locator('#layout').isVisible(), true);
+    await page.locator('#layout').selectOption('half');
+    await page.waitForFunction(() => /(^#|&)lay=half(&|$)/.test(location.hash), null, { timeout: 5000 });
+    await page.locator('#settings > summary').focus();
+    await page.keyboard.press('Space');
+    assert.equal(await page.locator('#settings').evaluate((d) => d.open), false, 'Space folds it again');
+    // A link restores the settings into the folded panel.
+    const hash = await page.evaluate(() => location.hash);
+    const { page: again, problems: problemsAgain, close: closeAgain } = await openPage({ width: 390, height: 844, hash });
+    try {
+      assert.equal(await again.locator('#settings').evaluate((d) => d.open), false);
+      assert.equal(await again.locator('#layout').inputValue(), 'half');
+      assert.deepEqual(problemsAgain, []);
+    } finally {
+      await closeAgain();
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the settings follow the layout when the window crosses the side-by-side width', async () => {
+  const { page, problems, close } = await openPage({ width: 1280, height: 800, hash: '#v=synthetic' });
+  try {
+    const open = () => page.locator('#settings').evaluate((d) => d.open);
+    assert.equal(await open(), true);
+    await page.setViewportSize({ width: 900, height: 800 });
+    await page.waitForFunction(() => !document.getElementById('settings').open, null, { timeout: 5000 });
+    await page.setViewportSize({ width: 1400, height: 800 });
+    await page.waitForFunction(() => document.getElementById('settings').open, null, { timeout: 5000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

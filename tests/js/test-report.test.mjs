@@ -1,0 +1,143 @@
+// scripts/test-report.mjs, which scripts/test uses to read each layer's totals from its runner's
+// machine-readable report: JUnit XML (Catch2, scripts/fuzz) and TAP (node --test). Hand-written
+// reports pin the rules (what counts as a test, a failure, a cut-short run); a real node --test
+// run checks the TAP reading against node's own totals.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const SCRIPT = fileURLToPath(new URL('../../scripts/test-report.mjs', import.meta.url));
+
+/** Runs the script on `text` as a `format` report → { passed, failed, names (stderr) }. */
+function totals(format, text) {
+  const dir = mkdtempSync(join(tmpdir(), 'test-report-'));
+  try {
+    const file = join(dir, `report.${format}`);
+    if (text !== null) writeFileSync(file, text);
+    const out = execFileSync(process.execPath, [SCRIPT, format, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const [passed, failed] = out.trim().split(' ').map(Number);
+    return { passed, failed };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const CATCH2 = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites>
+  <testsuite name="posenc_tests" errors="1" failures="1" tests="9" hostname="tbd" time="0.1" timestamp="t">
+    <testcase classname="posenc_tests.global" name="a &gt; b for &quot;x&quot;" time="0.1" status="run"/>
+    <testcase classname="posenc_tests.global" name="sections/first" time="0.1" status="run"/>
+    <testcase classname="posenc_tests.global" name="fails" time="0.1" status="run">
+      <failure message="x &lt; y" type="REQUIRE">
+FAILED:
+  REQUIRE( x &lt; y ) with &lt;testcase name="not a test"/>
+      </failure>
+    </testcase>
+    <testcase classname="posenc_tests.global" name="throws" time="0.1" status="run">
+      <error message="boom" type="TEST_CASE"><![CDATA[ <testcase name="inside CDATA"/> ]]></error>
+    </testcase>
+    <testcase classname="posenc_tests.global" name="may fail" time="0.1" status="run"><skipped message="mayfail"/></testcase>
+    <!-- <testcase name="commented out"/> -->
+    <system-out/>
+    <system-err/>
+  </testsuite>
+</testsuites>
+`;
+
+test('JUnit: a testcase passes unless it holds a failure or an error; skipped ones count neither way', () => {
+  assert.deepEqual(totals('junit', CATCH2), { passed: 2, failed: 2 });
+});
+
+test('JUnit: a report cut short (unclosed elements) adds a failure; a missing or empty one reads 0 0', () => {
+  const cut = CATCH2.slice(0, CATCH2.indexOf('<testcase classname="posenc_tests.global" name="throws"'));
+  assert.deepEqual(totals('junit', cut), { passed: 2, failed: 2 }, 'one failed test plus the cut');
+  assert.deepEqual(totals('junit', null), { passed: 0, failed: 0 });
+  assert.deepEqual(totals('junit', '\n'), { passed: 0, failed: 0 });
+});
+
+test('JUnit: scripts/fuzz\'s report, one testcase per target', () => {
+  const report = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites><testsuite name="libFuzzer" tests="3">
+<testcase classname="libFuzzer" name="fuzz_tokenizer" time="31"/>
+<testcase classname="libFuzzer" name="fuzz_vectors" time="31"><failure message="exit status 1; log build-fuzz/fuzz_vectors.log"/></testcase>
+<testcase classname="libFuzzer" name="fuzz_compare" time="31"/>
+</testsuite></testsuites>
+`;
+  assert.deepEqual(totals('junit', report), { passed: 2, failed: 1 });
+});
+
+const TAP = `TAP version 13
+# Subtest: parent
+    # Subtest: child ok
+    ok 1 - child ok
+      ---
+      duration_ms: 0.1
+      ...
+    1..1
+not ok 1 - parent
+  ---
+  error: |-
+    ok 7 - a line inside YAML is not a test point
+  ...
+# Subtest: a describe block
+    # Subtest: cancelled
+    not ok 1 - cancelled
+      ---
+      failureType: 'cancelledByParent'
+      ...
+    1..1
+not ok 2 - a describe block
+  ---
+  type: 'suite'
+  ...
+ok 3 - skipped one # SKIP
+ok 4 - todo one # TODO later
+ok 5 - a name with \\# in it
+# ok 9 - a comment is not a test point
+1..5
+`;
+
+test('TAP: every point at every depth is a test, describe blocks are not, SKIP and TODO count neither way', () => {
+  // child ok, "a name with # in it" pass; parent (failed after its subtest passed) and cancelled fail.
+  assert.deepEqual(totals('tap', TAP), { passed: 2, failed: 2 });
+});
+
+test('TAP: a stream without its plan, or with fewer points than planned, adds a failure', () => {
+  assert.deepEqual(totals('tap', TAP.replace('1..5\n', '')), { passed: 2, failed: 3 });
+  assert.deepEqual(totals('tap', TAP.replace('1..5\n', '1..7\n')), { passed: 2, failed: 3 });
+  assert.deepEqual(totals('tap', 'TAP version 13\nok 1 - a\nBail out! database down\n1..1\n'), { passed: 1, failed: 1 });
+});
+
+test('TAP: the totals of a real node --test run equal node\'s own pass and fail + cancelled counts', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'test-report-run-'));
+  try {
+    writeFileSync(join(dir, 'sample.test.mjs'), `
+import { describe, it, test } from 'node:test';
+test('passes', () => {});
+test('fails', () => { throw new Error('no'); });
+test('skipped', { skip: true }, () => {});
+test('parent fails after its subtests', async (t) => { await t.test('sub passes', () => {}); throw new Error('late'); });
+describe('suite', () => { it('passes inside', () => {}); it('fails inside', () => { throw new Error('in'); }); });
+test('times out', { timeout: 20 }, () => new Promise((resolve) => setTimeout(resolve, 2000)));
+`);
+    // Without the runner's own NODE_TEST_CONTEXT, which would make the inner run report to this one.
+    const { NODE_TEST_CONTEXT, ...env } = process.env;
+    let tap;
+    try {
+      tap = execFileSync(process.execPath, ['--test', '--test-reporter=tap', join(dir, 'sample.test.mjs')], { encoding: 'utf8', cwd: dir, env });
+      assert.fail('the sample run has failures, so node --test must exit non-zero');
+    } catch (error) {
+      if (error.code === 'ERR_ASSERTION') throw error;
+      tap = error.stdout;
+    }
+    const count = (name) => Number(tap.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))[1]);
+    assert.deepEqual(totals('tap', tap), { passed: count('pass'), failed: count('fail') + count('cancelled') });
+    assert.deepEqual(totals('tap', tap), { passed: 3, failed: 4 }, 'passes, sub passes, passes inside; fails, parent, fails inside, times out');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
