@@ -86,6 +86,18 @@ TEST_CASE("train_step = gradients, clip, AdamW; the loss it returns is the one b
     CHECK(a.steps() == 4);
     a.reset_optimizer();
     CHECK(a.steps() == 0);
+    // A whole buffer in: refused when short or not finite (nothing changes), else copied.
+    std::vector<float> values(a.parameters(), a.parameters() + a.parameter_count());
+    a.train_step(random_tokens(2 * 7, cfg.vocab, 1).data(), 2, 6, nullptr, o);
+    std::vector<float> trained(a.parameters(), a.parameters() + a.parameter_count());
+    CHECK(msg(a.set_parameters(values.data(), values.size() - 1)).rfind("weights", 0) == 0);
+    values[7] = NAN;
+    CHECK(msg(a.set_parameters(values.data(), values.size())).rfind("weights", 0) == 0);
+    CHECK(std::memcmp(a.parameters(), trained.data(), trained.size() * sizeof(float)) == 0);
+    values[7] = 0.5f;
+    CHECK(a.set_parameters(values.data(), values.size()) == nullptr);
+    CHECK(std::memcmp(a.parameters(), values.data(), values.size() * sizeof(float)) == 0);
+    CHECK(a.steps() == 0);
 }
 
 TEST_CASE("every scheme learns to copy at its training length within its step budget", "[model][learning]") {
