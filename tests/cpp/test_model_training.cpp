@@ -103,8 +103,9 @@ TEST_CASE("train_step = gradients, clip, AdamW; the loss it returns is the one b
 TEST_CASE("every scheme learns to copy at its training length within its step budget", "[model][learning]") {
     // Copy 4 symbols of 8 (chance: ln 8 = 2.08), d = 32, L = 2, h = 2, B = 16, lr = 1e-2, 300
     // steps of fresh seeded batches. Measured (mean of the last 10 losses): additive, learned,
-    // concatenated, rotary (both pairings) and t5 reach ~0.00–0.02; nope and alibi learn the copy
-    // more slowly (~0.9–1.2 at this budget), so their target is that they clearly left chance.
+    // concatenated, rotary (both pairings) and t5 reach ≤ 0.001 (target 0.1); nope and alibi learn
+    // the copy more slowly (1.25 and 1.31 here, about 1.03 after 500 steps), so their target is
+    // that they clearly left chance: ≤ 1.6, 0.48 below ln 8. Every build computes the same bits.
     const std::size_t k = 4, V = 10, B = 16, T = 2 * k;
     for (const Variant& variant : kVariants) {
         ModelConfig cfg = variant_config(variant, V, 32, 2, 2, T, 1);
@@ -124,7 +125,7 @@ TEST_CASE("every scheme learns to copy at its training length within its step bu
         }
         const bool slow = variant.scheme == Scheme::nope || variant.scheme == Scheme::alibi;
         INFO(variant.name << ": mean loss of the last 10 steps " << last);
-        CHECK(last <= (slow ? 1.5 : 0.1));
+        CHECK(last <= (slow ? 1.6 : 0.1));
         if (verbose()) std::printf("copy, %s: %.4f\n", variant.name, last);
     }
 }
