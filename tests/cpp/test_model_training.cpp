@@ -105,7 +105,7 @@ TEST_CASE("every scheme learns to copy at its training length within its step bu
     // steps of fresh seeded batches. Measured (mean of the last 10 losses): additive, learned,
     // concatenated, rotary (both pairings) and t5 reach ≤ 0.001 (target 0.1); nope and alibi learn
     // the copy more slowly (1.25 and 1.31 here, about 1.03 after 500 steps), so their target is
-    // that they clearly left chance: ≤ 1.6, 0.48 below ln 8. Every build computes the same bits.
+    // that they clearly left chance: ≤ 1.6, 0.48 below ln 8.
     const std::size_t k = 4, V = 10, B = 16, T = 2 * k;
     for (const Variant& variant : kVariants) {
         ModelConfig cfg = variant_config(variant, V, 32, 2, 2, T, 1);
