@@ -97,6 +97,15 @@ void Transformer::init() {
     reset_optimizer();
 }
 
+const char* Transformer::set_parameters(const float* values, std::size_t count) {
+    if (count != params_.size()) return "weights must hold exactly the model's parameter count";
+    for (std::size_t i = 0; i < count; ++i)
+        if (!std::isfinite(values[i])) return "weights must be finite numbers";
+    std::copy(values, values + count, params_.begin());
+    reset_optimizer();
+    return nullptr;
+}
+
 void Transformer::reset_optimizer() {
     std::fill(m_.begin(), m_.end(), 0.0f);
     std::fill(v_.begin(), v_.end(), 0.0f);

@@ -45,6 +45,10 @@ public:
     // The flat parameter buffer, writable (the weights file fills it in parameter_specs order).
     float* parameters() { return params_.data(); }
     const float* parameters() const { return params_.data(); }
+    // Copies a whole parameter buffer in (a weights file's tensors in parameter_specs order) and
+    // resets the optimiser; nullptr, or a message when count differs from parameter_count() or a
+    // value is not finite (nothing is changed then).
+    const char* set_parameters(const float* values, std::size_t count);
     const float* gradient_buffer() const { return grads_.data(); }
     std::uint64_t steps() const { return step_; }
 

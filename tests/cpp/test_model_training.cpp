@@ -86,13 +86,26 @@ TEST_CASE("train_step = gradients, clip, AdamW; the loss it returns is the one b
     CHECK(a.steps() == 4);
     a.reset_optimizer();
     CHECK(a.steps() == 0);
+    // A whole buffer in: refused when short or not finite (nothing changes), else copied.
+    std::vector<float> values(a.parameters(), a.parameters() + a.parameter_count());
+    a.train_step(random_tokens(2 * 7, cfg.vocab, 1).data(), 2, 6, nullptr, o);
+    std::vector<float> trained(a.parameters(), a.parameters() + a.parameter_count());
+    CHECK(msg(a.set_parameters(values.data(), values.size() - 1)).rfind("weights", 0) == 0);
+    values[7] = NAN;
+    CHECK(msg(a.set_parameters(values.data(), values.size())).rfind("weights", 0) == 0);
+    CHECK(std::memcmp(a.parameters(), trained.data(), trained.size() * sizeof(float)) == 0);
+    values[7] = 0.5f;
+    CHECK(a.set_parameters(values.data(), values.size()) == nullptr);
+    CHECK(std::memcmp(a.parameters(), values.data(), values.size() * sizeof(float)) == 0);
+    CHECK(a.steps() == 0);
 }
 
 TEST_CASE("every scheme learns to copy at its training length within its step budget", "[model][learning]") {
     // Copy 4 symbols of 8 (chance: ln 8 = 2.08), d = 32, L = 2, h = 2, B = 16, lr = 1e-2, 300
     // steps of fresh seeded batches. Measured (mean of the last 10 losses): additive, learned,
-    // concatenated, rotary (both pairings) and t5 reach ~0.00–0.02; nope and alibi learn the copy
-    // more slowly (~0.9–1.2 at this budget), so their target is that they clearly left chance.
+    // concatenated, rotary (both pairings) and t5 reach ≤ 0.001 (target 0.1); nope and alibi learn
+    // the copy more slowly (1.25 and 1.31 here, about 1.03 after 500 steps), so their target is
+    // that they clearly left chance: ≤ 1.6, 0.48 below ln 8.
     const std::size_t k = 4, V = 10, B = 16, T = 2 * k;
     for (const Variant& variant : kVariants) {
         ModelConfig cfg = variant_config(variant, V, 32, 2, 2, T, 1);
@@ -112,7 +125,7 @@ TEST_CASE("every scheme learns to copy at its training length within its step bu
         }
         const bool slow = variant.scheme == Scheme::nope || variant.scheme == Scheme::alibi;
         INFO(variant.name << ": mean loss of the last 10 steps " << last);
-        CHECK(last <= (slow ? 1.5 : 0.1));
+        CHECK(last <= (slow ? 1.6 : 0.1));
         if (verbose()) std::printf("copy, %s: %.4f\n", variant.name, last);
     }
 }
