@@ -2,10 +2,32 @@
 
 #include <cmath>
 
+#include "simd.hpp"
+
 namespace posenc::model {
 
 namespace {
 bool finite_in(float x, float lo, float hi) { return std::isfinite(x) && x >= lo && x <= hi; }
+
+// Correctly rounded in both forms (sqrtss / sqrtps, f32x4.sqrt), so batch and tail agree bit for bit.
+inline float square_root(float x) { return std::sqrt(x); }
+#if POSENC_SIMD
+inline Batch square_root(Batch x) { return xsimd::sqrt(x); }
+#endif
+
+// AdamW's per-step scalars, each rounded once to float.
+struct AdamWConstants {
+    float keep, b1, b2, one_minus_b1, one_minus_b2, step_size, bc2_sqrt, eps;
+};
+
+// One element (or one batch of them): the batch loop and the scalar tail run this same sequence.
+template <class F>
+inline void adamw_lane(F& param, F& m, F& v, F g, const AdamWConstants& k) {
+    m = F(k.b1) * m + F(k.one_minus_b1) * g;
+    v = F(k.b2) * v + F(k.one_minus_b2) * (g * g);
+    const F denom = square_root(v) / F(k.bc2_sqrt) + F(k.eps);
+    param = param * F(k.keep) - F(k.step_size) * (m / denom);
+}
 }  // namespace
 
 const char* validate(const AdamWOptions& o) {
@@ -39,15 +61,20 @@ void adamw_update(const std::vector<TensorSpec>& specs, float* params, const flo
     const float step_size = static_cast<float>(o.lr / (1.0 - std::pow(static_cast<double>(b1), steps)));
     const float bc2_sqrt = static_cast<float>(std::sqrt(1.0 - std::pow(static_cast<double>(b2), steps)));
     for (const TensorSpec& spec : specs) {
-        const std::size_t begin = spec.offset, end = spec.offset + spec.size();
-        const float keep = spec.decayed() ? decay : 1.0f;
-        for (std::size_t i = begin; i < end; ++i) {
-            const float g = grads[i];
-            m[i] = b1 * m[i] + one_minus_b1 * g;
-            v[i] = b2 * v[i] + one_minus_b2 * (g * g);
-            const float denom = std::sqrt(v[i]) / bc2_sqrt + o.eps;
-            params[i] = params[i] * keep - step_size * (m[i] / denom);
+        const AdamWConstants k{spec.decayed() ? decay : 1.0f, b1, b2, one_minus_b1, one_minus_b2, step_size, bc2_sqrt,
+                               o.eps};
+        std::size_t i = spec.offset;
+        const std::size_t end = spec.offset + spec.size();
+#if POSENC_SIMD
+        for (; i + kLanes <= end; i += kLanes) {
+            Batch p = load(params + i), mi = load(m + i), vi = load(v + i);
+            adamw_lane(p, mi, vi, load(grads + i), k);
+            store(params + i, p);
+            store(m + i, mi);
+            store(v + i, vi);
         }
+#endif
+        for (; i < end; ++i) adamw_lane(params[i], m[i], v[i], grads[i], k);
     }
 }
 

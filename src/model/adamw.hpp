@@ -4,7 +4,8 @@
 //   clip:  N = ‖g‖₂ over every gradient; if clip > 0 and N > clip, g ← g·clip/(N + 1e-6).
 //   AdamW at step t ≥ 1: θ ← θ·(1 − lr·wd) for 2-D tensors only; m ← β1·m + (1 − β1)·g;
 //   v ← β2·v + (1 − β2)·g²; θ ← θ − (lr/(1 − β1^t))·m/(√v/√(1 − β2^t) + eps).
-// Scalar constants are formed in double and rounded once to float; the per-element math is float.
+// Scalar constants are formed in double and rounded once to float; the per-element math is float,
+// a batch loop and a scalar tail running the same operations (the same bits either way).
 #pragma once
 
 #include <cstddef>

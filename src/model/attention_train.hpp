@@ -52,7 +52,7 @@ void attention_head_forward(const Real* q, const Real* k, const Real* v, std::si
     }
     for (std::size_t i = 0; i < n; ++i) {
         Real* row = probs + i * n;
-        Real row_max = row[0] * scale + bias.at(i);
+        Real row_max = row[0] * scale + bias.at(i);  // S_i0, as the loop below forms it
         for (std::size_t j = 0; j <= i; ++j) {
             row[j] = row[j] * scale + bias.at(i - j);
             row_max = row[j] > row_max ? row[j] : row_max;

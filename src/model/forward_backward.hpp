@@ -116,10 +116,8 @@ void prepare(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training
         grow(ws.d_qkv, s.qkv);
         grow(ws.d_hidden, s.hidden);
         grow(ws.dprobs, s.dprobs);
-        if (ws.targets.size() < B * T) ws.targets.resize(B * T);
-    } else if (ws.targets.size() < B * T) {
-        ws.targets.resize(B * T);
     }
+    if (ws.targets.size() < B * T) ws.targets.resize(B * T);
     const std::size_t d = cfg.d, dh = cfg.d / cfg.heads;
     const std::size_t width = cfg.scheme == Scheme::additive ? d : cfg.scheme == Scheme::concatenated ? cfg.d_pos : 0;
     if (width && ws.input_rows < T) {  // row p does not depend on n: a longer table serves shorter calls

@@ -288,3 +288,22 @@ TEST_CASE("train_step end to end against the float64 model and AdamW, the key bi
         CHECK(worst <= 1e-3 * o.lr);
     }
 }
+
+TEST_CASE("AdamW's batch loop and scalar tail give the same bits", "[model][adamw]") {
+    // One 2-D tensor of 13 entries (batches + a tail of 1) against 13 tensors of 1 entry (tail only).
+    const std::size_t count = 13;
+    const std::vector<TensorSpec> whole = {{"w", count, 1, 0}};
+    std::vector<TensorSpec> single;
+    for (std::size_t i = 0; i < count; ++i) single.push_back({"w", 1, 1, i});
+    const auto grads = random_values(count, 3, 0.01f);
+    std::vector<float> p1 = random_values(count, 4), p2 = p1, m1(count, 0.0f), m2(count, 0.0f), v1(count, 0.0f),
+                       v2(count, 0.0f);
+    for (std::uint64_t t = 1; t <= 3; ++t) {
+        adamw_update(whole, p1.data(), grads.data(), m1.data(), v1.data(), t, {});
+        adamw_update(single, p2.data(), grads.data(), m2.data(), v2.data(), t, {});
+    }
+    CHECK(p1 == p2);
+    CHECK(m1 == m2);
+    CHECK(v1 == v2);
+    CHECK(p1 != random_values(count, 4));
+}
