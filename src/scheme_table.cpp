@@ -1,0 +1,102 @@
+#include "scheme_table.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace posenc {
+
+namespace {
+// 256 → "256", 1e9 → "1000000000", 0.4 → "0.4": whole numbers in full, others with the fewest
+// digits that read back as the same double (as JavaScript prints numbers in the page's notes).
+std::string number_text(double v) {
+    char text[40];
+    if (std::trunc(v) == v && std::fabs(v) < 1e15) {
+        std::snprintf(text, sizeof text, "%.0f", v);
+        return text;
+    }
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, v);
+        if (std::strtod(text, nullptr) == v) break;
+    }
+    return text;
+}
+
+// "t5Buckets must be an even integer from 4 to 256", built once per parameter from its limits.
+std::string range_message(const ParamInfo& p) {
+    std::string m = std::string(p.name) + " must be ";
+    if (p.integer) {
+        m += p.even ? "an even integer from " : "an integer from ";
+        return m + number_text(p.min) + " to " + number_text(p.max);
+    }
+    if (p.max == kUnbounded) return m + "a finite number ≥ " + number_text(p.min);
+    if (p.min_open) return m + "a number > " + number_text(p.min) + " and at most " + number_text(p.max);
+    return m + "a number from " + number_text(p.min) + " to " + number_text(p.max);
+}
+
+const std::string& message_for(Param p) {
+    static std::string messages[kParamCount];
+    std::string& m = messages[static_cast<unsigned>(p)];
+    if (m.empty()) m = range_message(param_info(p));
+    return m;
+}
+}  // namespace
+
+ParamValues default_params() {
+    ParamValues values{};
+    for (const ParamInfo& p : kParamTable) values[p.id] = p.fallback;
+    return values;
+}
+
+const char* check_param(Param id, double value) {
+    const ParamInfo& p = param_info(id);
+    const bool above_min = p.min_open ? value > p.min : value >= p.min;
+    const bool whole = !p.integer || (std::trunc(value) == value && (!p.even || std::fmod(value, 2.0) == 0.0));
+    // NaN fails every comparison, so it is refused here too.
+    if (!(std::isfinite(value) && above_min && value <= p.max && whole)) return message_for(id).c_str();
+    return nullptr;
+}
+
+int t5_min_max_distance(int t5_buckets, bool causal) {
+    const int exact = (causal ? t5_buckets : t5_buckets / 2) / 2;
+    return exact + 1;
+}
+
+const char* check_dependent(const ParamValues& v, bool causal) {
+    if (v[Param::alibi_head] > v[Param::alibi_heads]) return "alibiHead must be an integer from 1 to alibiHeads";
+    if (v[Param::t5_max_distance] < t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal)) {
+        return "t5MaxDistance must exceed the exact buckets (t5Buckets/4, or t5Buckets/2 when causal) and be at most 1000000";
+    }
+    if (!(v[Param::yarn_alpha] < v[Param::yarn_beta])) {
+        return "yarnAlpha and yarnBeta must be finite numbers with 0 ≤ yarnAlpha < yarnBeta";
+    }
+    return nullptr;
+}
+
+std::string settle_params(ParamValues& v, bool causal) {
+    std::string notes;
+    const auto note = [&](const std::string& sentence) { notes += (notes.empty() ? "" : " ") + sentence; };
+    const auto text = [](double x) { return number_text(x); };
+    if (v[Param::alibi_head] > v[Param::alibi_heads]) {
+        note("ALiBi head k = " + text(v[Param::alibi_head]) + " is more than H = " + text(v[Param::alibi_heads]) +
+             " heads; using head " + text(v[Param::alibi_heads]) + ".");
+        v[Param::alibi_head] = v[Param::alibi_heads];
+    }
+    const int least = t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal);
+    if (v[Param::t5_max_distance] < least) {
+        const double fallback = std::fmax(param_info(Param::t5_max_distance).fallback, least);
+        note("T5 max distance " + text(v[Param::t5_max_distance]) + " does not exceed the " + text(least - 1) +
+             " exact buckets; using " + text(fallback) + ".");
+        v[Param::t5_max_distance] = fallback;
+    }
+    if (!(v[Param::yarn_alpha] < v[Param::yarn_beta])) {
+        const double alpha = param_info(Param::yarn_alpha).fallback, beta = param_info(Param::yarn_beta).fallback;
+        note("YaRN needs α < β (got α = " + text(v[Param::yarn_alpha]) + ", β = " + text(v[Param::yarn_beta]) +
+             "); using α = " + text(alpha) + ", β = " + text(beta) + ".");
+        v[Param::yarn_alpha] = alpha;
+        v[Param::yarn_beta] = beta;
+    }
+    return notes;
+}
+
+}  // namespace posenc
