@@ -48,13 +48,13 @@ std::uint64_t head_matrix_seed(std::uint64_t seed, std::size_t width, std::size_
 // Everything compare() reads besides the inputs' rows and n (the lane set aside: lanes are
 // independent of each other).
 bool same_settings(const CompareConfig& a, const CompareConfig& b) {
-    const SchemeOptions &x = a.options, &y = b.options;
+    const ParamValues x = to_params(a.options), y = to_params(b.options);
+    for (unsigned i = 0; i < kParamCount; ++i) {
+        if (x.v[i] != y.v[i]) return false;
+    }
     return a.d == b.d && a.alpha == b.alpha && a.base == b.base && a.layout == b.layout && a.pairing == b.pairing &&
            a.d_pos == b.d_pos && a.concat_mode == b.concat_mode && a.causal == b.causal && a.heads == b.heads &&
-           a.head_seed == b.head_seed && a.scale == b.scale && x.trained_length == y.trained_length &&
-           x.eval_length == y.eval_length && x.alibi_heads == y.alibi_heads && x.alibi_head == y.alibi_head &&
-           x.t5_buckets == y.t5_buckets && x.t5_max_distance == y.t5_max_distance && x.xpos_gamma == y.xpos_gamma &&
-           x.xpos_scale_base == y.xpos_scale_base && x.yarn_alpha == y.yarn_alpha && x.yarn_beta == y.yarn_beta;
+           a.head_seed == b.head_seed && a.scale == b.scale;
 }
 
 // Rows this call shares with the last one (see compare.hpp); then remembers this call's inputs.

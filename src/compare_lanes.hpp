@@ -1,10 +1,10 @@
 // Inside compare(): what the scheme families' files share. Not an API — compare.hpp is.
 //
-// compare() (compare.cpp) clears and tracks, then hands each family its lanes:
-//   compare_absolute.cpp  additive, learned (x = αE + table) and concatenated (x = [αE_t ; PE_p])
-//   compare_rotation.cpp  rotary, xpos, rope_pi, rope_ntk, yarn (q and k rotated)
-//   compare_bias.cpp      alibi, t5 (a bias on the logits by key − query)
-//   compare.cpp           nope (the bare words)
+// compare() (compare.cpp) clears and tracks, then hands each family (scheme_table.hpp) its lanes:
+//   compare_absolute.cpp  absolute (x = αE + a table) and concatenated (x = [αE_t ; PE_p])
+//   compare_rotation.cpp  rotation (q and k rotated)
+//   compare_bias.cpp      logit bias (a bias on the logits by key − query)
+//   compare.cpp           none (the bare words)
 // Each family prepares its lane's x and parameters and calls run_scheme, which runs the heads and
 // calls back the family's hook for what differs: identity_terms, rotate_for, bias_table.
 // Shapes as in compare.hpp.

@@ -73,9 +73,9 @@ const char* check_dependent(const ParamValues& v, bool causal) {
     return nullptr;
 }
 
-std::string settle_params(ParamValues& v, bool causal) {
-    std::string notes;
-    const auto note = [&](const std::string& sentence) { notes += (notes.empty() ? "" : " ") + sentence; };
+std::vector<std::string> settle_params(ParamValues& v, bool causal) {
+    std::vector<std::string> notes;
+    const auto note = [&](const std::string& sentence) { notes.push_back(sentence); };
     const auto text = [](double x) { return number_text(x); };
     if (v[Param::alibi_head] > v[Param::alibi_heads]) {
         note("ALiBi head k = " + text(v[Param::alibi_head]) + " is more than H = " + text(v[Param::alibi_heads]) +

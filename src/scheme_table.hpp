@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "scheme.hpp"
 
@@ -159,9 +160,9 @@ const char* check_param(Param p, double value);
 // The smallest t5MaxDistance beyond the exact buckets: t5_bucket's precondition.
 int t5_min_max_distance(int t5_buckets, bool causal);
 
-// Applies the rules to values that pass check_param; returns the notes (one sentence each,
-// space-separated; empty when nothing changed).
-std::string settle_params(ParamValues& values, bool causal);
+// Applies the rules to values that pass check_param; returns one note (a sentence) per rule that
+// changed a value, none when nothing changed.
+std::vector<std::string> settle_params(ParamValues& values, bool causal);
 
 // nullptr when the values satisfy the rules, else the message naming the parameter.
 const char* check_dependent(const ParamValues& values, bool causal);

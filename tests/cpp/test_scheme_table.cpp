@@ -127,22 +127,22 @@ TEST_CASE("settle_params: one fallback and one note per broken rule, and the res
     v = default_params();
     v[Param::alibi_heads] = 2;
     v[Param::alibi_head] = 3;
-    CHECK(settle_params(v, false) == "ALiBi head k = 3 is more than H = 2 heads; using head 2.");
+    CHECK(settle_params(v, false) == std::vector<std::string>{"ALiBi head k = 3 is more than H = 2 heads; using head 2."});
     CHECK(v[Param::alibi_head] == 2);
 
     v = default_params();
     v[Param::t5_buckets] = 32;
     v[Param::t5_max_distance] = 16;  // causal: 16 exact buckets
-    CHECK(settle_params(v, true) == "T5 max distance 16 does not exceed the 16 exact buckets; using 128.");
+    CHECK(settle_params(v, true) == std::vector<std::string>{"T5 max distance 16 does not exceed the 16 exact buckets; using 128."});
     CHECK(v[Param::t5_max_distance] == 128);
     v[Param::t5_buckets] = 256;  // 128 exact: the default no longer reaches beyond them
     v[Param::t5_max_distance] = 100;
-    CHECK(settle_params(v, true) == "T5 max distance 100 does not exceed the 128 exact buckets; using 129.");
+    CHECK(settle_params(v, true) == std::vector<std::string>{"T5 max distance 100 does not exceed the 128 exact buckets; using 129."});
 
     v = default_params();
     v[Param::yarn_alpha] = 5;
     v[Param::yarn_beta] = 2.5;
-    CHECK(settle_params(v, false) == "YaRN needs α < β (got α = 5, β = 2.5); using α = 1, β = 32.");
+    CHECK(settle_params(v, false) == std::vector<std::string>{"YaRN needs α < β (got α = 5, β = 2.5); using α = 1, β = 32."});
     CHECK(v[Param::yarn_alpha] == 1);
     CHECK(v[Param::yarn_beta] == 32);
 
@@ -156,8 +156,8 @@ TEST_CASE("settle_params: one fallback and one note per broken rule, and the res
         w[Param::t5_max_distance] = distance;
         w[Param::yarn_alpha] = alpha;
         const bool valid_before = check_dependent(w, causal) == nullptr;
-        const std::string notes = settle_params(w, causal);
-        CAPTURE(heads, head, buckets, distance, alpha, causal, notes);
+        const std::vector<std::string> notes = settle_params(w, causal);
+        CAPTURE(heads, head, buckets, distance, alpha, causal, notes.size());
         CHECK(check_dependent(w, causal) == nullptr);
         CHECK(notes.empty() == valid_before);
     }
