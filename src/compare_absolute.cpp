@@ -137,4 +137,26 @@ POSENC_COLD void run_absolute_lanes(const CompareConfig& cfg, const float* embed
     }
 }
 
+// additive PE(k)·PE(0)/√d; concatenated PE_{d_pos}(k)·PE_{d_pos}(0)/√w; learned L(k)·L(0)/√d.
+POSENC_COLD void absolute_curve(const CurveConfig& cfg, Scheme scheme, float* out) {
+    const std::size_t d = cfg.d, K = cfg.max_distance, row = K + 1;
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    if (scheme == Scheme::learned) {
+        std::vector<float> table(row * d);
+        learned_table(kLearnedSeed, row, d, table.data());
+        for (std::size_t k = 0; k < row; ++k) {
+            double sum = 0.0;
+            for (std::size_t j = 0; j < d; ++j) sum += static_cast<double>(table[k * d + j]) * table[j];
+            out[k] = static_cast<float>(sum * inv_sqrt_d);
+        }
+        return;
+    }
+    const bool concatenated = scheme == Scheme::concatenated;
+    const std::size_t dims = concatenated ? cfg.d_pos : d;
+    const std::size_t w = concatenated && cfg.concat_mode == ConcatMode::widened ? d + cfg.d_pos : d;
+    std::vector<double> omega(dims / 2);
+    rope_frequencies(dims, cfg.base, RopeScalingConfig{}, omega.data());
+    cosine_sum_curve(omega, nullptr, 1.0, concatenated ? 1.0 / std::sqrt(static_cast<double>(w)) : inv_sqrt_d, K, out);
+}
+
 }  // namespace posenc::detail

@@ -1,6 +1,7 @@
 // The schemes that bias the logits by key − query: ALiBi (a slope per head) and T5 (a seeded
 // value per bucket of distances). x = αE is left alone.
 #include <algorithm>
+#include <vector>
 
 #include "compare_lanes.hpp"
 
@@ -60,6 +61,24 @@ POSENC_COLD void run_bias_lanes(const CompareConfig& cfg, CompareResult& r) {
             std::copy_n(r.work.bucket_by_offset.data() + (n - 1 - i), n, r.t5.buckets.data() + i * n);
         }
         run_scheme(cfg, Scheme::t5, nullptr, nullptr, r.t5, r);
+    }
+}
+
+// alibi −m·k (m: slope alibiHead of alibiHeads); t5 the seeded value of bucket(−k).
+POSENC_COLD void bias_curve(const CurveConfig& cfg, Scheme scheme, float* out) {
+    const std::size_t row = cfg.max_distance + 1;
+    const SchemeOptions& o = cfg.options;
+    if (scheme == Scheme::alibi) {
+        std::vector<double> slopes(o.alibi_heads);
+        alibi_slopes(o.alibi_heads, slopes.data());
+        // 0 − m·k, not −(m·k): +0 at k = 0.
+        for (std::size_t k = 0; k < row; ++k) out[k] = static_cast<float>(0.0 - slopes[o.alibi_head - 1] * static_cast<double>(k));
+        return;
+    }
+    std::vector<float> values(static_cast<std::size_t>(o.t5_buckets));
+    t5_bucket_values(kT5Seed, o.t5_buckets, values.data());
+    for (std::size_t k = 0; k < row; ++k) {
+        out[k] = values[t5_bucket(-static_cast<std::int64_t>(k), !cfg.causal, o.t5_buckets, o.t5_max_distance)];
     }
 }
 

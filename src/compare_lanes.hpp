@@ -6,7 +6,8 @@
 //   compare_bias.cpp      logit bias (a bias on the logits by key − query)
 //   compare.cpp           none (the bare words)
 // Each family prepares its lane's x and parameters and calls run_scheme, which runs the heads and
-// calls back the family's hook for what differs: identity_terms, rotate_for, bias_table.
+// calls back the family's hook for what differs: identity_terms, rotate_for, bias_table. Each
+// also gives its schemes' score-against-distance curves (distance_curves.cpp).
 // Shapes as in compare.hpp.
 #pragma once
 
@@ -48,5 +49,13 @@ RopeScalingConfig rope_config(Scheme scheme, const SchemeOptions& o);
 
 void run_bias_lanes(const CompareConfig& cfg, CompareResult& r);
 void bias_table(const CompareConfig& cfg, Scheme scheme, std::size_t head, const SchemeResult& lane, CompareResult& s);
+
+// ---- Score against distance (distance_curves): each family's row of max_distance + 1 floats ---
+void absolute_curve(const CurveConfig& cfg, Scheme scheme, float* out);
+void rotation_curve(const CurveConfig& cfg, Scheme scheme, float* out);
+void bias_curve(const CurveConfig& cfg, Scheme scheme, float* out);
+// out[k] = factor·Σ_i cos(k·ω_i)·(zeta ? ζ_i^(k/λ) : 1), k = 0 … max_distance, in double.
+void cosine_sum_curve(const std::vector<double>& omega, const double* zeta, double scale_base, double factor,
+                      std::size_t max_distance, float* out);
 
 }  // namespace posenc::detail

@@ -1,25 +1,18 @@
 // The schemes that rotate queries and keys: rotary, xPos (rotation and a decay), and RoPE
 // extended by position interpolation, NTK-aware scaling and YaRN. x = αE is left alone.
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "compare_lanes.hpp"
 #include "rotary.hpp"
 
 namespace posenc::detail {
 
-namespace {
-RopeScaling scaling_of(Scheme s) {
-    return s == Scheme::rope_pi ? RopeScaling::pi
-           : s == Scheme::rope_ntk ? RopeScaling::ntk
-           : s == Scheme::yarn ? RopeScaling::yarn
-                               : RopeScaling::none;
-}
-}  // namespace
-
 // The RoPE scaling of a rope-family scheme, with the trained/evaluation lengths and YaRN's ramp.
 RopeScalingConfig rope_config(Scheme scheme, const SchemeOptions& o) {
     RopeScalingConfig rope;
-    rope.kind = scaling_of(scheme);
+    rope.kind = scheme_info(scheme).rope_scaling;
     rope.trained_length = o.trained_length;
     rope.eval_length = o.eval_length;
     rope.alpha = o.yarn_alpha;
@@ -76,6 +69,27 @@ POSENC_COLD void run_rotation_lanes(const CompareConfig& cfg, CompareResult& r) 
         lane.qk_factor = rope.kind == RopeScaling::yarn ? yarn_qk_factor(lane.scale_factor) : 1.0;
         run_scheme(cfg, scheme, nullptr, nullptr, lane, r);
     }
+}
+
+// u·R(k·ω)·u/√d for the all-ones u = (2/√d)·Σ_i cos(k·ω_i) with the scheme's ω; xPos with
+// ζ_i^(k/λ) inside the sum, YaRN times its qk factor².
+POSENC_COLD void rotation_curve(const CurveConfig& cfg, Scheme scheme, float* out) {
+    const std::size_t d = cfg.d;
+    const SchemeOptions& o = cfg.options;
+    const RopeScalingConfig rope = rope_config(scheme, o);
+    std::vector<double> omega(d / 2);
+    rope_frequencies(d, cfg.base, rope, omega.data());
+    double factor = 2.0 * (1.0 / std::sqrt(static_cast<double>(d)));
+    if (rope.kind == RopeScaling::yarn) {
+        const double qk = yarn_qk_factor(rope_scale_factor(rope));
+        factor *= qk * qk;
+    }
+    std::vector<double> zeta;
+    if (scheme == Scheme::xpos) {
+        zeta.resize(d / 2);
+        xpos_zeta(d, o.xpos_gamma, zeta.data());
+    }
+    cosine_sum_curve(omega, zeta.empty() ? nullptr : zeta.data(), o.xpos_scale_base, factor, cfg.max_distance, out);
 }
 
 }  // namespace posenc::detail

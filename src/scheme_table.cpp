@@ -1,25 +1,19 @@
 #include "scheme_table.hpp"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
+#include <string>
 
 namespace posenc {
 
 namespace {
-// 256 → "256", 1e9 → "1000000000", 0.4 → "0.4": whole numbers in full, others with the fewest
-// digits that read back as the same double (as JavaScript prints numbers in the page's notes).
+// A whole number as text (every limit in the table is one): 256 → "256", 1e9 → "1000000000".
+// Written out by hand: printf's float formatting would add ~10 KB to the element's wasm.
 std::string number_text(double v) {
-    char text[40];
-    if (std::trunc(v) == v && std::fabs(v) < 1e15) {
-        std::snprintf(text, sizeof text, "%.0f", v);
-        return text;
+    std::string digits;
+    for (unsigned long long n = static_cast<unsigned long long>(std::fabs(v)); digits.empty() || n > 0; n /= 10) {
+        digits.insert(digits.begin(), static_cast<char>('0' + n % 10));
     }
-    for (int digits = 1; digits <= 17; ++digits) {
-        std::snprintf(text, sizeof text, "%.*g", digits, v);
-        if (std::strtod(text, nullptr) == v) break;
-    }
-    return text;
+    return v < 0 ? "-" + digits : digits;
 }
 
 // "t5Buckets must be an even integer from 4 to 256", built once per parameter from its limits.
@@ -73,30 +67,23 @@ const char* check_dependent(const ParamValues& v, bool causal) {
     return nullptr;
 }
 
-std::vector<std::string> settle_params(ParamValues& v, bool causal) {
-    std::vector<std::string> notes;
-    const auto note = [&](const std::string& sentence) { notes.push_back(sentence); };
-    const auto text = [](double x) { return number_text(x); };
+std::vector<Rule> settle_params(ParamValues& v, bool causal) {
+    std::vector<Rule> applied;
     if (v[Param::alibi_head] > v[Param::alibi_heads]) {
-        note("ALiBi head k = " + text(v[Param::alibi_head]) + " is more than H = " + text(v[Param::alibi_heads]) +
-             " heads; using head " + text(v[Param::alibi_heads]) + ".");
         v[Param::alibi_head] = v[Param::alibi_heads];
+        applied.push_back(Rule::alibi_head_within_heads);
     }
     const int least = t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal);
     if (v[Param::t5_max_distance] < least) {
-        const double fallback = std::fmax(param_info(Param::t5_max_distance).fallback, least);
-        note("T5 max distance " + text(v[Param::t5_max_distance]) + " does not exceed the " + text(least - 1) +
-             " exact buckets; using " + text(fallback) + ".");
-        v[Param::t5_max_distance] = fallback;
+        v[Param::t5_max_distance] = std::fmax(param_info(Param::t5_max_distance).fallback, least);
+        applied.push_back(Rule::t5_distance_beyond_exact);
     }
     if (!(v[Param::yarn_alpha] < v[Param::yarn_beta])) {
-        const double alpha = param_info(Param::yarn_alpha).fallback, beta = param_info(Param::yarn_beta).fallback;
-        note("YaRN needs α < β (got α = " + text(v[Param::yarn_alpha]) + ", β = " + text(v[Param::yarn_beta]) +
-             "); using α = " + text(alpha) + ", β = " + text(beta) + ".");
-        v[Param::yarn_alpha] = alpha;
-        v[Param::yarn_beta] = beta;
+        v[Param::yarn_alpha] = param_info(Param::yarn_alpha).fallback;
+        v[Param::yarn_beta] = param_info(Param::yarn_beta).fallback;
+        applied.push_back(Rule::yarn_alpha_below_beta);
     }
-    return notes;
+    return applied;
 }
 
 }  // namespace posenc

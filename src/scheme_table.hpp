@@ -9,10 +9,10 @@
 #pragma once
 
 #include <cstddef>
-#include <string>
 #include <vector>
 
 #include "scheme.hpp"
+#include "schemes.hpp"
 
 namespace posenc {
 
@@ -30,6 +30,7 @@ struct SchemeInfo {
     unsigned term_count; // logit terms of compare()'s lane (compare.hpp)
     const char* terms[4];
     const char* paper;
+    RopeScaling rope_scaling = RopeScaling::none;  // rotation family: how RoPE's ω is rescaled
 };
 
 inline constexpr SchemeInfo kSchemeTable[kSchemeCount] = {
@@ -53,11 +54,11 @@ inline constexpr SchemeInfo kSchemeTable[kSchemeCount] = {
     {Scheme::xpos, "xpos", "xPos", Family::rotation, false, false, 1, {"rotated content · content"},
      "Sun et al. 2023, A Length-Extrapolatable Transformer, §3.2"},
     {Scheme::rope_pi, "rope-pi", "RoPE + PI", Family::rotation, false, false, 1, {"rotated content · content"},
-     "Chen et al. 2023, Extending Context Window via Positional Interpolation, §2.3"},
+     "Chen et al. 2023, Extending Context Window via Positional Interpolation, §2.3", RopeScaling::pi},
     {Scheme::rope_ntk, "rope-ntk", "RoPE + NTK", Family::rotation, false, false, 1, {"rotated content · content"},
-     "bloc97 2023, NTK-Aware Scaled RoPE; Peng et al. 2023, YaRN, §3.1"},
+     "bloc97 2023, NTK-Aware Scaled RoPE; Peng et al. 2023, YaRN, §3.1", RopeScaling::ntk},
     {Scheme::yarn, "yarn", "YaRN", Family::rotation, false, false, 1, {"rotated content · content"},
-     "Peng et al. 2023, YaRN: Efficient Context Window Extension, §3.2–3.4"},
+     "Peng et al. 2023, YaRN: Efficient Context Window Extension, §3.2–3.4", RopeScaling::yarn},
 };
 
 constexpr const SchemeInfo& scheme_info(Scheme s) { return kSchemeTable[static_cast<unsigned>(s)]; }
@@ -151,8 +152,8 @@ ParamValues default_params();
 const char* check_param(Param p, double value);
 
 // ---- Dependent rules -------------------------------------------------------------------------
-// Values valid one by one but not together, each with one fallback and one note, the same for
-// every caller (page, element, API):
+// Values valid one by one but not together, each with one fallback, the same for every caller
+// (page, element, API; the JS API words one note per rule applied, lab.settleSchemeOptions):
 //   alibiHead ≤ alibiHeads                   — else head H (the last head of the model)
 //   t5MaxDistance > the exact buckets         — else max(default, exact + 1); exact = t5Buckets/4,
 //                                                t5Buckets/2 with causal buckets (t5_bucket)
@@ -160,9 +161,11 @@ const char* check_param(Param p, double value);
 // The smallest t5MaxDistance beyond the exact buckets: t5_bucket's precondition.
 int t5_min_max_distance(int t5_buckets, bool causal);
 
-// Applies the rules to values that pass check_param; returns one note (a sentence) per rule that
-// changed a value, none when nothing changed.
-std::vector<std::string> settle_params(ParamValues& values, bool causal);
+enum class Rule : unsigned { alibi_head_within_heads, t5_distance_beyond_exact, yarn_alpha_below_beta };
+
+// Applies the rules to values that pass check_param; returns the rules that changed a value, in
+// the order above (none when nothing changed).
+std::vector<Rule> settle_params(ParamValues& values, bool causal);
 
 // nullptr when the values satisfy the rules, else the message naming the parameter.
 const char* check_dependent(const ParamValues& values, bool causal);

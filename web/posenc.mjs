@@ -383,9 +383,14 @@ class Lab {
     if (this.#settled?.key === key) return this.#settled.result;
     const settled = this.#core.settleSchemeOptions(values, causal);
     if (settled.error) throw new RangeError(settled.error);
+    const given = {};
     const out = {};
-    this.#table.params.forEach((p, i) => { out[p.name] = settled.values[i]; });
-    const result = Object.freeze({ options: Object.freeze(out), notes: Object.freeze(settled.notes) });
+    this.#table.params.forEach((p, i) => {
+      given[p.name] = values[i];
+      out[p.name] = settled.values[i];
+    });
+    const notes = settled.rules.map((rule) => RULE_NOTES[rule](given, out, settled.t5Exact));
+    const result = Object.freeze({ options: Object.freeze(out), notes: Object.freeze(notes) });
     this.#settled = { key, result };
     return result;
   }
@@ -980,6 +985,14 @@ function checkDPos(value, d, concat, needed) {
   }
   return dPos;
 }
+
+// The note for each rule between scheme options (src/scheme_table.hpp, Rule, in its order): what
+// was given, what is used instead. The page shows it; the element shows it and says it once.
+const RULE_NOTES = [
+  (given, used) => `ALiBi head k = ${given.alibiHead} is more than H = ${given.alibiHeads} heads; using head ${used.alibiHead}.`,
+  (given, used, exact) => `T5 max distance ${given.t5MaxDistance} does not exceed the ${exact} exact buckets; using ${used.t5MaxDistance}.`,
+  (given, used) => `YaRN needs α < β (got α = ${given.yarnAlpha}, β = ${given.yarnBeta}); using α = ${used.yarnAlpha}, β = ${used.yarnBeta}.`,
+];
 
 // The core's table made ready for use: frozen copies, lookups by name. A core whose scheme list
 // or limits differ from SCHEMES and LIMITS (which pages use before load) is refused.

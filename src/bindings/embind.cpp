@@ -508,6 +508,10 @@ std::string learned_table(std::uintptr_t out, std::size_t n, std::size_t d, doub
 // ---- The scheme table (scheme_table.hpp) and the limits (limits.hpp), for the JS API to derive
 // its scheme list, parameter defaults and validators from.
 
+// obj[key] = value through one instantiation of val::set (each key length and value type would
+// otherwise instantiate its own, which the element's wasm pays for).
+void put(emscripten::val& obj, const char* key, const emscripten::val& value) { obj.set(key, value); }
+
 emscripten::val scheme_names(posenc::SchemeSet set) {
     emscripten::val names = emscripten::val::array();
     for (const posenc::SchemeInfo& s : posenc::kSchemeTable) {
@@ -521,15 +525,19 @@ emscripten::val scheme_entries() {
     emscripten::val schemes = emscripten::val::array();
     for (const posenc::SchemeInfo& s : posenc::kSchemeTable) {
         emscripten::val entry = emscripten::val::object();
-        entry.set("name", std::string(s.name));
-        entry.set("label", std::string(s.label));
-        entry.set("family", std::string(kFamilies[static_cast<unsigned>(s.family)]));
-        entry.set("trainable", s.trainable);
-        entry.set("seeded", s.seeded);
+        put(entry, "name", emscripten::val(std::string(s.name)));
+        put(entry, "label", emscripten::val(std::string(s.label)));
+        put(entry, "family", emscripten::val(std::string(kFamilies[static_cast<unsigned>(s.family)])));
+        put(entry, "trainable", emscripten::val(s.trainable));
+        put(entry, "seeded", emscripten::val(s.seeded));
         emscripten::val terms = emscripten::val::array();
         for (unsigned t = 0; t < s.term_count; ++t) terms.call<void>("push", std::string(s.terms[t]));
-        entry.set("terms", terms);
-        entry.set("paper", std::string(s.paper));
+        put(entry, "terms", emscripten::val(terms));
+        put(entry, "paper", emscripten::val(std::string(s.paper)));
+        static const char* const kScalings[] = {"none", "pi", "ntk", "yarn"};  // RopeScaling, as ropeFrequencies names it
+        if (s.family == posenc::Family::rotation) {
+            put(entry, "ropeScaling", emscripten::val(std::string(kScalings[static_cast<unsigned>(s.rope_scaling)])));
+        }
         schemes.call<void>("push", entry);
     }
     return schemes;
@@ -539,17 +547,17 @@ emscripten::val param_entries() {
     emscripten::val params = emscripten::val::array();
     for (const posenc::ParamInfo& p : posenc::kParamTable) {
         emscripten::val entry = emscripten::val::object();
-        entry.set("name", std::string(p.name));
-        entry.set("label", std::string(p.label));
-        entry.set("default", p.fallback);
-        entry.set("min", p.min);
-        entry.set("max", p.max == posenc::kUnbounded ? std::numeric_limits<double>::infinity() : p.max);
-        entry.set("minOpen", p.min_open);
-        entry.set("integer", p.integer);
-        entry.set("even", p.even);
-        entry.set("pageMin", p.page_min);
-        entry.set("pageMax", p.page_max);
-        entry.set("schemes", scheme_names(p.used_by));
+        put(entry, "name", emscripten::val(std::string(p.name)));
+        put(entry, "label", emscripten::val(std::string(p.label)));
+        put(entry, "default", emscripten::val(p.fallback));
+        put(entry, "min", emscripten::val(p.min));
+        put(entry, "max", emscripten::val(p.max == posenc::kUnbounded ? std::numeric_limits<double>::infinity() : p.max));
+        put(entry, "minOpen", emscripten::val(p.min_open));
+        put(entry, "integer", emscripten::val(p.integer));
+        put(entry, "even", emscripten::val(p.even));
+        put(entry, "pageMin", emscripten::val(p.page_min));
+        put(entry, "pageMax", emscripten::val(p.page_max));
+        put(entry, "schemes", emscripten::val(scheme_names(p.used_by)));
         params.call<void>("push", entry);
     }
     return params;
@@ -564,39 +572,41 @@ emscripten::val limit_entries() {
         {"maxBuckets", posenc::kMaxT5Buckets}, {"maxT5Distance", posenc::kMaxT5Distance},
         {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance}};
     emscripten::val out = emscripten::val::object();
-    for (const auto& [name, value] : known) out.set(name, value);
+    for (const auto& [name, value] : known) put(out, name, emscripten::val(value));
     return out;
 }
 
 // { schemes, params, trainable, limits } (web/posenc.mjs, deriveTable).
 emscripten::val scheme_table() {
     emscripten::val table = emscripten::val::object();
-    table.set("schemes", scheme_entries());
-    table.set("params", param_entries());
-    table.set("trainable", scheme_names(posenc::kTrainableSchemes));
-    table.set("limits", limit_entries());
+    put(table, "schemes", emscripten::val(scheme_entries()));
+    put(table, "params", emscripten::val(param_entries()));
+    put(table, "trainable", emscripten::val(scheme_names(posenc::kTrainableSchemes)));
+    put(table, "limits", emscripten::val(limit_entries()));
     return table;
 }
 
 // The dependent rules (settle_params) on parameters in kParamTable's order: { values: the
-// settled numbers in the same order, notes: [one sentence per change] }, or { error } when a
-// value is outside its own limits.
+// settled numbers in the same order, rules: [indices of the posenc::Rule values applied],
+// t5Exact: the exact T5 buckets (their count, for the notes) }, or { error } when a value is
+// outside its own limits. The JS API words the notes.
 emscripten::val settle_scheme_options(emscripten::val params, bool causal) {
     emscripten::val out = emscripten::val::object();
     posenc::ParamValues v = param_values(params);
     for (const posenc::ParamInfo& p : posenc::kParamTable) {
         if (const char* e = posenc::check_param(p.id, v[p.id])) {
-            out.set("error", std::string(e));
+            put(out, "error", emscripten::val(std::string(e)));
             return out;
         }
     }
-    const std::vector<std::string> notes = posenc::settle_params(v, causal);
+    const std::vector<posenc::Rule> applied = posenc::settle_params(v, causal);
     emscripten::val values = emscripten::val::array();
     for (unsigned i = 0; i < posenc::kParamCount; ++i) values.call<void>("push", v.v[i]);
-    emscripten::val texts = emscripten::val::array();
-    for (const std::string& note : notes) texts.call<void>("push", note);
-    out.set("values", values);
-    out.set("notes", texts);
+    emscripten::val rules = emscripten::val::array();
+    for (posenc::Rule rule : applied) rules.call<void>("push", static_cast<unsigned>(rule));
+    put(out, "values", values);
+    put(out, "rules", rules);
+    put(out, "t5Exact", emscripten::val(posenc::t5_min_max_distance(static_cast<int>(v[posenc::Param::t5_buckets]), causal) - 1));
     return out;
 }
 

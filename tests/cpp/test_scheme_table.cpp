@@ -63,6 +63,9 @@ TEST_CASE("the table's families and term counts are what compare() computes", "[
         const bool encodes_x = s.family == Family::absolute || s.family == Family::concatenated;
         CHECK(x_is_content == !encodes_x);
         CHECK(!lane.frequencies.empty() == (s.family == Family::rotation));
+        // Only rotation schemes rescale RoPE, and a rescaled lane reports its scale factor s.
+        if (s.family != Family::rotation) CHECK(s.rope_scaling == RopeScaling::none);
+        CHECK((lane.scale_factor != 1.0) == (s.rope_scaling != RopeScaling::none));
         CHECK(!lane.slopes.empty() == (s.id == Scheme::alibi));
     }
 }
@@ -85,6 +88,10 @@ TEST_CASE("every parameter has a name, a label, a default within its limits and 
         CHECK(check_param(p.id, p.page_min) == nullptr);
         CHECK(check_param(p.id, p.page_max) == nullptr);
         if (p.even) CHECK(p.integer);
+        // Messages print the limits as whole numbers (scheme_table.cpp, number_text).
+        CHECK(std::trunc(p.min) == p.min);
+        CHECK((p.max == kUnbounded || std::trunc(p.max) == p.max));
+        CHECK_THAT(check_param(p.id, NAN), Contains(std::to_string(static_cast<long long>(p.min))));
     }
     CHECK(names.size() == kParamCount);
     CHECK(check_dependent(defaults, false) == nullptr);
@@ -120,33 +127,38 @@ TEST_CASE("check_param accepts each limit and refuses one step beyond, naming th
     CHECK_THAT(check_param(Param::t5_buckets, 258), Contains("from 4 to 256"));
 }
 
-TEST_CASE("settle_params: one fallback and one note per broken rule, and the result is valid", "[table]") {
+TEST_CASE("settle_params: one fallback per broken rule, and the result is valid", "[table]") {
+    using Rules = std::vector<Rule>;
     ParamValues v = default_params();
     CHECK(settle_params(v, false).empty());
 
     v = default_params();
     v[Param::alibi_heads] = 2;
     v[Param::alibi_head] = 3;
-    CHECK(settle_params(v, false) == std::vector<std::string>{"ALiBi head k = 3 is more than H = 2 heads; using head 2."});
-    CHECK(v[Param::alibi_head] == 2);
+    CHECK(settle_params(v, false) == Rules{Rule::alibi_head_within_heads});
+    CHECK(v[Param::alibi_head] == 2);  // head H, the model's last
 
     v = default_params();
     v[Param::t5_buckets] = 32;
-    v[Param::t5_max_distance] = 16;  // causal: 16 exact buckets
-    CHECK(settle_params(v, true) == std::vector<std::string>{"T5 max distance 16 does not exceed the 16 exact buckets; using 128."});
+    v[Param::t5_max_distance] = 16;  // causal: 16 exact buckets, so 17 is the least
+    CHECK(t5_min_max_distance(32, true) == 17);
+    CHECK(t5_min_max_distance(32, false) == 9);
+    CHECK(settle_params(v, true) == Rules{Rule::t5_distance_beyond_exact});
     CHECK(v[Param::t5_max_distance] == 128);
     v[Param::t5_buckets] = 256;  // 128 exact: the default no longer reaches beyond them
     v[Param::t5_max_distance] = 100;
-    CHECK(settle_params(v, true) == std::vector<std::string>{"T5 max distance 100 does not exceed the 128 exact buckets; using 129."});
+    CHECK(settle_params(v, true) == Rules{Rule::t5_distance_beyond_exact});
+    CHECK(v[Param::t5_max_distance] == 129);
 
     v = default_params();
     v[Param::yarn_alpha] = 5;
     v[Param::yarn_beta] = 2.5;
-    CHECK(settle_params(v, false) == std::vector<std::string>{"YaRN needs α < β (got α = 5, β = 2.5); using α = 1, β = 32."});
+    CHECK(settle_params(v, false) == Rules{Rule::yarn_alpha_below_beta});
     CHECK(v[Param::yarn_alpha] == 1);
     CHECK(v[Param::yarn_beta] == 32);
 
-    // Property: every combination within the static limits settles into one check_dependent accepts.
+    // Property: every combination within the static limits settles into one check_dependent
+    // accepts, and only a combination it refused is changed.
     for (double heads : {1, 2, 7, 64}) for (double head : {1, 3, 64}) for (double buckets : {4, 8, 32, 256})
     for (double distance : {2, 3, 5, 64, 200}) for (double alpha : {0.0, 1.0, 40.0}) for (int causal = 0; causal < 2; ++causal) {
         ParamValues w = default_params();
@@ -156,10 +168,10 @@ TEST_CASE("settle_params: one fallback and one note per broken rule, and the res
         w[Param::t5_max_distance] = distance;
         w[Param::yarn_alpha] = alpha;
         const bool valid_before = check_dependent(w, causal) == nullptr;
-        const std::vector<std::string> notes = settle_params(w, causal);
-        CAPTURE(heads, head, buckets, distance, alpha, causal, notes.size());
+        const std::size_t applied = settle_params(w, causal).size();
+        CAPTURE(heads, head, buckets, distance, alpha, causal, applied);
         CHECK(check_dependent(w, causal) == nullptr);
-        CHECK(notes.empty() == valid_before);
+        CHECK((applied == 0) == valid_before);
     }
 }
 

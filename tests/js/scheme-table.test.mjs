@@ -40,6 +40,13 @@ for (const simd of [true, false]) {
         assert.deepEqual(c[s.name].termNames, [...s.terms], s.name);
         assert.equal(c[s.name].terms.length, s.terms.length * n * n, s.name);
         assert.equal('frequencies' in c[s.name], s.family === 'rotation', s.name);
+        // A rotation lane's ω are ropeFrequencies' for the scaling the table names.
+        if (s.family === 'rotation') {
+          const { frequencies } = lab.ropeFrequencies(d, { scaling: s.ropeScaling, trainedLength: 2048, evalLength: 8192 });
+          assert.deepEqual(c[s.name].frequencies, frequencies, s.name);
+        } else {
+          assert.equal(s.ropeScaling, undefined, s.name);
+        }
       }
       assert.equal(c.learned.trainedLength, param('trainedLength').default);
       assert.equal(c.alibi.slopes[0], lab.alibiSlopes(param('alibiHeads').default)[param('alibiHead').default - 1]);
