@@ -22,6 +22,15 @@ import { setHidden, setText, setValue } from './dom.js';
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
 
+// The scheme picker: one box per scheme, in the table's order, labelled as the lanes are.
+$('scheme-boxes').replaceChildren(...SCHEME_IDS.map((id) => {
+  const label = document.createElement('label');
+  const box = document.createElement('input');
+  Object.assign(box, { type: 'checkbox', name: 'scheme', value: id });
+  label.append(box, ` ${SCHEME_NAMES[id]}`);
+  return label;
+}));
+
 const ui = {
   sentence: $('sentence'),
   vectors: $('vectors'),
