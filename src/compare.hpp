@@ -49,24 +49,30 @@
 
 #include "phases.hpp"
 #include "scheme.hpp"
+#include "scheme_table.hpp"
 
 namespace posenc {
 
 enum class ConcatMode { same_width, widened };
 
-// Parameters of the further schemes (schemes.hpp has the formulas).
+// Parameters of the further schemes (schemes.hpp has the formulas); defaults, limits and the
+// rules between them: the scheme table (scheme_table.hpp, kParamTable).
 struct SchemeOptions {
-    double trained_length = 2048.0;   // L, an integer 1 … 2^20
-    double eval_length = 8192.0;      // L'; s = max(1, L'/L) for rope_pi, rope_ntk, yarn
-    std::size_t alibi_heads = 8;      // 1 … 64: with W = I the map uses slope alibi_head
-    std::size_t alibi_head = 1;       //   (1-based) of an alibi_heads-head model
-    int t5_buckets = 32;              // even, 4 … 256
-    int t5_max_distance = 128;        // > the exact buckets (t5_bucket's precondition), ≤ 10^6
-    double xpos_gamma = 0.4;          // 0 < γ ≤ 10
-    double xpos_scale_base = 512.0;   // λ > 0
-    double yarn_alpha = 1.0;          // finite, 0 ≤ α < β
-    double yarn_beta = 32.0;
+    double trained_length = param_info(Param::trained_length).fallback;  // L
+    double eval_length = param_info(Param::eval_length).fallback;        // L'; s = max(1, L'/L)
+    std::size_t alibi_heads = static_cast<std::size_t>(param_info(Param::alibi_heads).fallback);  // with W = I the
+    std::size_t alibi_head = static_cast<std::size_t>(param_info(Param::alibi_head).fallback);    // map uses slope k of H
+    int t5_buckets = static_cast<int>(param_info(Param::t5_buckets).fallback);
+    int t5_max_distance = static_cast<int>(param_info(Param::t5_max_distance).fallback);
+    double xpos_gamma = param_info(Param::xpos_gamma).fallback;
+    double xpos_scale_base = param_info(Param::xpos_scale_base).fallback;
+    double yarn_alpha = param_info(Param::yarn_alpha).fallback;
+    double yarn_beta = param_info(Param::yarn_beta).fallback;
 };
+
+// The options as the table's values, and back (integers cast; valid values are whole).
+ParamValues to_params(const SchemeOptions& options);
+SchemeOptions from_params(const ParamValues& values);
 
 // Fixed seeds: the learned-style table (lab.learnedTable's default) and T5's bucket values
 // (head k uses kT5Seed + k; W = I uses kT5Seed, lab.t5Bias's default).
@@ -90,6 +96,15 @@ struct CompareConfig {
     SchemeOptions options;
 };
 
+// W = I: a lane's n×n·d products of the last call (scaled like its terms), kept for row reuse:
+// product = content·position (additive, learned), the word-part gram (concatenated), the rotated
+// gram (rope family); position = the learned table's gram; rotated = the rotated rows αE (n×w;
+// rotary, rope_pi, rope_ntk, yarn); distances = the sinusoidal position·position term by distance
+// k = 0 … n − 1 (additive, concatenated), kept while the settings stay the same.
+struct LaneCache {
+    std::vector<float> product, position, rotated, distances;
+};
+
 struct SchemeResult {
     std::size_t width = 0;
     std::size_t term_count = 0;
@@ -100,46 +115,53 @@ struct SchemeResult {
     std::vector<float> masked, unmasked;
     // [max|x|, max|term 0|, …, max|term t−1|] (analyses.hpp max_abs): the lane's colour ranges.
     std::vector<float> max_abs;
-    // W = I: this lane's n×n·d products of the last call (scaled like its terms), kept for row
-    // reuse: product = content·position (additive, learned), the word-part gram (concatenated),
-    // the rotated gram (rope family); position = the learned table's gram; rotated = the rotated
-    // rows αE (n×w; rotary, rope_pi, rope_ntk, yarn).
-    std::vector<float> kept_product, kept_position, kept_rotated;
-    // Sinusoidal position·position term by distance k = 0 … n − 1 (additive, concatenated), kept
-    // while the settings stay the same.
-    std::vector<float> kept_distances;
+    LaneCache cache;
 };
 
-struct CompareResult {
-    std::vector<float> pe, pe_concat;
-    SchemeResult additive, concatenated, rotary, learned, alibi, nope, t5, xpos, rope_pi, rope_ntk, yarn;
-    SchemeResult& lane(Scheme s);
-    const SchemeResult& lane(Scheme s) const;
-    // Scratch reused across calls so that a repeated compare allocates nothing once warm.
-    // content_dots: the W = I content products αE·αEᵀ (n×n, unscaled), made on first use in a
-    // call and shared by every lane whose content term they are; gram_pack: packed rows for the
-    // symmetric products.
-    std::vector<float> content, table, word_part, position_part, projected, w_q, w_k, q, k, q2, k2, bias,
-        content_dots, bias_by_offset, t5_values, gram_pack;
+// Scratch reused across calls so that a repeated compare allocates nothing once warm; nothing in
+// it carries meaning from one call to the next. content: αE (n×d); gram_pack: packed rows for
+// the symmetric products; bias_by_offset, bucket_by_offset: a bias or bucket by key − query.
+struct CompareWorkspace {
+    std::vector<float> content, word_part, position_part, projected, w_q, w_k, q, k, q2, k2, bias_by_offset,
+        t5_values, gram_pack;
     std::vector<std::int32_t> bucket_by_offset;
-    // Row reuse: the last call's configuration and inputs, and how many leading rows this call
-    // shares with them (0 when the configuration differs, heads > 0, or n < 4).
+};
+
+// What one call leaves for the next (row reuse, compare.hpp's header): the last call's
+// configuration and inputs, how many leading rows this call shares with them (0 when the
+// configuration differs, heads > 0, or n < 4), and the tables and products whose rows survive.
+struct CompareCache {
     CompareConfig last_cfg;
     bool last_valid = false, last_had_words = false;
     std::vector<float> last_embeddings, last_words;
     std::size_t last_n = 0, reuse_rows = 0;
+    // The W = I content products αE·αEᵀ (n×n, unscaled), made on first use in a call and shared
+    // by every lane whose content term they are.
+    std::vector<float> content_dots;
     bool content_dots_ready = false;  // content_dots holds this call's products
     bool content_dots_kept = false;   // … and the last call's, at the start of a call
-    std::size_t table_d = 0;  // table holds the first table.size()/table_d rows of the learned table for this d
+    // The first table.size()/table_d rows of the learned table for this d.
+    std::vector<float> table;
+    std::size_t table_d = 0;
     // pe and pe_concat are kept between calls: a row depends on (d, base, layout) only, so while
     // those stay the same the rows already there are reused and only new rows are computed.
-    // Callers must not modify pe or pe_concat.
     struct TableKey {
         std::size_t d = 0;
         double base = 0.0;
         Layout layout = Layout::interleaved;
     };
     TableKey pe_key, pe_concat_key;
+};
+
+// The lanes (what a caller reads), with the workspace and the cache of the calls that made them.
+// Callers must not modify pe or pe_concat (kept rows, CompareCache).
+struct CompareResult {
+    std::vector<float> pe, pe_concat;
+    SchemeResult additive, concatenated, rotary, learned, alibi, nope, t5, xpos, rope_pi, rope_ntk, yarn;
+    SchemeResult& lane(Scheme s);
+    const SchemeResult& lane(Scheme s) const;
+    CompareWorkspace work;
+    CompareCache cache;
 };
 
 // Returns nullptr when cfg is valid, else a message naming the offending field.

@@ -22,6 +22,15 @@ import { setHidden, setText, setValue } from './dom.js';
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
 
+// The scheme picker: one box per scheme, in the table's order, labelled as the lanes are.
+$('scheme-boxes').replaceChildren(...SCHEME_IDS.map((id) => {
+  const label = document.createElement('label');
+  const box = document.createElement('input');
+  Object.assign(box, { type: 'checkbox', name: 'scheme', value: id });
+  label.append(box, ` ${SCHEME_NAMES[id]}`);
+  return label;
+}));
+
 const ui = {
   sentence: $('sentence'),
   vectors: $('vectors'),
@@ -57,12 +66,8 @@ const ui = {
 };
 
 // Scheme parameters: inputs marked data-param="<state field>" (the settings box and some lanes
-// hold one each, kept in step), with the name an error message uses.
-const PARAMS = {
-  trainedLength: 'L', evalLength: 'L′', alibiHeads: 'ALiBi heads H', alibiHead: 'ALiBi head k',
-  t5Buckets: 'T5 buckets', t5MaxDistance: 'T5 max distance', xposGamma: 'xPos γ', xposScaleBase: 'xPos λ',
-  yarnAlpha: 'YaRN α', yarnBeta: 'YaRN β',
-};
+// hold one each, kept in step), named in error messages by the core's table's label.
+const paramLabel = (name) => lab?.schemeTable.params.find((p) => p.name === name)?.label ?? name;
 const wideScreen = matchMedia(`(min-width: ${WIDE_SCREEN_PX}px)`);
 const laneLimit = () => (wideScreen.matches ? MAX_LANES : LANES_NARROW);
 
@@ -325,12 +330,12 @@ function paramControl(input, complain) {
   const value = parseField(name, input.value);
   if (value === undefined) {
     if (complain) {
-      showControlError(`${PARAMS[name]} must be ${FIELDS[name][2]}; still using the last valid value.`);
+      showControlError(`${paramLabel(name)} must be ${FIELDS[name][2]}; still using the last valid value.`);
       input.setAttribute('aria-invalid', 'true');
     }
     return;
   }
-  if (ui.controlError.textContent.startsWith(`${PARAMS[name]} must be`)) showControlError('');
+  if (ui.controlError.textContent.startsWith(`${paramLabel(name)} must be`)) showControlError('');
   input.removeAttribute('aria-invalid');
   if (value === state[name]) return;
   state[name] = value;
@@ -397,26 +402,15 @@ function effectiveSettings(source) {
   return { d, dPos, dWord, concatWidth, heads: h, headChoices: heads, alpha, notes, ...schemeSettings(notes) };
 }
 
-/** The scheme parameters that depend on each other, checked together (fallbacks noted). */
+/**
+ * The scheme parameters, settled by the core's rules between them (lab.settleSchemeOptions: the
+ * same fallbacks and notes as the element's): every option compare() takes, by name.
+ */
 function schemeSettings(notes) {
-  let alibiHead = state.alibiHead;
-  if (alibiHead > state.alibiHeads) {
-    notes.push(`ALiBi head k = ${alibiHead} is more than H = ${state.alibiHeads} heads; using head ${state.alibiHeads}.`);
-    alibiHead = state.alibiHeads;
-  }
-  // T5's exact buckets cover distances below maxExact; the log-spaced ones must reach beyond.
-  const maxExact = (state.causal ? state.t5Buckets : state.t5Buckets / 2) / 2;
-  let t5MaxDistance = state.t5MaxDistance;
-  if (t5MaxDistance <= maxExact) {
-    t5MaxDistance = Math.max(DEFAULTS.t5MaxDistance, maxExact + 1);
-    notes.push(`T5 max distance ${state.t5MaxDistance} does not exceed the ${maxExact} exact buckets; using ${t5MaxDistance}.`);
-  }
-  let { yarnAlpha, yarnBeta } = state;
-  if (!(yarnAlpha < yarnBeta)) {
-    notes.push(`YaRN needs α < β (got α = ${yarnAlpha}, β = ${yarnBeta}); using α = ${DEFAULTS.yarnAlpha}, β = ${DEFAULTS.yarnBeta}.`);
-    ({ yarnAlpha, yarnBeta } = DEFAULTS);
-  }
-  return { alibiHead, t5MaxDistance, yarnAlpha, yarnBeta, scale: Math.max(1, state.evalLength / state.trainedLength) };
+  const given = Object.fromEntries(lab.schemeTable.params.map(({ name }) => [name, state[name]]));
+  const { options, notes: settled } = lab.settleSchemeOptions(given, { causal: state.causal });
+  notes.push(...settled);
+  return { ...options, scale: Math.max(1, state.evalLength / state.trainedLength) };
 }
 
 function recompute({ typed = false } = {}) {
@@ -521,21 +515,9 @@ function runCompare(source, settings, tokens, heads, E, schemes = state.schemes,
   });
 }
 
-/** compare()'s options for the further schemes, from the checked settings. */
+/** compare()'s options for the further schemes, from the settled settings. */
 function schemeOptions(settings, schemes) {
-  return {
-    schemes,
-    trainedLength: state.trainedLength,
-    evalLength: state.evalLength,
-    alibiHeads: state.alibiHeads,
-    alibiHead: settings.alibiHead,
-    t5Buckets: state.t5Buckets,
-    t5MaxDistance: settings.t5MaxDistance,
-    xposGamma: state.xposGamma,
-    xposScaleBase: state.xposScaleBase,
-    yarnAlpha: settings.yarnAlpha,
-    yarnBeta: settings.yarnBeta,
-  };
+  return { schemes, ...Object.fromEntries(lab.schemeTable.params.map(({ name }) => [name, settings[name]])) };
 }
 
 // The PE tables for the PE figure and the ‖PE‖/‖αE‖ readout: compare's when additive and
@@ -663,7 +645,8 @@ function describeLanes({ result, tokens, n, settings }) {
       `sentence's largest distance, ${n - 1}, pair 0's logit factor is ζ₀^(${n - 1}/λ) = ${fmt(zeta0 ** ((n - 1) / state.xposScaleBase), 3)}.`;
   };
   if (result.xpos) setField('xposNote', xposText());
-  const rope = result['rope-pi'] ?? result['rope-ntk'] ?? result.yarn;
+  // The RoPE extensions: the lanes that read L′.
+  const rope = scaledRope().map((name) => result[name]).find(Boolean);
   if (rope?.frequencies) {
     const f = rope.frequencies;
     const dh = 2 * f.length;
@@ -676,6 +659,11 @@ function describeLanes({ result, tokens, n, settings }) {
     const q = result.yarn.qkFactor ?? 1;
     setField('yarnNote', `s = ${fmt(s)}, α = ${settings.yarnAlpha}, β = ${settings.yarnBeta}; logits × (0.1 ln s + 1)² = ${fmt(q * q)}.`);
   }
+}
+
+/** The RoPE extensions (position interpolation, NTK-aware, YaRN): the schemes whose L′ is a parameter. */
+function scaledRope() {
+  return lab.schemeTable.params.find((p) => p.name === 'evalLength').schemes;
 }
 
 /** What the causal mask changes for NoPE, measured on this sentence's repeated words. */
@@ -951,7 +939,9 @@ function shiftSummary({ shift }) {
   // The largest change over a group of schemes, with W = I and with random heads.
   const worst = (ids, h) => Math.max(...ids.map((id) => shift[h][id]));
   const both = (ids) => `${fmt(worst(ids, 0))} with W = I${random ? ` and ${fmt(worst(ids, random))} with ${random} random heads` : ''}`;
-  const relative = ['rotary', 'xpos', 'rope-pi', 'rope-ntk', 'yarn', 'alibi', 't5', 'nope'].filter((id) => id in shift[0]);
+  const relative = ['rotation', 'logit bias', 'none']
+    .flatMap((family) => lab.schemeTable.schemes.filter((s) => s.family === family).map((s) => s.name))
+    .filter((id) => id in shift[0]);
   const words = `${state.shiftK} word${state.shiftK === 1 ? '' : 's'}`;
   let text = `the relative schemes (${relative.map((id) => SCHEME_NAMES[id]).join(', ')}) — prepending ${words} changes their ` +
     `attention among the original words by at most ${both(relative)}: rounding error, whatever the projections. ` +

@@ -640,13 +640,17 @@ class PosencLabElement extends HTMLElement {
       // Only the schemes asked for are computed. The concatenated scheme's PCA basis costs about
       // half a second the first time GloVe computes it; skip it when that scheme is not shown.
       const needsConcat = o.schemes.includes('concatenated');
-      // ALiBi's head must exist in its H-head model; otherwise head 1, said once.
-      let alibiHead = o.alibiHead;
-      if (alibiHead > o.alibiHeads) {
-        warnOnce(`alibi-head="${alibiHead}" exceeds alibi-heads="${o.alibiHeads}"; using head 1.`);
-        alibiHead = 1;
+      // The rules between scheme options are the core's, as on the page: the same fallback, the
+      // same note (shown, and said once on the console).
+      const { options: schemeOptions, notes } = lab.settleSchemeOptions(
+        { trainedLength: o.trainedLength, evalLength: o.evalLength, alibiHeads: o.alibiHeads, alibiHead: o.alibiHead },
+        { causal: o.causal });
+      if (schemeOptions.alibiHead !== o.alibiHead) {
+        warnOnce(`alibi-head="${o.alibiHead}" exceeds alibi-heads="${o.alibiHeads}": ${notes.join(' ')}`);
       }
-      const schemeOptions = { trainedLength: o.trainedLength, evalLength: o.evalLength, alibiHeads: o.alibiHeads, alibiHead };
+      const shown = [note, ...notes].filter(Boolean).join(' ');
+      ui.note.hidden = !shown;
+      ui.note.textContent = shown;
       const compare = (heads, words, vectors, schemes = o.schemes) => {
         const X = vectors ?? source.embed(words).vectors;
         const concatWords = needsConcat ? source.concatWords(X, words.length) : null;

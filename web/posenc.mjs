@@ -7,6 +7,11 @@
 
 import { Model, configJson } from './model.mjs';
 
+// LIMITS, SCHEMES and SCHEME_LABELS are known before load() (pages parse links and build their
+// skeletons with them first); load() checks that they are the core's own (limits.hpp,
+// scheme_table.hpp) and refuses a core that differs.
+// Everything else about the schemes — labels, families, terms, papers, the scheme parameters'
+// defaults and limits, the rules between them — comes from the core's table (lab.schemeTable).
 export const LIMITS = Object.freeze({
   maxRows: 8192,          // n for sinusoidal and rotate
   maxAttentionRows: 4096, // n for attention
@@ -17,24 +22,21 @@ export const LIMITS = Object.freeze({
   maxBase: 1e12,          // base must be > 1
   maxOffset: 32768,       // |offset|, an integer
   maxTextLength: 1 << 20, // characters (UTF-16 code units) per tokenize() call
-  maxBuckets: 1024,       // T5 numBuckets (even, ≥ 4)
+  maxBuckets: 256,        // T5 numBuckets / t5Buckets (even, ≥ 4), everywhere
   maxT5Distance: 1000000, // T5 maxDistance
   maxLength: 1e9,         // trainedLength / evalLength for RoPE scaling
   maxContextLength: 1 << 20, // compare / distanceCurves: trainedLength, evalLength
-  maxCompareBuckets: 256, // compare / distanceCurves: t5Buckets (even, ≥ 4)
+  maxCompareBuckets: 256, // the same limit, by its older name
   maxDistance: 65536,     // distanceCurves: maxDistance
 });
 
-/** Every scheme compare() can compute, in display order. */
-export const SCHEMES = Object.freeze([
-  'additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn',
-]);
-const CLASSIC_SCHEMES = ['additive', 'concatenated', 'rotary'];
-const ROPE_FAMILY = ['rotary', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
-const SCHEME_OPTIONS = [
-  'trainedLength', 'evalLength', 'alibiHeads', 'alibiHead', 't5Buckets', 't5MaxDistance', 'xposGamma',
-  'xposScaleBase', 'yarnAlpha', 'yarnBeta',
-];
+/** Every scheme compare() can compute, in display order (the core's table order), with its label. */
+export const SCHEME_LABELS = Object.freeze({
+  additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary', learned: 'Learned-style table', alibi: 'ALiBi',
+  nope: 'NoPE', t5: 'T5 bias', xpos: 'xPos', 'rope-pi': 'RoPE + PI', 'rope-ntk': 'RoPE + NTK', yarn: 'YaRN',
+});
+export const SCHEMES = Object.freeze(Object.keys(SCHEME_LABELS));
+const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
@@ -344,8 +346,12 @@ class Lab {
   #comparison;
   #glove;
 
+  #table;    // the core's scheme table, derived once (schemeTable below)
+  #settled;  // the last settleSchemeOptions call: { key, result }
+
   constructor(core) {
     this.#core = core;
+    this.#table = deriveTable(core.schemeTable());
     this.version = core.version();
     this.simd = core.simdBuild();
     this.limits = LIMITS;
@@ -353,6 +359,55 @@ class Lab {
     // null in the <posenc-lab> element's cores, which leave the trainable models out.
     this.modelLimits = core.modelLimits ? Object.freeze(core.modelLimits()) : null;
     Object.freeze(this);
+  }
+
+  /**
+   * The core's scheme table (src/scheme_table.hpp): { schemes, params, trainable }, frozen.
+   * schemes: [{ name, label, family ('absolute' | 'concatenated' | 'rotation' | 'logit bias' |
+   * 'none'), trainable, seeded, terms, paper }] in SCHEMES order; params: [{ name, label, default,
+   * min, max, minOpen, integer, even, pageMin, pageMax, schemes }] — compare's and
+   * distanceCurves' scheme options; trainable: the schemes a model can be trained with.
+   */
+  get schemeTable() {
+    return this.#table.public;
+  }
+
+  /**
+   * The rules between scheme options (ALiBi head ≤ heads, T5 max distance beyond the exact
+   * buckets, YaRN α < β) applied as the core applies them: → { options: every scheme option,
+   * settled, notes: [one sentence per value changed] }. Missing options take their defaults;
+   * each given one must be within its own limits (RangeError otherwise).
+   */
+  settleSchemeOptions(options = {}, { causal = false } = {}) {
+    const values = this.#schemeOptionValues(options, []);
+    checkBoolean('causal', causal);
+    // Pages ask on every keystroke with the same values: the last answer is kept (frozen), so a
+    // keystroke does not cross into wasm for it.
+    const key = `${values.join()}/${causal}`;
+    if (this.#settled?.key === key) return this.#settled.result;
+    const settled = this.#core.settleSchemeOptions(values, causal);
+    if (settled.error) throw new RangeError(settled.error);
+    const given = {};
+    const out = {};
+    this.#table.params.forEach((p, i) => {
+      given[p.name] = values[i];
+      out[p.name] = settled.values[i];
+    });
+    const notes = settled.rules.map((rule) => RULE_NOTES[rule](given, out, settled.t5Exact));
+    const result = Object.freeze({ options: Object.freeze(out), notes: Object.freeze(notes) });
+    this.#settled = { key, result };
+    return result;
+  }
+
+  // The scheme options' values in the table's order, defaults for the missing ones; types are
+  // checked here, limits and rules by the core (its messages name the option).
+  #schemeOptionValues(options, allowed) {
+    checkOptions('options', options, [...allowed, ...this.#table.paramNames]);
+    return this.#table.params.map((p) => {
+      const value = options[p.name] ?? p.default;
+      if (typeof value !== 'number') throw new TypeError(`${p.name} must be a number`);
+      return value;
+    });
   }
 
   /** Current wasm memory size in bytes (it grows and never shrinks); read-only, for leak tests. */
@@ -588,9 +643,9 @@ class Lab {
   }
 
   [COMPARE_WITH](c, embeddings, n, d, options) {
-    checkOptions('options', options, [
+    const schemeOptions = this.#schemeOptionValues(options, [
       'alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
-      'reuse', 'schemes', ...SCHEME_OPTIONS,
+      'reuse', 'schemes',
     ]);
     checkInt('n', n, 1, LIMITS.maxCompareTokens);
     checkEvenDim('d', d);
@@ -611,7 +666,6 @@ class Lab {
     if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
       throw new RangeError(`scale must be at least ${FLOAT32_MIN_NORMAL} (got ${scale})`);
     }
-    const schemeOptions = checkSchemeOptions(options, causal);
     const concatWords = options.concatWords;
     if (concatWords !== undefined) checkMatrix('concatWords', concatWords, n * d);
     const reuse = options.reuse;
@@ -621,7 +675,7 @@ class Lab {
     const [input, reduced] = this.#reserve(n * d, concatWords === undefined ? 0 : n * d);
     this.#write(input, embeddings);
     if (concatWords !== undefined) this.#write(reduced, concatWords);
-    c.configure(schemeMask(schemes), ...schemeOptions);
+    this.#call(c.configure(schemeMask(schemes), schemeOptions));
     this.#call(c.run(input, n, d, alpha, base, layout, pairing, dPos, concat, causal,
       heads, seed, scale, concatWords === undefined ? 0 : reduced));
     const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
@@ -639,18 +693,18 @@ class Lab {
         x: copy(c.view(i, 0), old?.x),
         weights: copy(c.view(i, 1), old?.weights),
         terms: copy(c.view(i, 2), old?.terms),
-        termNames: [...TERM_NAMES[name]],
+        termNames: [...this.#table.byName[name].terms],
         xMaxAbs: magnitudes[0],
         termMaxAbs: Array.from(magnitudes.subarray(1)),
       };
       if (name === 'alibi') lane.slopes = c.parameters(i).slice();
       if (name === 't5') lane.buckets = c.buckets().slice();
-      if (name === 'learned') lane.trainedLength = schemeOptions[0];
+      if (name === 'learned') lane.trainedLength = schemeOptions[this.#table.paramNames.indexOf('trainedLength')];
       if (name === 'nope') {
         lane.masked = copy(c.view(i, 3), old?.masked);
         lane.unmasked = copy(c.view(i, 4), old?.unmasked);
       }
-      if (ROPE_FAMILY.includes(name)) {
+      if (this.#table.byName[name].family === 'rotation') {
         lane.frequencies = c.parameters(i).slice();
         lane.scaleFactor = c.scaleFactor(i);
         if (name === 'yarn') lane.qkFactor = c.qkFactor(i);
@@ -676,8 +730,8 @@ class Lab {
    * → { maxDistance, curves: { [scheme]: Float32Array(maxDistance + 1) } }.
    */
   distanceCurves(options) {
-    checkOptions('options', options, [
-      'd', 'base', 'maxDistance', 'schemes', 'dPos', 'concat', 'causal', ...SCHEME_OPTIONS,
+    const schemeOptions = this.#schemeOptionValues(options, [
+      'd', 'base', 'maxDistance', 'schemes', 'dPos', 'concat', 'causal',
     ]);
     const d = checkEvenDim('d', options.d);
     const maxDistance = checkInt('maxDistance', options.maxDistance, 1, LIMITS.maxDistance);
@@ -689,11 +743,10 @@ class Lab {
     const concat = checkEnum('concat', options.concat ?? 'same-width', CONCAT_MODES);
     const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
     const causal = checkBoolean('causal', options.causal ?? false);
-    const schemeOptions = checkSchemeOptions(options, causal);
     const row = maxDistance + 1;
     const [out] = this.#reserve(schemes.length * row);
     this.#call(this.#core.distanceCurves(d, maxDistance, base, dPos, concat, causal, schemeMask(schemes),
-      ...schemeOptions, out));
+      schemeOptions, out));
     // The core writes one row per requested scheme, in SCHEMES order; curves follow `schemes`.
     const rowsInCoreOrder = SCHEMES.filter((name) => schemes.includes(name));
     const curves = {};
@@ -942,16 +995,6 @@ function checkOptions(name, options, allowed) {
   }
 }
 
-const TERM_NAMES = (() => {
-  const four = ['content · content', 'content · position', 'position · content', 'position · position'];
-  const rotated = ['rotated content · content'];
-  return Object.freeze({
-    additive: four, concatenated: four, learned: four,
-    rotary: rotated, xpos: rotated, 'rope-pi': rotated, 'rope-ntk': rotated, yarn: rotated,
-    alibi: ['content · content', 'ALiBi bias'], t5: ['content · content', 'T5 bucket bias'], nope: ['content · content'],
-  });
-})();
-
 function checkSchemes(schemes) {
   if (!Array.isArray(schemes)) throw new TypeError(`schemes must be an array of scheme names (${SCHEMES.join(', ')})`);
   if (schemes.length === 0) throw new RangeError('schemes must name at least one scheme');
@@ -978,26 +1021,37 @@ function checkDPos(value, d, concat, needed) {
   return dPos;
 }
 
-// The further schemes' options, validated, in the order the core takes them.
-function checkSchemeOptions(options, causal) {
-  const trainedLength = checkInt('trainedLength', options.trainedLength ?? 2048, 1, LIMITS.maxContextLength);
-  const evalLength = checkInt('evalLength', options.evalLength ?? 8192, 1, LIMITS.maxContextLength);
-  const alibiHeads = checkInt('alibiHeads', options.alibiHeads ?? 8, 1, LIMITS.maxHeads);
-  const alibiHead = checkInt('alibiHead', options.alibiHead ?? 1, 1, alibiHeads);
-  const t5Buckets = checkInt('t5Buckets', options.t5Buckets ?? 32, 4, LIMITS.maxCompareBuckets);
-  if (t5Buckets % 2 !== 0) throw new RangeError(`t5Buckets must be even (got ${t5Buckets})`);
-  const maxExact = (causal ? t5Buckets : t5Buckets / 2) / 2;
-  const t5MaxDistance = checkInt('t5MaxDistance', options.t5MaxDistance ?? 128, maxExact + 1, LIMITS.maxT5Distance);
-  const xposGamma = checkFinite('xposGamma', options.xposGamma ?? 0.4);
-  if (!(xposGamma > 0 && xposGamma <= 10)) throw new RangeError(`xposGamma must be in (0, 10] (got ${xposGamma})`);
-  const xposScaleBase = checkFinite('xposScaleBase', options.xposScaleBase ?? 512);
-  if (!(xposScaleBase > 0 && xposScaleBase <= 1e9)) throw new RangeError(`xposScaleBase must be > 0 and at most 1e9 (got ${xposScaleBase})`);
-  const yarnAlpha = checkFinite('yarnAlpha', options.yarnAlpha ?? 1);
-  const yarnBeta = checkFinite('yarnBeta', options.yarnBeta ?? 32);
-  if (!(yarnAlpha >= 0)) throw new RangeError(`yarnAlpha must be ≥ 0 (got ${yarnAlpha})`);
-  if (!(yarnBeta > yarnAlpha)) throw new RangeError(`yarnBeta must be greater than yarnAlpha (got yarnAlpha ${yarnAlpha}, yarnBeta ${yarnBeta})`);
-  return [trainedLength, evalLength, alibiHeads, alibiHead, t5Buckets, t5MaxDistance, xposGamma, xposScaleBase,
-    yarnAlpha, yarnBeta];
+// The note for each rule between scheme options (src/scheme_table.hpp, Rule, in its order): what
+// was given, what is used instead. The page shows it; the element shows it and says it once.
+const RULE_NOTES = [
+  (given, used) => `ALiBi head k = ${given.alibiHead} is more than H = ${given.alibiHeads} heads; using head ${used.alibiHead}.`,
+  (given, used, exact) => `T5 max distance ${given.t5MaxDistance} does not exceed the ${exact} exact buckets; using ${used.t5MaxDistance}.`,
+  (given, used) => `YaRN needs α < β (got α = ${given.yarnAlpha}, β = ${given.yarnBeta}); using α = ${used.yarnAlpha}, β = ${used.yarnBeta}.`,
+];
+
+// The core's table made ready for use: frozen copies, lookups by name. A core whose scheme list
+// or limits differ from SCHEMES and LIMITS (which pages use before load) is refused.
+function deriveTable(table) {
+  const freeze = (value) => {
+    if (value && typeof value === 'object') Object.values(value).forEach(freeze);
+    return Object.freeze(value);
+  };
+  const names = table.schemes.map((s) => s.name);
+  if (names.join() !== SCHEMES.join()) throw new Error(`the wasm core's schemes (${names}) differ from this module's SCHEMES`);
+  for (const { name, label } of table.schemes) {
+    if (SCHEME_LABELS[name] !== label) throw new Error(`the wasm core labels ${name} '${label}', this module '${SCHEME_LABELS[name]}'`);
+  }
+  for (const [key, value] of Object.entries(table.limits)) {
+    if (LIMITS[key] !== value) throw new Error(`the wasm core's limit ${key} = ${value} differs from this module's LIMITS`);
+  }
+  const schemes = freeze(table.schemes);
+  const params = freeze(table.params);
+  return {
+    public: Object.freeze({ schemes, params, trainable: freeze(table.trainable) }),
+    params,
+    paramNames: params.map((p) => p.name),
+    byName: Object.fromEntries(schemes.map((s) => [s.name, s])),
+  };
 }
 
 function checkInt(name, value, min, max) {

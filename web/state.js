@@ -3,12 +3,14 @@
 // Every control has one parser used for both the URL and the form, so a link can never hold a
 // value the form would refuse. A malformed value falls back to its default and is reported.
 
+import { SCHEMES } from './posenc.mjs';
+
 export const MAX_TOKENS = 512;
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';
 export const GLOVE_DIM = 100;
 
-// Every scheme lab.compare() knows, in display order (the same list as posenc.mjs's SCHEMES).
-export const SCHEME_IDS = Object.freeze(['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn']);
+// Every scheme lab.compare() knows, in display order.
+export const SCHEME_IDS = SCHEMES;
 // Lanes side by side: three, or five on screens at least WIDE_SCREEN_PX wide. A link may hold up to
 // MAX_LANES whatever the screen; narrower screens then wrap them into rows.
 export const LANES_NARROW = 3;

@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analyses.hpp"
@@ -28,6 +30,7 @@
 #include "pca.hpp"
 #include "retrieval.hpp"
 #include "rotary.hpp"
+#include "scheme_table.hpp"
 #include "schemes.hpp"
 #include "sinusoidal.hpp"
 #include "tokenizer.hpp"
@@ -95,35 +98,33 @@ std::string synthetic_embedding(const std::string& token, std::uintptr_t out, st
     return {};
 }
 
-// The further schemes' options, shared by Comparison::configure and distance_curves.
-posenc::SchemeOptions scheme_options(double trained, double eval, std::size_t alibi_heads, std::size_t alibi_head,
-                                     int t5_buckets, int t5_max_distance, double xpos_gamma, double xpos_scale_base,
-                                     double yarn_alpha, double yarn_beta) {
-    posenc::SchemeOptions o;
-    o.trained_length = trained;
-    o.eval_length = eval;
-    o.alibi_heads = alibi_heads;
-    o.alibi_head = alibi_head;
-    o.t5_buckets = t5_buckets;
-    o.t5_max_distance = t5_max_distance;
-    o.xpos_gamma = xpos_gamma;
-    o.xpos_scale_base = xpos_scale_base;
-    o.yarn_alpha = yarn_alpha;
-    o.yarn_beta = yarn_beta;
-    return o;
+// The scheme parameters as the JS API passes them: an array of numbers in kParamTable's order.
+posenc::ParamValues param_values(const emscripten::val& values) {
+    posenc::ParamValues v{};
+    for (unsigned i = 0; i < posenc::kParamCount; ++i) v.v[i] = values[i].as<double>();
+    return v;
+}
+
+// The scheme parameters checked against the table's limits, before any cast to an integer field.
+const char* scheme_options(const emscripten::val& values, posenc::SchemeOptions& options) {
+    const posenc::ParamValues v = param_values(values);
+    for (const posenc::ParamInfo& p : posenc::kParamTable) {
+        if (const char* e = posenc::check_param(p.id, v[p.id])) return e;
+    }
+    options = posenc::from_params(v);
+    return nullptr;
 }
 
 // Holds one compare() result between calls so its buffers are reused, and hands JS views of them
 // (valid until the next call that may grow the heap). configure() sets the scheme set (bit s for
-// posenc::Scheme s) and the further schemes' options for the following run() calls.
+// posenc::Scheme s) and the scheme parameters for the following run() calls.
 class Comparison {
 public:
-    void configure(std::uint32_t schemes, double trained, double eval, std::size_t alibi_heads,
-                   std::size_t alibi_head, int t5_buckets, int t5_max_distance, double xpos_gamma,
-                   double xpos_scale_base, double yarn_alpha, double yarn_beta) {
+    // params: the scheme parameters in kParamTable's order. Returns "" or what is wrong.
+    std::string configure(std::uint32_t schemes, emscripten::val params) {
         schemes_ = schemes;
-        options_ = scheme_options(trained, eval, alibi_heads, alibi_head, t5_buckets, t5_max_distance, xpos_gamma,
-                                  xpos_scale_base, yarn_alpha, yarn_beta);
+        if (const char* e = scheme_options(params, options_)) return e;
+        return {};
     }
 
     std::string run(std::uintptr_t embeddings, std::size_t n, std::size_t d, double alpha, double base,
@@ -204,10 +205,10 @@ private:
 
 // out: one row of max_distance + 1 floats per scheme in the set, in Scheme order.
 std::string distance_curves(std::size_t d, std::size_t max_distance, double base, std::size_t d_pos, int concat_mode,
-                            bool causal, std::uint32_t schemes, double trained, double eval, std::size_t alibi_heads,
-                            std::size_t alibi_head, int t5_buckets, int t5_max_distance, double xpos_gamma,
-                            double xpos_scale_base, double yarn_alpha, double yarn_beta, std::uintptr_t out) {
+                            bool causal, std::uint32_t schemes, emscripten::val params, std::uintptr_t out) {
     if (concat_mode != 0 && concat_mode != 1) return "concat must be 'same-width' or 'widened'";
+    posenc::SchemeOptions options;
+    if (const char* e = scheme_options(params, options)) return e;
     posenc::CurveConfig cfg;
     cfg.d = d;
     cfg.max_distance = max_distance;
@@ -216,8 +217,7 @@ std::string distance_curves(std::size_t d, std::size_t max_distance, double base
     cfg.concat_mode = static_cast<posenc::ConcatMode>(concat_mode);
     cfg.causal = causal;
     cfg.schemes = schemes;
-    cfg.options = scheme_options(trained, eval, alibi_heads, alibi_head, t5_buckets, t5_max_distance, xpos_gamma,
-                                 xpos_scale_base, yarn_alpha, yarn_beta);
+    cfg.options = options;
     if (const char* e = posenc::validate(cfg)) return e;
     posenc::distance_curves(cfg, heap(out));
     return {};
@@ -440,7 +440,9 @@ std::string alibi_slopes(std::size_t h, std::uintptr_t slopes) {
 std::string t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_distance, double seed,
                     std::uintptr_t out, std::uintptr_t buckets, std::uintptr_t values) {
     if (n < 1 || n > limits::kMaxAttentionRows) return "n must be between 1 and 4096";
-    if (num_buckets < 4 || num_buckets > 1024 || num_buckets % 2 != 0) return "numBuckets must be an even integer from 4 to 1024";
+    if (num_buckets < 4 || num_buckets > posenc::kMaxT5Buckets || num_buckets % 2 != 0) {
+        return "numBuckets must be an even integer from 4 to 256";
+    }
     const int max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
     if (max_distance <= max_exact || max_distance > 1000000) return "maxDistance must exceed the exact buckets and be at most 1000000";
     if (!(seed >= 0 && seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
@@ -509,6 +511,111 @@ std::string learned_table(std::uintptr_t out, std::size_t n, std::size_t d, doub
     return {};
 }
 
+// ---- The scheme table (scheme_table.hpp) and the limits (limits.hpp), for the JS API to derive
+// its scheme list, parameter defaults and validators from.
+
+// obj[key] = value through one instantiation of val::set (each key length and value type would
+// otherwise instantiate its own, which the element's wasm pays for).
+void put(emscripten::val& obj, const char* key, const emscripten::val& value) { obj.set(key, value); }
+
+emscripten::val scheme_names(posenc::SchemeSet set) {
+    emscripten::val names = emscripten::val::array();
+    for (const posenc::SchemeInfo& s : posenc::kSchemeTable) {
+        if (posenc::has(set, s.id)) names.call<void>("push", std::string(s.name));
+    }
+    return names;
+}
+
+emscripten::val scheme_entries() {
+    static const char* const kFamilies[] = {"absolute", "concatenated", "rotation", "logit bias", "none"};
+    emscripten::val schemes = emscripten::val::array();
+    for (const posenc::SchemeInfo& s : posenc::kSchemeTable) {
+        emscripten::val entry = emscripten::val::object();
+        put(entry, "name", emscripten::val(std::string(s.name)));
+        put(entry, "label", emscripten::val(std::string(s.label)));
+        put(entry, "family", emscripten::val(std::string(kFamilies[static_cast<unsigned>(s.family)])));
+        put(entry, "trainable", emscripten::val(s.trainable));
+        put(entry, "seeded", emscripten::val(s.seeded));
+        emscripten::val terms = emscripten::val::array();
+        for (unsigned t = 0; t < s.term_count; ++t) terms.call<void>("push", std::string(s.terms[t]));
+        put(entry, "terms", emscripten::val(terms));
+        put(entry, "paper", emscripten::val(std::string(s.paper)));
+        static const char* const kScalings[] = {"none", "pi", "ntk", "yarn"};  // RopeScaling, as ropeFrequencies names it
+        if (s.family == posenc::Family::rotation) {
+            put(entry, "ropeScaling", emscripten::val(std::string(kScalings[static_cast<unsigned>(s.rope_scaling)])));
+        }
+        schemes.call<void>("push", entry);
+    }
+    return schemes;
+}
+
+emscripten::val param_entries() {
+    emscripten::val params = emscripten::val::array();
+    for (const posenc::ParamInfo& p : posenc::kParamTable) {
+        emscripten::val entry = emscripten::val::object();
+        put(entry, "name", emscripten::val(std::string(p.name)));
+        put(entry, "label", emscripten::val(std::string(p.label)));
+        put(entry, "default", emscripten::val(p.fallback));
+        put(entry, "min", emscripten::val(p.min));
+        put(entry, "max", emscripten::val(p.max == posenc::kUnbounded ? std::numeric_limits<double>::infinity() : p.max));
+        put(entry, "minOpen", emscripten::val(p.min_open));
+        put(entry, "integer", emscripten::val(p.integer));
+        put(entry, "even", emscripten::val(p.even));
+        put(entry, "pageMin", emscripten::val(p.page_min));
+        put(entry, "pageMax", emscripten::val(p.page_max));
+        put(entry, "schemes", emscripten::val(scheme_names(p.used_by)));
+        params.call<void>("push", entry);
+    }
+    return params;
+}
+
+// The limits the JS API also knows before it loads a core (its LIMITS, checked against these).
+emscripten::val limit_entries() {
+    const std::pair<const char*, double> known[] = {
+        {"maxRows", limits::kMaxRows}, {"maxAttentionRows", limits::kMaxAttentionRows}, {"maxDim", limits::kMaxDim},
+        {"maxElements", limits::kMaxElements}, {"maxCompareTokens", limits::kMaxCompareTokens},
+        {"maxHeads", limits::kMaxHeads}, {"maxBase", limits::kMaxBase}, {"maxOffset", limits::kMaxOffset},
+        {"maxBuckets", posenc::kMaxT5Buckets}, {"maxT5Distance", posenc::kMaxT5Distance},
+        {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance}};
+    emscripten::val out = emscripten::val::object();
+    for (const auto& [name, value] : known) put(out, name, emscripten::val(value));
+    return out;
+}
+
+// { schemes, params, trainable, limits } (web/posenc.mjs, deriveTable).
+emscripten::val scheme_table() {
+    emscripten::val table = emscripten::val::object();
+    put(table, "schemes", emscripten::val(scheme_entries()));
+    put(table, "params", emscripten::val(param_entries()));
+    put(table, "trainable", emscripten::val(scheme_names(posenc::kTrainableSchemes)));
+    put(table, "limits", emscripten::val(limit_entries()));
+    return table;
+}
+
+// The dependent rules (settle_params) on parameters in kParamTable's order: { values: the
+// settled numbers in the same order, rules: [indices of the posenc::Rule values applied],
+// t5Exact: the exact T5 buckets (their count, for the notes) }, or { error } when a value is
+// outside its own limits. The JS API words the notes.
+emscripten::val settle_scheme_options(emscripten::val params, bool causal) {
+    emscripten::val out = emscripten::val::object();
+    posenc::ParamValues v = param_values(params);
+    for (const posenc::ParamInfo& p : posenc::kParamTable) {
+        if (const char* e = posenc::check_param(p.id, v[p.id])) {
+            put(out, "error", emscripten::val(std::string(e)));
+            return out;
+        }
+    }
+    const std::vector<posenc::Rule> applied = posenc::settle_params(v, causal);
+    emscripten::val values = emscripten::val::array();
+    for (unsigned i = 0; i < posenc::kParamCount; ++i) values.call<void>("push", v.v[i]);
+    emscripten::val rules = emscripten::val::array();
+    for (posenc::Rule rule : applied) rules.call<void>("push", static_cast<unsigned>(rule));
+    put(out, "values", values);
+    put(out, "rules", rules);
+    put(out, "t5Exact", emscripten::val(posenc::t5_min_max_distance(static_cast<int>(v[posenc::Param::t5_buckets]), causal) - 1));
+    return out;
+}
+
 bool simd_build() { return POSENC_SIMD != 0; }
 std::string version() { return POSENC_VERSION; }
 
@@ -553,6 +660,8 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("nearest", &Vocabulary::nearest)
         .function("neighbors", &Vocabulary::neighbors);
     emscripten::function("version", &version);
+    emscripten::function("schemeTable", &scheme_table);
+    emscripten::function("settleSchemeOptions", &settle_scheme_options);
     emscripten::class_<Comparison>("Comparison")
         .constructor<>()
         .function("configure", &Comparison::configure)

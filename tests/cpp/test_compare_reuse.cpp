@@ -70,9 +70,9 @@ std::size_t check_call(const CompareConfig& base, const Sentence& s, bool with_w
     posenc::compare(cfg, s.e.data(), kept, words);
     CompareResult fresh;
     posenc::compare(cfg, s.e.data(), fresh, words);
-    INFO("n = " << cfg.n << ", reused rows " << kept.reuse_rows);
+    INFO("n = " << cfg.n << ", reused rows " << kept.cache.reuse_rows);
     CHECK(first_difference(kept, fresh) == "");
-    return kept.reuse_rows;
+    return kept.cache.reuse_rows;
 }
 
 }  // namespace

@@ -442,3 +442,25 @@ test('iframe mode: the full page with ?embed=1 hides its chrome and keeps the fl
     await context.close();
   }
 });
+
+test('a rule between options acts the same in the element and the page: ALiBi head k > H becomes head H, with the same note', async () => {
+  const { page, problems, close } = await open(`${baseUrl}module.html`);
+  try {
+    await prependElements(page, [['rule', { sentence: 'one two three', schemes: 'alibi', 'alibi-heads': '2', 'alibi-head': '5',
+      vectors: 'synthetic', d: '16' }]]);
+    await scrollAndTimePaint(page, 'rule');
+    const note = 'ALiBi head k = 5 is more than H = 2 heads; using head 2.';
+    const element = await describe(page, 'rule');
+    assert.equal(element.note, note);
+    // Head 2 of 2: m = 2^(−8·2/2) = 2⁻⁸.
+    assert.ok(element.canvasLabels.some((l) => /ALiBi .*slope m = 2⁻⁸/.test(l)), element.canvasLabels.join(' | '));
+    const lab = await page.context().newPage();
+    await lab.goto(`http://127.0.0.1:${distServer.address().port}/#v=synthetic&s=one%20two%20three&sch=alibi&ahs=2&ah=5`);
+    await lab.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 15000 });
+    assert.equal(await lab.locator('#control-error').textContent(), note);
+    assert.match(await lab.locator('[data-field="alibiSlope"]').textContent(), /Head 2 of 2: m = 2⁻⁸/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

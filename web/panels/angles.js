@@ -6,12 +6,21 @@ import { ChartFigure, SERIES_COLOURS } from '../figure.js';
 import { CURVE_STYLE } from './distance.js';
 import { TWO_PI, angleReach, pairRanges } from './angle-flags.js';
 
-export const ROPE_VARIANTS = [
-  { id: 'rotary', scaling: 'none', name: 'plain RoPE (and xPos)', short: 'plain RoPE' },
-  { id: 'rope-pi', scaling: 'pi', name: 'position interpolation', short: 'PI' },
-  { id: 'rope-ntk', scaling: 'ntk', name: 'NTK-aware', short: 'NTK-aware' },
-  { id: 'yarn', scaling: 'yarn', name: 'YaRN', short: 'YaRN' },
-];
+// The variants' names by their RoPE scaling (the core's table gives each rotation scheme one).
+const SCALING_NAMES = {
+  none: { name: 'plain RoPE (and xPos)', short: 'plain RoPE' },
+  pi: { name: 'position interpolation', short: 'PI' },
+  ntk: { name: 'NTK-aware', short: 'NTK-aware' },
+  yarn: { name: 'YaRN', short: 'YaRN' },
+};
+
+/** Plain RoPE (the first rotation scheme without rescaling), then each rescaling scheme: [{ id, scaling, name, short }]. */
+export function ropeVariants(lab) {
+  const rotations = lab.schemeTable.schemes.filter((s) => s.family === 'rotation');
+  const plain = rotations.find((s) => s.ropeScaling === 'none');
+  return [plain, ...rotations.filter((s) => s.ropeScaling !== 'none')]
+    .map((s) => ({ id: s.name, scaling: s.ropeScaling, ...SCALING_NAMES[s.ropeScaling] }));
+}
 
 export function createAnglesPanel(slot) {
   const chartSlot = document.createElement('div');
@@ -32,7 +41,7 @@ export function createAnglesPanel(slot) {
       const s = Math.max(1, evalLength / trainedLength);
       const x = Array.from({ length: pairs }, (_, i) => i);
       const log = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : NaN));
-      const results = ROPE_VARIANTS.map((variant) => ({ ...variant, ...angleReach(plain.frequencies, ask(variant.scaling).frequencies, trainedLength, evalLength) }));
+      const results = ropeVariants(lab).map((variant) => ({ ...variant, ...angleReach(plain.frequencies, ask(variant.scaling).frequencies, trainedLength, evalLength) }));
       const trained = results[0].trained;
       const series = [
         { name: `trained: L·ω_i, L = ${trainedLength} (plain RoPE)`, colour: SERIES_COLOURS.concatenated, kind: 'line', dash: null, x, y: log(trained), raw: trained },

@@ -10,21 +10,26 @@ import { SCHEME_NAMES } from './lanes.js';
 const BOUND = 'bound';
 
 // A colour AND a dash per curve, so each reads in greyscale and for colour-blind readers
-// (Okabe–Ito's eight, then three of Paul Tol's muted set; all mid-luminance, for light and dark).
-export const CURVE_STYLE = {
-  additive: { colour: SERIES_COLOURS.additive, dash: null }, // solid
-  concatenated: { colour: SERIES_COLOURS.concatenated, dash: [10, 4] },
-  rotary: { colour: SERIES_COLOURS.rotary, dash: [2, 3] },
-  learned: { colour: '#D55E00', dash: [10, 3, 2, 3] },
-  alibi: { colour: '#CC79A7', dash: [5, 3] },
-  nope: { colour: '#999999', dash: [1, 4] },
-  t5: { colour: SERIES_COLOURS.other, dash: [12, 3, 2, 3, 2, 3] },
-  xpos: { colour: '#999933', dash: [6, 2, 1, 2] },
-  'rope-pi': { colour: '#AA4499', dash: [3, 2] },
-  'rope-ntk': { colour: '#44AA99', dash: [14, 4, 6, 4] },
-  yarn: { colour: '#CC6677', dash: [8, 2, 8, 6] },
+// (Okabe–Ito's eight, then three of Paul Tol's muted set; all mid-luminance, for light and dark):
+// one style per scheme in SCHEME_IDS order (a new scheme adds one at its place), then the bound.
+const SCHEME_STYLES = [
+  { colour: SERIES_COLOURS.additive, dash: null }, // solid
+  { colour: SERIES_COLOURS.concatenated, dash: [10, 4] },
+  { colour: SERIES_COLOURS.rotary, dash: [2, 3] },
+  { colour: '#D55E00', dash: [10, 3, 2, 3] },
+  { colour: '#CC79A7', dash: [5, 3] },
+  { colour: '#999999', dash: [1, 4] },
+  { colour: SERIES_COLOURS.other, dash: [12, 3, 2, 3, 2, 3] },
+  { colour: '#999933', dash: [6, 2, 1, 2] },
+  { colour: '#AA4499', dash: [3, 2] },
+  { colour: '#44AA99', dash: [14, 4, 6, 4] },
+  { colour: '#CC6677', dash: [8, 2, 8, 6] },
+];
+if (SCHEME_STYLES.length !== SCHEME_IDS.length) throw new Error('distance.js: one curve style per scheme');
+export const CURVE_STYLE = Object.freeze({
+  ...Object.fromEntries(SCHEME_IDS.map((id, i) => [id, SCHEME_STYLES[i]])),
   [BOUND]: { colour: SERIES_COLOURS.reference, dash: [1, 2] },
-};
+});
 
 export const curveName = (id) => (id === BOUND ? 'RoFormer decay bound' : SCHEME_NAMES[id] ?? id);
 

@@ -4,22 +4,10 @@
 // the learned-style table's input flags the positions a trained table of L rows would not have.
 import { HeatmapFigure } from '../figure.js';
 import { maxAbs } from '../math.js';
-import { SCHEME_IDS } from '../state.js';
+import { SCHEMES, SCHEME_LABELS } from '../posenc.mjs';
 
-export const SCHEMES = SCHEME_IDS;
-export const SCHEME_NAMES = {
-  additive: 'Additive',
-  concatenated: 'Concatenated',
-  rotary: 'Rotary',
-  learned: 'Learned-style table',
-  alibi: 'ALiBi',
-  nope: 'NoPE',
-  t5: 'T5 bias',
-  xpos: 'xPos',
-  'rope-pi': 'RoPE + PI',
-  'rope-ntk': 'RoPE + NTK',
-  yarn: 'YaRN',
-};
+export { SCHEMES };
+export const SCHEME_NAMES = SCHEME_LABELS;
 
 /** f's value, computed on the first call only. */
 function once(f) {

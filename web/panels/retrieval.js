@@ -7,15 +7,11 @@ import { leadingColumns } from '../math.js';
 import { SCHEME_NAMES } from './lanes.js';
 
 const CLASSIC = ['additive', 'concatenated', 'rotary'];
+// Where position is instead of x, by the scheme's family in the core's table.
 const WHERE_POSITION = {
-  rotary: 'none in x (only in q·k)',
-  xpos: 'none in x (only in q·k)',
-  'rope-pi': 'none in x (only in q·k)',
-  'rope-ntk': 'none in x (only in q·k)',
-  yarn: 'none in x (only in q·k)',
-  alibi: 'none in x (a logit bias)',
-  t5: 'none in x (a logit bias)',
-  nope: 'none anywhere',
+  rotation: 'none in x (only in q·k)',
+  'logit bias': 'none in x (a logit bias)',
+  none: 'none anywhere',
 };
 
 /** α·E exactly as the core forms it: a float32 product of float32 α and float32 E (exact in float64, rounded once). */
@@ -108,7 +104,7 @@ export function createRetrievalPanel(slot) {
         rows: schemes.map((s) => [SCHEME_NAMES[s] ?? s, identity[s].top1, identity[s].meanRank, position[s], xNote[s]]),
         format: (cell, r, c) => {
           if (c === 0 || c === 4) return cell;
-          if (cell === null) return WHERE_POSITION[schemes[r]] ?? 'none in x';
+          if (cell === null) return WHERE_POSITION[lab.schemeTable.schemes.find((s) => s.name === schemes[r])?.family] ?? 'none in x';
           return c === 2 ? (Number.isFinite(cell) ? cell.toFixed(2) : '—') : percent(cell);
         },
         note: `Words decoded among ${decoder.label}; ${counted} token${counted === 1 ? '' : 's'} scored` +

@@ -6,20 +6,15 @@ import { SCHEME_NAMES } from './lanes.js';
 const FILLERS = ['so', 'well', 'then', 'now', 'yes', 'and', 'but', 'oh'];
 const CLASSIC = ['additive', 'concatenated', 'rotary'];
 
-/** Where each scheme's position signal lives (the table's second column). */
-export const POSITION_SIGNAL = {
-  additive: 'absolute, in x',
+/** Where a scheme's position signal lives, by its family in the core's table (the second column). */
+const POSITION_SIGNAL = {
+  absolute: 'absolute, in x',
   concatenated: 'absolute, in x',
-  learned: 'absolute, in x',
-  rotary: 'relative, rotation',
-  xpos: 'relative, rotation',
-  'rope-pi': 'relative, rotation',
-  'rope-ntk': 'relative, rotation',
-  yarn: 'relative, rotation',
-  alibi: 'relative, logit bias',
-  t5: 'relative, logit bias',
-  nope: 'none (mask only)',
+  rotation: 'relative, rotation',
+  'logit bias': 'relative, logit bias',
+  none: 'none (mask only)',
 };
+const positionSignal = (lab, scheme) => POSITION_SIGNAL[lab.schemeTable.schemes.find((s) => s.name === scheme)?.family] ?? '';
 
 // At most about one 512-token scheme's attention (n² × heads) per compare, so that no single task
 // holds a keystroke for long: short sentences do every scheme in one compare, long ones one each.
@@ -69,7 +64,7 @@ export function createShiftPanel(slot) {
       table.update({
         label: `Largest change of attention among the original ${n} words after prepending ${k} filler word${k === 1 ? '' : 's'}, per scheme`,
         columns: ['scheme', 'position signal', ...headTypes.map(headName)],
-        rows: schemes.map((scheme) => [SCHEME_NAMES[scheme] ?? scheme, POSITION_SIGNAL[scheme] ?? '', ...headTypes.map((h) => changes[h][scheme])]),
+        rows: schemes.map((scheme) => [SCHEME_NAMES[scheme] ?? scheme, positionSignal(lab, scheme), ...headTypes.map((h) => changes[h][scheme])]),
         format: (cell, r, c) => (c < 2 ? cell : cell === 0 ? '0' : cell.toExponential(2)),
         note: `Filler words prepended: “${fillerWords(k).join(' ')}”. Attention weights run from 0 to 1, so 0.1 is a large change ` +
           'and 10⁻⁷ is float rounding. Random heads use fixed seeded projections (seed 1); with them ALiBi gives head h the ' +

@@ -1,0 +1,48 @@
+// Matrix products and fills behind compare()'s lanes: row-major float matrices, pointers and
+// sizes, caller-owned outputs (a std::vector argument is resized by the callee, and a pack
+// buffer grows once and is reused).
+//
+// Shapes (n rows, d columns read per row, stride the distance between rows, ≥ d):
+//   x, a, b     — n×d rows at `stride` (a leading block of wider rows is allowed)
+//   out, m      — n×n row-major (out_stride between rows where given)
+//   terms       — four n×n blocks (count = n·n entries each)
+//   by_offset   — 2n − 1 entries, index j − i + n − 1: a value that depends on key − query only
+// Every product is the same float products summed in the same order as attention_scores'
+// (c = 0 … d − 1, one scale multiply), so a product made in pieces (row reuse) or by symmetry
+// is bit-identical to the whole one.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace posenc {
+
+// out = terms[0] + terms[1] + terms[2] + terms[3] (four blocks of count entries each).
+void sum_terms(const float* terms, std::size_t count, float* out);
+
+// out (n×n) = scale·x·xᵀ, bit-symmetric (the upper triangle computed, the lower copied).
+void gram(const float* x, std::size_t n, std::size_t d, std::size_t stride, float scale, std::vector<float>& pack,
+          float* out);
+
+// out (n×n) = inᵀ (n×n).
+void transpose(const float* in, std::size_t n, float* out);
+
+// m (old_n×old_n) → n×n keeping its block [0, keep)²; the rest is left for the caller.
+void restride(std::vector<float>& m, std::size_t old_n, std::size_t keep, std::size_t n);
+
+// out[i][j] = scale·a_i·b_j for i in [i0, i1), j in [j0, j1) (transposed: stored at out[j][i]).
+void score_region(const float* a, const float* b, std::size_t stride, std::size_t d, std::size_t i0, std::size_t i1,
+                  std::size_t j0, std::size_t j1, float scale, std::vector<float>& pack, float* out,
+                  std::size_t out_stride, bool transposed = false);
+
+// m (n×n) = scale·a·bᵀ, keeping the entries among rows [0, keep) of the previous m (old_n×old_n).
+void refresh_product(const float* a, const float* b, std::size_t n, std::size_t d, std::size_t stride, float scale,
+                     std::size_t keep, std::size_t old_n, std::vector<float>& pack, std::vector<float>& m);
+
+// out = alpha·e over count values.
+void scale_into(float alpha, const float* e, std::size_t count, float* out);
+
+// out[i][j] = by_offset[j − i + n − 1] (n×n); with accumulate, added to out instead.
+void fill_by_offset(const float* by_offset, std::size_t n, bool accumulate, float* out);
+
+}  // namespace posenc

@@ -1,0 +1,139 @@
+// The scheme table through the JS API: every scheme and parameter has every field, what the API
+// and the page derive (SCHEMES, SCHEME_LABELS, term names, defaults, the page's ranges) equals the
+// core's table, and the rules between parameters settle values as the core does, with its notes.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { load, LIMITS, SCHEMES, SCHEME_LABELS } from '../../dist/posenc.mjs';
+import { DEFAULTS, parseField } from '../../web/state.js';
+
+const FAMILIES = ['absolute', 'concatenated', 'rotation', 'logit bias', 'none'];
+
+for (const simd of [true, false]) {
+  describe(`scheme table, ${simd ? 'SIMD' : 'scalar'} build`, () => {
+    let lab;
+    before(async () => { lab = await load({ simd }); });
+
+    it('every scheme has every field; names and labels are the static SCHEMES and SCHEME_LABELS', () => {
+      const { schemes, trainable } = lab.schemeTable;
+      assert.deepEqual(schemes.map((s) => s.name), [...SCHEMES]);
+      for (const s of schemes) {
+        assert.equal(s.label, SCHEME_LABELS[s.name]);
+        assert.ok(FAMILIES.includes(s.family), s.name);
+        assert.equal(typeof s.trainable, 'boolean');
+        assert.equal(typeof s.seeded, 'boolean');
+        assert.ok(s.paper.length > 10, s.name);
+        assert.ok(s.terms.length >= 1 && s.terms.every((t) => typeof t === 'string' && t.length > 0), s.name);
+        assert.ok(Object.isFrozen(s) && Object.isFrozen(s.terms));
+      }
+      assert.deepEqual(trainable, schemes.filter((s) => s.trainable).map((s) => s.name));
+      // DESIGN.md, "Trained models": the seven schemes a model is built with.
+      assert.deepEqual([...trainable].sort(), ['additive', 'alibi', 'concatenated', 'learned', 'nope', 'rotary', 't5']);
+    });
+
+    it("compare's term names, parameter echoes and rope extras follow the table", () => {
+      const n = 5;
+      const d = 8;
+      const E = lab.embed(['a', 'b', 'c', 'd', 'e'], d);
+      const c = lab.compare(E, n, d, { schemes: [...SCHEMES] });
+      const param = (name) => lab.schemeTable.params.find((p) => p.name === name);
+      for (const s of lab.schemeTable.schemes) {
+        assert.deepEqual(c[s.name].termNames, [...s.terms], s.name);
+        assert.equal(c[s.name].terms.length, s.terms.length * n * n, s.name);
+        assert.equal('frequencies' in c[s.name], s.family === 'rotation', s.name);
+        // A rotation lane's ω are ropeFrequencies' for the scaling the table names.
+        if (s.family === 'rotation') {
+          const { frequencies } = lab.ropeFrequencies(d, { scaling: s.ropeScaling, trainedLength: 2048, evalLength: 8192 });
+          assert.deepEqual(c[s.name].frequencies, frequencies, s.name);
+        } else {
+          assert.equal(s.ropeScaling, undefined, s.name);
+        }
+      }
+      assert.equal(c.learned.trainedLength, param('trainedLength').default);
+      assert.equal(c.alibi.slopes[0], lab.alibiSlopes(param('alibiHeads').default)[param('alibiHead').default - 1]);
+    });
+
+    it("every parameter has every field; the page's defaults and ranges are the table's", () => {
+      const { params } = lab.schemeTable;
+      assert.equal(params.length, 10);
+      for (const p of params) {
+        assert.equal(typeof p.label, 'string');
+        assert.ok(p.schemes.length >= 1 && p.schemes.every((s) => SCHEMES.includes(s)), p.name);
+        assert.ok(p.min <= p.pageMin && p.pageMin <= p.default && p.default <= p.pageMax && p.pageMax <= p.max, p.name);
+        assert.equal(DEFAULTS[p.name], p.default, `state.js default of ${p.name}`);
+        const step = p.even ? 2 : p.integer ? 1 : Math.max(1e-9, p.pageMin * 1e-6);
+        assert.equal(parseField(p.name, String(p.pageMin)), p.pageMin, `${p.name} = pageMin`);
+        assert.equal(parseField(p.name, String(p.pageMax)), p.pageMax, `${p.name} = pageMax`);
+        assert.equal(parseField(p.name, String(p.pageMax + step)), undefined, `${p.name} above pageMax`);
+        if (p.pageMin > 0) assert.equal(parseField(p.name, String(p.pageMin - step)), undefined, `${p.name} below pageMin`);
+        if (p.integer) assert.equal(parseField(p.name, String(p.default + 0.5)), undefined, `${p.name} not whole`);
+        if (p.even) assert.equal(parseField(p.name, String(p.default + 1)), undefined, `${p.name} odd`);
+      }
+    });
+
+    it('one T5 bucket limit: compare, distanceCurves and t5Bias take 256 and refuse 258', () => {
+      assert.equal(LIMITS.maxBuckets, 256);
+      const max = lab.schemeTable.params.find((p) => p.name === 't5Buckets').max;
+      assert.equal(max, LIMITS.maxBuckets);
+      assert.equal(lab.t5Bias(2, { numBuckets: max, maxDistance: max }).values.length, max);
+      assert.throws(() => lab.t5Bias(2, { numBuckets: max + 2, maxDistance: 1000 }), RangeError);
+      const E = lab.embed(['a', 'b'], 8);
+      assert.equal(lab.compare(E, 2, 8, { schemes: ['t5'], t5Buckets: max, t5MaxDistance: max }).t5.weights.length, 4);
+      assert.throws(() => lab.compare(E, 2, 8, { schemes: ['t5'], t5Buckets: max + 2, t5MaxDistance: 1000 }), /t5Buckets/);
+      assert.throws(() => lab.distanceCurves({ d: 8, maxDistance: 4, t5Buckets: max + 2, t5MaxDistance: 1000 }), /t5Buckets/);
+    });
+
+    it('settleSchemeOptions: one fallback and one note per broken rule, and compare accepts the result', () => {
+      const none = lab.settleSchemeOptions({});
+      assert.deepEqual(none.notes, []);
+      for (const p of lab.schemeTable.params) assert.equal(none.options[p.name], p.default);
+
+      const alibi = lab.settleSchemeOptions({ alibiHeads: 2, alibiHead: 3 });
+      assert.deepEqual(alibi.notes, ['ALiBi head k = 3 is more than H = 2 heads; using head 2.']);
+      assert.equal(alibi.options.alibiHead, 2);
+
+      const t5 = lab.settleSchemeOptions({ t5Buckets: 32, t5MaxDistance: 16 }, { causal: true });
+      assert.deepEqual(t5.notes, ['T5 max distance 16 does not exceed the 16 exact buckets; using 128.']);
+      assert.equal(lab.settleSchemeOptions({ t5Buckets: 32, t5MaxDistance: 16 }).notes.length, 0, '8 exact buckets when not causal');
+
+      const yarn = lab.settleSchemeOptions({ yarnAlpha: 5, yarnBeta: 2.5 });
+      assert.deepEqual(yarn.notes, ['YaRN needs α < β (got α = 5, β = 2.5); using α = 1, β = 32.']);
+      assert.deepEqual([yarn.options.yarnAlpha, yarn.options.yarnBeta], [1, 32]);
+
+      const all = lab.settleSchemeOptions({ alibiHeads: 4, alibiHead: 9, t5Buckets: 64, t5MaxDistance: 3, yarnAlpha: 40 }, { causal: true });
+      assert.equal(all.notes.length, 3);
+      const E = lab.embed(['a', 'b', 'c'], 8);
+      assert.equal(lab.compare(E, 3, 8, { schemes: [...SCHEMES], causal: true, ...all.options }).alibi.slopes.length, 1);
+      // Unsettled, the same values are refused, naming the option.
+      assert.throws(() => lab.compare(E, 3, 8, { schemes: ['alibi'], alibiHeads: 4, alibiHead: 9 }), /alibiHead/);
+
+      assert.throws(() => lab.settleSchemeOptions({ t5Buckets: 7 }), /t5Buckets/);
+      assert.throws(() => lab.settleSchemeOptions({ alibiHead: '2' }), TypeError);
+      assert.throws(() => lab.settleSchemeOptions({ bogus: 1 }), TypeError);
+      assert.throws(() => lab.settleSchemeOptions({}, { causal: 1 }), TypeError);
+    });
+  });
+}
+
+describe('a core whose table disagrees with the static SCHEMES, SCHEME_LABELS or LIMITS is refused', () => {
+  // A separate instance of the module (its own load() cache), given stand-in cores.
+  const core = (table) => ({ schemeTable: () => table, version: () => '0.0.0', simdBuild: () => false });
+  const real = async () => (await load({ simd: false })).schemeTable;
+
+  it('a renamed scheme, a relabelled one and a different limit each reject load()', async () => {
+    const { schemes, params, trainable } = await real();
+    const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, limits: { ...LIMITS }, ...change });
+    const cases = [
+      [table({ schemes: schemes.map((s, i) => ({ ...s, name: i === 9 ? 'rope-ntk2' : s.name })) }), /SCHEMES/],
+      [table({ schemes: schemes.map((s, i) => ({ ...s, label: i === 0 ? 'Added' : s.label })) }), /labels additive/],
+      [table({ limits: { ...LIMITS, maxBuckets: 1024 } }), /maxBuckets/],
+    ];
+    for (const [index, [stand, message]] of cases.entries()) {
+      const module = await import(`../../dist/posenc.mjs?stand-in=${index}`);
+      module.setCoreLoader(async () => core(stand));
+      await assert.rejects(module.load({ simd: false }), message);
+    }
+    const module = await import('../../dist/posenc.mjs?stand-in=same');
+    module.setCoreLoader(async () => core(table({})));
+    assert.deepEqual((await module.load({ simd: false })).schemeTable.schemes.map((s) => s.name), [...SCHEMES]);
+  });
+});
