@@ -1,12 +1,14 @@
-// Bundles the <posenc-lab> element (web/element.js) into one file, OUT/posenc-lab.js, with both
-// wasm cores inside it and one copy of their Emscripten glue, then checks the budget and prints
-// what the bytes are.
+// Bundles the <posenc-lab> element (web/element.js) twice, each one file with both wasm cores
+// inside it and one copy of their Emscripten glue: OUT/posenc-lab.js, a classic script, and
+// OUT/posenc-lab.mjs, an ES module that also exports the element class (npm's
+// `posenc-lab/element.mjs`, for bundlers and `import { PosencLabElement }`). Checks both against
+// the budget and prints what the bytes are.
 // Usage: node scripts/bundle-element.mjs WASM_DIR OUT_DIR   (run by scripts/build)
 //
-// The output is a classic script (an IIFE), so it works as <script src> — the only kind a
-// file:// page may load from a file:// path in Chromium — and as <script type="module">.
+// posenc-lab.js is a classic script (an IIFE), so it works as <script src> — the only kind a
+// file:// page may load from a file:// path in Chromium — and as <script type="module">; there
 // import.meta.url (used by the JS API to find the word-vector file) becomes the script's own URL,
-// found by web/element-url.js.
+// found by web/element-url.js. posenc-lab.mjs keeps the real import.meta.url.
 //
 // Both cores travel as ONE LZMA stream (xz --format=lzma), SIMD core first, then base64;
 // web/lzma.js decodes it. The two cores share most of their code, and LZMA's window spans the
@@ -57,19 +59,23 @@ const cores = {
         return { contents: simdGlue, loader: 'js', resolveDir: wasmDir };
       }
       if (path !== 'posenc:cores') return { errors: [{ text: `unknown module ${path}` }] };
-      const [simd, scalar] = await Promise.all(['simd', 'scalar'].map((f) => readFile(core(f, 'wasm'))));
-      // pb=0, lp=0: wasm code has no power-of-two alignment (pb=0 beat pb=2); lc=4 was the best of 0…4.
-      const packed = xz(Buffer.concat([simd, scalar]), 'preset=9e,lc=4,lp=0,pb=0,nice=273,dict=1MiB');
-      payload = { simd: simd.length, scalar: scalar.length, packed: packed.length, data: packed.toString('base64') };
+      payload ??= await packCores();
       // Decoded (base64, then LZMA, to simd + scalar bytes) only when a core is first loaded.
       return {
-        contents: `export default { simd: ${simd.length}, scalar: ${scalar.length}, data: ${JSON.stringify(payload.data)} };`,
+        contents: `export default { simd: ${payload.simd}, scalar: ${payload.scalar}, data: ${JSON.stringify(payload.data)} };`,
         loader: 'js',
       };
     });
   },
 };
-let payload;
+let payload; // packed once, shared by both builds
+
+async function packCores() {
+  const [simd, scalar] = await Promise.all(['simd', 'scalar'].map((f) => readFile(core(f, 'wasm'))));
+  // pb=0, lp=0: wasm code has no power-of-two alignment (pb=0 beat pb=2); lc=4 was the best of 0…4.
+  const packed = xz(Buffer.concat([simd, scalar]), 'preset=9e,lc=4,lp=0,pb=0,nice=273,dict=1MiB');
+  return { simd: simd.length, scalar: scalar.length, packed: packed.length, data: packed.toString('base64') };
+}
 
 function xz(bytes, options) {
   try {
@@ -80,45 +86,61 @@ function xz(bytes, options) {
   }
 }
 
-const outfile = `${outDir}/posenc-lab.js`;
-const { metafile } = await esbuild.build({
-  absWorkingDir: ROOT,
-  entryPoints: ['web/element.js'],
-  outfile,
-  bundle: true,
-  format: 'iife',
-  platform: 'browser',
-  target: 'es2022',
-  minify: true,
-  legalComments: 'none',
-  charset: 'ascii',  // esbuild's default, stated: non-ASCII text is escaped, so a wrong charset cannot alter the script
-  loader: { '.css': 'text' },
-  define: { 'import.meta.url': 'posencScriptUrl' },
-  inject: ['web/element-url.js'],
-  // The JS API's Node and unbundled-core branches are never taken inside the bundle.
-  external: ['node:*'],
-  plugins: [cores],
-  banner: { js: '/* PosEnc Lab <posenc-lab> element - MIT licence. Includes d3-scale-chromatic (with ColorBrewer colours), d3-color, d3-interpolate and d3-array, ISC licence, copyright Mike Bostock: see licences/ beside this file. GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */' },
-  metafile: true,
-  logLevel: 'warning',
-  // posenc.mjs's default core loader imports posenc-core-<flavour>.mjs; the bundle installs its own.
-  logOverride: { 'empty-glob': 'silent' },
-});
+const BUILDS = [
+  {
+    outfile: `${outDir}/posenc-lab.js`,
+    format: 'iife',
+    define: { 'import.meta.url': 'posencScriptUrl' },
+    inject: ['web/element-url.js'],
+  },
+  { outfile: `${outDir}/posenc-lab.mjs`, format: 'esm' },
+];
 
-const bytes = await readFile(outfile);
-const gzip = gzipSync(bytes, { level: 9 }).length;
-const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
-console.log(`bundle-element: posenc-lab.js ${kb(bytes.length)} (${kb(gzip)} gzipped; budget ${kb(BUDGET_RAW)} / ${kb(BUDGET_GZIP)})`);
-await printBreakdown();
-if (bytes.length > BUDGET_RAW || gzip > BUDGET_GZIP) {
-  console.error('bundle-element: posenc-lab.js is over its size budget');
+const built = [];
+for (const build of BUILDS) built.push(await bundle(build));
+await printBreakdown(built[0].metafile);
+if (built.some(({ overBudget }) => overBudget)) {
+  console.error('bundle-element: an element bundle is over its size budget');
   process.exit(1);
 }
+
+async function bundle({ outfile, format, define = {}, inject = [] }) {
+  const { metafile } = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: ['web/element.js'],
+    outfile,
+    bundle: true,
+    format,
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    legalComments: 'none',
+    charset: 'ascii',  // esbuild's default, stated: non-ASCII text is escaped, so a wrong charset cannot alter the script
+    loader: { '.css': 'text' },
+    define,
+    inject,
+    // The JS API's Node and unbundled-core branches are never taken inside the bundle.
+    external: ['node:*'],
+    plugins: [cores],
+    banner: { js: '/* PosEnc Lab <posenc-lab> element - MIT licence. Includes d3-scale-chromatic (with ColorBrewer colours), d3-color, d3-interpolate and d3-array, ISC licence, copyright Mike Bostock: see licences/ beside this file. GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */' },
+    metafile: true,
+    logLevel: 'warning',
+    // posenc.mjs's default core loader imports posenc-core-<flavour>.mjs; the bundle installs its own.
+    logOverride: { 'empty-glob': 'silent' },
+  });
+  const bytes = await readFile(outfile);
+  const gzip = gzipSync(bytes, { level: 9 }).length;
+  const name = outfile.slice(outfile.lastIndexOf('/') + 1);
+  console.log(`bundle-element: ${name} ${kb(bytes.length)} (${kb(gzip)} gzipped; budget ${kb(BUDGET_RAW)} / ${kb(BUDGET_GZIP)})`);
+  return { metafile, overBudget: bytes.length > BUDGET_RAW || gzip > BUDGET_GZIP };
+}
+
+function kb(n) { return `${(n / 1024).toFixed(1)} KB`; }
 
 // What the bytes are: each part's bytes in the bundle (esbuild's metafile) and its size when
 // gzipped alone (JS minified alone first). Parts gzip a little worse alone than inside the
 // whole file, so the column adds up to a little more than the total.
-async function printBreakdown() {
+async function printBreakdown(metafile) {
   const inputs = metafile.outputs[Object.keys(metafile.outputs)[0]].inputs;
   const groups = new Map();
   const add = (name, inBundle, text) => {
@@ -133,7 +155,7 @@ async function printBreakdown() {
       add(`both cores (wasm ${kb(simd)} SIMD + ${kb(scalar)} scalar, LZMA ${kb(packed)}, base64)`, bytesInOutput, data);
     } else if (path === 'posenc:posenc:core-glue') {
       add('Emscripten glue (one for both cores)', bytesInOutput, await minified(simdGlue));
-    } else if (path.endsWith('.css')) {
+    } else if (path.endsWith('.css') || path.endsWith('.json')) {
       add(path, bytesInOutput, await readFile(path, 'utf8'));
     } else {
       const name = path.startsWith('web/panels/') ? 'web/panels/*.js' : path;

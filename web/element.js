@@ -25,6 +25,8 @@ import { createOrthogonalityPanel } from './panels/orthogonality.js';
 import { createAnglesPanel } from './panels/angles.js';
 import { scaled } from './math.js';
 import { runInTasks } from './tasks.js';
+// The package's version (package.json, the one source); the bundler keeps only this field.
+import { version as VERSION } from '../package.json';
 
 const TAG = 'posenc-lab';
 const GLOVE_FILE = 'glove-6b-100d-20k.i8';
@@ -290,8 +292,11 @@ const element = (tag, className, text) => {
 
 // ---- The element --------------------------------------------------------------------------
 
-class PosencLabElement extends HTMLElement {
+export class PosencLabElement extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES.map(attributeOf); }
+
+  /** The package version this element was built from ("MAJOR.MINOR.PATCH"). */
+  static get version() { return VERSION; }
 
   #root;
   #options = { ...DEFAULTS };
@@ -743,5 +748,6 @@ for (const name of ATTRIBUTES) {
   });
 }
 
+// Both builds define the tag on load; the ES-module build (posenc-lab.mjs) also exports the class.
 if (!customElements.get(TAG)) customElements.define(TAG, PosencLabElement);
 else warnOnce('posenc-lab.js was loaded twice; the first definition stays.');

@@ -1,0 +1,335 @@
+// Declarations for the JS API, `posenc-lab` (dist/posenc.mjs, web/posenc.mjs, web/model.mjs).
+// Hand-written from the README's API section; tests/js/package.test.mjs type-checks a consumer
+// against them with `tsc --strict`, and checks that a wrong call fails to.
+//
+// Shapes: every matrix is row-major; an n×d matrix is a Float32Array(n*d) whose row p starts at
+// p*d. Inputs may be any numeric typed array or a plain array of numbers (`Matrix`).
+
+/** A row-major matrix as input: any numeric typed array or a plain array of numbers. */
+export type Matrix = ArrayLike<number>;
+
+/** The eleven positional schemes, in display order. */
+export type Scheme =
+  | 'additive' | 'concatenated' | 'rotary' | 'learned' | 'alibi' | 'nope' | 't5' | 'xpos'
+  | 'rope-pi' | 'rope-ntk' | 'yarn';
+
+/** Sinusoidal layout and RoPE pairing: components (2i, 2i+1) or (i, i + d/2). */
+export type Layout = 'interleaved' | 'half';
+
+export declare const SCHEMES: readonly Scheme[];
+
+export interface Limits {
+  readonly maxRows: number;
+  readonly maxAttentionRows: number;
+  readonly maxDim: number;
+  readonly maxElements: number;
+  readonly maxCompareTokens: number;
+  readonly maxHeads: number;
+  readonly maxBase: number;
+  readonly maxOffset: number;
+  readonly maxTextLength: number;
+  readonly maxBuckets: number;
+  readonly maxT5Distance: number;
+  readonly maxLength: number;
+  readonly maxContextLength: number;
+  readonly maxCompareBuckets: number;
+  readonly maxDistance: number;
+}
+export declare const LIMITS: Limits;
+
+export interface LoadOptions {
+  /** false forces the scalar build; true requires wasm SIMD (RangeError where missing). */
+  simd?: boolean;
+}
+
+/** Resolves once the wasm core is ready; one instance per flavour, cached. */
+export declare function load(options?: LoadOptions): Promise<Lab>;
+/** Whether this engine runs wasm SIMD128. */
+export declare function wasmSimdSupported(): boolean;
+/** For bundles that carry the cores themselves (as the element does); not for pages. */
+export declare function setCoreLoader(loader: (flavour: 'simd' | 'scalar') => Promise<unknown>): void;
+
+// ---- Options ------------------------------------------------------------------------------
+
+/** The schemes' own parameters, shared by compare() and distanceCurves(). */
+export interface SchemeParameters {
+  trainedLength?: number;
+  evalLength?: number;
+  alibiHeads?: number;
+  alibiHead?: number;
+  t5Buckets?: number;
+  t5MaxDistance?: number;
+  xposGamma?: number;
+  xposScaleBase?: number;
+  yarnAlpha?: number;
+  yarnBeta?: number;
+}
+
+export interface CompareOptions extends SchemeParameters {
+  schemes?: readonly Scheme[];
+  alpha?: number;
+  base?: number;
+  layout?: Layout;
+  pairing?: Layout;
+  /** Even; default d/4 rounded to an even number. */
+  dPos?: number;
+  concat?: 'same-width' | 'widened';
+  causal?: boolean;
+  /** 0: W = I ("raw similarity"); otherwise seeded random projections. */
+  heads?: number;
+  seed?: number;
+  scale?: number;
+  /** The same words in the basis whose leading coordinates the concatenated scheme keeps. */
+  concatWords?: Matrix;
+  /** A previous result whose arrays of the same length may be overwritten. */
+  reuse?: CompareResult;
+}
+
+export interface DistanceCurvesOptions extends SchemeParameters {
+  d: number;
+  maxDistance: number;
+  schemes?: readonly Scheme[];
+  base?: number;
+  dPos?: number;
+  concat?: 'same-width' | 'widened';
+  causal?: boolean;
+}
+
+// ---- Results ------------------------------------------------------------------------------
+
+/** One scheme's lane of compare(). */
+export interface Lane {
+  /** Width of the encoded input (d, or d + dPos when widened). */
+  width: number;
+  /** Encoded input, n × width. */
+  x: Float32Array;
+  /** Attention weights, heads × n × n. */
+  weights: Float32Array;
+  /** Logit terms, termNames.length × heads × n × n. */
+  terms: Float32Array;
+  termNames: string[];
+  xMaxAbs: number;
+  termMaxAbs: number[];
+  /** alibi: the slopes. */
+  slopes?: Float64Array;
+  /** t5: the bucket of each (query, key). */
+  buckets?: Int32Array;
+  /** learned: rows at or past it are untrained. */
+  trainedLength?: number;
+  /** nope: attention with and without the causal mask. */
+  masked?: Float32Array;
+  unmasked?: Float32Array;
+  /** The RoPE family: ω_i, the scale s and (yarn) the q·k factor. */
+  frequencies?: Float64Array;
+  scaleFactor?: number;
+  qkFactor?: number;
+}
+
+export type CompareResult = {
+  n: number;
+  d: number;
+  dPos: number;
+  heads: number;
+  schemes: Scheme[];
+  /** The sinusoidal table of the additive lane, n × d. */
+  pe?: Float32Array;
+  /** The concatenated lane's table, n × dPos. */
+  peConcat?: Float32Array;
+} & { [S in Scheme]?: Lane };
+
+export interface Comparer {
+  compare(embeddings: Matrix, n: number, d: number, options?: CompareOptions): CompareResult;
+  dispose(): void;
+}
+
+export interface NearestResult {
+  best: Uint32Array;
+  cosine: Float32Array;
+  /** 1-based rank of the true row; present when options.truth was given. */
+  rank?: Uint32Array;
+}
+
+export interface Vocabulary {
+  readonly size: number;
+  readonly dim: number;
+  nearest(queries: Matrix, n: number, options?: { truth?: ArrayLike<number> }): NearestResult;
+  neighbors(query: Matrix, k?: number): { row: number; cosine: number }[];
+  dispose(): void;
+}
+
+export interface WordVectorSet {
+  readonly name: 'glove' | 'custom';
+  readonly dim: number;
+  readonly size: number;
+  readonly componentRms: number;
+  tokenize(text: string): string[];
+  has(word: string): boolean;
+  indexOf(word: string): number;
+  word(index: number): string;
+  vector(word: string): Float32Array;
+  neighbors(wordOrVector: string | Matrix, k?: number): { word: string; cosine: number }[];
+  embed(tokens: readonly string[]): { vectors: Float32Array; unknown: boolean[] };
+  nearest(queries: Matrix, n: number, options?: { truth?: ArrayLike<number> }): NearestResult;
+  identity(
+    tokens: readonly string[],
+    vectors: Matrix,
+    options?: { alpha?: number; additive?: boolean; base?: number; layout?: Layout },
+  ): { best: Uint32Array; cosine: Float32Array; rank: Uint32Array };
+  rows(): Float32Array;
+  retained(k: number): number;
+  reduce(x: Matrix, n: number, k: number): Float32Array;
+  reducedVocabulary(k: number): Vocabulary;
+  dispose(): void;
+}
+
+// ---- Trained models (DESIGN.md, "Trained models"; web/model.mjs) --------------------------
+
+export type ModelScheme = 'nope' | 'additive' | 'learned' | 'concatenated' | 'rotary' | 'alibi' | 't5';
+
+export interface ModelConfig {
+  scheme: ModelScheme;
+  vocab: number;
+  d?: number;
+  layers?: number;
+  heads?: number;
+  /** The training length T. */
+  context?: number;
+  /** concatenated only. */
+  dPos?: number;
+  seed?: number;
+  base?: number;
+  pairing?: Layout;
+  alpha?: number;
+  t5Buckets?: number;
+  t5MaxDistance?: number;
+}
+
+export interface ModelLimits {
+  readonly maxVocab: number;
+  readonly maxWidth: number;
+  readonly maxLayers: number;
+  readonly maxHeads: number;
+  readonly maxContext: number;
+  readonly maxParameters: number;
+  readonly maxBatch: number;
+  readonly maxSequence: number;
+  readonly maxWorkspaceFloats: number;
+}
+
+/** Rotary models at evaluation: position interpolation, NTK-aware or YaRN with factor s. */
+export interface RopeScaling {
+  type: 'none' | 'pi' | 'ntk' | 'yarn';
+  factor?: number;
+}
+
+export interface AdamWOptions {
+  lr?: number;
+  beta1?: number;
+  beta2?: number;
+  eps?: number;
+  weightDecay?: number;
+  /** Global gradient-norm clip; 0 turns it off. */
+  clip?: number;
+}
+
+/** Token ids: an Int32Array or an array of integers. */
+export type Tokens = ArrayLike<number>;
+/** 1 where a target counts: a Uint8Array or an array of 0/1. */
+export type Mask = ArrayLike<number | boolean>;
+
+export interface ModelTensor {
+  readonly name: string;
+  readonly shape: readonly number[];
+  readonly offset: number;
+}
+
+/** A trainable model: from lab.createModel(config) or lab.loadModel(bytes) (a type only). */
+export interface Model {
+  /** The full config, defaults filled in. */
+  readonly config: Readonly<Required<ModelConfig>>;
+  readonly parameterCount: number;
+  readonly tensors: readonly ModelTensor[];
+  /** The token strings stored in the weights file, or null. */
+  readonly vocab: readonly string[] | null;
+  /** Training steps taken (AdamW's t). */
+  readonly steps: number;
+  /** Mean next-token cross-entropy; tokens has B·(T+1) ids, mask B·T. */
+  loss(tokens: Tokens, B: number, T: number, options?: { mask?: Mask; ropeScaling?: RopeScaling }): number;
+  gradients(tokens: Tokens, B: number, T: number, options?: { mask?: Mask }): {
+    loss: number;
+    grads: Record<string, Float32Array>;
+  };
+  /** clip_grad_norm_ then AdamW; the loss before the update. */
+  trainStep(tokens: Tokens, B: number, T: number, options?: AdamWOptions & { mask?: Mask }): number;
+  /** Every layer's and head's weights on one sequence: Float32Array(L·h·n·n). */
+  attention(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): Float32Array;
+  /** Next-token logits at every position: Float32Array(n·V). */
+  logits(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): Float32Array;
+  /** Copies of the current parameters, by tensor name. */
+  parameters(): Record<string, Float32Array>;
+  /** The safetensors weights file. */
+  save(options?: { dtype?: 'f32' | 'f16' }): Uint8Array;
+  dispose(): void;
+}
+
+// ---- The lab ------------------------------------------------------------------------------
+
+export interface Lab {
+  /** "MAJOR.MINOR.PATCH", the package's version. */
+  readonly version: string;
+  /** true when the SIMD build runs. */
+  readonly simd: boolean;
+  readonly SCHEMES: readonly Scheme[];
+  readonly limits: Limits;
+  /** Current wasm memory size in bytes. */
+  readonly heapBytes: number;
+  /** The trained models' limits; null in a build without models (the element's). */
+  readonly modelLimits: ModelLimits | null;
+
+  sinusoidal(n: number, d: number, options?: { base?: number; layout?: Layout }): Float32Array;
+  rotate(x: Matrix, n: number, d: number, options?: { base?: number; offset?: number; pairing?: Layout }): Float32Array;
+  attention(
+    q: Matrix, k: Matrix, v: Matrix, n: number, d: number,
+    options?: { causal?: boolean; scale?: number },
+  ): { weights: Float32Array; output: Float32Array };
+  tokenize(text: string): string[];
+  embed(tokens: readonly string[], d: number): Float32Array;
+  compare(embeddings: Matrix, n: number, d: number, options?: CompareOptions): CompareResult;
+  comparer(): Comparer;
+  distanceCurves(options: DistanceCurvesOptions): { maxDistance: number; curves: { [S in Scheme]?: Float32Array } };
+
+  columnSpread(m: Matrix, n: number, d: number): Float32Array;
+  vocabulary(rows: Matrix, v: number, d: number): Vocabulary;
+  shiftChange(base: Matrix, shifted: Matrix, n: number, k: number): number;
+  offsetCurves(maxOffset: number, d: number, options?: { base?: number }): { score: Float32Array; bound: Float32Array };
+  cosineSpread(d: number, options?: { pairs?: number; seed?: number }): { mean: number; std: number };
+
+  loadVectors(source?: 'glove' | ArrayBuffer | Uint8Array): Promise<WordVectorSet>;
+
+  alibiSlopes(heads: number): Float64Array;
+  alibiBias(n: number, options?: { heads?: number; head?: number; causal?: boolean }): Float32Array;
+  t5Bias(
+    n: number,
+    options?: { bidirectional?: boolean; numBuckets?: number; maxDistance?: number; seed?: number },
+  ): { bias: Float32Array; buckets: Int32Array; values: Float32Array };
+  ropeFrequencies(
+    d: number,
+    options?: {
+      base?: number; scaling?: 'none' | 'pi' | 'ntk' | 'yarn'; trainedLength?: number; evalLength?: number;
+      alpha?: number; beta?: number;
+    },
+  ): { frequencies: Float64Array; scale: number; qkFactor: number };
+  rotateWith(x: Matrix, n: number, d: number, frequencies: Matrix, options?: { offset?: number; pairing?: Layout }): Float32Array;
+  xpos(
+    x: Matrix, n: number, d: number,
+    options?: {
+      base?: number; offset?: number; pairing?: Layout; role?: 'query' | 'key'; gamma?: number; scaleBase?: number;
+    },
+  ): Float32Array;
+  learnedTable(n: number, d: number, options?: { seed?: number }): Float32Array;
+
+  /** A trainable model, seeded from config.seed (page cores; the element's cores leave models out). */
+  createModel(config: ModelConfig): Model;
+  /** A model from its safetensors weights file; a bad file is refused with a RangeError. */
+  loadModel(bytes: Uint8Array | ArrayBuffer): Model;
+}
