@@ -2,33 +2,23 @@
 
 #include <cmath>
 
+#include "scheme_table.hpp"
+
 namespace posenc::model {
 
 namespace {
 
 bool is_even(std::size_t v) { return v % 2 == 0; }
 
-struct SchemeName {
-    Scheme scheme;
-    const char* name;
-};
-constexpr SchemeName kTrainableNames[] = {
-    {Scheme::nope, "nope"},     {Scheme::additive, "additive"}, {Scheme::learned, "learned"},
-    {Scheme::concatenated, "concatenated"}, {Scheme::rotary, "rotary"}, {Scheme::alibi, "alibi"},
-    {Scheme::t5, "t5"},
-};
-
 }  // namespace
 
 const char* trainable_scheme_name(Scheme s) {
-    for (const auto& entry : kTrainableNames)
-        if (entry.scheme == s) return entry.name;
-    return nullptr;
+    return has(kTrainableSchemes, s) ? scheme_info(s).name : nullptr;
 }
 
 bool trainable_scheme_from_name(std::string_view name, Scheme& out) {
-    for (const auto& entry : kTrainableNames)
-        if (name == entry.name) return out = entry.scheme, true;
+    for (const SchemeInfo& info : kSchemeTable)
+        if (info.trainable && name == info.name) return out = info.id, true;
     return false;
 }
 
@@ -54,11 +44,11 @@ const char* validate(const ModelConfig& cfg) {
     if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || cfg.alpha > 1e6f)
         return "alpha must be a number above 0 and at most 1e6";
     if (cfg.scheme == Scheme::t5) {
-        if (cfg.t5_buckets < 4 || cfg.t5_buckets > 256 || cfg.t5_buckets % 2 != 0)
-            return "t5Buckets must be an even integer from 4 to 256";
-        // Causal buckets: the exact ones are t5Buckets/2 (schemes.hpp, t5_bucket).
-        if (cfg.t5_max_distance <= cfg.t5_buckets / 2 || cfg.t5_max_distance > 1000000)
-            return "t5MaxDistance must exceed t5Buckets/2 and be at most 1e6";
+        // The scheme table's limits, with causal buckets (a model is always causal).
+        if (const char* e = check_param(Param::t5_buckets, cfg.t5_buckets)) return e;
+        if (const char* e = check_param(Param::t5_max_distance, cfg.t5_max_distance)) return e;
+        if (cfg.t5_max_distance < t5_min_max_distance(cfg.t5_buckets, true))
+            return "t5MaxDistance must exceed the exact buckets (t5Buckets/2 for a causal model)";
     }
     if (parameter_count(cfg) > kMaxParameters) return "the model has more than 2^24 parameters: reduce vocab, d or layers";
     return nullptr;
