@@ -1,0 +1,563 @@
+// The Train section: tiny Transformers identical but for their positional scheme, trained live in
+// one worker each (web/train/worker.js), with the loss chart, the length-generalisation chart, the
+// learned attention with its per-token loss, samples, weights download/load and a sentence
+// computed from the run. Settings live in the URL hash (web/train/config.js).
+import { ChartFigure, HeatmapFigure, formatValue } from '../figure.js';
+import { download } from '../export.js';
+import { CURVE_STYLE } from '../panels/distance.js';
+import { SCHEME_NAMES } from '../panels/lanes.js';
+import {
+  LIMITS, MAX_TRAIN_SCHEMES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask, readTrainHash, sizeText,
+  writeTrainHash,
+} from './config.js';
+import { describeRun } from './summary.js';
+
+const BIN = 10;            // training losses are drawn as means of BIN steps
+const EVAL_EVERY = 50;     // held-out loss every EVAL_EVERY steps (a multiple of BIN)
+const LENGTHS_EVERY = 100; // length generalisation, attention and sample every LENGTHS_EVERY steps
+const MULTIPLES = [1, 2, 3, 4, 6, 8];
+const SYMBOLS = 10;
+const BOOK_SENTENCE = 'Call me Ishmael. Some years ago—never mind how long precisely—having little money';
+const BOOK_PROMPT = 'Call me ';
+const PAINT_MS = 250;
+const PAINT_MS_REDUCED = 1000;
+const ROPE_CURVES = { pi: ['rope-pi', 'PI'], ntk: ['rope-ntk', 'NTK-aware'], yarn: ['yarn', 'YaRN'] };
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'text') node.textContent = value;
+    else if (key in node && !key.includes('-')) node[key] = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}
+
+function labelled(text, control, hint) {
+  return el('label', { className: 'train-field' }, [el('span', { text }), control, ...(hint ? [hint] : [])]);
+}
+
+const schemeName = (scheme) => (scheme === 'learned' ? 'Learned table' : SCHEME_NAMES[scheme]);
+
+// x_1 … x_n SEP y_1 … y_n for n = ⌊T/2⌋ items taken from π's digits: the attention view's
+// sentence for copy, reverse and sort.
+function syntheticSentence(task, T) {
+  const digits = '31415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679';
+  const items = Array.from(digits.slice(0, Math.floor(T / 2)));
+  const answer = task === 'copy' ? items : task === 'reverse' ? [...items].reverse() : [...items].sort((a, b) => a - b);
+  return [...items, '<sep>', ...answer].join(' ');
+}
+
+export function mountTrain(root) {
+  const link = el('link', { rel: 'stylesheet', href: new URL('./train.css', import.meta.url).href });
+  document.head.append(link);
+  let state = readTrainHash(location.hash);
+  const runs = new Map(); // key → run (one per worker)
+  let playing = false;
+  let loadedCount = 0;
+  let paintTimer = 0;
+
+  // ---- Controls ----
+  const task = el('select', { id: 'train-task' }, Object.entries(TASKS).map(([value, text]) => new Option(text, value)));
+  const text = el('textarea', { id: 'train-text', rows: 4, placeholder: 'Paste a text (at least a few hundred characters).' });
+  const textField = labelled('Your text', text);
+  const schemeBoxes = TRAIN_SCHEMES.map((scheme) => {
+    const box = el('input', { type: 'checkbox', value: scheme });
+    return el('label', { className: 'train-check' }, [box, ` ${schemeName(scheme)}`]);
+  });
+  const schemes = el('fieldset', { className: 'train-schemes' }, [el('legend', { text: `Schemes (up to ${MAX_TRAIN_SCHEMES})` }), ...schemeBoxes]);
+  const size = el('select', { id: 'train-size' }, Object.keys(SIZES).map((s) => new Option(`${s} (${sizeText(s)})`, s)));
+  const number = (id, min, max, step) => el('input', { id, type: 'number', min, max, step, inputMode: 'decimal' });
+  const dPos = number('train-dpos', 2, 254, 2);
+  const length = number('train-length', ...LIMITS.length, 1);
+  const batch = number('train-batch', ...LIMITS.batch, 1);
+  const lr = number('train-lr', ...LIMITS.lr, 'any');
+  const seed = number('train-seed', ...LIMITS.seed, 1);
+  const steps = number('train-steps', ...LIMITS.steps, 1);
+  const trainButton = el('button', { type: 'button', className: 'train-go', text: 'Train' });
+  const stepButton = el('button', { type: 'button', text: 'Step' });
+  const resetButton = el('button', { type: 'button', text: 'Reset' });
+  const status = el('div', { role: 'status', className: 'train-status', 'aria-live': 'polite' });
+  const xAxis = el('select', { id: 'train-x' }, [new Option('step', 'step'), new Option('tokens seen', 'tokens')]);
+
+  const lossSlot = el('div');
+  const lengthSlot = el('div');
+  const attentionSlot = el('div');
+  const stripSlot = el('div');
+  const sentence = el('input', { id: 'train-sentence', type: 'text', spellcheck: false });
+  const layer = el('select', { id: 'train-layer' });
+  const head = el('select', { id: 'train-head' });
+  const inspectNote = el('p', { className: 'train-note' });
+  const samples = el('div', { className: 'train-samples' });
+  const downloads = el('div', { className: 'train-downloads' });
+  const picker = el('input', { type: 'file', id: 'train-load', accept: '.safetensors,application/octet-stream' });
+  const drop = el('div', { className: 'train-drop', tabIndex: 0, text: 'Drop a .safetensors weights file here, or choose one: ' }, [picker]);
+  const weightsNote = el('p', { className: 'train-note', role: 'alert' });
+  const summary = el('p', { className: 'train-summary' });
+
+  root.replaceChildren(
+    el('p', { className: 'caption', text: 'The same tiny decoder-only Transformer, trained from the same seed on the same batches, once per ' +
+      'positional scheme, each in its own worker. Press Train, watch the losses separate, then see how each model does on ' +
+      'sequences longer than it was trained on. Change the learning rate while it runs; every setting is in the link.' }),
+    el('div', { className: 'train-controls' }, [
+      labelled('Task', task), textField, schemes,
+      labelled('Model size', size), labelled('dPos (concatenated)', dPos, el('small', { className: 'train-hint' })),
+      labelled('Training length T', length), labelled('Batch', batch), labelled('Learning rate', lr),
+      labelled('Seed', seed), labelled('Step budget', steps),
+    ]),
+    el('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]),
+    status,
+    summary,
+    el('h3', { text: 'Loss' }),
+    el('div', { className: 'train-row' }, [labelled('x axis', xAxis)]),
+    lossSlot,
+    el('h3', { text: 'Past the training length' }),
+    el('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
+      'fresh examples for copy, reverse and sort); the rotary model also with position interpolation, NTK-aware and YaRN scaling ' +
+      '(factor = length / T). Updated every 100 steps and on pause.' }),
+    lengthSlot,
+    el('h3', { text: 'Learned attention' }),
+    el('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
+    inspectNote,
+    attentionSlot,
+    stripSlot,
+    el('h3', { text: 'Samples' }),
+    samples,
+    el('h3', { text: 'Weights' }),
+    downloads,
+    drop,
+    weightsNote,
+  );
+  const dPosHint = dPos.parentElement.querySelector('.train-hint');
+  const lossChart = new ChartFigure(lossSlot, { title: 'Loss during training', height: 260 });
+  const lengthChart = new ChartFigure(lengthSlot, { title: 'Length generalisation', height: 240 });
+  const attentionFigure = new HeatmapFigure(attentionSlot, { title: 'Learned attention' });
+  const stripFigure = new HeatmapFigure(stripSlot, { title: 'Per-token loss' });
+
+  // ---- State ⇄ controls ⇄ URL ----
+  function writeControls() {
+    task.value = state.task;
+    text.value = state.text;
+    textField.hidden = state.task !== 'text';
+    for (const label of schemeBoxes) label.firstChild.checked = state.schemes.includes(label.firstChild.value);
+    size.value = state.size;
+    dPos.value = dPosFor(state);
+    dPosHint.textContent = ` word columns ${SIZES[state.size].d - dPosFor(state)} + position ${dPosFor(state)} = width ${SIZES[state.size].d}`;
+    length.value = state.length;
+    batch.value = state.batch;
+    lr.value = state.lr;
+    seed.value = state.seed;
+    steps.value = state.steps;
+    if (!sentence.value || sentence.dataset.auto === '1') {
+      sentence.value = defaultSentence();
+      sentence.dataset.auto = '1';
+    }
+  }
+  const defaultSentence = () => (state.task === 'book' ? BOOK_SENTENCE : state.task === 'text' ? state.text.slice(0, 64)
+    : syntheticSentence(state.task, state.length));
+
+  function writeUrl() {
+    history.replaceState(null, '', writeTrainHash(state, location.hash) || location.pathname + location.search);
+  }
+
+  // A change to anything but the learning rate or the budget starts the models afresh.
+  function change(update, { restart = true } = {}) {
+    state = { ...state, ...update };
+    if (restart) { sentence.dataset.auto = '1'; reset(); }
+    writeControls();
+    writeUrl();
+    for (const run of runs.values()) run.worker.postMessage({ type: 'set', lr: state.lr, budget: state.steps });
+    render();
+  }
+  const valid = (input, [min, max], integer = true) => {
+    const v = Number(input.value);
+    const ok = input.value !== '' && v >= min && v <= max && (!integer || Number.isInteger(v));
+    input.setAttribute('aria-invalid', String(!ok));
+    return ok ? v : undefined;
+  };
+  task.addEventListener('change', () => change({ task: task.value }));
+  let textTimer = 0;
+  text.addEventListener('input', () => {
+    clearTimeout(textTimer);
+    textTimer = setTimeout(() => change({ text: text.value }), 600);
+  });
+  for (const label of schemeBoxes) {
+    label.firstChild.addEventListener('change', () => {
+      const chosen = TRAIN_SCHEMES.filter((s) => schemeBoxes.find((l) => l.firstChild.value === s).firstChild.checked);
+      if (chosen.length === 0 || chosen.length > MAX_TRAIN_SCHEMES) {
+        label.firstChild.checked = !label.firstChild.checked;
+        summary.textContent = chosen.length ? `At most ${MAX_TRAIN_SCHEMES} schemes train at once.` : 'Choose at least one scheme.';
+        return;
+      }
+      change({ schemes: chosen });
+    });
+  }
+  size.addEventListener('change', () => change({ size: size.value, dPos: 0 }));
+  dPos.addEventListener('change', () => {
+    const v = valid(dPos, [2, SIZES[state.size].d - 2]);
+    if (v !== undefined && v % 2 === 0) change({ dPos: v === SIZES[state.size].d / 4 ? 0 : v });
+  });
+  const numeric = (input, key, limits, options) => input.addEventListener('change', () => {
+    const v = valid(input, limits, key !== 'lr');
+    if (v !== undefined) change({ [key]: v }, options);
+  });
+  numeric(length, 'length', LIMITS.length);
+  numeric(batch, 'batch', LIMITS.batch);
+  numeric(lr, 'lr', LIMITS.lr, { restart: false });
+  numeric(seed, 'seed', LIMITS.seed);
+  numeric(steps, 'steps', LIMITS.steps, { restart: false });
+  xAxis.addEventListener('change', render);
+  addEventListener('hashchange', () => {
+    const next = readTrainHash(location.hash);
+    if (writeTrainHash(next, '') !== writeTrainHash(state, '')) {
+      state = next;
+      sentence.dataset.auto = '1';
+      reset();
+      writeControls();
+    }
+  });
+
+  // ---- Workers ----
+  function startRun(key, { scheme, name, config, weights, loaded = false, fileName = '' }) {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    const run = {
+      key, scheme, name, worker, loaded, fileName, style: CURVE_STYLE[scheme] ?? CURVE_STYLE.nope,
+      step: 0, losses: [], heldout: [], curves: null, stepsPerSecond: NaN, phase: 'starting', inspect: null, sample: '',
+      lengthStep: -1,
+    };
+    runs.set(key, run);
+    worker.onmessage = ({ data }) => receive(run, data);
+    worker.onerror = (event) => { event.preventDefault(); fail(run, event.message || 'the worker stopped'); };
+    const language = isLanguageTask(state.task);
+    worker.postMessage({
+      type: 'init',
+      task: state.task === 'book' ? { kind: 'book' } : state.task === 'text' ? { kind: 'text', text: state.text } : { kind: state.task, symbols: SYMBOLS },
+      config,
+      weights,
+      train: { B: state.batch, T: state.length, seed: state.seed, lr: state.lr },
+      budget: loaded ? 0 : state.steps,
+      evalEvery: EVAL_EVERY,
+      lengthsEvery: LENGTHS_EVERY,
+      multiples: MULTIPLES,
+      inspectText: sentence.value,
+      samplePrompt: language ? (state.task === 'book' ? BOOK_PROMPT : state.text.slice(0, 8)) : '',
+    }, weights ? [weights.buffer] : []);
+    return run;
+  }
+
+  function ensureRuns() {
+    if ([...runs.values()].some((r) => !r.loaded)) return;
+    const { layers, d, heads } = SIZES[state.size];
+    for (const scheme of state.schemes) {
+      startRun(scheme, {
+        scheme,
+        name: schemeName(scheme),
+        config: { scheme, d, layers, heads, context: state.length, seed: state.seed, ...(scheme === 'concatenated' ? { dPos: dPosFor(state) } : {}) },
+      });
+    }
+  }
+
+  function receive(run, data) {
+    switch (data.type) {
+      case 'ready': run.phase = 'ready'; run.parameterCount = data.parameterCount; run.config = data.config; break;
+      case 'progress':
+        for (let i = 0; i < data.losses.length; i++) run.losses[data.from + i] = data.losses[i];
+        run.step = data.step;
+        run.stepsPerSecond = data.stepsPerSecond;
+        if (playing) run.phase = 'training';
+        break;
+      case 'heldout':
+        run.heldout = run.heldout.filter((h) => h.step !== data.step).concat([{ step: data.step, loss: data.loss, accuracy: data.accuracy }]);
+        break;
+      case 'lengths': run.curves = data.curves; run.lengthStep = data.step; break;
+      case 'inspect':
+        if (data.error) inspectNote.textContent = `${run.name}: ${data.error}`;
+        else { run.inspect = data; inspectNote.textContent = ''; }
+        break;
+      case 'sample': run.sample = data.text; break;
+      case 'saved':
+        download(new Blob([data.bytes], { type: 'application/octet-stream' }), `posenc-train-${run.scheme}-step${run.step}.safetensors`);
+        break;
+      case 'paused': run.phase = 'paused'; break;
+      case 'done': run.phase = 'done'; if (![...runs.values()].some((r) => !r.loaded && r.phase !== 'done')) setPlaying(false); break;
+      case 'error':
+        if (data.fatal) fail(run, data.message);
+        else summary.textContent = `${run.name}: ${data.message}`;
+        break;
+      default: break;
+    }
+    scheduleRender();
+  }
+
+  function fail(run, message) {
+    run.worker.terminate();
+    runs.delete(run.key);
+    if (run.loaded) weightsNote.textContent = `“${run.fileName}” was refused: ${message}. The other models are untouched.`;
+    else summary.textContent = `${run.name} could not start: ${message}`;
+    render();
+  }
+
+  function reset() {
+    for (const run of runs.values()) run.worker.terminate();
+    runs.clear();
+    setPlaying(false);
+    render();
+  }
+
+  function setPlaying(on) {
+    playing = on;
+    trainButton.textContent = on ? 'Pause' : 'Train';
+    stepButton.disabled = on;
+  }
+
+  trainButton.addEventListener('click', () => {
+    if (playing) {
+      setPlaying(false);
+      for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'pause' });
+      return;
+    }
+    ensureRuns();
+    setPlaying(true);
+    for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'run' });
+  });
+  stepButton.addEventListener('click', () => {
+    ensureRuns();
+    for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'step' });
+  });
+  resetButton.addEventListener('click', reset);
+
+  // ---- Inspection, weights ----
+  const refreshInspection = () => {
+    sentence.dataset.auto = sentence.value === defaultSentence() ? '1' : '0';
+    for (const run of runs.values()) run.worker.postMessage({ type: 'inspect', text: sentence.value });
+  };
+  sentence.addEventListener('change', refreshInspection);
+  layer.addEventListener('change', render);
+  head.addEventListener('change', render);
+
+  async function loadFile(file) {
+    if (!file) return;
+    weightsNote.textContent = '';
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    loadedCount += 1;
+    const scheme = schemeInFile(bytes);
+    startRun(`loaded-${loadedCount}`, { scheme, name: `${schemeName(scheme) ?? 'Model'} (loaded ${file.name})`, weights: bytes, loaded: true, fileName: file.name });
+    render();
+  }
+  picker.addEventListener('change', () => { loadFile(picker.files[0]); picker.value = ''; });
+  drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('is-over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('is-over'));
+  drop.addEventListener('drop', (event) => {
+    event.preventDefault();
+    drop.classList.remove('is-over');
+    loadFile(event.dataTransfer.files[0]);
+  });
+
+  // ---- Painting ----
+  function scheduleRender() {
+    if (paintTimer) return;
+    paintTimer = setTimeout(() => {
+      paintTimer = 0;
+      requestAnimationFrame(render);
+    }, reducedMotion.matches ? PAINT_MS_REDUCED : PAINT_MS);
+  }
+
+  function render() {
+    root.dataset.motion = reducedMotion.matches ? 'reduced' : 'full';
+    const list = [...runs.values()];
+    renderStatus(list);
+    renderLoss(list);
+    renderLengths(list);
+    renderAttention(list);
+    renderDownloads(list);
+    samples.replaceChildren(...list.filter((r) => r.sample).map((r) =>
+      el('p', { className: 'train-sample' }, [el('strong', { text: `${r.name}: ` }), el('span', { text: r.sample })])));
+    if (!isLanguageTask(state.task)) samples.textContent = 'Samples are shown for the language-model tasks.';
+    else if (!list.some((r) => r.sample)) samples.textContent = 'A sample from each model appears after 100 steps or on pause.';
+    const text = describeRun(list.filter((r) => !r.loaded).map(summaryInput), {
+      metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: dPosFor(state), d: SIZES[state.size].d,
+    });
+    if (text || list.length) summary.textContent = text;
+  }
+
+  const lastHeldout = (run) => run.heldout.reduce((a, h) => (h.step >= (a?.step ?? -1) ? h : a), null);
+
+  function renderStatus(list) {
+    if (!list.length) {
+      status.textContent = 'Not trained yet: press Train (or Step).';
+      return;
+    }
+    status.replaceChildren(...list.map((run) => {
+      const held = lastHeldout(run);
+      const train = meanOf(run.losses, Math.max(0, run.step - BIN), run.step);
+      const parts = [`${run.name}: ${run.loaded ? 'loaded' : `step ${run.step}`}`];
+      if (!run.loaded) parts.push(`tokens seen ${run.step * state.batch * state.length}`);
+      if (Number.isFinite(train)) parts.push(`training loss ${formatValue(train)}`);
+      if (held) parts.push(`held-out loss ${formatValue(held.loss)}${Number.isFinite(held.accuracy) ? `, accuracy ${formatValue(held.accuracy)}` : ''}`);
+      if (Number.isFinite(run.stepsPerSecond) && !run.loaded) parts.push(`${run.stepsPerSecond.toFixed(1)} steps/s`);
+      if (run.phase === 'starting') parts.push('starting…');
+      if (run.phase === 'done') parts.push('budget reached');
+      return el('span', { className: 'train-status-line', 'data-run': run.key, text: parts.join(' · ') });
+    }));
+  }
+
+  function renderLoss(list) {
+    const perStep = xAxis.value === 'tokens' ? state.batch * state.length : 1;
+    const series = [];
+    for (const run of list.filter((r) => !r.loaded)) {
+      const bins = Math.floor(run.step / BIN);
+      const x = Array.from({ length: bins }, (_, k) => (k + 1) * BIN * perStep);
+      const y = x.map((_, k) => meanOf(run.losses, k * BIN, (k + 1) * BIN));
+      series.push({ name: `${run.name} training`, colour: run.style.colour, dash: run.style.dash, kind: 'line', x, y });
+    }
+    series.sort((a, b) => b.x.length - a.x.length);
+    for (const run of list.filter((r) => !r.loaded)) {
+      const held = [...run.heldout].sort((a, b) => a.step - b.step);
+      if (!held.length) continue;
+      series.push({ name: `${run.name} held-out`, colour: run.style.colour, kind: 'points',
+        x: held.map((h) => h.step * perStep), y: held.map((h) => h.loss) });
+    }
+    const xLabel = perStep === 1 ? 'step' : `tokens seen (${perStep} per step)`;
+    lossChart.update({
+      series: series.length ? series : [{ name: '(not trained yet)', colour: CURVE_STYLE.nope.colour, kind: 'line', x: [0], y: [NaN] }],
+      xLabel,
+      yLabel: 'loss (nats per token)',
+      label: `Loss during training against ${xLabel}: the training loss (lines, means of ${BIN} steps) and the held-out loss ` +
+        `(dots, every ${EVAL_EVERY} steps) of ${list.map((r) => r.name).join(', ') || 'no model yet'}. ` +
+        'Focus the chart and use the left and right arrow keys to read the values at one step.',
+    });
+  }
+
+  function renderLengths(list) {
+    const accuracy = !isLanguageTask(state.task);
+    const metric = accuracy ? 'accuracy' : 'loss';
+    const series = [];
+    let top = accuracy ? 1 : 0;
+    for (const run of list.filter((r) => r.curves)) {
+      const add = (name, style, points) => {
+        const y = points.map((p) => p[metric]);
+        top = Math.max(top, ...y.filter(Number.isFinite));
+        series.push({ name, colour: style.colour, dash: style.dash, kind: 'line', x: MULTIPLES, y });
+      };
+      add(run.name, run.style, run.curves.none);
+      for (const [type, [id, label]] of Object.entries(ROPE_CURVES)) {
+        if (run.curves[type]) add(`${run.name} + ${label}`, CURVE_STYLE[id], run.curves[type]);
+      }
+    }
+    series.push({ name: `training length T = ${state.length}`, colour: CURVE_STYLE.bound.colour, dash: [1, 2], kind: 'line', x: [1, 1], y: [0, top * 1.05 || 1] });
+    const what = accuracy ? 'answer accuracy (fraction of answer tokens right)' : 'held-out loss (nats per token)';
+    lengthChart.update({
+      series,
+      xLabel: 'evaluation length (× training length)',
+      yLabel: accuracy ? 'answer accuracy' : 'held-out loss',
+      yMin: 0,
+      label: `Length generalisation: ${what} at 1, 2, 3, 4, 6 and 8 times the training length T = ${state.length}, ` +
+        `per model${list.some((r) => r.curves?.pi) ? ', the rotary model also with PI, NTK-aware and YaRN scaling' : ''}; ` +
+        'the dotted vertical line marks the training length; a learned table has no values past it. Use the arrow keys to read each length.',
+    });
+  }
+
+  function renderAttention(list) {
+    const shown = list.filter((r) => r.inspect);
+    const layers = Math.max(1, ...shown.map((r) => r.inspect.layers));
+    const heads = Math.max(1, ...shown.map((r) => r.inspect.heads));
+    fillSelect(layer, layers);
+    fillSelect(head, heads);
+    if (!shown.length) {
+      inspectNote.textContent ||= 'The attention maps appear after 100 steps or on pause.';
+      return;
+    }
+    const l = Number(layer.value);
+    const h = Number(head.value);
+    const pieces = shown.reduce((a, r) => (r.inspect.pieces.length > a.length ? r.inspect.pieces : a), []);
+    const show = (i) => `${i} “${pieces[i] === '\n' ? '↵' : pieces[i]}”`;
+    attentionFigure.update({
+      tiles: shown.filter((r) => l < r.inspect.layers && h < r.inspect.heads).map((r) => ({
+        title: r.name, values: r.inspect.attention, rows: r.inspect.n, cols: r.inspect.n, offset: (l * r.inspect.heads + h) * r.inspect.n ** 2,
+      })),
+      min: 0,
+      max: 1,
+      label: `Learned attention of layer ${l + 1}, head ${h + 1} on “${sentence.value.slice(0, 60)}”, rows are queries, columns keys`,
+      legendTitle: 'attention weight',
+      rowLabel: (i) => `query ${show(i)}`,
+      colLabel: (j) => `key ${show(j)}`,
+    });
+    let maxLoss = 0;
+    for (const r of shown) for (const v of r.inspect.losses) maxLoss = Math.max(maxLoss, v);
+    stripFigure.update({
+      tiles: shown.map((r) => ({ title: r.name, values: r.inspect.losses, rows: 1, cols: r.inspect.n - 1 })),
+      min: 0,
+      max: maxLoss || 1,
+      label: 'Per-token loss: the loss of predicting each token of the sentence from the ones before it',
+      legendTitle: 'loss (nats)',
+      rowLabel: () => 'loss',
+      colLabel: (j) => `predicting ${show(j + 1)}`,
+    });
+  }
+
+  function renderDownloads(list) {
+    const trained = list.filter((r) => !r.loaded && r.phase !== 'starting');
+    if (downloads.dataset.keys === trained.map((r) => r.key).join()) return;
+    downloads.dataset.keys = trained.map((r) => r.key).join();
+    downloads.replaceChildren(...trained.map((run) => {
+      const button = el('button', { type: 'button', text: `Download ${run.name} weights` });
+      button.addEventListener('click', () => run.worker.postMessage({ type: 'save' }));
+      return button;
+    }));
+  }
+
+  function summaryInput(run) {
+    const bins = Math.floor(run.step / BIN);
+    const steps = Array.from({ length: bins }, (_, k) => (k + 1) * BIN);
+    const metric = isLanguageTask(state.task) ? 'loss' : 'accuracy';
+    return {
+      scheme: run.scheme,
+      name: run.name,
+      steps,
+      losses: steps.map((_, k) => meanOf(run.losses, k * BIN, (k + 1) * BIN)),
+      heldout: lastHeldout(run)?.loss ?? NaN,
+      lengths: run.curves ? MULTIPLES.map((multiple, i) => ({ multiple, value: run.curves.none[i][metric] })) : [],
+    };
+  }
+
+  // The first screen's link scrolls here without touching the hash (the lanes read it).
+  for (const link of document.querySelectorAll('a[href="#train"]')) {
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      const heading = document.getElementById('train-heading');
+      heading?.setAttribute('tabindex', '-1');
+      heading?.scrollIntoView({ behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+      heading?.focus({ preventScroll: true });
+    });
+  }
+    reducedMotion.addEventListener('change', render);
+  writeControls();
+  render();
+}
+
+function fillSelect(select, count) {
+  if (select.options.length === count) return;
+  const value = Math.min(Number(select.value) || 0, count - 1);
+  select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(String(i + 1), String(i))));
+  select.value = String(value);
+}
+
+function meanOf(values, from, to) {
+  let sum = 0;
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    if (values[i] !== undefined) { sum += values[i]; count++; }
+  }
+  return count ? sum / count : NaN;
+}
+
+/** The scheme named in a weights file's config (for its colour and name), or 'nope' when unreadable. */
+function schemeInFile(bytes) {
+  const match = /\\?"scheme\\?"\s*:\s*\\?"([a-z0-9]+)/.exec(new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 65536))));
+  return match && TRAIN_SCHEMES.includes(match[1]) ? match[1] : 'nope';
+}
+
+const root = document.getElementById('train-root');
+if (root) mountTrain(root);
