@@ -93,7 +93,7 @@ export function mountTrain(root) {
   const samples = el('div', { className: 'train-samples' });
   const downloads = el('div', { className: 'train-downloads' });
   const picker = el('input', { type: 'file', id: 'train-load', accept: '.safetensors,application/octet-stream' });
-  const drop = el('div', { className: 'train-drop', tabIndex: 0, text: 'Drop a .safetensors weights file here, or choose one: ' }, [picker]);
+  const drop = el('div', { className: 'train-drop', text: 'Drop a .safetensors weights file here, or choose one: ' }, [picker]);
   const weightsNote = el('p', { className: 'train-note', role: 'alert' });
   const summary = el('p', { className: 'train-summary' });
 
@@ -225,7 +225,7 @@ export function mountTrain(root) {
     const run = {
       key, scheme, name, worker, loaded, fileName, style: CURVE_STYLE[scheme] ?? CURVE_STYLE.nope,
       step: 0, losses: [], heldout: [], curves: null, stepsPerSecond: NaN, phase: 'starting', inspect: null, sample: '',
-      lengthStep: -1,
+      curvesByStep: new Map(),
     };
     runs.set(key, run);
     worker.onmessage = ({ data }) => receive(run, data);
@@ -271,7 +271,7 @@ export function mountTrain(root) {
       case 'heldout':
         run.heldout = run.heldout.filter((h) => h.step !== data.step).concat([{ step: data.step, loss: data.loss, accuracy: data.accuracy }]);
         break;
-      case 'lengths': run.curves = data.curves; run.lengthStep = data.step; break;
+      case 'lengths': run.curves = data.curves; run.curvesByStep.set(data.step, data.curves); break;
       case 'inspect':
         if (data.error) inspectNote.textContent = `${run.name}: ${data.error}`;
         else { run.inspect = data; inspectNote.textContent = ''; }
@@ -376,7 +376,8 @@ export function mountTrain(root) {
       el('p', { className: 'train-sample' }, [el('strong', { text: `${r.name}: ` }), el('span', { text: r.sample })])));
     if (!isLanguageTask(state.task)) samples.textContent = 'Samples are shown for the language-model tasks.';
     else if (!list.some((r) => r.sample)) samples.textContent = 'A sample from each model appears after 100 steps or on pause.';
-    const text = describeRun(list.filter((r) => !r.loaded).map(summaryInput), {
+    const trained = list.filter((r) => !r.loaded);
+    const text = describeRun(trained.map((r) => summaryInput(r, commonStep(trained), commonLengthStep(trained))), {
       metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: dPosFor(state), d: SIZES[state.size].d,
     });
     if (text || list.length) summary.textContent = text;
@@ -508,17 +509,25 @@ export function mountTrain(root) {
     }));
   }
 
-  function summaryInput(run) {
-    const bins = Math.floor(run.step / BIN);
+  // The sentence compares the models where all have numbers: up to the step the slowest reached,
+  // and at the latest length evaluation they all made.
+  const commonStep = (list) => Math.min(...list.map((r) => r.step));
+  const commonLengthStep = (list) => Math.max(-1, ...[...(list[0]?.curvesByStep.keys() ?? [])]
+    .filter((step) => list.every((r) => r.curvesByStep.has(step))));
+
+  function summaryInput(run, upTo, lengthStep) {
+    const bins = Math.floor(upTo / BIN);
     const steps = Array.from({ length: bins }, (_, k) => (k + 1) * BIN);
     const metric = isLanguageTask(state.task) ? 'loss' : 'accuracy';
+    const held = run.heldout.filter((h) => h.step <= upTo).sort((a, b) => a.step - b.step).at(-1);
+    const curves = run.curvesByStep.get(lengthStep);
     return {
       scheme: run.scheme,
       name: run.name,
       steps,
       losses: steps.map((_, k) => meanOf(run.losses, k * BIN, (k + 1) * BIN)),
-      heldout: lastHeldout(run)?.loss ?? NaN,
-      lengths: run.curves ? MULTIPLES.map((multiple, i) => ({ multiple, value: run.curves.none[i][metric] })) : [],
+      heldout: held?.loss ?? NaN,
+      lengths: curves ? MULTIPLES.map((multiple, i) => ({ multiple, value: curves.none[i][metric] })) : [],
     };
   }
 
@@ -527,12 +536,12 @@ export function mountTrain(root) {
     link.addEventListener('click', (event) => {
       event.preventDefault();
       const heading = document.getElementById('train-heading');
-      heading?.setAttribute('tabindex', '-1');
-      heading?.scrollIntoView({ behavior: reducedMotion.matches ? 'auto' : 'smooth' });
-      heading?.focus({ preventScroll: true });
+      heading.setAttribute('tabindex', '-1');
+      heading.scrollIntoView({ behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+      heading.focus({ preventScroll: true });
     });
   }
-    reducedMotion.addEventListener('change', render);
+  reducedMotion.addEventListener('change', render);
   writeControls();
   render();
 }

@@ -18,7 +18,7 @@ const ROPE_SCALINGS = ['pi', 'ntk', 'yarn'];
 
 let lab, task, model, settings;
 let running = false;
-let perStepMs = 20;
+let perStepMs = 20; // smoothed training time per step (evaluations excluded)
 
 const post = (message, transfer) => postMessage(message, transfer);
 
@@ -100,7 +100,7 @@ function trainSteps(count) {
   const losses = model.train(task, { steps: count, B, T, seed, lr });
   const ms = performance.now() - t0;
   perStepMs = 0.7 * perStepMs + 0.3 * (ms / count);
-  post({ type: 'progress', from, step: model.steps, losses, stepsPerSecond: (1000 * count) / Math.max(ms, 0.1) }, [losses.buffer]);
+  post({ type: 'progress', from, step: model.steps, losses, stepsPerSecond: 1000 / Math.max(perStepMs, 0.01) }, [losses.buffer]);
   const step = model.steps;
   if (step % settings.evalEvery === 0 || step === settings.budget) heldout();
   if (step % settings.lengthsEvery === 0 || step === settings.budget) { lengths(); inspect(settings.inspectText); }
