@@ -58,6 +58,9 @@ export function mountTrain(root) {
   let playing = false;
   let loadedCount = 0;
   let paintTimer = 0;
+  // Figures repaint only when their data changed since the last paint (the loss chart and status
+  // change with every chunk; lengths, attention and samples every LENGTHS_EVERY steps).
+  const dirty = { lengths: true, inspect: true };
 
   // ---- Controls ----
   const task = el('select', { id: 'train-task' }, Object.entries(TASKS).map(([value, text]) => new Option(text, value)));
@@ -169,7 +172,7 @@ export function mountTrain(root) {
     writeControls();
     writeUrl();
     for (const run of runs.values()) run.worker.postMessage({ type: 'set', lr: state.lr, budget: state.steps });
-    render();
+    repaintAll();
   }
   const valid = (input, [min, max], integer = true) => {
     const v = Number(input.value);
@@ -271,12 +274,13 @@ export function mountTrain(root) {
       case 'heldout':
         run.heldout = run.heldout.filter((h) => h.step !== data.step).concat([{ step: data.step, loss: data.loss, accuracy: data.accuracy }]);
         break;
-      case 'lengths': run.curves = data.curves; run.curvesByStep.set(data.step, data.curves); break;
+      case 'lengths': run.curves = data.curves; run.curvesByStep.set(data.step, data.curves); dirty.lengths = true; break;
       case 'inspect':
         if (data.error) inspectNote.textContent = `${run.name}: ${data.error}`;
         else { run.inspect = data; inspectNote.textContent = ''; }
+        dirty.inspect = true;
         break;
-      case 'sample': run.sample = data.text; break;
+      case 'sample': run.sample = data.text; dirty.inspect = true; break;
       case 'saved':
         download(new Blob([data.bytes], { type: 'application/octet-stream' }), `posenc-train-${run.scheme}-step${run.step}.safetensors`);
         break;
@@ -296,14 +300,14 @@ export function mountTrain(root) {
     runs.delete(run.key);
     if (run.loaded) weightsNote.textContent = `“${run.fileName}” was refused: ${message}. The other models are untouched.`;
     else summary.textContent = `${run.name} could not start: ${message}`;
-    render();
+    repaintAll();
   }
 
   function reset() {
     for (const run of runs.values()) run.worker.terminate();
     runs.clear();
     setPlaying(false);
-    render();
+    repaintAll();
   }
 
   function setPlaying(on) {
@@ -334,8 +338,9 @@ export function mountTrain(root) {
     for (const run of runs.values()) run.worker.postMessage({ type: 'inspect', text: sentence.value });
   };
   sentence.addEventListener('change', refreshInspection);
-  layer.addEventListener('change', render);
-  head.addEventListener('change', render);
+  const repaintAll = () => { dirty.lengths = true; dirty.inspect = true; render(); };
+  layer.addEventListener('change', repaintAll);
+  head.addEventListener('change', repaintAll);
 
   async function loadFile(file) {
     if (!file) return;
@@ -344,7 +349,7 @@ export function mountTrain(root) {
     loadedCount += 1;
     const scheme = schemeInFile(bytes);
     startRun(`loaded-${loadedCount}`, { scheme, name: `${schemeName(scheme) ?? 'Model'} (loaded ${file.name})`, weights: bytes, loaded: true, fileName: file.name });
-    render();
+    repaintAll();
   }
   picker.addEventListener('change', () => { loadFile(picker.files[0]); picker.value = ''; });
   drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('is-over'); });
@@ -369,13 +374,14 @@ export function mountTrain(root) {
     const list = [...runs.values()];
     renderStatus(list);
     renderLoss(list);
-    renderLengths(list);
-    renderAttention(list);
+    if (dirty.lengths) renderLengths(list);
+    if (dirty.inspect) {
+      renderAttention(list);
+      renderSamples(list);
+    }
+    dirty.lengths = false;
+    dirty.inspect = false;
     renderDownloads(list);
-    samples.replaceChildren(...list.filter((r) => r.sample).map((r) =>
-      el('p', { className: 'train-sample' }, [el('strong', { text: `${r.name}: ` }), el('span', { text: r.sample })])));
-    if (!isLanguageTask(state.task)) samples.textContent = 'Samples are shown for the language-model tasks.';
-    else if (!list.some((r) => r.sample)) samples.textContent = 'A sample from each model appears after 100 steps or on pause.';
     const trained = list.filter((r) => !r.loaded);
     const text = describeRun(trained.map((r) => summaryInput(r, commonStep(trained), commonLengthStep(trained))), {
       metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: dPosFor(state), d: SIZES[state.size].d,
@@ -498,6 +504,13 @@ export function mountTrain(root) {
     });
   }
 
+  function renderSamples(list) {
+    samples.replaceChildren(...list.filter((r) => r.sample).map((r) =>
+      el('p', { className: 'train-sample' }, [el('strong', { text: `${r.name}: ` }), el('span', { text: r.sample })])));
+    if (!isLanguageTask(state.task)) samples.textContent = 'Samples are shown for the language-model tasks.';
+    else if (!list.some((r) => r.sample)) samples.textContent = 'A sample from each model appears after 100 steps or on pause.';
+  }
+
   function renderDownloads(list) {
     const trained = list.filter((r) => !r.loaded && r.phase !== 'starting');
     if (downloads.dataset.keys === trained.map((r) => r.key).join()) return;
@@ -541,9 +554,9 @@ export function mountTrain(root) {
       heading.focus({ preventScroll: true });
     });
   }
-  reducedMotion.addEventListener('change', render);
+  reducedMotion.addEventListener('change', repaintAll);
   writeControls();
-  render();
+  repaintAll();
 }
 
 function fillSelect(select, count) {
