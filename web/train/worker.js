@@ -121,7 +121,11 @@ async function run() {
 }
 
 const handlers = {
-  run: () => { if (!running && model.steps < settings.budget) run(); },
+  run: () => {
+    if (running) return;
+    if (model.steps < settings.budget) run();
+    else post({ type: 'done', step: model.steps });
+  },
   pause: () => {
     if (!running) return;
     running = false;
