@@ -52,6 +52,10 @@ for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alib
       assert.match(await lengths.getAttribute('aria-label'), /1, 2, 3, 4, 6 and 8 times/);
       if (schemes.includes('rotary')) assert.match(await lengths.getAttribute('aria-label'), /PI, NTK-aware and YaRN/);
       assert.ok((await train.locator('.train-summary').textContent()).length > 20);
+      // The learned attention: one map per model on the copy example, with its loss strip.
+      await train.getByRole('heading', { name: 'Learned attention' }).scrollIntoViewIfNeeded();
+      await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]').length === n, schemes.length);
+      assert.equal(await train.locator('canvas[aria-label^="Per-token loss"]').count(), schemes.length);
       assert.deepEqual(problems, []);
     } finally {
       await close();

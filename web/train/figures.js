@@ -89,13 +89,15 @@ export function createTrainFigures(parts) {
         if (run.curves[type]) add(`${run.name} + ${label}`, CURVE_STYLE[id], run.curves[type]);
       }
     }
-    series.push({ name: `training length T = ${state.length}`, colour: CURVE_STYLE.bound.colour, dash: [1, 2], kind: 'line', x: [1, 1], y: [0, top * 1.05 || 1] });
+    const lowest = Math.min(top, ...series.flatMap((c) => c.y).filter(Number.isFinite));
+    series.push({ name: `training length T = ${state.length}`, colour: CURVE_STYLE.bound.colour, dash: [1, 2], kind: 'line', x: [1, 1], y: [accuracy ? 0 : 0.95 * lowest, top * 1.05 || 1] });
     const what = accuracy ? 'answer accuracy (fraction of answer tokens right)' : 'held-out loss (nats per token)';
     lengthChart.update({
       series,
       xLabel: 'evaluation length (× training length)',
       yLabel: accuracy ? 'answer accuracy' : 'held-out loss',
-      yMin: 0,
+      // Loss curves differ by tenths of a nat: start the axis just below the lowest, not at 0.
+      yMin: accuracy ? 0 : 0.95 * lowest,
       label: `Length generalisation: ${what} at 1, 2, 3, 4, 6 and 8 times the training length T = ${state.length}, ` +
         `per model${list.some((r) => r.curves?.pi) ? ', the rotary model also with PI, NTK-aware and YaRN scaling' : ''}; ` +
         'the dotted vertical line marks the training length; a learned table has no values past it. Use the arrow keys to read each length.',
