@@ -812,7 +812,9 @@ public:
                 std::fill(results + 3 * i, results + 3 * i + 3, std::nan(""));
                 continue;
             }
-            evaluate_length(task, B, T, batches, static_cast<std::uint64_t>(seed), eval, results + 3 * i);
+            const std::string error =
+                evaluate_length(task, B, T, batches, static_cast<std::uint64_t>(seed), eval, results + 3 * i);
+            if (!error.empty()) return error;
         }
         return {};
     }
@@ -888,14 +890,15 @@ private:
         return workspace_fits(sizes.total());
     }
 
-    // results: loss, token accuracy, answer accuracy (the last two NaN for text tasks).
-    void evaluate_length(TrainingTask& task, std::size_t B, std::size_t T, std::size_t batches, std::uint64_t seed,
+    // results: loss, token accuracy, answer accuracy (the last two NaN for text tasks). "" or why
+    // a batch could not be made (no memory for it).
+    std::string evaluate_length(TrainingTask& task, std::size_t B, std::size_t T, std::size_t batches, std::uint64_t seed,
                          const model::EvalOptions& eval, double* results) {
         double loss = 0, right_tokens = 0, right_rows = 0, tokens = 0, rows = 0;
         std::vector<std::int32_t> predictions(task.is_text() ? 0 : B * T);
         std::vector<float> logits(task.is_text() ? 0 : T * model_->config().vocab);
         for (std::size_t k = 0; k < batches; ++k) {
-            task.batch(B, T, seed, k, true);
+            if (std::string error = task.batch(B, T, seed, k, true); !error.empty()) return error;
             loss += model_->loss(task.tokens(), B, T, task.mask(), eval);
             if (task.is_text()) continue;
             const std::size_t V = model_->config().vocab;
@@ -916,6 +919,7 @@ private:
         results[0] = loss / static_cast<double>(batches);
         results[1] = task.is_text() ? std::nan("") : right_tokens / tokens;
         results[2] = task.is_text() ? std::nan("") : right_rows / rows;
+        return {};
     }
 
     static const std::uint8_t* mask_or_null(std::uintptr_t mask) { return mask ? bytes_at(mask) : nullptr; }
