@@ -23,6 +23,7 @@
 #include "limits.hpp"
 #if POSENC_MODELS
 #include "model/safetensors.hpp"
+#include "model/sampling.hpp"
 #include "model/tasks.hpp"
 #include "model/transformer.hpp"
 #include "splitmix.hpp"
@@ -683,21 +684,6 @@ model::AdamWOptions adamw_options(std::uintptr_t options) {
     return adamw;
 }
 
-// Index of the sampled token from one row of V logits: argmax at temperature 0, else a draw from
-// softmax(logits / temperature).
-std::size_t sample_token(const float* logits, std::size_t V, double temperature, posenc::SplitMix64& rng) {
-    const std::size_t best = static_cast<std::size_t>(std::max_element(logits, logits + V) - logits);
-    if (temperature == 0) return best;
-    double total = 0;
-    for (std::size_t i = 0; i < V; ++i) total += std::exp((logits[i] - logits[best]) / temperature);
-    double pick = rng.uniform_open_zero() * total;
-    for (std::size_t i = 0; i < V; ++i) {
-        pick -= std::exp((logits[i] - logits[best]) / temperature);
-        if (pick <= 0) return i;
-    }
-    return best;
-}
-
 // One model: its Transformer, and the last saved file until JS has copied it out.
 class TrainableModel {
 public:
@@ -836,7 +822,7 @@ public:
         for (std::size_t i = 0; i < length; ++i) {
             const std::size_t n = std::min(window, text.size());
             model_->logits(text.data() + text.size() - n, n, logits.data());
-            const auto next = static_cast<std::int32_t>(sample_token(logits.data() + (n - 1) * V, V, temperature, rng));
+            const auto next = static_cast<std::int32_t>(model::sample_token(logits.data() + (n - 1) * V, V, temperature, rng));
             text.push_back(next);
             ids(out)[i] = next;
         }
