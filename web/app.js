@@ -484,7 +484,11 @@ let urlTimer = 0;
 function writeUrl() {
   clearTimeout(urlTimer);
   urlTimer = 0;
-  history.replaceState(null, '', writeHash(state) || location.pathname + location.search);
+  // The Train section's keys ("t.…", web/train/config.js) ride along unchanged.
+  const params = new URLSearchParams(writeHash(state).slice(1));
+  for (const [key, value] of new URLSearchParams(location.hash.slice(1))) if (key.startsWith('t.')) params.set(key, value);
+  const hash = params.toString();
+  history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
 }
 function scheduleUrlWrite(delay = URL_DELAY_MS) {
   clearTimeout(urlTimer);

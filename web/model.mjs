@@ -4,6 +4,8 @@
 //
 // Shapes: tokens B·(T+1) ids (row b feeds [0, T) and predicts [1, T]); mask B·T of 0/1;
 // attention L·h·n·n; logits n·V; grads one Float32Array per tensor, named as in the file.
+// Tasks (lab.createTask) live in the core and generate their own batches, so train / evaluate
+// cross the wasm boundary once per call, however many steps or lengths they cover.
 import { checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
 
 const CONFIG_KEYS = [
@@ -15,6 +17,92 @@ const INTEGER_KEYS = ['vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed'
 const ROPE_TYPES = ['none', 'pi', 'ntk', 'yarn'];
 const ADAMW_DEFAULTS = Object.freeze({ lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, clip: 1 });
 const WEIGHT_DTYPES = ['f32', 'f16'];
+// SyntheticKind's order in the core.
+const SYNTHETIC_KINDS = ['copy', 'reverse', 'sort'];
+const TASK_KINDS = ['text', ...SYNTHETIC_KINDS];
+// Evaluation batches are drawn from their own seed, so they never replay the training stream.
+const EVALUATION_SEED = 0x5eed;
+// The core's handle behind each Task, for Model.train / evaluate (not public).
+const taskHandles = new WeakMap();
+
+/**
+ * A training task in the core (lab.createTask): { kind: 'text', text, heldOutPercent = 10 }
+ * (character-level language model; vocabulary = the text's distinct code points, sorted) or
+ * { kind: 'copy' | 'reverse' | 'sort', symbols = 10 } (rows x_1 … x_n SEP y_1 … y_n with
+ * n = ⌊T/2⌋ at length T, only the answer counted).
+ */
+export class Task {
+  #handle;
+  #codePoints;
+
+  /** Not for direct use: lab.createTask(spec). */
+  constructor(handle, kind) {
+    this.#handle = handle;
+    taskHandles.set(this, () => this.#live());
+    this.kind = kind;
+    this.vocab = Object.freeze(handle.vocab());
+    this.vocabSize = this.vocab.length;
+    this.#codePoints = kind === 'text' ? this.vocab.map((t) => t.codePointAt(0)) : null;
+    Object.freeze(this);
+  }
+
+  /** Token ids of a text (text tasks: one per character) or of whitespace-separated token names. */
+  encode(text) {
+    if (typeof text !== 'string') throw new TypeError('text must be a string');
+    const pieces = this.#codePoints ? Array.from(text) : text.split(/\s+/).filter(Boolean);
+    return Int32Array.from(pieces, (piece, i) => {
+      const id = this.#codePoints ? this.#codePoints.indexOf(piece.codePointAt(0)) : this.vocab.indexOf(piece);
+      if (id < 0) throw new RangeError(`text has ${JSON.stringify(piece)} (piece ${i}), which is not in the task's vocabulary`);
+      return id;
+    });
+  }
+
+  /** The text of token ids (text tasks: concatenated characters; others: names joined by spaces). */
+  decode(ids) {
+    const pieces = Array.from(ids, (id) => {
+      if (!Number.isInteger(id) || id < 0 || id >= this.vocabSize) throw new RangeError(`ids must be token ids from 0 to ${this.vocabSize - 1}`);
+      return this.vocab[id];
+    });
+    return pieces.join(this.#codePoints ? '' : ' ');
+  }
+
+  dispose() {
+    if (!this.#handle) return;
+    this.#handle.delete();
+    this.#handle = null;
+  }
+
+  #live() {
+    if (!this.#handle) throw new RangeError('this task has been disposed');
+    return this.#handle;
+  }
+}
+
+/** A Task from its spec (see Task), built in the core once. */
+export function createTask(core, spec, withBytes) {
+  checkOptions('spec', spec, ['kind', 'text', 'heldOutPercent', 'symbols']);
+  const kind = TASK_KINDS[checkEnum('kind', spec.kind, TASK_KINDS)];
+  if (!core.TrainingTask) throw new RangeError('this build has no trainable models (the <posenc-lab> element leaves them out)');
+  const handle = new core.TrainingTask();
+  try {
+    let error;
+    if (kind === 'text') {
+      if (spec.symbols !== undefined) throw new TypeError("symbols is for 'copy', 'reverse' and 'sort' tasks");
+      const bytes = typeof spec.text === 'string' ? new TextEncoder().encode(spec.text) : spec.text;
+      if (!(bytes instanceof Uint8Array)) throw new TypeError('text must be a string or a Uint8Array of UTF-8');
+      const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? 10, 0, 50);
+      error = withBytes(bytes, (address) => handle.fromText(address, bytes.length, percent));
+    } else {
+      if (spec.text !== undefined || spec.heldOutPercent !== undefined) throw new TypeError("text and heldOutPercent are for 'text' tasks");
+      error = handle.fromSynthetic(SYNTHETIC_KINDS.indexOf(kind), checkInt('symbols', spec.symbols ?? 10, 2, 1024));
+    }
+    if (error) throw new RangeError(error);
+  } catch (failure) {
+    handle.delete();
+    throw failure;
+  }
+  return new Task(handle, kind);
+}
 
 /** The config as the core's JSON: types checked here, values (limits, dependent rules) in the core. */
 export function configJson(config) {
@@ -98,6 +186,98 @@ export class Model {
     return this.#sequenceCall('logits', tokens, n, n * this.config.vocab, options);
   }
 
+  /**
+   * `steps` training steps on the task's batches `start`, `start` + 1, … (default: this.steps, so
+   * successive calls continue one deterministic stream); returns each step's loss before its
+   * update. Options: steps = 1, B = 16, T = config.context, seed = 1, start, and AdamW's options.
+   */
+  train(task, options = {}) {
+    const handle = taskHandle(task);
+    checkOptions('options', options, ['steps', 'B', 'T', 'seed', 'start', ...Object.keys(ADAMW_DEFAULTS)]);
+    const steps = checkInt('steps', options.steps ?? 1, 1, 100000);
+    const B = checkInt('B', options.B ?? 16, 1, 1024);
+    const T = checkInt('T', options.T ?? this.config.context, 2, 4096);
+    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    const start = checkInt('start', options.start ?? this.steps, 0, Number.MAX_SAFE_INTEGER);
+    const adamw = Object.entries(ADAMW_DEFAULTS).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
+    return this.#scratch(2 * adamw.length + 2 + steps, (address) => {
+      const optionsAt = align8(address);
+      const lossesAt = optionsAt + 8 * adamw.length;
+      this.#core.HEAPF64.set(adamw, optionsAt / 8);
+      const error = this.#live().train(handle, B, T, seed, start, steps, optionsAt, lossesAt);
+      if (error) throw new RangeError(error);
+      return this.#core.HEAPF32.slice(lossesAt / 4, lossesAt / 4 + steps);
+    });
+  }
+
+  /**
+   * Loss (and for copy/reverse/sort the answer accuracy) at each evaluation length, on held-out
+   * text or freshly seeded examples: [{ length, loss, accuracy, exactMatch }] (accuracy and
+   * exactMatch NaN for text; all three NaN where a length cannot be evaluated: beyond a learned
+   * table, or longer than the held-out text). Options: lengths = [config.context], B = 8,
+   * batches = 2, seed, ropeScaling.
+   */
+  evaluate(task, options = {}) {
+    const handle = taskHandle(task);
+    checkOptions('options', options, ['lengths', 'B', 'batches', 'seed', 'ropeScaling']);
+    const lengths = options.lengths ?? [this.config.context];
+    if (!Array.isArray(lengths)) throw new TypeError('lengths must be an array of integers');
+    if (lengths.length < 1 || lengths.length > 64) throw new RangeError('lengths must hold 1 to 64 lengths');
+    lengths.forEach((length, i) => checkInt(`lengths[${i}]`, length, 2, 4096));
+    const B = checkInt('B', options.B ?? 8, 1, 1024);
+    const batches = checkInt('batches', options.batches ?? 2, 1, 1024);
+    const seed = checkInt('seed', options.seed ?? EVALUATION_SEED, 0, 2 ** 32 - 1);
+    const [rope, factor] = ropeScaling(options.ropeScaling);
+    return this.#scratch(2 * lengths.length * 4 + 2, (address) => {
+      const lengthsAt = align8(address);
+      const outAt = lengthsAt + 8 * lengths.length;
+      this.#core.HEAPF64.set(lengths, lengthsAt / 8);
+      const error = this.#live().evaluate(handle, B, batches, seed, lengthsAt, lengths.length, rope, factor, outAt);
+      if (error) throw new RangeError(error);
+      const out = this.#core.HEAPF64.slice(outAt / 8, outAt / 8 + 3 * lengths.length);
+      return lengths.map((length, i) => ({ length, loss: out[3 * i], accuracy: out[3 * i + 1], exactMatch: out[3 * i + 2] }));
+    });
+  }
+
+  /** Float32Array(n − 1): entry i is −ln p(tokens[i + 1] | tokens[0 … i]), from one logits call. */
+  tokenLosses(tokens, n, options = {}) {
+    checkInt('n', n, 2, 2 ** 31 - 1);
+    const logits = this.logits(tokens, n, options);
+    const V = this.config.vocab;
+    const out = new Float32Array(n - 1);
+    for (let i = 0; i < n - 1; i++) {
+      const row = logits.subarray(i * V, (i + 1) * V);
+      let max = -Infinity;
+      for (const v of row) max = Math.max(max, v);
+      let sum = 0;
+      for (const v of row) sum += Math.exp(v - max);
+      out[i] = Math.log(sum) + max - row[tokens[i + 1]];
+    }
+    return out;
+  }
+
+  /**
+   * `length` tokens continuing `prompt` (ids), each predicted from at most the last config.context
+   * tokens: greedy at temperature 0 (the default), else drawn from softmax(logits/temperature)
+   * with `seed`. Returns Int32Array(length).
+   */
+  generate(prompt, length, options = {}) {
+    checkOptions('options', options, ['temperature', 'seed']);
+    if (!isArrayLike(prompt)) throw new TypeError('prompt must be an Int32Array or an array of integers');
+    checkIds('prompt', prompt, prompt.length, '');
+    if (prompt.length < 1) throw new RangeError('prompt must hold at least one token');
+    checkInt('length', length, 1, 4096);
+    const temperature = checkFinite('temperature', options.temperature ?? 0);
+    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    return this.#scratch(prompt.length + length, (address) => {
+      const out = address + 4 * prompt.length;
+      this.#core.HEAP32.set(prompt, address / 4);
+      const error = this.#live().generate(address, prompt.length, length, temperature, seed, out);
+      if (error) throw new RangeError(error);
+      return this.#core.HEAP32.slice(out / 4, out / 4 + length);
+    });
+  }
+
   /** { [tensorName]: Float32Array }: copies of the current parameters. */
   parameters() {
     const all = this.#heapF32(this.#live().parameters(), this.parameterCount);
@@ -166,6 +346,12 @@ export class Model {
       return this.#core.HEAPF32.slice(out / 4, out / 4 + outFloats);
     });
   }
+}
+
+function taskHandle(task) {
+  const live = taskHandles.get(task);
+  if (!live) throw new TypeError('task must be a Task from lab.createTask');
+  return live();
 }
 
 function size(shape) {

@@ -5,7 +5,7 @@
 // embind and returns fresh Float32Arrays. Shapes are row-major: an n×d matrix is a
 // Float32Array(n*d) whose row p starts at p*d.
 
-import { Model, configJson } from './model.mjs';
+import { Model, configJson, createTask } from './model.mjs';
 
 // LIMITS, SCHEMES and SCHEME_LABELS are known before load() (pages parse links and build their
 // skeletons with them first); load() checks that they are the core's own (limits.hpp,
@@ -765,15 +765,25 @@ class Lab {
     return this.#adoptModel((handle) => handle.create(json));
   }
 
+  /** A training task in the core for model.train / evaluate (web/model.mjs, Task). */
+  createTask(spec) {
+    return createTask(this.#core, spec, (bytes, fn) => this.#withBytes(bytes, 'text', fn));
+  }
+
   /** A model from its safetensors weights file; a bad file is refused and nothing else changes. */
   loadModel(bytes) {
     if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
     if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array or an ArrayBuffer');
+    return this.#withBytes(bytes, 'weights file', (address) => this.#adoptModel((handle) => handle.load(address, bytes.length)));
+  }
+
+  // Runs fn(address) with a heap copy of bytes, freed afterwards.
+  #withBytes(bytes, what, fn) {
     const address = this.#core._malloc(Math.max(1, bytes.length));
-    if (!address) throw new RangeError(`not enough wasm memory for a ${bytes.length}-byte weights file`);
+    if (!address) throw new RangeError(`not enough wasm memory for a ${bytes.length}-byte ${what}`);
     try {
       this.#core.HEAPU8.set(bytes, address);
-      return this.#adoptModel((handle) => handle.load(address, bytes.length));
+      return fn(address);
     } finally {
       this.#core._free(address);
     }

@@ -1,0 +1,170 @@
+// The Train section in headless Chromium: every scheme trains a few steps in its worker and the
+// loss chart and status follow; Pause stops the step count; the settings round-trip through the
+// URL; a downloaded weights file loads back with the same held-out loss; a bad file is refused
+// with the running models untouched; reduced motion is respected; a phone width fits; no console
+// errors. Tiny models, copy task at T = 8, budgets of a few dozen steps.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { browserSuite, openLabPage } from './browser.mjs';
+
+const suite = browserSuite();
+const QUICK = 'v=synthetic&t.task=copy&t.len=8&t.batch=4';
+
+async function open(hash, options = {}) {
+  return openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...options });
+}
+
+const section = (page) => page.locator('#train');
+const statusLines = (page) => section(page).locator('.train-status-line').allTextContents();
+const stepOf = (line) => Number(/step (\d+)/.exec(line)?.[1] ?? NaN);
+
+async function waitForBudget(page, count, timeout = 60000) {
+  await page.waitForFunction((n) => {
+    const lines = [...document.querySelectorAll('#train .train-status-line')];
+    return lines.length === n && lines.every((l) => /budget reached/.test(l.textContent) && /held-out loss/.test(l.textContent));
+  }, count, { timeout });
+}
+
+for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alibi', 'nope', 't5']]) {
+  test(`${schemes.join(', ')}: a few steps each move the status and the loss chart`, async () => {
+    const { page, problems, close } = await open(`${QUICK}&t.steps=20&t.schemes=${schemes.join(',')}`);
+    try {
+      const train = section(page);
+      await train.scrollIntoViewIfNeeded();
+      assert.match(await train.getByRole('status').textContent(), /Not trained yet/);
+      const chart = train.getByRole('img', { name: /^Loss/ });
+      await train.getByRole('button', { name: 'Train', exact: true }).click();
+      await waitForBudget(page, schemes.length);
+      const lines = await statusLines(page);
+      for (const line of lines) {
+        assert.equal(stepOf(line), 20, line);
+        assert.match(line, /training loss \d/);
+        assert.match(line, /steps\/s/);
+      }
+      assert.match(await chart.getAttribute('aria-label'), /^Loss during training/);
+      await chart.focus();
+      await page.keyboard.press('ArrowRight');
+      const readout = await train.locator('.cell-readout').first().textContent();
+      assert.match(readout, /^step = 10:/);
+      assert.equal((readout.match(/training: \d/g) ?? []).length, schemes.length, readout);
+      const lengths = train.getByRole('img', { name: /^Length generalisation/ });
+      assert.match(await lengths.getAttribute('aria-label'), /1, 2, 3, 4, 6 and 8 times/);
+      if (schemes.includes('rotary')) assert.match(await lengths.getAttribute('aria-label'), /PI, NTK-aware and YaRN/);
+      assert.ok((await train.locator('.train-summary').textContent()).length > 20);
+      // The learned attention: one map per model on the copy example, with its loss strip.
+      await train.getByRole('heading', { name: 'Learned attention' }).scrollIntoViewIfNeeded();
+      await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]').length === n, schemes.length);
+      assert.equal(await train.locator('canvas[aria-label^="Per-token loss"]').count(), schemes.length);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+}
+
+test('Pause stops the step count; Step takes one step each', async () => {
+  const { page, problems, close } = await open(`${QUICK}&t.steps=20000&t.schemes=additive,rotary`);
+  try {
+    const train = section(page);
+    await train.getByRole('button', { name: 'Step', exact: true }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('#train .train-status-line')].filter((l) => /step 1 /.test(l.textContent)).length === 2);
+    await train.getByRole('button', { name: 'Train', exact: true }).click();
+    await page.waitForFunction(() => [...document.querySelectorAll('#train .train-status-line')].every((l) => Number(/step (\d+)/.exec(l.textContent)?.[1]) > 20));
+    await train.getByRole('button', { name: 'Pause', exact: true }).click();
+    await train.getByRole('button', { name: 'Train', exact: true }).waitFor();
+    await page.waitForTimeout(800);
+    const paused = (await statusLines(page)).map(stepOf);
+    await page.waitForTimeout(1200);
+    assert.deepEqual((await statusLines(page)).map(stepOf), paused);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('the settings round-trip through the URL, beside the lanes\' own keys', async () => {
+  const first = await open('v=synthetic');
+  let hash;
+  try {
+    const train = section(first.page);
+    await train.getByLabel('Task').selectOption('reverse');
+    await train.getByLabel('Learning rate').fill('0.01');
+    await train.getByLabel('Learning rate').press('Enter');
+    await train.getByLabel('Seed').fill('7');
+    await train.getByLabel('Seed').press('Enter');
+    await train.getByRole('checkbox', { name: 'ALiBi' }).check();
+    hash = await first.page.evaluate(() => location.hash);
+    for (const part of ['t.task=reverse', 't.lr=0.01', 't.seed=7', 't.schemes=additive%2Cconcatenated%2Crotary%2Calibi']) {
+      assert.ok(hash.includes(part), `${part} in ${hash}`);
+    }
+    assert.deepEqual(first.problems, []);
+  } finally {
+    await first.close();
+  }
+  const second = await open(hash.slice(1));
+  try {
+    const train = section(second.page);
+    assert.equal(await train.getByLabel('Task').inputValue(), 'reverse');
+    assert.equal(await train.getByLabel('Learning rate').inputValue(), '0.01');
+    assert.equal(await train.getByLabel('Seed').inputValue(), '7');
+    assert.equal(await train.getByRole('checkbox', { name: 'ALiBi' }).isChecked(), true);
+    assert.deepEqual(second.problems, []);
+  } finally {
+    await second.close();
+  }
+});
+
+test('downloaded weights load back with the same held-out loss; a bad file is refused, the models untouched', async () => {
+  const { page, problems, close } = await open(`${QUICK}&t.steps=20&t.schemes=additive`);
+  try {
+    const train = section(page);
+    await train.getByRole('button', { name: 'Train', exact: true }).click();
+    await waitForBudget(page, 1);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      train.getByRole('button', { name: 'Download Additive weights' }).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /^posenc-train-additive-step20\.safetensors$/);
+    const bytes = await readFile(await download.path());
+    await train.locator('#train-load').setInputFiles({ name: 'additive.safetensors', mimeType: 'application/octet-stream', buffer: bytes });
+    await page.waitForFunction(() => document.querySelectorAll('#train .train-status-line').length === 2 &&
+      /held-out loss/.test(document.querySelectorAll('#train .train-status-line')[1].textContent));
+    const [trained, loaded] = await statusLines(page);
+    const heldout = (line) => /held-out loss ([\d.e-]+)/.exec(line)[1];
+    assert.match(loaded, /loaded additive\.safetensors/);
+    assert.equal(heldout(loaded), heldout(trained));
+
+    await train.locator('#train-load').setInputFiles({ name: 'bad.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from('not a weights file at all') });
+    await page.waitForFunction(() => /refused/.test(document.querySelector('#train [role="alert"]').textContent));
+    assert.match(await train.getByRole('alert').textContent(), /“bad\.safetensors” was refused: weights file: .*The other models are untouched/);
+    assert.deepEqual(await statusLines(page), [trained, loaded]);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('reduced motion is respected and a 390 px phone fits the section', async () => {
+  const context = await suite.browser.newContext({ viewport: { width: 390, height: 844 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  try {
+    await page.goto(`${suite.baseUrl}#${QUICK}&t.steps=10&t.schemes=rotary`);
+    const train = section(page);
+    await page.getByRole('link', { name: /Train them live/ }).click();
+    assert.equal(await train.locator('#train-root').getAttribute('data-motion'), 'reduced');
+    await train.getByRole('button', { name: 'Train', exact: true }).click();
+    await waitForBudget(page, 1);
+    const overflow = await page.evaluate(() => {
+      const root = document.getElementById('train');
+      return [...root.querySelectorAll('*')].filter((e) => e.getBoundingClientRect().right > innerWidth + 1).map((e) => e.className || e.tagName);
+    });
+    assert.deepEqual(overflow, []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,56 @@
+// The Train section's pure parts: its settings' round trip through the URL hash beside the
+// lanes' keys (web/train/config.js) and the sentence computed from a run (web/train/summary.js).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { DEFAULTS, readTrainHash, writeTrainHash } from '../../web/train/config.js';
+import { describeRun } from '../../web/train/summary.js';
+
+test('settings round-trip through the hash and leave other keys alone', () => {
+  const state = { ...DEFAULTS, task: 'sort', schemes: ['rotary', 't5'], size: 'small', dPos: 8, length: 16, lr: 0.01, seed: 9, steps: 50 };
+  const hash = writeTrainHash(state, '#s=hello+world&n=3');
+  assert.ok(hash.startsWith('#s=hello+world&n=3&'), hash);
+  assert.deepEqual(readTrainHash(hash), state);
+  assert.equal(writeTrainHash(DEFAULTS, '#s=x'), '#s=x');
+  assert.equal(writeTrainHash(DEFAULTS, ''), '');
+});
+
+test('invalid values fall back to the defaults one by one', () => {
+  const state = readTrainHash('#t.task=poem&t.schemes=rotary,rotary&t.len=4&t.lr=5&t.seed=-1&t.steps=3&t.dpos=7');
+  assert.deepEqual(state, { ...DEFAULTS, steps: 3 });
+  assert.deepEqual(readTrainHash('#t.schemes=additive,concatenated,rotary,learned,alibi').schemes, DEFAULTS.schemes);
+  // dPos must leave room for word columns.
+  assert.equal(readTrainHash('#t.size=tiny&t.dpos=32').dPos, 0);
+});
+
+test('the user text is in the link only for the text task and up to the limit', () => {
+  assert.match(writeTrainHash({ ...DEFAULTS, task: 'text', text: 'abc abd' }, ''), /t\.text=abc\+abd/);
+  assert.doesNotMatch(writeTrainHash({ ...DEFAULTS, task: 'book', text: 'abc' }, ''), /t\.text/);
+  assert.doesNotMatch(writeTrainHash({ ...DEFAULTS, task: 'text', text: 'x'.repeat(5000) }, ''), /t\.text/);
+});
+
+const run = (scheme, name, losses, heldout, lengths) => ({
+  scheme, name, steps: losses.map((_, i) => 10 * (i + 1)), losses, heldout,
+  lengths: lengths.map((value, i) => ({ multiple: [1, 2, 4, 8][i], value })),
+});
+
+test('the sentence names the fastest learner, the one that held up, and concatenation against adding', () => {
+  const runs = [
+    run('additive', 'Additive', [3, 2.8, 2.5, 2.4], 2.45, [2.4, 2.9, 3.3, 3.6]),
+    run('concatenated', 'Concatenated', [3, 2.6, 2.3, 2.2], 2.25, [2.2, 2.5, 2.7, 2.9]),
+    run('rotary', 'Rotary', [2.9, 2.3, 2.1, 2.0], 2.05, [2.0, 2.6, 3.0, 3.1]),
+  ];
+  const text = describeRun(runs, { metric: 'loss', dPos: 8, d: 32 });
+  // The level all reached is Additive's final 2.4: Rotary at step 20, Concatenated at step 30.
+  assert.match(text, /^Rotary learned fastest: its training loss reached 2\.4 by step 20, Concatenated by step 30\./);
+  assert.match(text, /At 8× the training length, Concatenated held up best \(held-out loss 2\.2 → 2\.9; Rotary 3\.1, Additive 3\.6\)/);
+  assert.match(text, /held-out loss of 2\.25, 0\.2 below adding the sinusoid \(2\.45\)/);
+  // Accuracy: higher is better; a model without the longest length is named as such.
+  const accuracy = describeRun([
+    run('rotary', 'Rotary', [2, 1], 1, [1, 0.5, 0.2, 0.1]),
+    run('learned', 'Learned table', [2, 1.5], 1.5, [0.9, NaN, NaN, NaN]),
+    run('alibi', 'ALiBi', [2, 1.2], 1.2, [0.95, 0.8, 0.6, 0.4]),
+  ], { metric: 'accuracy', dPos: 8, d: 32 });
+  assert.match(accuracy, /ALiBi held up best \(answer accuracy 0\.95 → 0\.4; Rotary 0\.1\); Learned table cannot be evaluated that long\./);
+  assert.doesNotMatch(accuracy, /Concatenating/);
+  assert.equal(describeRun([], { metric: 'loss', dPos: 8, d: 32 }), '');
+});

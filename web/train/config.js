@@ -1,0 +1,97 @@
+// The Train section's settings: defaults, limits, size presets and their round trip through the
+// URL hash (keys prefixed "t.", so the lanes' own keys are left alone). One home for each.
+
+/** Schemes a model can be trained with (the core's ModelConfig schemes), in the page's order. */
+export const TRAIN_SCHEMES = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5'];
+export const MAX_TRAIN_SCHEMES = 4;
+
+export const TASKS = {
+  book: 'Language model on Moby-Dick (characters)',
+  text: 'Language model on your own text (characters)',
+  copy: 'Copy a list of symbols',
+  reverse: 'Reverse a list of symbols',
+  sort: 'Sort a list of symbols',
+};
+export const isLanguageTask = (task) => task === 'book' || task === 'text';
+
+/** Model sizes; dPos (concatenated) defaults to a quarter of the width. */
+export const SIZES = {
+  tiny: { layers: 2, d: 32, heads: 2 },
+  small: { layers: 2, d: 64, heads: 4 },
+};
+export const sizeText = (size) => `${SIZES[size].layers} layers, width ${SIZES[size].d}, ${SIZES[size].heads} heads`;
+
+export const DEFAULTS = Object.freeze({
+  task: 'book',
+  schemes: ['additive', 'concatenated', 'rotary'],
+  size: 'tiny',
+  dPos: 0, // 0: a quarter of the width
+  length: 32,
+  batch: 16,
+  lr: 0.003,
+  seed: 1,
+  steps: 600,
+  text: '',
+});
+
+export const LIMITS = {
+  length: [8, 256],
+  batch: [1, 64],
+  lr: [1e-5, 0.1],
+  seed: [0, 2 ** 32 - 1],
+  steps: [1, 20000],
+  textChars: 4000, // longer pasted texts train, but stay out of the link
+};
+
+export const dPosFor = (state) => state.dPos || SIZES[state.size].d / 4;
+
+const int = (min, max) => (text) => {
+  const v = Number(text);
+  return Number.isInteger(v) && v >= min && v <= max ? v : undefined;
+};
+
+// name → [hash key, parse(text) → value | undefined]
+const FIELDS = {
+  task: ['t.task', (t) => (t in TASKS ? t : undefined)],
+  schemes: ['t.schemes', (t) => {
+    const list = t.split(',');
+    const ok = list.length >= 1 && list.length <= MAX_TRAIN_SCHEMES && new Set(list).size === list.length &&
+      list.every((s) => TRAIN_SCHEMES.includes(s));
+    return ok ? list : undefined;
+  }],
+  size: ['t.size', (t) => (t in SIZES ? t : undefined)],
+  dPos: ['t.dpos', (t) => { const v = int(0, 256)(t); return v === undefined || v % 2 ? undefined : v; }],
+  length: ['t.len', int(...LIMITS.length)],
+  batch: ['t.batch', int(...LIMITS.batch)],
+  lr: ['t.lr', (t) => { const v = Number(t); return v >= LIMITS.lr[0] && v <= LIMITS.lr[1] ? v : undefined; }],
+  seed: ['t.seed', int(...LIMITS.seed)],
+  steps: ['t.steps', int(...LIMITS.steps)],
+  text: ['t.text', (t) => (t.length <= LIMITS.textChars ? t : undefined)],
+};
+
+/** The Train state in a hash: its values where valid, defaults elsewhere. */
+export function readTrainHash(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  const state = { ...DEFAULTS, schemes: [...DEFAULTS.schemes] };
+  for (const [name, [key, parse]] of Object.entries(FIELDS)) {
+    if (!params.has(key)) continue;
+    const value = parse(params.get(key));
+    if (value !== undefined) state[name] = value;
+  }
+  if (state.dPos >= SIZES[state.size].d) state.dPos = 0;
+  return state;
+}
+
+/** `hash` with its "t." keys replaced by the state's (only the values that differ from the defaults). */
+export function writeTrainHash(state, hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  for (const [key] of Object.values(FIELDS)) params.delete(key);
+  for (const [name, [key]] of Object.entries(FIELDS)) {
+    const value = state[name];
+    if (String(value) === String(DEFAULTS[name])) continue;
+    if (name === 'text' && (state.task !== 'text' || value.length > LIMITS.textChars)) continue;
+    params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `#${text}` : '';
+}

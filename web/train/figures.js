@@ -1,0 +1,211 @@
+// The Train section's figures and readouts, painted from the runs' numbers (web/train/panel.js
+// owns the runs): the status line, the loss chart, length generalisation, the learned attention
+// with its per-token loss strip, the samples, and the run sentence's inputs.
+import { ChartFigure, HeatmapFigure, formatValue } from '../figure.js';
+import { CURVE_STYLE } from '../panels/distance.js';
+import { isLanguageTask } from './config.js';
+
+export const BIN = 10;            // training losses are drawn as means of BIN steps
+export const EVAL_EVERY = 50;     // held-out loss every EVAL_EVERY steps (a multiple of BIN)
+export const LENGTHS_EVERY = 100; // length generalisation, attention and sample every LENGTHS_EVERY steps
+export const MULTIPLES = [1, 2, 3, 4, 6, 8];
+const ROPE_CURVES = { pi: ['rope-pi', 'PI'], ntk: ['rope-ntk', 'NTK-aware'], yarn: ['yarn', 'YaRN'] };
+
+/**
+ * parts: { status, samples, inspectNote, layer, head, sentence, xAxis, lossSlot, lengthSlot,
+ * attentionSlot, stripSlot }. → { status, loss, lengths, attention, samples, summaryInputs }, each
+ * taking (runs, state).
+ */
+export function createTrainFigures(parts) {
+  const { status, samples, inspectNote, layer, head, sentence, xAxis } = parts;
+  const lossChart = new ChartFigure(parts.lossSlot, { title: 'Loss during training', height: 260 });
+  const lengthChart = new ChartFigure(parts.lengthSlot, { title: 'Length generalisation', height: 240 });
+  const attentionFigure = new HeatmapFigure(parts.attentionSlot, { title: 'Learned attention' });
+  const stripFigure = new HeatmapFigure(parts.stripSlot, { title: 'Per-token loss' });
+  let state;
+  const using = (render) => (list, current) => { state = current; return render(list); };
+
+  const lastHeldout = (run) => run.heldout.reduce((a, h) => (h.step >= (a?.step ?? -1) ? h : a), null);
+
+  function renderStatus(list) {
+    if (!list.length) {
+      status.textContent = 'Not trained yet: press Train (or Step).';
+      return;
+    }
+    status.replaceChildren(...list.map((run) => {
+      const held = lastHeldout(run);
+      const train = meanOf(run.losses, Math.max(0, run.step - BIN), run.step);
+      const parts = [`${run.name}: ${run.loaded ? 'loaded' : `step ${run.step}`}`];
+      if (!run.loaded) parts.push(`tokens seen ${run.step * state.batch * state.length}`);
+      if (Number.isFinite(train)) parts.push(`training loss ${formatValue(train)}`);
+      if (held) parts.push(`held-out loss ${formatValue(held.loss)}${Number.isFinite(held.accuracy) ? `, accuracy ${formatValue(held.accuracy)}` : ''}`);
+      if (Number.isFinite(run.stepsPerSecond) && !run.loaded) parts.push(`${run.stepsPerSecond.toFixed(1)} steps/s`);
+      if (run.phase === 'starting') parts.push('starting…');
+      if (run.phase === 'done') parts.push('budget reached');
+      return el('span', { className: 'train-status-line', 'data-run': run.key, text: parts.join(' · ') });
+    }));
+  }
+
+  function renderLoss(list) {
+    const perStep = xAxis.value === 'tokens' ? state.batch * state.length : 1;
+    const series = [];
+    for (const run of list.filter((r) => !r.loaded)) {
+      const bins = Math.floor(run.step / BIN);
+      const x = Array.from({ length: bins }, (_, k) => (k + 1) * BIN * perStep);
+      const y = x.map((_, k) => meanOf(run.losses, k * BIN, (k + 1) * BIN));
+      series.push({ name: `${run.name} training`, colour: run.style.colour, dash: run.style.dash, kind: 'line', x, y });
+    }
+    series.sort((a, b) => b.x.length - a.x.length);
+    for (const run of list.filter((r) => !r.loaded)) {
+      const held = [...run.heldout].sort((a, b) => a.step - b.step);
+      if (!held.length) continue;
+      series.push({ name: `${run.name} held-out`, colour: run.style.colour, kind: 'points',
+        x: held.map((h) => h.step * perStep), y: held.map((h) => h.loss) });
+    }
+    const xLabel = perStep === 1 ? 'step' : `tokens seen (${perStep} per step)`;
+    lossChart.update({
+      series: series.length ? series : [{ name: '(not trained yet)', colour: CURVE_STYLE.nope.colour, kind: 'line', x: [0], y: [NaN] }],
+      xLabel,
+      yLabel: 'loss (nats per token)',
+      label: `Loss during training against ${xLabel}: the training loss (lines, means of ${BIN} steps) and the held-out loss ` +
+        `(dots, every ${EVAL_EVERY} steps) of ${list.map((r) => r.name).join(', ') || 'no model yet'}. ` +
+        'Focus the chart and use the left and right arrow keys to read the values at one step.',
+    });
+  }
+
+  function renderLengths(list) {
+    const accuracy = !isLanguageTask(state.task);
+    const metric = accuracy ? 'accuracy' : 'loss';
+    const series = [];
+    let top = accuracy ? 1 : 0;
+    for (const run of list.filter((r) => r.curves)) {
+      const add = (name, style, points) => {
+        const y = points.map((p) => p[metric]);
+        top = Math.max(top, ...y.filter(Number.isFinite));
+        series.push({ name, colour: style.colour, dash: style.dash, kind: 'line', x: MULTIPLES, y });
+      };
+      add(run.name, run.style, run.curves.none);
+      for (const [type, [id, label]] of Object.entries(ROPE_CURVES)) {
+        if (run.curves[type]) add(`${run.name} + ${label}`, CURVE_STYLE[id], run.curves[type]);
+      }
+    }
+    const lowest = Math.min(top, ...series.flatMap((c) => c.y).filter(Number.isFinite));
+    series.push({ name: `training length T = ${state.length}`, colour: CURVE_STYLE.bound.colour, dash: [1, 2], kind: 'line', x: [1, 1], y: [accuracy ? 0 : 0.95 * lowest, top * 1.05 || 1] });
+    const what = accuracy ? 'answer accuracy (fraction of answer tokens right)' : 'held-out loss (nats per token)';
+    lengthChart.update({
+      series,
+      xLabel: 'evaluation length (× training length)',
+      yLabel: accuracy ? 'answer accuracy' : 'held-out loss',
+      // Loss curves differ by tenths of a nat: start the axis just below the lowest, not at 0.
+      yMin: accuracy ? 0 : 0.95 * lowest,
+      label: `Length generalisation: ${what} at 1, 2, 3, 4, 6 and 8 times the training length T = ${state.length}, ` +
+        `per model${list.some((r) => r.curves?.pi) ? ', the rotary model also with PI, NTK-aware and YaRN scaling' : ''}; ` +
+        'the dotted vertical line marks the training length; a learned table has no values past it. Use the arrow keys to read each length.',
+    });
+  }
+
+  function renderAttention(list) {
+    const shown = list.filter((r) => r.inspect);
+    const layers = Math.max(1, ...shown.map((r) => r.inspect.layers));
+    const heads = Math.max(1, ...shown.map((r) => r.inspect.heads));
+    fillSelect(layer, layers);
+    fillSelect(head, heads);
+    if (!shown.length) {
+      inspectNote.textContent ||= 'The attention maps appear after 100 steps or on pause.';
+      return;
+    }
+    const l = Number(layer.value);
+    const h = Number(head.value);
+    const pieces = shown.reduce((a, r) => (r.inspect.pieces.length > a.length ? r.inspect.pieces : a), []);
+    const show = (i) => `${i} “${pieces[i] === '\n' ? '↵' : pieces[i]}”`;
+    attentionFigure.update({
+      tiles: shown.filter((r) => l < r.inspect.layers && h < r.inspect.heads).map((r) => ({
+        title: r.name, values: r.inspect.attention, rows: r.inspect.n, cols: r.inspect.n, offset: (l * r.inspect.heads + h) * r.inspect.n ** 2,
+      })),
+      min: 0,
+      max: 1,
+      label: `Learned attention of layer ${l + 1}, head ${h + 1} on “${sentence.value.slice(0, 60)}”, rows are queries, columns keys`,
+      legendTitle: 'attention weight',
+      rowLabel: (i) => `query ${show(i)}`,
+      colLabel: (j) => `key ${show(j)}`,
+    });
+    let maxLoss = 0;
+    for (const r of shown) for (const v of r.inspect.losses) maxLoss = Math.max(maxLoss, v);
+    stripFigure.update({
+      tiles: shown.map((r) => ({ title: r.name, values: r.inspect.losses, rows: 1, cols: r.inspect.n - 1 })),
+      min: 0,
+      max: maxLoss || 1,
+      label: 'Per-token loss: the loss of predicting each token of the sentence from the ones before it',
+      legendTitle: 'loss (nats)',
+      rowLabel: () => 'loss',
+      colLabel: (j) => `predicting ${show(j + 1)}`,
+    });
+  }
+
+  function renderSamples(list) {
+    samples.replaceChildren(...list.filter((r) => r.sample).map((r) =>
+      el('p', { className: 'train-sample' }, [el('strong', { text: `${r.name}: ` }), el('span', { text: r.sample })])));
+    if (!isLanguageTask(state.task)) samples.textContent = 'Samples are shown for the language-model tasks.';
+    else if (!list.some((r) => r.sample)) samples.textContent = 'A sample from each model appears after 100 steps or on pause.';
+  }
+
+  // The sentence compares the models where all have numbers: up to the step the slowest reached,
+  // and at the latest length evaluation they all made.
+  const commonStep = (list) => Math.min(...list.map((r) => r.step));
+  const commonLengthStep = (list) => Math.max(-1, ...[...(list[0]?.curvesByStep.keys() ?? [])]
+    .filter((step) => list.every((r) => r.curvesByStep.has(step))));
+
+  function summaryInput(run, upTo, lengthStep) {
+    const bins = Math.floor(upTo / BIN);
+    const steps = Array.from({ length: bins }, (_, k) => (k + 1) * BIN);
+    const metric = isLanguageTask(state.task) ? 'loss' : 'accuracy';
+    const held = run.heldout.filter((h) => h.step <= upTo).sort((a, b) => a.step - b.step).at(-1);
+    const curves = run.curvesByStep.get(lengthStep);
+    return {
+      scheme: run.scheme,
+      name: run.name,
+      steps,
+      losses: steps.map((_, k) => meanOf(run.losses, k * BIN, (k + 1) * BIN)),
+      heldout: held?.loss ?? NaN,
+      lengths: curves ? MULTIPLES.map((multiple, i) => ({ multiple, value: curves.none[i][metric] })) : [],
+    };
+  }
+
+  return {
+    status: using(renderStatus),
+    loss: using(renderLoss),
+    lengths: using(renderLengths),
+    attention: using(renderAttention),
+    samples: using(renderSamples),
+    // The run sentence's inputs (web/train/summary.js) for the trained (not loaded) runs.
+    summaryInputs: using((list) => list.map((r) => summaryInput(r, commonStep(list), commonLengthStep(list)))),
+  };
+}
+
+function fillSelect(select, count) {
+  if (select.options.length === count) return;
+  const value = Math.min(Number(select.value) || 0, count - 1);
+  select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(String(i + 1), String(i))));
+  select.value = String(value);
+}
+
+function meanOf(values, from, to) {
+  let sum = 0;
+  let count = 0;
+  for (let i = from; i < to; i++) {
+    if (values[i] !== undefined) { sum += values[i]; count++; }
+  }
+  return count ? sum / count : NaN;
+}
+
+/** An element with properties (text → textContent; names with a dash → attributes) and children. */
+export function el(tag, props = {}, children = []) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'text') node.textContent = value;
+    else if (key in node && !key.includes('-')) node[key] = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}

@@ -1,0 +1,408 @@
+// The Train section: tiny Transformers identical but for their positional scheme, trained live in
+// one worker each (web/train/worker.js), with the loss chart, the length-generalisation chart, the
+// learned attention with its per-token loss, samples, weights download/load and a sentence
+// computed from the run. Settings live in the URL hash (web/train/config.js).
+import { download } from '../export.js';
+import { CURVE_STYLE } from '../panels/distance.js';
+import { SCHEME_NAMES } from '../panels/lanes.js';
+import {
+  LIMITS, MAX_TRAIN_SCHEMES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask, readTrainHash, sizeText,
+  writeTrainHash,
+} from './config.js';
+import { EVAL_EVERY, LENGTHS_EVERY, MULTIPLES, createTrainFigures, el } from './figures.js';
+import { describeRun } from './summary.js';
+
+const SYMBOLS = 10;
+const BOOK_SENTENCE = 'Call me Ishmael. Some years ago—never mind how long precisely—having little money';
+const BOOK_PROMPT = 'Call me ';
+const PAINT_MS = 250;
+const PAINT_MS_REDUCED = 1000;
+const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
+
+function labelled(text, control, hint) {
+  return el('label', { className: 'train-field' }, [el('span', { text }), control, ...(hint ? [hint] : [])]);
+}
+
+const schemeName = (scheme) => (scheme === 'learned' ? 'Learned table' : SCHEME_NAMES[scheme]);
+
+// x_1 … x_n SEP y_1 … y_n for n = ⌊T/2⌋ items taken from π's digits: the attention view's
+// sentence for copy, reverse and sort.
+function syntheticSentence(task, T) {
+  const digits = '31415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679';
+  const items = Array.from(digits.slice(0, Math.floor(T / 2)));
+  const answer = task === 'copy' ? items : task === 'reverse' ? [...items].reverse() : [...items].sort((a, b) => a - b);
+  return [...items, '<sep>', ...answer].join(' ');
+}
+
+export function mountTrain(root) {
+  const link = el('link', { rel: 'stylesheet', href: new URL('./train.css', import.meta.url).href });
+  document.head.append(link);
+  let state = readTrainHash(location.hash);
+  const runs = new Map(); // key → run (one per worker)
+  let playing = false;
+  let loadedCount = 0;
+  let paintTimer = 0;
+  // Figures repaint only when their data changed since the last paint (the loss chart and status
+  // change with every chunk; lengths, attention and samples every LENGTHS_EVERY steps).
+  const dirty = { lengths: true, inspect: true };
+
+  // ---- Controls ----
+  const task = el('select', { id: 'train-task' }, Object.entries(TASKS).map(([value, text]) => new Option(text, value)));
+  const text = el('textarea', { id: 'train-text', rows: 4, placeholder: 'Paste a text (at least a few hundred characters).' });
+  const textField = labelled('Your text', text);
+  const schemeBoxes = TRAIN_SCHEMES.map((scheme) => {
+    const box = el('input', { type: 'checkbox', value: scheme });
+    return el('label', { className: 'train-check' }, [box, ` ${schemeName(scheme)}`]);
+  });
+  const schemes = el('fieldset', { className: 'train-schemes' }, [el('legend', { text: `Schemes (up to ${MAX_TRAIN_SCHEMES})` }), ...schemeBoxes]);
+  const size = el('select', { id: 'train-size' }, Object.keys(SIZES).map((s) => new Option(`${s} (${sizeText(s)})`, s)));
+  const number = (id, min, max, step) => el('input', { id, type: 'number', min, max, step, inputMode: 'decimal' });
+  const dPos = number('train-dpos', 2, 254, 2);
+  const length = number('train-length', ...LIMITS.length, 1);
+  const batch = number('train-batch', ...LIMITS.batch, 1);
+  const lr = number('train-lr', ...LIMITS.lr, 'any');
+  const seed = number('train-seed', ...LIMITS.seed, 1);
+  const steps = number('train-steps', ...LIMITS.steps, 1);
+  const trainButton = el('button', { type: 'button', className: 'train-go', text: 'Train' });
+  const stepButton = el('button', { type: 'button', text: 'Step' });
+  const resetButton = el('button', { type: 'button', text: 'Reset' });
+  const status = el('div', { role: 'status', className: 'train-status', 'aria-live': 'polite' });
+  const xAxis = el('select', { id: 'train-x' }, [new Option('step', 'step'), new Option('tokens seen', 'tokens')]);
+
+  const lossSlot = el('div');
+  const lengthSlot = el('div');
+  const attentionSlot = el('div');
+  const stripSlot = el('div');
+  const sentence = el('input', { id: 'train-sentence', type: 'text', spellcheck: false });
+  const layer = el('select', { id: 'train-layer' });
+  const head = el('select', { id: 'train-head' });
+  const inspectNote = el('p', { className: 'train-note' });
+  const samples = el('div', { className: 'train-samples' });
+  const downloads = el('div', { className: 'train-downloads' });
+  const picker = el('input', { type: 'file', id: 'train-load', accept: '.safetensors,application/octet-stream' });
+  const drop = el('div', { className: 'train-drop', text: 'Drop a .safetensors weights file here, or choose one: ' }, [picker]);
+  const weightsNote = el('p', { className: 'train-note', role: 'alert' });
+  const summary = el('p', { className: 'train-summary' });
+
+  root.replaceChildren(
+    el('p', { className: 'caption', text: 'The same tiny decoder-only Transformer, trained from the same seed on the same batches, once per ' +
+      'positional scheme, each in its own worker. Press Train, watch the losses separate, then see how each model does on ' +
+      'sequences longer than it was trained on. Change the learning rate while it runs; every setting is in the link.' }),
+    el('div', { className: 'train-controls' }, [
+      labelled('Task', task), textField, schemes,
+      labelled('Model size', size), labelled('dPos (concatenated)', dPos, el('small', { className: 'train-hint' })),
+      labelled('Training length T', length), labelled('Batch', batch), labelled('Learning rate', lr),
+      labelled('Seed', seed), labelled('Step budget', steps),
+    ]),
+    el('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]),
+    status,
+    summary,
+    el('h3', { text: 'Loss' }),
+    el('div', { className: 'train-row' }, [labelled('x axis', xAxis)]),
+    lossSlot,
+    el('h3', { text: 'Past the training length' }),
+    el('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
+      'fresh examples for copy, reverse and sort); the rotary model also with position interpolation, NTK-aware and YaRN scaling ' +
+      '(factor = length / T). Updated every 100 steps and on pause.' }),
+    lengthSlot,
+    el('h3', { text: 'Learned attention' }),
+    el('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
+    inspectNote,
+    attentionSlot,
+    stripSlot,
+    el('h3', { text: 'Samples' }),
+    samples,
+    el('h3', { text: 'Weights' }),
+    downloads,
+    drop,
+    weightsNote,
+  );
+  const dPosHint = dPos.parentElement.querySelector('.train-hint');
+  const figures = createTrainFigures({
+    status, samples, inspectNote, layer, head, sentence, xAxis, lossSlot, lengthSlot, attentionSlot, stripSlot,
+  });
+
+  // ---- State ⇄ controls ⇄ URL ----
+  function writeControls() {
+    task.value = state.task;
+    text.value = state.text;
+    textField.hidden = state.task !== 'text';
+    for (const label of schemeBoxes) label.firstChild.checked = state.schemes.includes(label.firstChild.value);
+    size.value = state.size;
+    dPos.value = dPosFor(state);
+    dPosHint.textContent = ` word columns ${SIZES[state.size].d - dPosFor(state)} + position ${dPosFor(state)} = width ${SIZES[state.size].d}`;
+    length.value = state.length;
+    batch.value = state.batch;
+    lr.value = state.lr;
+    seed.value = state.seed;
+    steps.value = state.steps;
+    if (!sentence.value || sentence.dataset.auto === '1') {
+      sentence.value = defaultSentence();
+      sentence.dataset.auto = '1';
+    }
+  }
+  const defaultSentence = () => (state.task === 'book' ? BOOK_SENTENCE : state.task === 'text' ? state.text.slice(0, 64)
+    : syntheticSentence(state.task, state.length));
+
+  function writeUrl() {
+    history.replaceState(null, '', writeTrainHash(state, location.hash) || location.pathname + location.search);
+  }
+
+  // A change to anything but the learning rate or the budget starts the models afresh.
+  function change(update, { restart = true } = {}) {
+    state = { ...state, ...update };
+    if (restart) { sentence.dataset.auto = '1'; reset(); }
+    writeControls();
+    writeUrl();
+    for (const run of runs.values()) run.worker.postMessage({ type: 'set', lr: state.lr, budget: state.steps });
+    repaintAll();
+  }
+  const valid = (input, [min, max], integer = true) => {
+    const v = Number(input.value);
+    const ok = input.value !== '' && v >= min && v <= max && (!integer || Number.isInteger(v));
+    input.setAttribute('aria-invalid', String(!ok));
+    return ok ? v : undefined;
+  };
+  task.addEventListener('change', () => change({ task: task.value }));
+  let textTimer = 0;
+  text.addEventListener('input', () => {
+    clearTimeout(textTimer);
+    textTimer = setTimeout(() => change({ text: text.value }), 600);
+  });
+  for (const label of schemeBoxes) {
+    label.firstChild.addEventListener('change', () => {
+      const chosen = TRAIN_SCHEMES.filter((s) => schemeBoxes.find((l) => l.firstChild.value === s).firstChild.checked);
+      if (chosen.length === 0 || chosen.length > MAX_TRAIN_SCHEMES) {
+        label.firstChild.checked = !label.firstChild.checked;
+        summary.textContent = chosen.length ? `At most ${MAX_TRAIN_SCHEMES} schemes train at once.` : 'Choose at least one scheme.';
+        return;
+      }
+      change({ schemes: chosen });
+    });
+  }
+  size.addEventListener('change', () => change({ size: size.value, dPos: 0 }));
+  dPos.addEventListener('change', () => {
+    const v = valid(dPos, [2, SIZES[state.size].d - 2]);
+    if (v !== undefined && v % 2 === 0) change({ dPos: v === SIZES[state.size].d / 4 ? 0 : v });
+  });
+  const numeric = (input, key, limits, options) => input.addEventListener('change', () => {
+    const v = valid(input, limits, key !== 'lr');
+    if (v !== undefined) change({ [key]: v }, options);
+  });
+  numeric(length, 'length', LIMITS.length);
+  numeric(batch, 'batch', LIMITS.batch);
+  numeric(lr, 'lr', LIMITS.lr, { restart: false });
+  numeric(seed, 'seed', LIMITS.seed);
+  numeric(steps, 'steps', LIMITS.steps, { restart: false });
+  xAxis.addEventListener('change', render);
+  addEventListener('hashchange', () => {
+    const next = readTrainHash(location.hash);
+    if (writeTrainHash(next, '') !== writeTrainHash(state, '')) {
+      state = next;
+      sentence.dataset.auto = '1';
+      reset();
+      writeControls();
+    }
+  });
+
+  // ---- Workers ----
+  function startRun(key, { scheme, name, config, weights, loaded = false, fileName = '' }) {
+    const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+    const run = {
+      key, scheme, name, worker, loaded, fileName, style: CURVE_STYLE[scheme] ?? CURVE_STYLE.nope,
+      step: 0, losses: [], heldout: [], curves: null, stepsPerSecond: NaN, phase: 'starting', inspect: null, sample: '',
+      curvesByStep: new Map(),
+    };
+    runs.set(key, run);
+    worker.onmessage = ({ data }) => receive(run, data);
+    worker.onerror = (event) => { event.preventDefault(); fail(run, event.message || 'the worker stopped'); };
+    const language = isLanguageTask(state.task);
+    worker.postMessage({
+      type: 'init',
+      task: state.task === 'book' ? { kind: 'book' } : state.task === 'text' ? { kind: 'text', text: state.text } : { kind: state.task, symbols: SYMBOLS },
+      config,
+      weights,
+      train: { B: state.batch, T: state.length, seed: state.seed, lr: state.lr },
+      budget: loaded ? 0 : state.steps,
+      evalEvery: EVAL_EVERY,
+      lengthsEvery: LENGTHS_EVERY,
+      multiples: MULTIPLES,
+      inspectText: sentence.value,
+      samplePrompt: language ? (state.task === 'book' ? BOOK_PROMPT : state.text.slice(0, 8)) : '',
+    }, weights ? [weights.buffer] : []);
+    return run;
+  }
+
+  function ensureRuns() {
+    if ([...runs.values()].some((r) => !r.loaded)) return;
+    const { layers, d, heads } = SIZES[state.size];
+    for (const scheme of state.schemes) {
+      startRun(scheme, {
+        scheme,
+        name: schemeName(scheme),
+        config: { scheme, d, layers, heads, context: state.length, seed: state.seed, ...(scheme === 'concatenated' ? { dPos: dPosFor(state) } : {}) },
+      });
+    }
+  }
+
+  function receive(run, data) {
+    switch (data.type) {
+      case 'ready': run.phase = 'ready'; run.parameterCount = data.parameterCount; run.config = data.config; break;
+      case 'progress':
+        for (let i = 0; i < data.losses.length; i++) run.losses[data.from + i] = data.losses[i];
+        run.step = data.step;
+        run.stepsPerSecond = data.stepsPerSecond;
+        if (playing) run.phase = 'training';
+        break;
+      case 'heldout':
+        run.heldout = run.heldout.filter((h) => h.step !== data.step).concat([{ step: data.step, loss: data.loss, accuracy: data.accuracy }]);
+        break;
+      case 'lengths': run.curves = data.curves; run.curvesByStep.set(data.step, data.curves); dirty.lengths = true; break;
+      case 'inspect':
+        if (data.error) inspectNote.textContent = `${run.name}: ${data.error}`;
+        else { run.inspect = data; inspectNote.textContent = ''; }
+        dirty.inspect = true;
+        break;
+      case 'sample': run.sample = data.text; dirty.inspect = true; break;
+      case 'saved':
+        download(new Blob([data.bytes], { type: 'application/octet-stream' }), `posenc-train-${run.scheme}-step${run.step}.safetensors`);
+        break;
+      case 'paused': run.phase = 'paused'; break;
+      case 'done': run.phase = 'done'; if (![...runs.values()].some((r) => !r.loaded && r.phase !== 'done')) setPlaying(false); break;
+      case 'error':
+        if (data.fatal) fail(run, data.message);
+        else summary.textContent = `${run.name}: ${data.message}`;
+        break;
+      default: break;
+    }
+    scheduleRender();
+  }
+
+  function fail(run, message) {
+    run.worker.terminate();
+    runs.delete(run.key);
+    if (run.loaded) weightsNote.textContent = `“${run.fileName}” was refused: ${message}. The other models are untouched.`;
+    else summary.textContent = `${run.name} could not start: ${message}`;
+    repaintAll();
+  }
+
+  function reset() {
+    for (const run of runs.values()) run.worker.terminate();
+    runs.clear();
+    setPlaying(false);
+    repaintAll();
+  }
+
+  function setPlaying(on) {
+    playing = on;
+    trainButton.textContent = on ? 'Pause' : 'Train';
+    stepButton.disabled = on;
+  }
+
+  trainButton.addEventListener('click', () => {
+    if (playing) {
+      setPlaying(false);
+      for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'pause' });
+      return;
+    }
+    ensureRuns();
+    setPlaying(true);
+    for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'run' });
+  });
+  stepButton.addEventListener('click', () => {
+    ensureRuns();
+    for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'step' });
+  });
+  resetButton.addEventListener('click', reset);
+
+  // ---- Inspection, weights ----
+  const refreshInspection = () => {
+    sentence.dataset.auto = sentence.value === defaultSentence() ? '1' : '0';
+    for (const run of runs.values()) run.worker.postMessage({ type: 'inspect', text: sentence.value });
+  };
+  sentence.addEventListener('change', refreshInspection);
+  const repaintAll = () => { dirty.lengths = true; dirty.inspect = true; render(); };
+  layer.addEventListener('change', repaintAll);
+  head.addEventListener('change', repaintAll);
+
+  async function loadFile(file) {
+    if (!file) return;
+    weightsNote.textContent = '';
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    loadedCount += 1;
+    const scheme = schemeInFile(bytes);
+    startRun(`loaded-${loadedCount}`, { scheme, name: `${schemeName(scheme) ?? 'Model'} (loaded ${file.name})`, weights: bytes, loaded: true, fileName: file.name });
+    repaintAll();
+  }
+  picker.addEventListener('change', () => { loadFile(picker.files[0]); picker.value = ''; });
+  drop.addEventListener('dragover', (event) => { event.preventDefault(); drop.classList.add('is-over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('is-over'));
+  drop.addEventListener('drop', (event) => {
+    event.preventDefault();
+    drop.classList.remove('is-over');
+    loadFile(event.dataTransfer.files[0]);
+  });
+
+  // ---- Painting ----
+  function scheduleRender() {
+    if (paintTimer) return;
+    paintTimer = setTimeout(() => {
+      paintTimer = 0;
+      requestAnimationFrame(render);
+    }, reducedMotion.matches ? PAINT_MS_REDUCED : PAINT_MS);
+  }
+
+  function render() {
+    root.dataset.motion = reducedMotion.matches ? 'reduced' : 'full';
+    const list = [...runs.values()];
+    figures.status(list, state);
+    figures.loss(list, state);
+    if (dirty.lengths) figures.lengths(list, state);
+    if (dirty.inspect) {
+      figures.attention(list, state);
+      figures.samples(list, state);
+    }
+    dirty.lengths = false;
+    dirty.inspect = false;
+    renderDownloads(list);
+    const trained = list.filter((r) => !r.loaded);
+    const text = describeRun(figures.summaryInputs(trained, state), {
+      metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: dPosFor(state), d: SIZES[state.size].d,
+    });
+    if (text || list.length) summary.textContent = text;
+  }
+
+  function renderDownloads(list) {
+    const trained = list.filter((r) => !r.loaded && r.phase !== 'starting');
+    if (downloads.dataset.keys === trained.map((r) => r.key).join()) return;
+    downloads.dataset.keys = trained.map((r) => r.key).join();
+    downloads.replaceChildren(...trained.map((run) => {
+      const button = el('button', { type: 'button', text: `Download ${run.name} weights` });
+      button.addEventListener('click', () => run.worker.postMessage({ type: 'save' }));
+      return button;
+    }));
+  }
+
+  // The first screen's link scrolls here without touching the hash (the lanes read it).
+  for (const link of document.querySelectorAll('a[href="#train"]')) {
+    link.addEventListener('click', (event) => {
+      event.preventDefault();
+      const heading = document.getElementById('train-heading');
+      heading.setAttribute('tabindex', '-1');
+      heading.scrollIntoView({ behavior: reducedMotion.matches ? 'auto' : 'smooth' });
+      heading.focus({ preventScroll: true });
+    });
+  }
+  reducedMotion.addEventListener('change', repaintAll);
+  writeControls();
+  repaintAll();
+}
+
+/** The scheme named in a weights file's config (for its colour and name), or 'nope' when unreadable. */
+function schemeInFile(bytes) {
+  const match = /\\?"scheme\\?"\s*:\s*\\?"([a-z0-9]+)/.exec(new TextDecoder().decode(bytes.subarray(0, Math.min(bytes.length, 65536))));
+  return match && TRAIN_SCHEMES.includes(match[1]) ? match[1] : 'nope';
+}
+
+const root = document.getElementById('train-root');
+if (root) mountTrain(root);

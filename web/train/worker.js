@@ -1,0 +1,164 @@
+// One trained model per worker (web/train/panel.js starts one per scheme, and one per loaded
+// weights file): builds its task in the core, trains in chunks of about CHUNK_MS between which
+// messages (pause, learning rate) get through, and answers the page's questions about the model.
+//
+// page → worker: init { id, task: { kind, text?, symbols? }, config | weights, train: { B, T, seed, lr },
+//                budget, evalEvery, lengthsEvery, multiples, inspectText, samplePrompt }
+//                run | pause | step | set { lr } | inspect { text } | save
+// worker → page: ready { parameterCount, config } | progress { step, from, losses, stepsPerSecond }
+//                heldout { step, loss, accuracy } | lengths { step, curves } | inspect { … }
+//                sample { text } | saved { bytes } | paused { step } | done { step } | error { message, fatal }
+import { load } from '../posenc.mjs';
+
+const CHUNK_MS = 60;
+const SAMPLE_LENGTH = 160;
+const SAMPLE_TEMPERATURE = 0.8;
+const EVAL = { B: 8, batches: 2 };
+const ROPE_SCALINGS = ['pi', 'ntk', 'yarn'];
+
+let lab, task, model, settings;
+let running = false;
+let perStepMs = 20; // smoothed training time per step (evaluations excluded)
+
+const post = (message, transfer) => postMessage(message, transfer);
+
+async function bookBytes() {
+  const response = await fetch(new URL('../moby-dick.txt', import.meta.url));
+  if (!response.ok) throw new Error(`the book could not be loaded (HTTP ${response.status})`);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+async function init(message) {
+  settings = message;
+  lab = await load();
+  const spec = message.task.kind === 'book'
+    ? { kind: 'text', text: await bookBytes() }
+    : message.task.kind === 'text' ? { kind: 'text', text: message.task.text } : { kind: message.task.kind, symbols: message.task.symbols };
+  task = lab.createTask(spec);
+  if (message.weights) {
+    model = lab.loadModel(message.weights);
+    if (model.config.vocab !== task.vocabSize) {
+      const found = model.config.vocab;
+      model.dispose();
+      throw new RangeError(`this model has a vocabulary of ${found} tokens, the task ${task.vocabSize}: load it with the task it was trained on`);
+    }
+  } else {
+    model = lab.createModel({ ...message.config, vocab: task.vocabSize });
+  }
+  post({ type: 'ready', parameterCount: model.parameterCount, config: model.config, simd: lab.simd });
+  heldout();
+  if (message.weights) { lengths(); inspect(message.inspectText); }
+}
+
+function heldout() {
+  const [result] = model.evaluate(task, { lengths: [evalLength()], ...EVAL });
+  post({ type: 'heldout', step: model.steps, loss: result.loss, accuracy: result.accuracy });
+}
+
+// A loaded model evaluates at its own context; a trained one at the section's training length.
+const evalLength = () => (settings.weights ? model.config.context : settings.train.T);
+
+function lengths() {
+  const T = evalLength();
+  const all = settings.multiples.map((k) => k * T);
+  const curves = { none: model.evaluate(task, { lengths: all, ...EVAL }) };
+  if (model.config.scheme === 'rotary') {
+    for (const type of ROPE_SCALINGS) {
+      curves[type] = all.map((length) =>
+        model.evaluate(task, { lengths: [length], ...EVAL, ropeScaling: { type, factor: Math.max(1, length / T) } })[0]);
+    }
+  }
+  post({ type: 'lengths', step: model.steps, curves });
+}
+
+function inspect(text) {
+  let tokens;
+  try {
+    tokens = task.encode(text);
+  } catch (error) {
+    post({ type: 'inspect', error: error.message });
+    return;
+  }
+  const n = Math.min(tokens.length, model.config.scheme === 'learned' ? model.config.context : 256);
+  if (n < 2) { post({ type: 'inspect', error: 'the sentence needs at least two tokens' }); return; }
+  const ids = tokens.subarray(0, n);
+  const attention = model.attention(ids, n);
+  const losses = model.tokenLosses(ids, n);
+  post({ type: 'inspect', n, pieces: Array.from(ids, (id) => task.vocab[id]), attention, losses,
+    layers: model.config.layers, heads: model.config.heads }, [attention.buffer, losses.buffer]);
+  if (task.kind === 'text') {
+    const prompt = task.encode(settings.samplePrompt);
+    const sample = model.generate(prompt, SAMPLE_LENGTH, { temperature: SAMPLE_TEMPERATURE, seed: 1 });
+    post({ type: 'sample', text: settings.samplePrompt + task.decode(sample) });
+  }
+}
+
+function trainSteps(count) {
+  const from = model.steps;
+  const t0 = performance.now();
+  const { B, T, seed, lr } = settings.train;
+  const losses = model.train(task, { steps: count, B, T, seed, lr });
+  const ms = performance.now() - t0;
+  perStepMs = 0.7 * perStepMs + 0.3 * (ms / count);
+  post({ type: 'progress', from, step: model.steps, losses, stepsPerSecond: 1000 / Math.max(perStepMs, 0.01) }, [losses.buffer]);
+  const step = model.steps;
+  if (step % settings.evalEvery === 0 || step === settings.budget) heldout();
+  if (step % settings.lengthsEvery === 0 || step === settings.budget) { lengths(); inspect(settings.inspectText); }
+}
+
+async function run() {
+  running = true;
+  while (running && model.steps < settings.budget) {
+    const toEval = settings.evalEvery - (model.steps % settings.evalEvery);
+    const count = Math.max(1, Math.min(Math.round(CHUNK_MS / perStepMs), toEval, settings.budget - model.steps));
+    trainSteps(count);
+    // Let pause and learning-rate messages in between chunks.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  if (!running) return;
+  running = false;
+  post({ type: 'done', step: model.steps });
+}
+
+const handlers = {
+  run: () => {
+    if (running) return;
+    if (model.steps < settings.budget) run();
+    else post({ type: 'done', step: model.steps });
+  },
+  pause: () => {
+    if (!running) return;
+    running = false;
+    heldout();
+    lengths();
+    inspect(settings.inspectText);
+    post({ type: 'paused', step: model.steps });
+  },
+  step: () => { if (!running && model.steps < settings.budget) trainSteps(1); },
+  set: ({ lr, budget }) => {
+    settings.train.lr = lr;
+    settings.budget = budget;
+  },
+  inspect: ({ text }) => { settings.inspectText = text; inspect(text); },
+  save: () => {
+    const bytes = model.save();
+    post({ type: 'saved', bytes }, [bytes.buffer]);
+  },
+};
+
+// Messages that arrive while init is still loading the core wait for it.
+let initialised = null;
+onmessage = async ({ data }) => {
+  try {
+    if (data.type === 'init') {
+      initialised = init(data);
+      await initialised;
+    } else {
+      await initialised;
+      if (model) await handlers[data.type](data);
+    }
+  } catch (error) {
+    running = false;
+    post({ type: 'error', message: error.message, fatal: !model });
+  }
+};
