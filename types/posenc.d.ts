@@ -17,6 +17,45 @@ export type Scheme =
 export type Layout = 'interleaved' | 'half';
 
 export declare const SCHEMES: readonly Scheme[];
+/** Each scheme's short display name, in display order (the core's scheme table). */
+export declare const SCHEME_LABELS: Readonly<Record<Scheme, string>>;
+
+/** Where a scheme puts position. */
+export type SchemeFamily = 'absolute' | 'concatenated' | 'rotation' | 'logit bias' | 'none';
+
+/** One row of the core's scheme table (lab.schemeTable.schemes). */
+export interface SchemeInfo {
+  readonly name: Scheme;
+  readonly label: string;
+  readonly family: SchemeFamily;
+  readonly trainable: boolean;
+  readonly seeded: boolean;
+  readonly terms: readonly string[];
+  readonly paper: string;
+  /** Rotation family only. */
+  readonly ropeScaling?: 'none' | 'pi' | 'ntk' | 'yarn';
+}
+
+/** One scheme parameter of the core's table (lab.schemeTable.params). */
+export interface SchemeParameterInfo {
+  readonly name: keyof SchemeParameters;
+  readonly label: string;
+  readonly default: number;
+  readonly min: number;
+  readonly max: number;
+  readonly minOpen: boolean;
+  readonly integer: boolean;
+  readonly even: boolean;
+  readonly pageMin: number;
+  readonly pageMax: number;
+  readonly schemes: readonly Scheme[];
+}
+
+export interface SchemeTable {
+  readonly schemes: readonly SchemeInfo[];
+  readonly params: readonly SchemeParameterInfo[];
+  readonly trainable: readonly Scheme[];
+}
 
 export interface Limits {
   readonly maxRows: number;
@@ -267,9 +306,41 @@ export interface Model {
   logits(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): Float32Array;
   /** Copies of the current parameters, by tensor name. */
   parameters(): Record<string, Float32Array>;
+  /** Steps on the task's training batches start, start + 1, …: each step's loss before its update. */
+  train(task: Task, options?: AdamWOptions & { steps?: number; B?: number; T?: number; seed?: number; start?: number }): Float32Array;
+  /** Held-out loss (and accuracy for copy, reverse, sort) at each length. */
+  evaluate(task: Task, options?: { lengths?: readonly number[]; B?: number; batches?: number; seed?: number; ropeScaling?: RopeScaling }): Evaluation[];
+  /** −ln p(tokens[i+1] | tokens[0…i]): Float32Array(n − 1). */
+  tokenLosses(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): Float32Array;
+  /** length tokens continuing the prompt; greedy at temperature 0. */
+  generate(prompt: Tokens, length: number, options?: { temperature?: number; seed?: number }): Int32Array;
   /** The safetensors weights file. */
   save(options?: { dtype?: 'f32' | 'f16' }): Uint8Array;
   dispose(): void;
+}
+
+/** A training task living in the core: lab.createTask(spec) (a type only). */
+export interface Task {
+  readonly kind: 'text' | 'copy' | 'reverse' | 'sort';
+  /** The token strings: a text's characters, or '<pad>', '<sep>', '0', '1', … */
+  readonly vocab: readonly string[];
+  readonly vocabSize: number;
+  encode(text: string): Int32Array;
+  decode(ids: Tokens): string;
+  dispose(): void;
+}
+
+export type TaskSpec =
+  | { kind: 'text'; text: string | Uint8Array; heldOutPercent?: number }
+  | { kind: 'copy' | 'reverse' | 'sort'; symbols?: number };
+
+export interface Evaluation {
+  readonly length: number;
+  readonly loss: number;
+  /** Fraction of answer tokens right (NaN for text tasks). */
+  readonly accuracy: number;
+  /** Fraction of rows entirely right (NaN for text tasks). */
+  readonly exactMatch: number;
 }
 
 // ---- The lab ------------------------------------------------------------------------------
@@ -328,6 +399,12 @@ export interface Lab {
   ): Float32Array;
   learnedTable(n: number, d: number, options?: { seed?: number }): Float32Array;
 
+  /** The core's scheme table: schemes, scheme parameters, trainable schemes. */
+  readonly schemeTable: SchemeTable;
+  /** The scheme parameters with the dependent rules applied (page and element share it), and one note per rule applied. */
+  settleSchemeOptions(options: SchemeParameters, context?: { causal?: boolean }): { options: Required<SchemeParameters>; notes: string[] };
+  /** A training task in the core (page cores only). */
+  createTask(spec: TaskSpec): Task;
   /** A trainable model, seeded from config.seed (page cores; the element's cores leave models out). */
   createModel(config: ModelConfig): Model;
   /** A model from its safetensors weights file; a bad file is refused with a RangeError. */
