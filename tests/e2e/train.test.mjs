@@ -55,7 +55,9 @@ for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alib
       // The learned attention: one map per model on the copy example, with its loss strip.
       await train.getByRole('heading', { name: 'Learned attention' }).scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]').length === n, schemes.length);
-      assert.equal(await train.locator('canvas[aria-label^="Per-token loss"]').count(), schemes.length);
+      // Figures paint once in view (web/figure.js): with four maps the strips sit below the fold.
+      await train.getByRole('button', { name: /Per-token loss/ }).first().scrollIntoViewIfNeeded();
+      await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Per-token loss"]').length === n, schemes.length);
       assert.deepEqual(problems, []);
     } finally {
       await close();
