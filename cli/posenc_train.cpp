@@ -19,6 +19,7 @@
 
 #include "model/safetensors.hpp"
 #include "model/tasks.hpp"
+#include "model/training.hpp"
 #include "model/transformer.hpp"
 
 namespace {
@@ -32,8 +33,9 @@ struct Options {
     std::string text_path = "data/moby-dick.txt";
     std::string out_path;
     std::size_t batch = 16, steps = 200, log_every = 50, eval_batches = 4;
-    SyntheticTask synthetic;          // symbols, items (copy, reverse, sort)
+    std::size_t symbols = 10, items = 8;  // copy, reverse, sort
     std::uint64_t data_seed = 1;
+    std::uint64_t eval_seed = 0;        // held-out synthetic rows; 0: ~data_seed
     bool f16 = false;
 };
 
@@ -44,6 +46,7 @@ const char* kUsage =
     "            --pairing interleaved|half  --alpha 1  --t5-buckets 32  --t5-max-distance 128  --seed 1\n"
     "  task:     --task copy|reverse|sort|text  --text FILE (text; default data/moby-dick.txt)\n"
     "            --symbols 10 --items 8 (copy, reverse, sort; items ≤ context/2)  --data-seed 1\n"
+    "            --eval-seed N (held-out copy/reverse/sort rows; default: the bits of data-seed flipped)\n"
     "  training: --batch 16 --steps 200 --lr 1e-3 --beta1 0.9 --beta2 0.95 --eps 1e-8\n"
     "            --weight-decay 0.1 --clip 1  --log-every 50 --eval-batches 4\n"
     "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n";
@@ -108,9 +111,10 @@ Options parse(int argc, char** argv) {
         else if (flag == "--seed") o.model.seed = count(flag, v);
         else if (flag == "--task") o.task = v;
         else if (flag == "--text") o.text_path = v;
-        else if (flag == "--symbols") o.synthetic.symbols = count(flag, v);
-        else if (flag == "--items") o.synthetic.items = count(flag, v);
+        else if (flag == "--symbols") o.symbols = count(flag, v);
+        else if (flag == "--items") o.items = count(flag, v);
         else if (flag == "--data-seed") o.data_seed = count(flag, v);
+        else if (flag == "--eval-seed") o.eval_seed = count(flag, v);
         else if (flag == "--batch") o.batch = count(flag, v);
         else if (flag == "--steps") o.steps = count(flag, v);
         else if (flag == "--lr") o.adamw.lr = static_cast<float>(number(flag, v));
@@ -137,65 +141,24 @@ std::string read_file(const std::string& path) {
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// The task's batches: training batch k and held-out batch k, both deterministic.
-struct Batches {
-    std::size_t B, T;
-    std::vector<std::int32_t> tokens;
-    std::vector<std::uint8_t> mask;
-    TextCorpus corpus;
-    bool text = false;
-    SyntheticTask synthetic;
-    std::uint64_t seed = 1;
-
-    void training(std::uint64_t k) { check(text ? text_batch(corpus, B, T, seed, k, tokens.data(), mask.data())
-                                                : synthetic_batch(synthetic, B, T, seed, k, tokens.data(), mask.data())); }
-    // Held-out text windows; synthetic examples from a seed the training batches never use.
-    void held_out(std::uint64_t k) { check(text ? heldout_batch(corpus, B, T, k, tokens.data(), mask.data())
-                                                : synthetic_batch(synthetic, B, T, ~seed, k, tokens.data(), mask.data())); }
-    static void check(const std::string& error) { if (!error.empty()) fail(error); }
-};
-
-Batches prepare(Options& o) {
-    Batches b{o.batch, o.model.context, {}, {}, {}, o.task == "text", o.synthetic, o.data_seed};
-    if (b.text) {
-        Batches::check(build_corpus(read_file(o.text_path), nullptr, kDefaultHeldOutPercent, b.corpus));
-        o.model.vocab = b.corpus.vocabulary.size();
+// The task of the flags; sets o.model.vocab from it.
+void prepare(Options& o, TrainingTask& task) {
+    if (o.task == "text") {
+        const std::string error = task.set_text(read_file(o.text_path), kDefaultHeldOutPercent);
+        if (!error.empty()) fail(error);
     } else {
-        b.synthetic.kind = o.task == "copy" ? SyntheticKind::copy : o.task == "reverse" ? SyntheticKind::reverse
-                                                                                       : SyntheticKind::sort;
-        o.model.vocab = b.synthetic.vocab();
+        const SyntheticKind kind = o.task == "copy" ? SyntheticKind::copy : o.task == "reverse" ? SyntheticKind::reverse
+                                                                                              : SyntheticKind::sort;
+        if (const char* e = task.set_synthetic(kind, o.symbols, o.items)) fail(e);
     }
-    b.tokens.resize(b.B * (b.T + 1));
-    b.mask.resize(b.B * b.T);
-    return b;
+    o.model.vocab = task.vocab_size();
 }
 
-// Mean held-out loss over eval_batches batches, and (synthetic tasks) answer accuracy.
-struct Evaluation {
-    double loss = 0, tokens = 0, examples = 0;
-};
-
-Evaluation evaluate(Transformer& model, Batches& b, std::size_t batches) {
+Evaluation held_out(Transformer& model, TrainingTask& task, const Options& o) {
     Evaluation e;
-    std::vector<float> logits(b.T * model.config().vocab);
-    std::vector<std::int32_t> predictions(b.B * b.T);
-    for (std::size_t k = 0; k < batches; ++k) {
-        b.held_out(k);
-        e.loss += model.loss(b.tokens.data(), b.B, b.T, b.mask.data()) / batches;
-        if (b.text) continue;
-        for (std::size_t row = 0; row < b.B; ++row) {
-            model.logits(b.tokens.data() + row * (b.T + 1), b.T, logits.data());
-            for (std::size_t p = 0; p < b.T; ++p) {
-                const float* l = logits.data() + p * model.config().vocab;
-                std::size_t best = 0;
-                for (std::size_t v = 1; v < model.config().vocab; ++v) best = l[v] > l[best] ? v : best;
-                predictions[row * b.T + p] = static_cast<std::int32_t>(best);
-            }
-        }
-        const SyntheticAccuracy a = synthetic_accuracy(predictions.data(), b.tokens.data(), b.mask.data(), b.B, b.T);
-        e.tokens += a.tokens / batches;
-        e.examples += a.examples / batches;
-    }
+    const std::uint64_t seed = o.eval_seed ? o.eval_seed : ~o.data_seed;
+    const std::string error = evaluate(model, task, o.batch, o.model.context, o.eval_batches, seed, {}, e);
+    if (!error.empty()) fail(error);
     return e;
 }
 
@@ -204,13 +167,13 @@ void log_line(std::size_t step, double train_loss, const Evaluation& e, bool tex
         std::printf("step %6zu  loss %.4f  held-out %.4f  %.0f tokens/s\n", step, train_loss, e.loss, tokens_per_second);
     } else {
         std::printf("step %6zu  loss %.4f  held-out %.4f  accuracy %.3f (tokens) %.3f (examples)  %.0f tokens/s\n",
-                    step, train_loss, e.loss, e.tokens, e.examples, tokens_per_second);
+                    step, train_loss, e.loss, e.token_accuracy, e.exact_accuracy, tokens_per_second);
     }
     std::fflush(stdout);
 }
 
-void write_weights_file(const Options& o, const Transformer& model, const Batches& b) {
-    std::vector<std::string> vocab = b.text ? vocabulary_tokens(b.corpus.vocabulary) : synthetic_tokens(b.synthetic);
+void write_weights_file(const Options& o, const Transformer& model, const TrainingTask& task) {
+    const std::vector<std::string> vocab = task.vocab_tokens();
     std::vector<std::uint8_t> bytes;
     const std::string error = write_weights(model.config(), model.parameters(), model.parameter_count(), &vocab,
                                             o.f16 ? WeightsDtype::f16 : WeightsDtype::f32, bytes);
@@ -225,14 +188,12 @@ void write_weights_file(const Options& o, const Transformer& model, const Batche
 
 int main(int argc, char** argv) {
     Options o = parse(argc, argv);
-    Batches batches = prepare(o);
+    TrainingTask task;
+    prepare(o, task);
     if (const char* e = validate(o.model)) fail(e);
-    if (const char* e = validate(o.adamw)) fail(e);
+    if (const char* e = validate_training(o.model, task, o.batch, o.model.context, 1, o.adamw)) fail(e);
+    if (const char* e = validate_evaluation(o.model, task, o.batch, o.model.context, o.eval_batches, {})) fail(e);
     Transformer model(o.model);
-    batches.training(0);
-    if (const char* e = validate_batch(o.model, batches.tokens.data(), batches.tokens.size(), batches.B, batches.T,
-                                       batches.mask.data(), batches.mask.size(), true))
-        fail(e);
     std::printf("%s on %s: %zu parameters, V = %zu, d = %zu, L = %zu, h = %zu, T = %zu, B = %zu\n",
                 config_to_json(o.model).c_str(), o.task.c_str(), model.parameter_count(), o.model.vocab, o.model.d,
                 o.model.layers, o.model.heads, o.model.context, o.batch);
@@ -240,19 +201,26 @@ int main(int argc, char** argv) {
     using Clock = std::chrono::steady_clock;
     double seconds = 0, window_loss = 0;
     std::size_t window = 0;
+    Evaluation last;
     for (std::size_t step = 1; step <= o.steps; ++step) {
-        batches.training(step - 1);
+        float loss = 0;
         const auto start = Clock::now();
-        window_loss += model.train_step(batches.tokens.data(), batches.B, batches.T, batches.mask.data(), o.adamw);
+        const std::string error = train(model, task, o.batch, o.model.context, o.data_seed, step - 1, 1, o.adamw, &loss);
         seconds += std::chrono::duration<double>(Clock::now() - start).count();
+        if (!error.empty()) fail(error);
+        window_loss += loss;
         ++window;
         if (step % o.log_every == 0 || step == o.steps) {
-            const Evaluation e = evaluate(model, batches, o.eval_batches);
-            log_line(step, window_loss / window, e, batches.text, static_cast<double>(step * o.batch * o.model.context) / seconds);
+            last = held_out(model, task, o);
+            log_line(step, window_loss / window, last, task.is_text(),
+                     static_cast<double>(step * o.batch * o.model.context) / seconds);
             window_loss = 0;
             window = 0;
         }
     }
-    if (!o.out_path.empty()) write_weights_file(o, model, batches);
+    // Every digit of the final model's held-out loss, for checking a weights file against the run.
+    std::printf("final held-out loss %.17g (B = %zu, T = %zu, %zu batches)\n", last.loss, o.batch, o.model.context,
+                o.eval_batches);
+    if (!o.out_path.empty()) write_weights_file(o, model, task);
     return 0;
 }

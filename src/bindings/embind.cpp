@@ -25,10 +25,9 @@
 #include "limits.hpp"
 #if POSENC_MODELS
 #include "model/safetensors.hpp"
-#include "model/sampling.hpp"
 #include "model/tasks.hpp"
+#include "model/training.hpp"
 #include "model/transformer.hpp"
-#include "splitmix.hpp"
 #endif
 #include "pca.hpp"
 #include "retrieval.hpp"
@@ -713,73 +712,34 @@ model::EvalOptions eval_options(int rope, double factor) {
 std::int32_t* ids(std::uintptr_t address) { return reinterpret_cast<std::int32_t*>(address); }
 std::uint8_t* bytes_at(std::uintptr_t address) { return reinterpret_cast<std::uint8_t*>(address); }
 
-// A training task living in the core, built once (from text bytes or a synthetic spec), that
-// writes its batches into its own buffers: the page's train/evaluate calls cross the wasm boundary
-// once per action. Synthetic rows at length T hold ⌊T/2⌋ items (x_1 … x_n SEP y_1 … y_n), so
-// longer evaluation lengths mean longer sequences to copy, reverse or sort.
+// A training task (model/training.hpp) built once from text bytes or a synthetic spec; it writes
+// its batches into its own buffers, so the page's train/evaluate calls cross the boundary once.
 class TrainingTask {
 public:
     // bytes: size bytes of UTF-8 text; the vocabulary is the text's own characters.
     std::string from_text(std::uintptr_t address, std::size_t size, unsigned held_out_percent) {
         if (!memory_available(12 * std::uint64_t{size})) return kNoMemory;
-        model::TextCorpus corpus;
-        const std::string error = model::build_corpus(
-            std::string_view(reinterpret_cast<const char*>(address), size), nullptr, held_out_percent, corpus);
-        if (!error.empty()) return error;
-        corpus_ = std::move(corpus);
-        text_ = true;
-        return {};
+        return task_.set_text(std::string_view(reinterpret_cast<const char*>(address), size), held_out_percent);
     }
     // kind: 0 copy, 1 reverse, 2 sort (SyntheticKind's order).
     std::string from_synthetic(int kind, std::size_t symbols) {
         if (kind < 0 || kind > 2) return "kind must be 'text', 'copy', 'reverse' or 'sort'";
-        if (symbols < 2 || symbols > model::kMaxSymbols) return "symbols must be an integer from 2 to 1024";
-        synthetic_.kind = static_cast<model::SyntheticKind>(kind);
-        synthetic_.symbols = symbols;
-        text_ = false;
-        return {};
+        const char* error = task_.set_synthetic(static_cast<model::SyntheticKind>(kind), symbols);
+        return error ? error : "";
     }
 
-    bool is_text() const { return text_; }
-    std::size_t vocab_size() const { return text_ ? corpus_.vocabulary.size() : synthetic_.vocab(); }
-    emscripten::val vocab() const {
-        return token_array(text_ ? model::vocabulary_tokens(corpus_.vocabulary) : model::synthetic_tokens(synthetic_));
-    }
-    // Held-out windows of length T (text), or 0 for synthetic tasks (they draw fresh examples).
-    std::size_t heldout_windows(std::size_t T) const { return text_ ? model::heldout_window_count(corpus_, T) : 0; }
+    bool is_text() const { return task_.is_text(); }
+    std::size_t vocab_size() const { return task_.vocab_size(); }
+    emscripten::val vocab() const { return token_array(task_.vocab_tokens()); }
+    std::size_t heldout_windows(std::size_t T) const { return task_.heldout_windows(T); }
 
-    // Training batch `index` (held_out false) or evaluation batch `index` into tokens()/mask().
-    // Evaluation: text → held-out windows; synthetic → rows seeded from `seed`.
-    std::string batch(std::size_t B, std::size_t T, std::uint64_t seed, std::uint64_t index, bool held_out) {
-        if (B < 1 || B > model::kMaxBatch) return "B must be an integer from 1 to 1024";
-        if (T < 2 || T > model::kMaxContext) return "T must be an integer from 2 to 4096";
-        if (tokens_.size() < B * (T + 1) && !memory_available(5 * std::uint64_t{B} * (T + 1))) return kNoMemory;
-        tokens_.resize(B * (T + 1));
-        mask_.resize(B * T);
-        if (!text_) {
-            synthetic_.items = T / 2;
-            return model::synthetic_batch(synthetic_, B, T, seed, index, tokens_.data(), mask_.data());
-        }
-        return held_out ? model::heldout_batch(corpus_, B, T, index, tokens_.data(), mask_.data())
-                        : model::text_batch(corpus_, B, T, seed, index, tokens_.data(), mask_.data());
-    }
-    const std::int32_t* tokens() const { return tokens_.data(); }
-    std::size_t token_count() const { return tokens_.size(); }
-    // Text tasks count every target: no mask (the same loss, less work).
-    const std::uint8_t* mask() const { return text_ ? nullptr : mask_.data(); }
+    model::TrainingTask& core() { return task_; }
 
 private:
-    bool text_ = false;
-    model::TextCorpus corpus_;
-    model::SyntheticTask synthetic_;
-    std::vector<std::int32_t> tokens_;
-    std::vector<std::uint8_t> mask_;
+    model::TrainingTask task_;
 };
 
-inline constexpr std::size_t kMaxTrainSteps = 100000;
 inline constexpr std::size_t kMaxEvalLengths = 64;
-inline constexpr std::size_t kMaxEvalBatches = 1024;
-inline constexpr std::size_t kMaxGenerate = 4096;
 
 model::AdamWOptions adamw_options(std::uintptr_t options) {
     const double* o = reinterpret_cast<const double*>(options);
@@ -863,78 +823,53 @@ public:
     // losses (steps floats at `out`) are each step's loss before its update.
     std::string train(TrainingTask& task, std::size_t B, std::size_t T, double seed, double first_index,
                       std::size_t steps, std::uintptr_t options, std::uintptr_t out) {
-        if (steps < 1 || steps > kMaxTrainSteps) return "steps must be an integer from 1 to 100000";
-        if (const char* e = check_task(task)) return e;
         const model::AdamWOptions adamw = adamw_options(options);
-        if (const char* e = model::validate(adamw)) return e;
-        const auto first = static_cast<std::uint64_t>(first_index);
-        for (std::size_t i = 0; i < steps; ++i) {
-            const std::string error = task.batch(B, T, static_cast<std::uint64_t>(seed), first + i, false);
-            if (!error.empty()) return error;
-            if (i == 0) {
-                if (const char* e = check_batch(reinterpret_cast<std::uintptr_t>(task.tokens()), task.token_count(),
-                                                B, T, 0, 0, true))
-                    return e;
-            }
-            heap(out)[i] = static_cast<float>(model_->train_step(task.tokens(), B, T, task.mask(), adamw));
-        }
-        return {};
+        if (const char* e = model::validate_training(model_->config(), task.core(), B, T, steps, adamw)) return e;
+        if (!memory_available(task.core().batch_bytes(B, T))) return kNoMemory;
+        if (const char* e = workspace_fits(model::workspace_sizes(model_->config(), B, T, true).total())) return e;
+        return model::train(*model_, task.core(), B, T, static_cast<std::uint64_t>(seed),
+                            static_cast<std::uint64_t>(first_index), steps, adamw, heap(out));
     }
 
-    // For each length at `lengths` (count doubles): mean loss over `batches` evaluation batches of
-    // B rows, then the fraction of answer tokens and of whole answers predicted right (synthetic
-    // tasks; NaN for text). out: 3 doubles per length; all three NaN where the length cannot be
-    // evaluated (beyond the learned table, or longer than the held-out text).
+    // For each length at `lengths` (count doubles): loss, token accuracy and exact accuracy over
+    // `batches` held-out batches of B rows (model::evaluate). out: 3 doubles per length.
     std::string evaluate(TrainingTask& task, std::size_t B, std::size_t batches, double seed, std::uintptr_t lengths,
                          std::size_t count, int rope, double factor, std::uintptr_t out) {
         const model::EvalOptions eval = eval_options(rope, factor);
-        if (const char* e = model::validate(model_->config(), eval)) return e;
-        if (const char* e = check_task(task)) return e;
         if (count < 1 || count > kMaxEvalLengths) return "lengths must hold 1 to 64 lengths";
-        if (batches < 1 || batches > kMaxEvalBatches) return "batches must be an integer from 1 to 1024";
         const double* L = reinterpret_cast<const double*>(lengths);
+        std::vector<std::size_t> T(count);
+        for (std::size_t i = 0; i < count; ++i) {
+            // Not a whole number in range: 0, which the core refuses with the lengths message.
+            const bool whole = L[i] >= 0 && L[i] <= model::kMaxSequence && L[i] == std::floor(L[i]);
+            T[i] = whole ? static_cast<std::size_t>(L[i]) : 0;
+            if (const char* e = model::validate_evaluation(model_->config(), task.core(), B, T[i], batches, eval))
+                return e;
+            if (const char* e = workspace_fits(model::workspace_sizes(model_->config(), B, T[i], false).total()))
+                return e;
+            if (!memory_available(task.core().batch_bytes(B, T[i]))) return kNoMemory;
+        }
         double* results = reinterpret_cast<double*>(out);
         for (std::size_t i = 0; i < count; ++i) {
-            if (!(L[i] >= 2 && L[i] <= model::kMaxSequence && L[i] == std::floor(L[i])))
-                return "lengths must be integers from 2 to 4096";
-            if (const char* e = check_eval_workspace(B, static_cast<std::size_t>(L[i]))) return e;
-        }
-        for (std::size_t i = 0; i < count; ++i) {
-            const auto T = static_cast<std::size_t>(L[i]);
-            const bool beyond_table = model_->config().scheme == posenc::Scheme::learned && T > model_->config().context;
-            const bool beyond_text = task.is_text() && task.heldout_windows(T) == 0;
-            if (beyond_table || beyond_text) {
-                std::fill(results + 3 * i, results + 3 * i + 3, std::nan(""));
-                continue;
-            }
+            model::Evaluation e;
             const std::string error =
-                evaluate_length(task, B, T, batches, static_cast<std::uint64_t>(seed), eval, results + 3 * i);
+                model::evaluate(*model_, task.core(), B, T[i], batches, static_cast<std::uint64_t>(seed), eval, e);
             if (!error.empty()) return error;
+            results[3 * i] = e.loss;
+            results[3 * i + 1] = e.token_accuracy;
+            results[3 * i + 2] = e.exact_accuracy;
         }
         return {};
     }
 
-    // `length` tokens continuing the prompt (count ids at `prompt`), each predicted from at most the
-    // last `context` tokens; temperature 0 is greedy. out: length int32.
+    // `length` tokens continuing the prompt (count ids at `prompt`; model::generate). out: length int32.
     std::string generate(std::uintptr_t prompt, std::size_t count, std::size_t length, double temperature,
                          double seed, std::uintptr_t out) {
-        if (length < 1 || length > kMaxGenerate) return "length must be an integer from 1 to 4096";
-        if (!(temperature >= 0 && temperature <= 100)) return "temperature must be a number from 0 to 100";
-        if (const char* e = model::validate_sequence(model_->config(), ids(prompt), count, count)) return e;
-        const std::size_t window = model_->config().context;
-        const std::size_t V = model_->config().vocab;
-        if (const char* e = workspace_fits(model::workspace_sizes(model_->config(), 1, window, false).total())) return e;
-        if (!memory_available(4 * (std::uint64_t{count} + length + std::uint64_t{window} * V))) return kNoMemory;
-        std::vector<std::int32_t> text(ids(prompt), ids(prompt) + count);
-        std::vector<float> logits(window * V);
-        posenc::SplitMix64 rng{static_cast<std::uint64_t>(seed)};
-        for (std::size_t i = 0; i < length; ++i) {
-            const std::size_t n = std::min(window, text.size());
-            model_->logits(text.data() + text.size() - n, n, logits.data());
-            const auto next = static_cast<std::int32_t>(model::sample_token(logits.data() + (n - 1) * V, V, temperature, rng));
-            text.push_back(next);
-            ids(out)[i] = next;
-        }
+        const model::ModelConfig& cfg = model_->config();
+        if (const char* e = model::validate_generation(cfg, ids(prompt), count, length, temperature)) return e;
+        if (const char* e = workspace_fits(model::workspace_sizes(cfg, 1, cfg.context, false).total())) return e;
+        if (!memory_available(model::generation_bytes(cfg, count, length))) return kNoMemory;
+        model::generate(*model_, ids(prompt), count, length, temperature, static_cast<std::uint64_t>(seed), ids(out));
         return {};
     }
 
@@ -970,50 +905,6 @@ private:
         auto next = std::make_unique<model::Transformer>(cfg);
         if (params) std::copy(params, params + next->parameter_count(), next->parameters());
         model_ = std::move(next);
-        return {};
-    }
-
-    const char* check_task(const TrainingTask& task) const {
-        return task.vocab_size() == model_->config().vocab ? nullptr
-                                                          : "task: its vocabulary size differs from the model's vocab";
-    }
-
-    const char* check_eval_workspace(std::size_t B, std::size_t T) const {
-        if (B < 1 || B > model::kMaxBatch) return "B must be an integer from 1 to 1024";
-        const model::WorkspaceSizes sizes = model::workspace_sizes(model_->config(), B, T, false);
-        if (sizes.total() > model::kMaxWorkspaceFloats) return "B·length needs more than 2^26 floats of workspace: reduce B or lengths";
-        return workspace_fits(sizes.total());
-    }
-
-    // results: loss, token accuracy, answer accuracy (the last two NaN for text tasks). "" or why
-    // a batch could not be made (no memory for it).
-    std::string evaluate_length(TrainingTask& task, std::size_t B, std::size_t T, std::size_t batches, std::uint64_t seed,
-                         const model::EvalOptions& eval, double* results) {
-        double loss = 0, right_tokens = 0, right_rows = 0, tokens = 0, rows = 0;
-        std::vector<std::int32_t> predictions(task.is_text() ? 0 : B * T);
-        std::vector<float> logits(task.is_text() ? 0 : T * model_->config().vocab);
-        for (std::size_t k = 0; k < batches; ++k) {
-            if (std::string error = task.batch(B, T, seed, k, true); !error.empty()) return error;
-            loss += model_->loss(task.tokens(), B, T, task.mask(), eval);
-            if (task.is_text()) continue;
-            const std::size_t V = model_->config().vocab;
-            for (std::size_t b = 0; b < B; ++b) {
-                model_->logits(task.tokens() + b * (T + 1), T, logits.data(), eval);
-                for (std::size_t p = 0; p < T; ++p) {
-                    const float* row = logits.data() + p * V;
-                    predictions[b * T + p] = static_cast<std::int32_t>(std::max_element(row, row + V) - row);
-                }
-            }
-            const model::SyntheticAccuracy a =
-                model::synthetic_accuracy(predictions.data(), task.tokens(), task.mask(), B, T);
-            right_tokens += a.tokens * static_cast<double>(a.answer_tokens);
-            right_rows += a.examples * static_cast<double>(a.rows);
-            tokens += static_cast<double>(a.answer_tokens);
-            rows += static_cast<double>(a.rows);
-        }
-        results[0] = loss / static_cast<double>(batches);
-        results[1] = task.is_text() ? std::nan("") : right_tokens / tokens;
-        results[2] = task.is_text() ? std::nan("") : right_rows / rows;
         return {};
     }
 

@@ -32,13 +32,16 @@ const char* check_length(const ModelConfig& cfg, std::size_t length, std::size_t
 
 }  // namespace
 
+const char* validate_shape(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training) {
+    if (B < 1 || B > kMaxBatch) return "B must be an integer from 1 to 1024";
+    return check_length(cfg, T, B, training, "T must be an integer from 1 to 4096",
+                        "T must be at most context for the learned scheme (its position table has context rows)",
+                        "B·T needs more than 2^26 floats of workspace: reduce B or T");
+}
+
 const char* validate_batch(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count, std::size_t B,
                            std::size_t T, const std::uint8_t* mask, std::size_t mask_count, bool training) {
-    if (B < 1 || B > kMaxBatch) return "B must be an integer from 1 to 1024";
-    if (const char* e = check_length(cfg, T, B, training, "T must be an integer from 1 to 4096",
-                                     "T must be at most context for the learned scheme (its position table has context rows)",
-                                     "B·T needs more than 2^26 floats of workspace: reduce B or T"))
-        return e;
+    if (const char* e = validate_shape(cfg, B, T, training)) return e;
     if (token_count != B * (T + 1)) return "tokens must hold B·(T + 1) ids";
     if (const char* e = check_tokens(cfg, tokens, token_count)) return e;
     if (!mask) return nullptr;

@@ -29,6 +29,8 @@ inline constexpr std::uint64_t kMaxWorkspaceFloats = std::uint64_t{1} << 26;  //
 // mask_count are the lengths the caller holds (mask_count ignored when mask is null).
 const char* validate_batch(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count, std::size_t B,
                            std::size_t T, const std::uint8_t* mask, std::size_t mask_count, bool training);
+// The shape checks of validate_batch alone (B, T), for callers that have not made the batch yet.
+const char* validate_shape(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training);
 // The same for attention/logits over one sequence of n ids.
 const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
                               std::size_t n);
