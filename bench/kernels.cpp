@@ -54,6 +54,29 @@ void Case::setup(std::size_t n, std::size_t d, const VectorSet* vocab) {
     truth_ = zipf_rows(n, vocab_rows_, 99);
     for (std::size_t p = 0; p < n; ++p) keys_[p] = truth_[p];
     retriever_.clear();
+    model_.reset();
+}
+
+// The batch is benchBatch() of bench/tfjs-train.mjs (the same LCG, seed 1), so the TF.js peer
+// trains on the same ids.
+double Case::train_step() {
+    if (!model_) {
+        model::ModelConfig cfg;
+        cfg.scheme = Scheme::additive;
+        cfg.vocab = kTrainVocab;
+        cfg.d = d_;
+        cfg.layers = kTrainLayers;
+        cfg.heads = kTrainHeads;
+        cfg.context = n_;
+        model_ = std::make_unique<model::Transformer>(cfg);
+        train_tokens_.resize(kTrainBatch * (n_ + 1));
+        std::uint32_t s = 1;
+        for (std::int32_t& id : train_tokens_) {
+            s = s * 1664525u + 1013904223u;
+            id = static_cast<std::int32_t>(s % kTrainVocab);
+        }
+    }
+    return model_->train_step(train_tokens_.data(), kTrainBatch, n_, nullptr, model::AdamWOptions{});
 }
 
 float* Case::buffer(int id) {
@@ -126,6 +149,8 @@ double Case::run(int kernel) {
                 full_ready_ = true;
             }
             return full_.run(kernel == kFullCold);
+        case kTrain:
+            return train_step();
         default:
             return 0.0;
     }

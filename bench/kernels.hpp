@@ -4,8 +4,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
+#include "model/transformer.hpp"
 #include "retrieval.hpp"
 #include "vectors.hpp"
 #include "workloads.hpp"
@@ -14,11 +16,15 @@ namespace posenc::bench {
 
 enum Kernel : int {
     kSinusoidal = 0, kRotate, kScores, kSoftmax, kWeightedSum, kAttention, kDecomposition,
-    kIdentity, kIdentityBrute, kFullKeystroke, kFullCold, kAttentionCausal, kKernelCount
+    kIdentity, kIdentityBrute, kFullKeystroke, kFullCold, kAttentionCausal, kTrain, kKernelCount
 };
 inline const char* const kKernelNames[] = {
     "sinusoidal", "rotate", "scores", "softmax", "weighted_sum", "attention", "decomposition",
-    "identity", "identity_brute", "full_keystroke", "full_cold", "attention_causal"};
+    "identity", "identity_brute", "full_keystroke", "full_cold", "attention_causal", "train"};
+
+// The training benchmark's model (bench/tfjs-train.mjs's BENCH_MODEL is its TF.js twin): additive
+// scheme, V = 96, L = 2, h = 4, B = 16; the case's n is the context T and its d the width.
+inline constexpr std::size_t kTrainVocab = 96, kTrainLayers = 2, kTrainHeads = 4, kTrainBatch = 16;
 
 // Buffers: 0 q, 1 k, 2 v, 3 scores, 4 weights, 5 output, 6 terms (4n²), 7 x.
 class Case {
@@ -43,6 +49,10 @@ private:
     FullRecompute full_;
     IdentityRetriever retriever_;
     bool full_ready_ = false;
+    // kTrain: one train_step of the model above on a fixed batch (B rows of T + 1 ids).
+    double train_step();
+    std::unique_ptr<model::Transformer> model_;
+    std::vector<std::int32_t> train_tokens_;
 };
 
 }  // namespace posenc::bench

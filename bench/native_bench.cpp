@@ -122,6 +122,7 @@ bool in_grid(int kernel, int n, int d) {
         case kIdentity: return n <= 1024;
         case kIdentityBrute: return n <= 64;
         case kFullKeystroke: case kFullCold: return d == 100 && n <= 512;
+        case kTrain: return n == 64 && d == 64;
         default: return true;
     }
 }

@@ -2,7 +2,7 @@
 // the table of docs/BENCHMARKS.md and checks the issue's targets.
 //   node bench/report.mjs build-bench/run  → markdown on stdout
 import { readFileSync, existsSync } from 'node:fs';
-import { KERNELS, flops } from './grid.mjs';
+import { BENCH_MODEL, KERNELS, flops } from './grid.mjs';
 
 const dir = process.argv[2] ?? 'build-bench/run';
 const read = (name) => (existsSync(`${dir}/${name}`) ? JSON.parse(readFileSync(`${dir}/${name}`, 'utf8')) : null);
@@ -142,6 +142,48 @@ for (const r of page?.results ?? []) {
     check(`frames in the 1.5 s after typing stops, ${r.n} tokens (the analyses run then)`,
       `${r.pauseFrames} frames, ${r.pauseFramesOver16_7} over 1.5 × ${VSYNC_MS.toFixed(1)} ms; ${r.pauseLongTasks} long tasks (longest ${f(r.pauseLongTaskMax, 0)} ms)`,
       null, 'reported');
+  }
+}
+
+// The training step (bench/kernels.cpp's kTrain; TF.js peers in Node only): tokens/s and GFLOP/s.
+const TRAIN = `train/${BENCH_MODEL.context}/${BENCH_MODEL.d}`;
+const trainTokens = BENCH_MODEL.batch * BENCH_MODEL.context, trainFlops = flops('train', BENCH_MODEL.context, BENCH_MODEL.d);
+const trainRows = [
+  ['native SSE4.1 (Google Benchmark, CPU time)', native.out.get(TRAIN)],
+  ['Node, SIMD wasm (CPU time)', nodeMs.get(`${TRAIN}/wasm_simd`)],
+  ['Node, scalar wasm (CPU time)', nodeMs.get(`${TRAIN}/wasm_scalar`)],
+  ['Node, TF.js 4.22 wasm backend, 1 thread (CPU time)', nodeMs.get(`${TRAIN}/tfjs_wasm`)],
+  ['Node, TF.js 4.22 cpu backend (CPU time)', nodeMs.get(`${TRAIN}/tfjs_cpu`)],
+  ['Chromium, SIMD wasm (wall time)', chrMs.get(`${TRAIN}/wasm_simd`)],
+  ['Chromium, scalar wasm (wall time)', chrMs.get(`${TRAIN}/wasm_scalar`)],
+].filter(([, ms]) => ms != null);
+if (trainRows.length) {
+  const { vocab, d, layers, heads, context, batch, scheme } = BENCH_MODEL;
+  lines.push(`Training step: ${scheme} scheme, V = ${vocab}, d = ${d}, L = ${layers}, h = ${heads}, T = ${context}, B = ${batch} ` +
+    `(${trainTokens} tokens, ${(trainFlops / 1e9).toFixed(3)} GFLOP per step: bench/grid.mjs, trainStepFlops).`);
+  lines.push('');
+  lines.push('| runtime | ms per step | tokens/s | GFLOP/s | ÷ SIMD128 peak |');
+  lines.push('|---|---:|---:|---:|---:|');
+  for (const [label, ms] of trainRows) {
+    const gflops = trainFlops / ms / 1e6;
+    lines.push(`| ${label} | ${f(ms)} | ${(trainTokens / ms * 1000).toFixed(0)} | ${gflops.toFixed(2)} | ${peak ? `${(100 * gflops / peak).toFixed(1)}%` : '–'} |`);
+  }
+  lines.push('');
+  for (const [label, m] of [['Node', nodeMs], ['Chromium', chrMs]]) {
+    const ms = m.get(`${TRAIN}/wasm_simd`);
+    if (ms == null || !peak) continue;
+    const share = trainFlops / ms / 1e6 / peak;
+    check(`training step, SIMD wasm ÷ SIMD128 peak (${label})`, `${(100 * share).toFixed(1)}%`, share >= 0.4, 'target ≥ 40%');
+  }
+  const s = nodeMs.get(`${TRAIN}/wasm_simd`), sc = nodeMs.get(`${TRAIN}/wasm_scalar`);
+  const tw = nodeMs.get(`${TRAIN}/tfjs_wasm`), tc = nodeMs.get(`${TRAIN}/tfjs_cpu`);
+  if (s != null && tw != null) {
+    check('training step, SIMD wasm vs TF.js wasm backend (Node, one thread)', `${f(ratio(tw, s), 1)}× (cpu backend: ${f(ratio(tc, s), 0)}×)`,
+      ratio(tw, s) >= 5, 'target ≥ 5×; cpu backend reported');
+  }
+  for (const [label, m] of [['Node', nodeMs], ['Chromium', chrMs]]) {
+    const a = m.get(`${TRAIN}/wasm_simd`), b = m.get(`${TRAIN}/wasm_scalar`);
+    if (a != null && b != null) check(`training step, SIMD vs scalar wasm (${label})`, `${f(ratio(b, a), 2)}×`, ratio(b, a) >= 3.5, 'target ≥ 3.5×');
   }
 }
 lines.push('| target | measured | status | |');

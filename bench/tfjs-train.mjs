@@ -5,9 +5,10 @@
 //   node bench/tfjs-train.mjs [--backend wasm|cpu] [--steps N] [--json]
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { fileURLToPath } from 'node:url';
+import { BENCH_MODEL } from './grid.mjs';
 import { initialTensors, meanLoss, tf, variablesFrom } from './tfjs-model.mjs';
 
-export const BENCH_MODEL = Object.freeze({ scheme: 'additive', vocab: 96, d: 64, layers: 2, heads: 4, context: 64, batch: 16 });
+export { BENCH_MODEL };
 const ADAMW = { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, clip: 1 };
 
 // tfjs's wasm files live in its package; one thread, as the core's step runs on one.
@@ -67,6 +68,30 @@ export function benchBatch({ vocab, context, batch } = BENCH_MODEL, seed = 1) {
     tokens[i] = s % vocab;
   }
   return tokens;
+}
+
+/**
+ * One step function per backend, for the interleaved harness (bench/wasm-harness.mjs): each has
+ * its own trainer on the benchmark batch and selects its backend before stepping — synchronous
+ * once the backend has started, and each trainer's tensors live on their own backend, so no data
+ * moves between them.
+ */
+export async function stepFunctions(backends = ['wasm', 'cpu']) {
+  const variants = [];
+  for (const name of backends) {
+    await useBackend(name);
+    const trainer = createTrainer();
+    const tokens = benchBatch();
+    variants.push({
+      name: `tfjs_${name}`,
+      fn: () => {
+        tf.setBackend(name);
+        if (tf.getBackend() !== name) throw new Error(`TensorFlow.js backend ${name} was not selected synchronously`);
+        return trainer.step(tokens);
+      },
+    });
+  }
+  return variants;
 }
 
 /** Tokens per second over `steps` timed steps after `warmUp` untimed ones. */

@@ -74,9 +74,12 @@ function plainKernel(kernel, c, n, d, core) {
 /**
  * cores: { simd, scalar } bench modules; glove: bytes of glove-6b-100d-20k.i8 or null.
  * cpuMicros: () => CPU µs used so far (Node) or null. log: progress lines.
+ * peers: (kernel, n, d) => [{ name, fn }] — other implementations of the same case (TF.js for
+ * train), timed interleaved with the wasm variants.
  * Returns [{ kernel, n, d, variant, ms, cpuMs, samples }].
  */
-export async function runSuite({ cores, glove, cpuMicros = null, log = () => {}, filter = () => true, maxMs = Infinity }) {
+export async function runSuite({ cores, glove, cpuMicros = null, log = () => {}, filter = () => true, maxMs = Infinity,
+  peers = () => [] }) {
   const now = () => performance.now();
   if (glove) {
     for (const core of Object.values(cores)) {
@@ -104,6 +107,7 @@ export async function runSuite({ cores, glove, cpuMicros = null, log = () => {},
         const plainFn = plainKernel(kernel, plainCase(cores.simd, n, d), n, d, cores.simd);
         // Plain JS at n = 4096 takes ~17 s a call: only d = 64 keeps scripts/bench near 10 minutes.
         if (plainFn && (n < 4096 || d === 64)) variants.push({ name: 'plain_js', fn: plainFn });
+        variants.push(...await peers(kernel, n, d));
         // Calibrate: warm-up calls for WARM_UP_MS (fills caches, and lets V8's dynamic tiering move
         // the hot functions from its baseline compiler to the optimising one: Chromium's first
         // batches were up to 1.5× slower without it), then one timed call.

@@ -15,14 +15,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "fastmath.hpp"
 #include "model/matmul.hpp"
+#include "model/row_ops.hpp"
 #include "phases.hpp"
 
 namespace posenc::model {
-
-inline float exp_nonpositive_real(float x) { return fastmath::exp_nonpositive<float, std::int32_t>(x); }
-inline double exp_nonpositive_real(double x) { return std::exp(x); }
 
 // The additive bias of a head as a function of the distance i − j ≥ 0.
 template <class Real>
@@ -41,6 +38,48 @@ struct HeadBias {
 
 inline constexpr std::size_t kStrip = 4;
 
+// Row i of the scores (n columns, the first i + 1 causal) to probabilities in place: S_ij =
+// row[j]·scale + bias(i − j), then P_ij = e^(S_ij − max S_i·)/Σ for j ≤ i, and 0 after.
+template <class Real>
+void causal_softmax_row(Real* row, std::size_t i, std::size_t n, Real scale, const HeadBias<Real>& bias) {
+    const std::size_t count = i + 1;
+    if (bias.kind == HeadBias<Real>::Kind::none) {
+        scale_into(row, scale, row, count);
+    } else {
+        for (std::size_t j = 0; j < count; ++j) row[j] = row[j] * scale + bias.at(i - j);
+    }
+    const Real sum = exp_shifted_sum(row, row_max(row, count), count, row);
+    scale_into(row, Real(1) / sum, row, count);
+    for (std::size_t j = count; j < n; ++j) row[j] = Real(0);
+}
+
+// Its backward on row i: g (dP on entry) becomes scale·dS with dS_ij = P_ij·(dP_ij − Σ_k P_ik·dP_ik);
+// d_t5 (nullable) collects Σ dS per bucket as attention_head_backward describes.
+template <class Real>
+void causal_softmax_row_backward(const Real* p, Real* g, std::size_t i, std::size_t n, Real scale,
+                                 const HeadBias<Real>& bias, Real* d_t5) {
+    const std::size_t count = i + 1;
+    const Real dot = row_dot(p, g, count);
+    std::size_t j = 0;
+#if POSENC_SIMD
+    if constexpr (kSimdReal<Real>) {
+        if (!d_t5) {
+            for (; j < simd_prefix(count); j += kLanes)
+                store(g + j, load(p + j) * (load(g + j) - Batch(dot)) * Batch(scale));
+        }
+    }
+#endif
+    for (; j < count; ++j) {
+        const Real ds = p[j] * (g[j] - dot);
+        if (d_t5) {
+            Real& cell = d_t5[static_cast<std::size_t>(bias.bucket_of_distance[i - j]) * bias.t5_stride];
+            cell = cell + ds;
+        }
+        g[j] = ds * scale;
+    }
+    for (j = count; j < n; ++j) g[j] = Real(0);
+}
+
 template <class Real>
 void attention_head_forward(const Real* q, const Real* k, const Real* v, std::size_t stride, std::size_t n,
                             std::size_t dh, Real scale, const HeadBias<Real>& bias, Real* scratch, Real* probs,
@@ -50,22 +89,7 @@ void attention_head_forward(const Real* q, const Real* k, const Real* v, std::si
         const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
         matmul(rows, i0 + rows, dh, q + i0 * stride, stride, 1, scratch, n, probs + i0 * n, n, false);
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        Real* row = probs + i * n;
-        Real row_max = row[0] * scale + bias.at(i);  // S_i0, as the loop below forms it
-        for (std::size_t j = 0; j <= i; ++j) {
-            row[j] = row[j] * scale + bias.at(i - j);
-            row_max = row[j] > row_max ? row[j] : row_max;
-        }
-        Real sum = 0;
-        for (std::size_t j = 0; j <= i; ++j) {
-            row[j] = exp_nonpositive_real(row[j] - row_max);
-            sum = sum + row[j];
-        }
-        const Real inv = Real(1) / sum;
-        for (std::size_t j = 0; j <= i; ++j) row[j] = row[j] * inv;
-        for (std::size_t j = i + 1; j < n; ++j) row[j] = Real(0);
-    }
+    for (std::size_t i = 0; i < n; ++i) causal_softmax_row(probs + i * n, i, n, scale, bias);
     for (std::size_t i0 = 0; i0 < n; i0 += kStrip) {
         const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
         matmul(rows, dh, i0 + rows, probs + i0 * n, n, 1, v, stride, out + i0 * out_stride, out_stride, false);
@@ -84,21 +108,7 @@ void attention_head_backward(const Real* q, const Real* k, const Real* v, std::s
         const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
         matmul(rows, i0 + rows, dh, dout + i0 * out_stride, out_stride, 1, scratch, n, dprobs + i0 * n, n, false);
     }
-    for (std::size_t i = 0; i < n; ++i) {
-        const Real* p = probs + i * n;
-        Real* g = dprobs + i * n;
-        Real dot = 0;
-        for (std::size_t j = 0; j <= i; ++j) dot = dot + p[j] * g[j];
-        for (std::size_t j = 0; j <= i; ++j) {
-            const Real ds = p[j] * (g[j] - dot);
-            if (d_t5) {
-                Real& cell = d_t5[static_cast<std::size_t>(bias.bucket_of_distance[i - j]) * bias.t5_stride];
-                cell = cell + ds;
-            }
-            g[j] = ds * scale;
-        }
-        for (std::size_t j = i + 1; j < n; ++j) g[j] = Real(0);
-    }
+    for (std::size_t i = 0; i < n; ++i) causal_softmax_row_backward(probs + i * n, dprobs + i * n, i, n, scale, bias, d_t5);
     for (std::size_t i0 = 0; i0 < n; i0 += kStrip) {
         const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
         matmul(rows, dh, i0 + rows, dprobs + i0 * n, n, 1, k, stride, dq + i0 * stride, stride, false);

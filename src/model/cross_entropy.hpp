@@ -2,12 +2,15 @@
 //
 // Shapes: logits, dlogits — N×V rows;  targets — N token ids in [0, V);  mask — N bytes or null
 // (null counts every row). loss = Σ_counted (logsumexp(z) − z[target]) / count; the gradient of
-// that mean is (softmax(z) − onehot(target))/count on counted rows and 0 elsewhere.
+// that mean is (softmax(z) − onehot(target))/count on counted rows and 0 elsewhere. Float rows run
+// as batch loops + scalar tails (row_ops.hpp), exp through fastmath's.
 #pragma once
 
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+
+#include "model/row_ops.hpp"
 
 namespace posenc::model {
 
@@ -29,17 +32,14 @@ double cross_entropy(const Real* logits, const std::int32_t* targets, const std:
     for (std::size_t r = 0; r < N; ++r) {
         const Real* z = logits + r * V;
         const bool counted = !mask || mask[r] != 0;
-        Real zmax = z[0];
-        for (std::size_t v = 1; v < V; ++v) zmax = z[v] > zmax ? z[v] : zmax;
-        Real sum = 0;
-        for (std::size_t v = 0; v < V; ++v) sum = sum + std::exp(z[v] - zmax);
-        const Real log_sum = std::log(sum);
+        const Real zmax = row_max(z, V);
         const std::size_t t = static_cast<std::size_t>(targets[r]);
-        if (counted) total += static_cast<double>(log_sum + zmax - z[t]);
-        if (!dlogits) continue;
-        Real* g = dlogits + r * V;
-        const Real scale = counted ? inv_count / sum : Real(0);
-        for (std::size_t v = 0; v < V; ++v) g[v] = std::exp(z[v] - zmax) * scale;
+        const Real z_target = z[t];  // read before g, which may alias z, is written
+        Real* g = dlogits ? dlogits + r * V : nullptr;
+        const Real sum = exp_shifted_sum(z, zmax, V, g);
+        if (counted) total += static_cast<double>(std::log(sum) + zmax - z_target);
+        if (!g) continue;
+        scale_into(g, counted ? inv_count / sum : Real(0), g, V);
         if (counted) g[t] = g[t] - inv_count;
     }
     return total / static_cast<double>(count);

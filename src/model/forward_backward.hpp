@@ -21,6 +21,7 @@
 #include "model/cross_entropy.hpp"
 #include "model/gelu.hpp"
 #include "model/layernorm.hpp"
+#include "model/row_ops.hpp"
 #include "model/linear.hpp"
 #include "model/position_tables.hpp"
 #include "schemes.hpp"
@@ -182,11 +183,11 @@ void embed(const ModelConfig& cfg, const TensorOffsets& at, const Real* params, 
         for (std::size_t p = 0; p < T; ++p) {
             const Real* word = params + at.wte + static_cast<std::size_t>(tokens[b * token_stride + p]) * wte_cols;
             Real* row = ws.stream.data() + (b * T + p) * d;
-            for (std::size_t j = 0; j < wte_cols; ++j) row[j] = alpha * word[j];
+            scale_into(row, alpha, word, wte_cols);
             if (cfg.scheme == Scheme::additive) {
-                for (std::size_t j = 0; j < d; ++j) row[j] = row[j] + ws.input_table[p * d + j];
+                add_into(row, ws.input_table.data() + p * d, d);
             } else if (cfg.scheme == Scheme::learned) {
-                for (std::size_t j = 0; j < d; ++j) row[j] = row[j] + params[at.wpe + p * d + j];
+                add_into(row, params + at.wpe + p * d, d);
             } else if (cfg.scheme == Scheme::concatenated) {
                 for (std::size_t j = 0; j < cfg.d_pos; ++j) row[wte_cols + j] = ws.input_table[p * cfg.d_pos + j];
             }
@@ -204,9 +205,8 @@ void embed_backward(const ModelConfig& cfg, const TensorOffsets& at, const std::
         for (std::size_t p = 0; p < T; ++p) {
             Real* word = grads + at.wte + static_cast<std::size_t>(tokens[b * token_stride + p]) * wte_cols;
             const Real* row = ws.d_stream.data() + (b * T + p) * d;
-            for (std::size_t j = 0; j < wte_cols; ++j) word[j] = word[j] + alpha * row[j];
-            if (cfg.scheme == Scheme::learned)
-                for (std::size_t j = 0; j < d; ++j) grads[at.wpe + p * d + j] = grads[at.wpe + p * d + j] + row[j];
+            add_scaled_into(word, alpha, row, wte_cols);
+            if (cfg.scheme == Scheme::learned) add_into(grads + at.wpe + p * d, row, d);
         }
     }
 }
@@ -258,12 +258,12 @@ void block_forward(const ModelConfig& cfg, const TensorOffsets::Layer& at, const
         }
     }
     linear_forward(att, N, d, params + at.proj_w, params + at.proj_b, d, ws.weight_t.data(), a);
-    for (std::size_t i = 0; i < N * d; ++i) a[i] = a[i] + x[i];
+    add_into(a, x, N * d);
     layernorm_forward(a, N, d, params + at.ln2_w, params + at.ln2_b, u2, st2, st2 + N);
     linear_forward(u2, N, d, params + at.fc_w, params + at.fc_b, hid, ws.weight_t.data(), pre);
     gelu_forward(pre, N * hid, act, act_tanh);
     linear_forward(act, N, hid, params + at.mlp_proj_w, params + at.mlp_proj_b, d, ws.weight_t.data(), x_next);
-    for (std::size_t i = 0; i < N * d; ++i) x_next[i] = x_next[i] + a[i];
+    add_into(x_next, a, N * d);
 }
 
 // Backward of block l: ws.d_stream holds dL/dx_{l+1} on entry and dL/dx_l on exit.

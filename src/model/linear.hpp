@@ -11,6 +11,7 @@
 #include <cstddef>
 
 #include "model/matmul.hpp"
+#include "model/row_ops.hpp"
 
 namespace posenc::model {
 
@@ -30,8 +31,7 @@ void linear_backward(const Real* x, const Real* dy, std::size_t N, std::size_t i
     if (dx) matmul(N, in, out, dy, out, 1, W, in, dx, in, /*accumulate=*/false);
     matmul(out, in, N, dy, 1, out, x, in, dW, in, /*accumulate=*/true);
     if (db)
-        for (std::size_t r = 0; r < N; ++r)
-            for (std::size_t o = 0; o < out; ++o) db[o] = db[o] + dy[r * out + o];
+        for (std::size_t r = 0; r < N; ++r) add_into(db, dy + r * out, out);
 }
 
 }  // namespace posenc::model

@@ -199,3 +199,19 @@ TEST_CASE("GELU (float, SIMD tanh) against float64, every tail", "[model][kernel
     gelu_forward(&zero, 1, &y0, &t0);
     CHECK(y0 == 0.0f);
 }
+
+TEST_CASE("GELU forward gives the same bits in its 4-batch loop, single batches and scalar tail", "[model][kernels]") {
+    // Every value takes the same operations whichever loop holds it (fastmath's _n form), so the
+    // whole-array call must match one call per element (count 1: the scalar tail) exactly.
+    const std::size_t count = 16 * 3 + 4 + 3;
+    const auto x = random_values(count, 91, 6.0f);
+    std::vector<float> y(count), t(count);
+    gelu_forward(x.data(), count, y.data(), t.data());
+    for (std::size_t i = 0; i < count; ++i) {
+        float yi, ti;
+        gelu_forward(&x[i], 1, &yi, &ti);
+        INFO("i " << i << " x " << x[i]);
+        CHECK(y[i] == yi);
+        CHECK(t[i] == ti);
+    }
+}
