@@ -5,6 +5,7 @@
 // embind and returns fresh Float32Arrays. Shapes are row-major: an n×d matrix is a
 // Float32Array(n*d) whose row p starts at p*d.
 
+import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
 import { Model, configJson, createTask } from './model.mjs';
 
 // LIMITS, SCHEMES and SCHEME_LABELS are known before load() (pages parse links and build their
@@ -996,15 +997,6 @@ class Lab {
   }
 }
 
-function checkOptions(name, options, allowed) {
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new TypeError(`${name} must be an object`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw new TypeError(`unknown option '${key}' (allowed: ${allowed.join(', ')})`);
-  }
-}
-
 function checkSchemes(schemes) {
   if (!Array.isArray(schemes)) throw new TypeError(`schemes must be an array of scheme names (${SCHEMES.join(', ')})`);
   if (schemes.length === 0) throw new RangeError('schemes must name at least one scheme');
@@ -1064,14 +1056,6 @@ function deriveTable(table) {
   };
 }
 
-function checkInt(name, value, min, max) {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number`);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new RangeError(`${name} must be an integer from ${min} to ${max} (got ${value})`);
-  }
-  return value;
-}
-
 // The rows and position options that rotate, rotateWith and xpos share.
 function checkRotationInput(x, n, d, options) {
   checkInt('n', n, 1, LIMITS.maxRows);
@@ -1094,12 +1078,6 @@ function checkElements(count) {
   if (count > LIMITS.maxElements) throw new RangeError(`n·d must be at most ${LIMITS.maxElements} (got ${count})`);
 }
 
-function checkFinite(name, value) {
-  if (typeof value !== 'number') throw new TypeError(`${name} must be a number`);
-  if (!Number.isFinite(value)) throw new RangeError(`${name} must be finite (got ${value})`);
-  return value;
-}
-
 function checkFloat32(name, value) {
   checkFinite(name, value);
   if (Math.abs(value) > FLOAT32_MAX) throw new RangeError(`${name} must be within float32 range (got ${value})`);
@@ -1119,22 +1097,10 @@ function align8(address) {
   return (address + 7) & ~7;
 }
 
-function checkBoolean(name, value) {
-  if (typeof value !== 'boolean') throw new TypeError(`${name} must be a boolean`);
-  return value;
-}
-
 function checkRange(name, value, min, max) {
   checkFinite(name, value);
   if (!(value >= min && value <= max)) throw new RangeError(`${name} must be from ${min} to ${max} (got ${value})`);
   return value;
-}
-
-function checkEnum(name, value, allowed) {
-  if (typeof value !== 'string') throw new TypeError(`${name} must be a string`);
-  const index = allowed.indexOf(value);
-  if (index < 0) throw new RangeError(`${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')} (got '${value}')`);
-  return index;
 }
 
 function checkMatrix(name, values, length) {
