@@ -253,6 +253,13 @@ export interface ModelLimits {
   readonly maxBatch: number;
   readonly maxSequence: number;
   readonly maxWorkspaceFloats: number;
+  /** Tasks and training in one call: symbols, held-out share, steps per train(), lengths and batches per evaluate(), generated tokens. */
+  readonly maxSymbols: number;
+  readonly maxHeldOutPercent: number;
+  readonly maxTrainSteps: number;
+  readonly maxEvalLengths: number;
+  readonly maxEvalBatches: number;
+  readonly maxGenerate: number;
 }
 
 /** Rotary models at evaluation: position interpolation, NTK-aware or YaRN with factor s. */

@@ -79,7 +79,7 @@ export class Task {
 }
 
 /** A Task from its spec (see Task), built in the core once. */
-export function createTask(core, spec, withBytes) {
+export function createTask(core, limits, spec, withBytes) {
   checkOptions('spec', spec, ['kind', 'text', 'heldOutPercent', 'symbols']);
   const kind = TASK_KINDS[checkEnum('kind', spec.kind, TASK_KINDS)];
   if (!core.TrainingTask) throw new RangeError('this build has no trainable models (the <posenc-lab> element leaves them out)');
@@ -90,11 +90,11 @@ export function createTask(core, spec, withBytes) {
       if (spec.symbols !== undefined) throw new TypeError("symbols is for 'copy', 'reverse' and 'sort' tasks");
       const bytes = typeof spec.text === 'string' ? new TextEncoder().encode(spec.text) : spec.text;
       if (!(bytes instanceof Uint8Array)) throw new TypeError('text must be a string or a Uint8Array of UTF-8');
-      const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? 10, 0, 50);
+      const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? 10, 0, limits.maxHeldOutPercent);
       error = withBytes(bytes, (address) => handle.fromText(address, bytes.length, percent));
     } else {
       if (spec.text !== undefined || spec.heldOutPercent !== undefined) throw new TypeError("text and heldOutPercent are for 'text' tasks");
-      error = handle.fromSynthetic(SYNTHETIC_KINDS.indexOf(kind), checkInt('symbols', spec.symbols ?? 10, 2, 1024));
+      error = handle.fromSynthetic(SYNTHETIC_KINDS.indexOf(kind), checkInt('symbols', spec.symbols ?? 10, 2, limits.maxSymbols));
     }
     if (error) throw new RangeError(error);
   } catch (failure) {
@@ -124,12 +124,14 @@ export class Model {
   #core;
   #handle;
   #scratch;
+  #limits;  // lab.modelLimits: the core's own, one home
 
   /** Not for direct use: lab.createModel(config) or lab.loadModel(bytes). */
-  constructor(core, handle, scratch) {
+  constructor(core, handle, scratch, limits) {
     this.#core = core;
     this.#handle = handle;
     this.#scratch = scratch;
+    this.#limits = limits;
     this.config = Object.freeze(JSON.parse(handle.config()));
     this.parameterCount = handle.parameterCount();
     this.tensors = Object.freeze(JSON.parse(handle.tensors()).map(([name, rows, cols, offset]) =>
@@ -194,9 +196,9 @@ export class Model {
   train(task, options = {}) {
     const handle = taskHandle(task);
     checkOptions('options', options, ['steps', 'B', 'T', 'seed', 'start', ...Object.keys(ADAMW_DEFAULTS)]);
-    const steps = checkInt('steps', options.steps ?? 1, 1, 100000);
-    const B = checkInt('B', options.B ?? 16, 1, 1024);
-    const T = checkInt('T', options.T ?? this.config.context, 2, 4096);
+    const steps = checkInt('steps', options.steps ?? 1, 1, this.#limits.maxTrainSteps);
+    const B = checkInt('B', options.B ?? 16, 1, this.#limits.maxBatch);
+    const T = checkInt('T', options.T ?? this.config.context, 2, this.#limits.maxSequence);
     const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
     const start = checkInt('start', options.start ?? this.steps, 0, Number.MAX_SAFE_INTEGER);
     const adamw = Object.entries(ADAMW_DEFAULTS).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
@@ -222,10 +224,11 @@ export class Model {
     checkOptions('options', options, ['lengths', 'B', 'batches', 'seed', 'ropeScaling']);
     const lengths = options.lengths ?? [this.config.context];
     if (!Array.isArray(lengths)) throw new TypeError('lengths must be an array of integers');
-    if (lengths.length < 1 || lengths.length > 64) throw new RangeError('lengths must hold 1 to 64 lengths');
-    lengths.forEach((length, i) => checkInt(`lengths[${i}]`, length, 2, 4096));
-    const B = checkInt('B', options.B ?? 8, 1, 1024);
-    const batches = checkInt('batches', options.batches ?? 2, 1, 1024);
+    const maxLengths = this.#limits.maxEvalLengths;
+    if (lengths.length < 1 || lengths.length > maxLengths) throw new RangeError(`lengths must hold 1 to ${maxLengths} lengths`);
+    lengths.forEach((length, i) => checkInt(`lengths[${i}]`, length, 2, this.#limits.maxSequence));
+    const B = checkInt('B', options.B ?? 8, 1, this.#limits.maxBatch);
+    const batches = checkInt('batches', options.batches ?? 2, 1, this.#limits.maxEvalBatches);
     const seed = checkInt('seed', options.seed ?? EVALUATION_SEED, 0, 2 ** 32 - 1);
     const [rope, factor] = ropeScaling(options.ropeScaling);
     return this.#scratch(2 * lengths.length * 4 + 2, (address) => {
@@ -266,7 +269,7 @@ export class Model {
     if (!isArrayLike(prompt)) throw new TypeError('prompt must be an Int32Array or an array of integers');
     checkIds('prompt', prompt, prompt.length, '');
     if (prompt.length < 1) throw new RangeError('prompt must hold at least one token');
-    checkInt('length', length, 1, 4096);
+    checkInt('length', length, 1, this.#limits.maxGenerate);
     const temperature = checkFinite('temperature', options.temperature ?? 0);
     const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
     return this.#scratch(prompt.length + length, (address) => {

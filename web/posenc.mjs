@@ -768,7 +768,7 @@ class Lab {
 
   /** A training task in the core for model.train / evaluate (web/model.mjs, Task). */
   createTask(spec) {
-    return createTask(this.#core, spec, (bytes, fn) => this.#withBytes(bytes, 'text', fn));
+    return createTask(this.#core, this.modelLimits, spec, (bytes, fn) => this.#withBytes(bytes, 'text', fn));
   }
 
   /** A model from its safetensors weights file; a bad file is refused and nothing else changes. */
@@ -798,7 +798,7 @@ class Lab {
       handle.delete();
       throw new RangeError(error);
     }
-    return new Model(this.#core, handle, (floats, fn) => this[WITH_SCRATCH](floats, fn));
+    return new Model(this.#core, handle, (floats, fn) => this[WITH_SCRATCH](floats, fn), this.modelLimits);
   }
 
   loadVectors(source = 'glove') {

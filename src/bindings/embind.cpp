@@ -739,8 +739,6 @@ private:
     model::TrainingTask task_;
 };
 
-inline constexpr std::size_t kMaxEvalLengths = 64;
-
 model::AdamWOptions adamw_options(std::uintptr_t options) {
     const double* o = reinterpret_cast<const double*>(options);
     model::AdamWOptions adamw;
@@ -836,7 +834,7 @@ public:
     std::string evaluate(TrainingTask& task, std::size_t B, std::size_t batches, double seed, std::uintptr_t lengths,
                          std::size_t count, int rope, double factor, std::uintptr_t out) {
         const model::EvalOptions eval = eval_options(rope, factor);
-        if (count < 1 || count > kMaxEvalLengths) return "lengths must hold 1 to 64 lengths";
+        if (count < 1 || count > model::kMaxEvalLengths) return "lengths must hold 1 to 64 lengths";
         const double* L = reinterpret_cast<const double*>(lengths);
         std::vector<std::size_t> T(count);
         for (std::size_t i = 0; i < count; ++i) {
@@ -948,6 +946,12 @@ emscripten::val model_limits() {
     limits.set("maxBatch", model::kMaxBatch);
     limits.set("maxSequence", model::kMaxSequence);
     limits.set("maxWorkspaceFloats", static_cast<double>(model::kMaxWorkspaceFloats));
+    limits.set("maxSymbols", model::kMaxSymbols);
+    limits.set("maxHeldOutPercent", model::kMaxHeldOutPercent);
+    limits.set("maxTrainSteps", model::kMaxTrainSteps);
+    limits.set("maxEvalLengths", model::kMaxEvalLengths);
+    limits.set("maxEvalBatches", model::kMaxEvalBatches);
+    limits.set("maxGenerate", model::kMaxGenerate);
     return limits;
 }
 

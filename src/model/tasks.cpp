@@ -80,7 +80,7 @@ std::string build_corpus(std::string_view text, const std::vector<std::uint32_t>
                          unsigned held_out_percent, TextCorpus& out) {
     if (text.empty()) return "text is empty";
     if (text.size() > kMaxTextBytes) return "text has more than 67108864 bytes";
-    if (held_out_percent > 50) return "heldOutPercent must be an integer from 0 to 50";
+    if (held_out_percent > kMaxHeldOutPercent) return "heldOutPercent must be an integer from 0 to 50";
     if (const std::size_t bad = first_invalid_utf8(text); bad != text.size())
         return "text is not valid UTF-8 (byte " + std::to_string(bad) + ")";
     if (vocabulary && (vocabulary->size() < 2 || vocabulary->size() > kMaxVocab ||

@@ -44,6 +44,7 @@ namespace posenc::model {
 inline constexpr std::size_t kMaxBatchRows = 4096;           // B
 inline constexpr std::size_t kMaxTextBytes = std::size_t{1} << 26;
 inline constexpr unsigned kDefaultHeldOutPercent = 10;
+inline constexpr unsigned kMaxHeldOutPercent = 50;
 inline constexpr std::size_t kMaxSymbols = 1024;             // K
 inline constexpr std::int32_t kPadToken = 0;
 inline constexpr std::int32_t kSepToken = 1;

@@ -29,6 +29,7 @@ namespace posenc::model {
 
 inline constexpr std::size_t kMaxTrainSteps = 100000;
 inline constexpr std::size_t kMaxEvalBatches = 1024;
+inline constexpr std::size_t kMaxEvalLengths = 64;  // lengths per evaluate call
 inline constexpr std::size_t kMaxGenerate = 4096;
 inline constexpr double kMaxTemperature = 100;
 

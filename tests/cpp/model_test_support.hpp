@@ -1,4 +1,5 @@
-// Shared by the [model] suites: small configurations per scheme, seeded batches and parameters.
+// Shared by the [model] suites: the trainable schemes, small configurations per scheme, seeded
+// batches and parameters.
 #pragma once
 
 #include <cstddef>
@@ -11,6 +12,22 @@
 #include "model/transformer.hpp"
 
 namespace posenc::test {
+
+inline constexpr Scheme kTrainableSchemeList[] = {Scheme::nope,   Scheme::additive, Scheme::learned, Scheme::concatenated,
+                                                  Scheme::rotary, Scheme::alibi,    Scheme::t5};
+
+// V 11, d 8, L 2, h 2 (d_h 4), T 5; dPos 2 for concatenated; the other fields at their defaults.
+inline model::ModelConfig small_model_config(Scheme scheme) {
+    model::ModelConfig cfg;
+    cfg.scheme = scheme;
+    cfg.vocab = 11;
+    cfg.d = 8;
+    cfg.layers = 2;
+    cfg.heads = 2;
+    cfg.context = 5;
+    if (scheme == Scheme::concatenated) cfg.d_pos = 2;
+    return cfg;
+}
 
 // The eight trainable variants: the seven schemes, rotary with both pairings.
 struct Variant {

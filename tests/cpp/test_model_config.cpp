@@ -4,7 +4,7 @@
 #include <string>
 
 #include "model/config.hpp"
-#include "model_support.hpp"
+#include "model_test_support.hpp"
 
 namespace {
 using posenc::Scheme;

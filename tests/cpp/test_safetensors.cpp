@@ -11,7 +11,7 @@
 #include "model/config.hpp"
 #include "model/json.hpp"
 #include "model/safetensors.hpp"
-#include "model_support.hpp"
+#include "model_test_support.hpp"
 #include "test_support.hpp"
 
 namespace {
