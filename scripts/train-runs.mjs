@@ -9,7 +9,7 @@
 // Needs dist/ (./scripts/build).
 import { readFile } from 'node:fs/promises';
 import { load } from '../dist/posenc.mjs';
-import { DEFAULTS, SIZES, dPosFor } from '../web/train/config.js';
+import { DEFAULTS, EVAL_BATCHES as EVAL, MULTIPLES, SIZES, dPosFor } from '../web/train/config.js';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => {
   if (arg.startsWith('--')) pairs.push([arg.slice(2), all[i + 1]?.startsWith('--') || all[i + 1] === undefined ? 'true' : all[i + 1]]);
@@ -18,8 +18,6 @@ const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all
 const seeds = (args.seeds ?? '1,2,3').split(',').map(Number);
 const schemes = (args.schemes ?? DEFAULTS.schemes.join(',')).split(',');
 const state = { ...DEFAULTS, task: args.task ?? DEFAULTS.task, steps: Number(args.steps ?? DEFAULTS.steps) };
-const MULTIPLES = [1, 2, 3, 4, 6, 8];
-const EVAL = { B: 8, batches: 2 };
 
 const lab = await load({ simd: args.scalar !== 'true' });
 const task = state.task === 'book'

@@ -23,6 +23,7 @@ import { createShiftPanel } from './panels/shift.js';
 import { createDistancePanel } from './panels/distance.js';
 import { createOrthogonalityPanel } from './panels/orthogonality.js';
 import { createAnglesPanel } from './panels/angles.js';
+import { createTrainReplay } from './train/replay.js';
 import { scaled } from './math.js';
 import { runInTasks } from './tasks.js';
 // The package's version (package.json, the one source); the bundler keeps only this field.
@@ -63,6 +64,8 @@ const PANELS = {
   distance: { title: 'Score versus distance' },
   orthogonality: { title: 'Near-orthogonality versus d' },
   angles: { title: 'Rotation angles per frequency (RoPE variants)' },
+  // A read-only replay of the page's default Train run (data/train-replay.json): no model inside.
+  train: { title: 'Trained models: loss and length generalisation (replay)' },
 };
 const PANEL_ALIASES = { decomposition: 'terms', logits: 'terms', encoding: 'pe', spread: 'disturbance', orth: 'orthogonality' };
 const CONTROLS = ['vectors', 'd', 'base', 'scale', 'layout', 'pairing', 'causal', 'export'];
@@ -487,6 +490,7 @@ export class PosencLabElement extends HTMLElement {
       distance: createDistancePanel,
       orthogonality: createOrthogonalityPanel,
       angles: createAnglesPanel,
+      train: createTrainReplay,
     };
     for (const [name, panel] of Object.entries(ui.panels)) {
       const made = make[name](panel.slot);

@@ -19,6 +19,14 @@ const section = (page) => page.locator('#train');
 const statusLines = (page) => section(page).locator('.train-status-line').allTextContents();
 const stepOf = (line) => Number(/step (\d+)/.exec(line)?.[1] ?? NaN);
 
+// A Train figure's CSV export, by the figure's title.
+async function exportCsv(page, title) {
+  const button = page.getByRole('button', { name: `Download ${title} as CSV data` });
+  await button.scrollIntoViewIfNeeded();
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  return (await readFile(await download.path())).toString('utf8');
+}
+
 async function waitForBudget(page, count, timeout = 60000) {
   await page.waitForFunction((n) => {
     const lines = [...document.querySelectorAll('#train .train-status-line')];
@@ -136,6 +144,25 @@ test('downloaded weights load back with the same held-out loss; a bad file is re
     const heldout = (line) => /held-out loss ([\d.e-]+)/.exec(line)[1];
     assert.match(loaded, /loaded additive\.safetensors/);
     assert.equal(heldout(loaded), heldout(trained));
+    // The loaded model in the loss chart (a flat held-out line over the trained steps) and in the
+    // length-generalisation chart: both in the text alternative and the CSV.
+    const name = 'Additive (loaded additive.safetensors)';
+    const lossChart = train.getByRole('img', { name: /^Loss/ });
+    await page.waitForFunction(() => /flat dotted line: Additive \(loaded/.test(
+      document.querySelector('#train canvas[aria-label^="Loss"]').getAttribute('aria-label')));
+    assert.ok((await lossChart.getAttribute('aria-label')).includes(`${name} ${heldout(loaded)}`));
+    const lossCsv = (await exportCsv(page, 'Loss during training')).split('\n');
+    const flat = lossCsv.filter((row) => row.startsWith(`${name} held-out,`));
+    assert.equal(flat.length, 2, 'one row per training bin (20 steps, bins of 10)');
+    // The status line shows 7 significant digits (formatValue), the CSV every digit.
+    assert.ok(flat.every((row) => Number(Number(row.split(',').at(-1)).toPrecision(7)) === Number(heldout(loaded))), flat.join('|'));
+    await page.waitForFunction(() => /loaded models \(dotted\)/.test(
+      document.querySelector('#train canvas[aria-label^="Length generalisation"]').getAttribute('aria-label')));
+    const lengthCsv = await exportCsv(page, 'Length generalisation');
+    assert.equal(lengthCsv.split('\n').filter((row) => row.includes(name)).length, 6, 'one row per evaluation length');
+    // And its own learned-attention map beside the trained model's.
+    await train.getByRole('heading', { name: 'Learned attention' }).scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]').length === 2);
 
     await train.locator('#train-load').setInputFiles({ name: 'bad.safetensors', mimeType: 'application/octet-stream', buffer: Buffer.from('not a weights file at all') });
     await page.waitForFunction(() => /refused/.test(document.querySelector('#train [role="alert"]').textContent));

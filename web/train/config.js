@@ -43,6 +43,13 @@ export const LIMITS = {
   textChars: 4000, // longer pasted texts train, but stay out of the link
 };
 
+/** The schedule of a run's numbers: the page's workers and scripts/train-runs.mjs share it. */
+export const BIN = 10;            // training losses are drawn as means of BIN steps
+export const EVAL_EVERY = 50;     // held-out loss every EVAL_EVERY steps (a multiple of BIN)
+export const LENGTHS_EVERY = 100; // length generalisation, attention and sample every LENGTHS_EVERY steps
+export const MULTIPLES = [1, 2, 3, 4, 6, 8];
+export const EVAL_BATCHES = Object.freeze({ B: 8, batches: 2 }); // each held-out evaluation: 2 batches of 8 rows
+
 export const dPosFor = (state) => state.dPos || SIZES[state.size].d / 4;
 
 const int = (min, max) => (text) => {

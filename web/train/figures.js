@@ -3,13 +3,12 @@
 // with its per-token loss strip, the samples, and the run sentence's inputs.
 import { ChartFigure, HeatmapFigure, formatValue } from '../figure.js';
 import { CURVE_STYLE } from '../panels/distance.js';
-import { isLanguageTask } from './config.js';
-
-export const BIN = 10;            // training losses are drawn as means of BIN steps
-export const EVAL_EVERY = 50;     // held-out loss every EVAL_EVERY steps (a multiple of BIN)
-export const LENGTHS_EVERY = 100; // length generalisation, attention and sample every LENGTHS_EVERY steps
-export const MULTIPLES = [1, 2, 3, 4, 6, 8];
+import { SCHEME_NAMES } from '../panels/lanes.js';
+import { BIN, EVAL_EVERY, MULTIPLES, isLanguageTask } from './config.js';
 const ROPE_CURVES = { pi: ['rope-pi', 'PI'], ntk: ['rope-ntk', 'NTK-aware'], yarn: ['yarn', 'YaRN'] };
+
+/** A trainable scheme's display name (the lanes' names; the trained table is "Learned table"). */
+export const schemeName = (scheme) => (scheme === 'learned' ? 'Learned table' : SCHEME_NAMES[scheme]);
 
 /**
  * parts: { status, samples, inspectNote, layer, head, sentence, xAxis, lossSlot, lengthSlot,
@@ -62,14 +61,27 @@ export function createTrainFigures(parts) {
       series.push({ name: `${run.name} held-out`, colour: run.style.colour, kind: 'points',
         x: held.map((h) => h.step * perStep), y: held.map((h) => h.loss) });
     }
+    // A loaded model has no curve: its held-out loss is a flat dotted line over the steps shown
+    // (the trained runs' bins, so the readout and the CSV give it at every step; 0 … its own step
+    // count when nothing trains).
+    const loaded = list.filter((r) => r.loaded && lastHeldout(r));
+    const span = series[0]?.x ?? [0, Math.max(1, ...loaded.map((r) => lastHeldout(r).step)) * perStep];
+    for (const run of loaded) {
+      const { loss } = lastHeldout(run);
+      series.push({ name: `${run.name} held-out`, colour: run.style.colour, dash: [2, 3], kind: 'line', x: span, y: span.map(() => loss) });
+    }
     const xLabel = perStep === 1 ? 'step' : `tokens seen (${perStep} per step)`;
+    const loadedText = loaded.length
+      ? ` Loaded models have no training curve; their held-out loss is a flat dotted line: ${
+        loaded.map((r) => `${r.name} ${formatValue(lastHeldout(r).loss)}`).join(', ')}.`
+      : '';
     lossChart.update({
       series: series.length ? series : [{ name: '(not trained yet)', colour: CURVE_STYLE.nope.colour, kind: 'line', x: [0], y: [NaN] }],
       xLabel,
       yLabel: 'loss (nats per token)',
       label: `Loss during training against ${xLabel}: the training loss (lines, means of ${BIN} steps) and the held-out loss ` +
-        `(dots, every ${EVAL_EVERY} steps) of ${list.map((r) => r.name).join(', ') || 'no model yet'}. ` +
-        'Focus the chart and use the left and right arrow keys to read the values at one step.',
+        `(dots, every ${EVAL_EVERY} steps) of ${list.filter((r) => !r.loaded).map((r) => r.name).join(', ') || 'no trained model yet'}.` +
+        `${loadedText} Focus the chart and use the left and right arrow keys to read the values at one step.`,
     });
   }
 
@@ -84,7 +96,8 @@ export function createTrainFigures(parts) {
         top = Math.max(top, ...y.filter(Number.isFinite));
         series.push({ name, colour: style.colour, dash: style.dash, kind: 'line', x: MULTIPLES, y });
       };
-      add(run.name, run.style, run.curves.none);
+      // A loaded model is evaluated at multiples of its own context, drawn dotted like its loss line.
+      add(run.name, run.loaded ? { ...run.style, dash: [2, 3] } : run.style, run.curves.none);
       for (const [type, [id, label]] of Object.entries(ROPE_CURVES)) {
         if (run.curves[type]) add(`${run.name} + ${label}`, CURVE_STYLE[id], run.curves[type]);
       }
@@ -92,6 +105,7 @@ export function createTrainFigures(parts) {
     const lowest = Math.min(top, ...series.flatMap((c) => c.y).filter(Number.isFinite));
     series.push({ name: `training length T = ${state.length}`, colour: CURVE_STYLE.bound.colour, dash: [1, 2], kind: 'line', x: [1, 1], y: [accuracy ? 0 : 0.95 * lowest, top * 1.05 || 1] });
     const what = accuracy ? 'answer accuracy (fraction of answer tokens right)' : 'held-out loss (nats per token)';
+    const loadedNames = list.filter((r) => r.loaded && r.curves).map((r) => r.name).join(', ');
     lengthChart.update({
       series,
       xLabel: 'evaluation length (× training length)',
@@ -99,7 +113,8 @@ export function createTrainFigures(parts) {
       // Loss curves differ by tenths of a nat: start the axis just below the lowest, not at 0.
       yMin: accuracy ? 0 : 0.95 * lowest,
       label: `Length generalisation: ${what} at 1, 2, 3, 4, 6 and 8 times the training length T = ${state.length}, ` +
-        `per model${list.some((r) => r.curves?.pi) ? ', the rotary model also with PI, NTK-aware and YaRN scaling' : ''}; ` +
+        `per model${list.some((r) => r.curves?.pi) ? ', the rotary model also with PI, NTK-aware and YaRN scaling' : ''}` +
+        `${loadedNames ? `; loaded models (dotted) at multiples of their own context: ${loadedNames}` : ''}; ` +
         'the dotted vertical line marks the training length; a learned table has no values past it. Use the arrow keys to read each length.',
     });
   }
@@ -172,6 +187,7 @@ export function createTrainFigures(parts) {
   }
 
   return {
+    charts: { loss: lossChart, lengths: lengthChart },
     status: using(renderStatus),
     loss: using(renderLoss),
     lengths: using(renderLengths),

@@ -4,12 +4,11 @@
 // computed from the run. Settings live in the URL hash (web/train/config.js).
 import { download } from '../export.js';
 import { CURVE_STYLE } from '../panels/distance.js';
-import { SCHEME_NAMES } from '../panels/lanes.js';
 import {
-  LIMITS, MAX_TRAIN_SCHEMES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask, readTrainHash, sizeText,
-  writeTrainHash,
+  EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
+  readTrainHash, sizeText, writeTrainHash,
 } from './config.js';
-import { EVAL_EVERY, LENGTHS_EVERY, MULTIPLES, createTrainFigures, el } from './figures.js';
+import { createTrainFigures, el, schemeName } from './figures.js';
 import { describeRun } from './summary.js';
 
 const SYMBOLS = 10;
@@ -22,8 +21,6 @@ const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 function labelled(text, control, hint) {
   return el('label', { className: 'train-field' }, [el('span', { text }), control, ...(hint ? [hint] : [])]);
 }
-
-const schemeName = (scheme) => (scheme === 'learned' ? 'Learned table' : SCHEME_NAMES[scheme]);
 
 // x_1 … x_n SEP y_1 … y_n for n = ⌊T/2⌋ items taken from π's digits: the attention view's
 // sentence for copy, reverse and sort.
@@ -352,7 +349,16 @@ export function mountTrain(root) {
     }, reducedMotion.matches ? PAINT_MS_REDUCED : PAINT_MS);
   }
 
+  // Each paint is a `train-paint` user-timing measure (the latest one kept), which
+  // bench/train-frames.mjs observes and DevTools shows.
   function render() {
+    const start = performance.now();
+    paint();
+    performance.clearMeasures('train-paint');
+    performance.measure('train-paint', { start });
+  }
+
+  function paint() {
     root.dataset.motion = reducedMotion.matches ? 'reduced' : 'full';
     const list = [...runs.values()];
     figures.status(list, state);

@@ -9,11 +9,11 @@
 //                heldout { step, loss, accuracy } | lengths { step, curves } | inspect { … }
 //                sample { text } | saved { bytes } | paused { step } | done { step } | error { message, fatal }
 import { load } from '../posenc.mjs';
+import { EVAL_BATCHES as EVAL } from './config.js';
 
 const CHUNK_MS = 60;
 const SAMPLE_LENGTH = 160;
 const SAMPLE_TEMPERATURE = 0.8;
-const EVAL = { B: 8, batches: 2 };
 const ROPE_SCALINGS = ['pi', 'ntk', 'yarn'];
 
 let lab, task, model, settings;

@@ -1,0 +1,70 @@
+// <posenc-lab panel="train"> in headless Chromium: the replay of the page's default Train run
+// (data/train-replay.json, web/train/replay.js) draws the loss and length-generalisation charts
+// with the shipped numbers, states the run's sentence, exports them, and needs no model or worker.
+// Needs a built dist/ (./scripts/build).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { DIST, browserSuite } from './browser.mjs';
+
+const suite = browserSuite();
+const replay = JSON.parse(await readFile(new URL('../../data/train-replay.json', import.meta.url), 'utf8'));
+const HOST = 'element-train-host.html';
+
+test('panel="train" replays the shipped run: both charts, their numbers in the CSV, the sentence, PNG', async () => {
+  await writeFile(join(DIST, HOST), '<!doctype html><html lang="en"><title>host</title><link rel="icon" href="data:,"><script src="posenc-lab.js"></script>' +
+    '<posenc-lab id="replay" panel="train" controls="export"></posenc-lab>');
+  const context = await suite.browser.newContext({ viewport: { width: 1000, height: 900 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  const workers = [];
+  page.on('worker', (w) => workers.push(w.url()));
+  try {
+    await page.goto(`${suite.baseUrl}${HOST}`);
+    const host = page.locator('#replay');
+    const loss = host.getByRole('img', { name: /^Loss during training/ });
+    await loss.waitFor();
+    const label = await loss.getAttribute('aria-label');
+    for (const name of ['Additive', 'Concatenated', 'Rotary']) assert.match(label, new RegExp(name));
+    const lengths = host.getByRole('img', { name: /^Length generalisation/ });
+    assert.match(await lengths.getAttribute('aria-label'), /PI, NTK-aware and YaRN/);
+    // The run's sentence, recomputed from the shipped numbers by the Train section's summary.
+    assert.match(await host.locator('.train-summary').textContent(), /learned fastest.*held up best.*Concatenating 8 position dimensions/s);
+
+    const csv = async (title) => {
+      const [download] = await Promise.all([page.waitForEvent('download'),
+        host.getByRole('button', { name: `Download ${title} as CSV data` }).click()]);
+      return (await readFile(await download.path(), 'utf8')).trim().split('\n').slice(1).map((row) => {
+        const cells = row.split(',');
+        return { series: cells.slice(0, -2).join(','), x: Number(cells.at(-2)), y: Number(cells.at(-1)) };
+      });
+    };
+    const lossRows = await csv('Loss during training');
+    for (const run of replay.runs) {
+      const name = { additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary' }[run.scheme];
+      const training = lossRows.filter((r) => r.series === `${name} training`);
+      assert.equal(training.length, replay.settings.steps / replay.bin);
+      // Each bin's mean of BIN copies of the shipped value: that value to float64 rounding.
+      training.forEach((r, k) => assert.ok(Math.abs(r.y - run.losses[k]) <= 1e-12 * run.losses[k], `${name} bin ${k}`));
+      const held = lossRows.filter((r) => r.series === `${name} held-out`);
+      assert.deepEqual(held.map((r) => [r.x, r.y]), run.heldout);
+    }
+    const lengthRows = await csv('Length generalisation');
+    const rotaryYarn = lengthRows.filter((r) => r.series === 'Rotary + YaRN').map((r) => r.y);
+    assert.deepEqual(rotaryYarn, replay.runs.find((r) => r.scheme === 'rotary').curves.yarn);
+
+    const png = await page.evaluate(async () => {
+      const blob = await document.getElementById('replay').toPNG({ panel: 'train' });
+      return [...new Uint8Array(await blob.arrayBuffer()).subarray(0, 4)];
+    });
+    assert.deepEqual(png, [0x89, 0x50, 0x4e, 0x47]);
+    assert.deepEqual(workers, [], 'no training worker starts');
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await rm(join(DIST, HOST), { force: true });
+  }
+});
