@@ -1,8 +1,9 @@
 // The Train section's pure parts: its settings' round trip through the URL hash beside the
-// lanes' keys (web/train/config.js) and the sentence computed from a run (web/train/summary.js).
+// lanes' keys (web/train/config.js), the workers' share of the CPU, and the sentence computed from
+// a run (web/train/summary.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, readTrainHash, writeTrainHash } from '../../web/train/config.js';
+import { DEFAULTS, MIN_SHARE, nextShare, readTrainHash, trainingShare, writeTrainHash } from '../../web/train/config.js';
 import { describeRun } from '../../web/train/summary.js';
 
 test('settings round-trip through the hash and leave other keys alone', () => {
@@ -53,4 +54,22 @@ test('the sentence names the fastest learner, the one that held up, and concaten
   assert.match(accuracy, /ALiBi held up best \(answer accuracy 0\.95 → 0\.4; Rotary 0\.1\); Learned table cannot be evaluated that long\./);
   assert.doesNotMatch(accuracy, /Concatenating/);
   assert.equal(describeRun([], { metric: 'loss', dPos: 8, d: 32 }), '');
+});
+
+test('the workers leave a core to the page, then follow the frames', () => {
+  assert.equal(trainingShare(2, 3), 1 / 3);   // two cores: three workers share one
+  assert.equal(trainingShare(4, 3), 1);       // three free cores for three workers
+  assert.equal(trainingShare(8, 4), 1);
+  assert.equal(trainingShare(1, 2), 0.5);     // one core: still a full core between them, not zero
+  assert.equal(trainingShare(undefined, 3), 1 / 3); // no hardwareConcurrency: assume two cores
+  assert.equal(trainingShare(2, 0), 1);
+  // Back off by 30% over 2% missed frames, creep back by 5 points on a clean second, hold between.
+  assert.equal(nextShare(0.5, 0.03), 0.35);
+  assert.equal(nextShare(0.5, 0.02), 0.5);
+  assert.equal(nextShare(0.5, 0), 0.55);
+  assert.equal(nextShare(0.98, 0), 1);
+  assert.equal(nextShare(MIN_SHARE, 1), MIN_SHARE);
+  let share = 1;
+  for (let second = 0; second < 20; second++) share = nextShare(share, 0.5);
+  assert.equal(share, MIN_SHARE, 'a page that keeps missing frames takes the workers to the floor, never to zero');
 });

@@ -50,6 +50,27 @@ export const LENGTHS_EVERY = 100; // length generalisation, attention and sample
 export const MULTIPLES = [1, 2, 3, 4, 6, 8];
 export const EVAL_BATCHES = Object.freeze({ B: 8, batches: 2 }); // each held-out evaluation: 2 batches of 8 rows
 
+/**
+ * The fraction of its time each of `workers` training workers spends training (the rest asleep),
+ * so that together they keep one of the machine's `cores` free for the page's main thread: 1 when
+ * cores − 1 ≥ workers. On two cores three workers share one core (1/3 each): left to run flat
+ * out they take the main thread's turns and frames slip (bench/train-frames.mjs).
+ */
+export const trainingShare = (cores, workers) => Math.min(1, Math.max(1, (cores || 2) - 1) / Math.max(1, workers));
+
+export const MIN_SHARE = 0.05;
+/**
+ * The share for the next second from this second's frames (web/train/panel.js measures them while
+ * training): a machine busy with other work can starve the page even with a core nominally free,
+ * so the workers back off by 30% when more than 2% of the frames missed their vsync slot and win
+ * back 5 points a second while none did (additive increase, multiplicative decrease).
+ */
+export function nextShare(share, missedFraction) {
+  if (missedFraction > 0.02) return Math.max(MIN_SHARE, share * 0.7);
+  if (missedFraction === 0) return Math.min(1, share + 0.05);
+  return share;
+}
+
 export const dPosFor = (state) => state.dPos || SIZES[state.size].d / 4;
 
 const int = (min, max) => (text) => {

@@ -6,7 +6,7 @@ import { download } from '../export.js';
 import { CURVE_STYLE } from '../panels/distance.js';
 import {
   EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
-  readTrainHash, sizeText, writeTrainHash,
+  nextShare, readTrainHash, sizeText, trainingShare, writeTrainHash,
 } from './config.js';
 import { createTrainFigures, el, schemeName } from './figures.js';
 import { describeRun } from './summary.js';
@@ -16,6 +16,7 @@ const BOOK_SENTENCE = 'Call me Ishmael. Some years ago—never mind how long pre
 const BOOK_PROMPT = 'Call me ';
 const PAINT_MS = 250;
 const PAINT_MS_REDUCED = 1000;
+const VSYNC_MS = 1000 / 60;
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
 function labelled(text, control, hint) {
@@ -304,13 +305,45 @@ export function mountTrain(root) {
     }
     ensureRuns();
     setPlaying(true);
-    for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'run' });
+    const trained = [...runs.values()].filter((run) => !run.loaded);
+    share = trainingShare(navigator.hardwareConcurrency, trained.length);
+    for (const run of trained) run.worker.postMessage({ type: 'run', share });
+    watchFrames();
   });
   stepButton.addEventListener('click', () => {
     ensureRuns();
     for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'step' });
   });
   resetButton.addEventListener('click', reset);
+
+  // While training, the frames of each second set the workers' share of the CPU for the next
+  // (config.js: nextShare): the page keeps its 60 fps, the workers take what is left.
+  let share = 1;
+  let watching = false;
+  function watchFrames() {
+    if (watching) return;
+    watching = true;
+    let last = 0, frames = 0, missed = 0, since = performance.now();
+    const tick = (now) => {
+      if (!playing) { watching = false; return; }
+      if (last && !document.hidden) {
+        frames++;
+        if (now - last > 1.5 * VSYNC_MS) missed++;
+      }
+      last = now;
+      if (now - since >= 1000 && frames) {
+        const next = nextShare(share, missed / frames);
+        if (next !== share) {
+          share = next;
+          for (const run of runs.values()) if (!run.loaded) run.worker.postMessage({ type: 'share', share });
+        }
+        frames = missed = 0;
+        since = now;
+      }
+      requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  }
 
   // ---- Inspection, weights ----
   const refreshInspection = () => {

@@ -4,7 +4,7 @@
 //
 // page → worker: init { id, task: { kind, text?, symbols? }, config | weights, train: { B, T, seed, lr },
 //                budget, evalEvery, lengthsEvery, multiples, inspectText, samplePrompt }
-//                run | pause | step | set { lr } | inspect { text } | save
+//                run { share } | share { share } | pause | step | set { lr } | inspect { text } | save
 // worker → page: ready { parameterCount, config } | progress { step, from, losses, stepsPerSecond }
 //                heldout { step, loss, accuracy } | lengths { step, curves } | inspect { … }
 //                sample { text } | saved { bytes } | paused { step } | done { step } | error { message, fatal }
@@ -18,6 +18,8 @@ const ROPE_SCALINGS = ['pi', 'ntk', 'yarn'];
 
 let lab, task, model, settings;
 let running = false;
+let loops = 0; // run() calls so far
+let share = 1;
 let perStepMs = 20; // smoothed training time per step (evaluations excluded)
 
 const post = (message, transfer) => postMessage(message, transfer);
@@ -106,22 +108,29 @@ function trainSteps(count) {
   if (step % settings.lengthsEvery === 0 || step === settings.budget) { lengths(); inspect(settings.inspectText); }
 }
 
+// share: the fraction of the time to spend training (web/train/config.js: trainingShare, then
+// nextShare each second); the worker sleeps the rest, in proportion to each chunk's length.
 async function run() {
   running = true;
-  while (running && model.steps < settings.budget) {
+  // A pause and a new run inside one sleep must not leave two loops training.
+  const mine = ++loops;
+  while (running && loops === mine && model.steps < settings.budget) {
     const toEval = settings.evalEvery - (model.steps % settings.evalEvery);
     const count = Math.max(1, Math.min(Math.round(CHUNK_MS / perStepMs), toEval, settings.budget - model.steps));
+    const start = performance.now();
     trainSteps(count);
+    const rest = share < 1 ? (performance.now() - start) * (1 / share - 1) : 0;
     // Let pause and learning-rate messages in between chunks.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await new Promise((resolve) => setTimeout(resolve, rest));
   }
-  if (!running) return;
+  if (!running || loops !== mine) return;
   running = false;
   post({ type: 'done', step: model.steps });
 }
 
 const handlers = {
-  run: () => {
+  run: (message) => {
+    share = message.share ?? 1;
     if (running) return;
     if (model.steps < settings.budget) run();
     else post({ type: 'done', step: model.steps });
@@ -135,6 +144,7 @@ const handlers = {
     post({ type: 'paused', step: model.steps });
   },
   step: () => { if (!running && model.steps < settings.budget) trainSteps(1); },
+  share: (message) => { share = message.share; },
   set: ({ lr, budget }) => {
     settings.train.lr = lr;
     settings.budget = budget;
