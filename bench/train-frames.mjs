@@ -2,8 +2,8 @@
 // Chromium): the issue's "the page keeps painting at 60 fps while training, frame p95 ≤ 16.7 ms".
 //   node bench/train-frames.mjs [--out FILE] [--seconds S]   (default 10 s)
 // Opens the page with its defaults (GloVe lanes, Train: book, additive | concatenated | rotary,
-// tiny), scrolls the loss chart into view, presses Train, waits until every scheme has reported a
-// step (the workers have loaded the core and the book), then records for a fixed window the
+// tiny), scrolls the loss chart into view, presses Train, times the first visible curve (a scheme
+// at BIN steps) and all three, then records for a fixed window the
 // requestAnimationFrame intervals and the long tasks (> 50 ms on the main thread) while the
 // curves update, the same before pressing Train (the idle control: a loaded machine shows there),
 // and the main thread's time in the section's paints (web/train/panel.js's `train-paint`
@@ -11,6 +11,7 @@
 // (./scripts/bench does).
 import { readFile, writeFile } from 'node:fs/promises';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { BIN } from '../web/train/config.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : fallback; };
@@ -55,11 +56,19 @@ try {
   await train.getByRole('img', { name: /^Loss/ }).scrollIntoViewIfNeeded();
   // The control: the same window with nothing training, so a loaded machine shows as such.
   const idle = await page.evaluate(recordFrames, SECONDS);
+  // Time to the first visible curve: from the click until a status line (painted with the chart)
+  // reports BIN steps, the first point of a training curve; then until all three do.
+  const clicked = Date.now();
   await train.getByRole('button', { name: 'Train', exact: true }).click();
-  await page.waitForFunction(() => {
+  const stepsReach = (n, every) => page.waitForFunction(([n, every]) => {
     const lines = [...document.querySelectorAll('#train .train-status-line')];
-    return lines.length === 3 && lines.every((l) => /step [1-9]/.test(l.textContent));
-  }, null, { timeout: 120000 });
+    const reached = lines.filter((l) => Number(/step (\d+)/.exec(l.textContent)?.[1] ?? 0) >= n);
+    return lines.length === 3 && (every ? reached.length === 3 : reached.length > 0);
+  }, [n, every], { timeout: 120000, polling: 50 });
+  await stepsReach(BIN, false);
+  const firstCurveMs = Date.now() - clicked;
+  await stepsReach(BIN, true);
+  const allCurvesMs = Date.now() - clicked;
   const before = steps(await train.locator('.train-status-line').allTextContents());
   const training = await page.evaluate(recordFrames, SECONDS);
   const after = steps(await train.locator('.train-status-line').allTextContents());
@@ -68,7 +77,7 @@ try {
   const idleGaps = intervals(idle);
   const row = {
     bench: 'train-frames', seconds: SECONDS, schemes: 3, cores: await page.evaluate(() => navigator.hardwareConcurrency),
-    frames: gaps.length,
+    firstCurveMs, allCurvesMs, frames: gaps.length,
     frameP50: quantile(gaps, 0.5), frameP95: quantile(gaps, 0.95), frameP99: quantile(gaps, 0.99), frameMax: Math.max(...gaps),
     // A frame that missed its vsync slot shows up as an interval of two slots or more.
     framesOver16_7: gaps.filter((g) => g > 1.5 * VSYNC_MS).length,

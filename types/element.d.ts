@@ -8,10 +8,14 @@
 // warning, as attributes do.
 import type { Layout, Scheme } from './posenc.js';
 
-/** Panel names (attribute `panel`); decomposition, logits, encoding, spread and orth are aliases. */
+/**
+ * Panel names (attribute `panel`); decomposition, logits, encoding, spread and orth are aliases.
+ * `train` is a read-only replay of the page's default Train run (loss curves, length
+ * generalisation, the run's sentence) from numbers shipped inside the element: no model, no training.
+ */
 export type PosencPanel =
   | 'attention' | 'input' | 'terms' | 'pe' | 'disturbance' | 'retrieval' | 'shift' | 'distance'
-  | 'orthogonality' | 'angles';
+  | 'orthogonality' | 'angles' | 'train';
 
 /** Controls a reader may use (attribute `controls`; also `none` and `all`). */
 export type PosencControl = 'vectors' | 'd' | 'base' | 'scale' | 'layout' | 'pairing' | 'causal' | 'export';

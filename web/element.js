@@ -52,7 +52,10 @@ setCoreLoader(async (flavour) => {
 
 // ---- Attributes ---------------------------------------------------------------------------
 
-/** Panels by attribute name: lane panels show one figure per scheme. */
+/**
+ * Panels by attribute name: lane panels show one figure per scheme. `train` replays the page's
+ * default Train run from data/train-replay.json (web/train/replay.js): no model inside, static.
+ */
 const PANELS = {
   attention: { lane: true, title: 'Attention (query × key)' },
   input: { lane: true, title: 'Encoded input (tokens × dimensions)' },
@@ -64,7 +67,6 @@ const PANELS = {
   distance: { title: 'Score versus distance' },
   orthogonality: { title: 'Near-orthogonality versus d' },
   angles: { title: 'Rotation angles per frequency (RoPE variants)' },
-  // A read-only replay of the page's default Train run (data/train-replay.json): no model inside.
   train: { title: 'Trained models: loss and length generalisation (replay)' },
 };
 const PANEL_ALIASES = { decomposition: 'terms', logits: 'terms', encoding: 'pe', spread: 'disturbance', orth: 'orthogonality' };
