@@ -65,7 +65,7 @@ export function createTrainFigures(parts) {
     // (the trained runs' bins, so the readout and the CSV give it at every step; 0 … its own step
     // count when nothing trains).
     const loaded = list.filter((r) => r.loaded && lastHeldout(r));
-    const span = series[0]?.x ?? [0, Math.max(1, ...loaded.map((r) => lastHeldout(r).step)) * perStep];
+    const span = series[0]?.x.length ? series[0].x : [0, Math.max(1, ...loaded.map((r) => lastHeldout(r).step)) * perStep];
     for (const run of loaded) {
       const { loss } = lastHeldout(run);
       series.push({ name: `${run.name} held-out`, colour: run.style.colour, dash: [2, 3], kind: 'line', x: span, y: span.map(() => loss) });
