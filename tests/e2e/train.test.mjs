@@ -66,6 +66,12 @@ for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alib
       // Figures paint once in view (web/figure.js): with four maps the strips sit below the fold.
       await train.getByRole('button', { name: /Per-token loss/ }).first().scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Per-token loss"]').length === n, schemes.length);
+      // Every live figure exports as PNG, CSV and JSON like the rest of the page.
+      for (const title of ['Loss during training', 'Length generalisation', 'Learned attention', 'Per-token loss']) {
+        for (const what of ['PNG image', 'CSV data', 'JSON data']) {
+          assert.equal(await train.getByRole('button', { name: `Download ${title} as ${what}` }).count(), 1, `${title} ${what}`);
+        }
+      }
       assert.deepEqual(problems, []);
     } finally {
       await close();
