@@ -1,0 +1,129 @@
+// The trained lanes' pure helpers (web/panels/trained-data.js) and the results table's
+// (web/panels/results-data.js): the numbers the page shows, checked against direct formulas.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { clampHead, headOffset, idsFor, surprisals, trainedHeadsLabel, vocabularyIndex } from '../../web/panels/trained-data.js';
+import { lengthTitles, resultsSentences, resultsTable, rowLabel } from '../../web/panels/results-data.js';
+
+// A fixed-seed generator (mulberry32) for logits with every kind of value.
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('trained lanes: data helpers', () => {
+  it('labels the Heads choice with the models’ layers × heads, and offers nothing without models', () => {
+    assert.equal(trainedHeadsLabel([]), null);
+    assert.equal(trainedHeadsLabel(undefined), null);
+    const entry = (layers, heads) => ({ config: { layers, heads } });
+    assert.equal(trainedHeadsLabel([entry(2, 5), entry(2, 5)]), 'trained (2 layers × 5 heads)');
+    assert.equal(trainedHeadsLabel([entry(1, 1)]), 'trained (1 layer × 1 head)');
+    assert.match(trainedHeadsLabel([entry(2, 5), entry(2, 10)]), /vary/);
+  });
+
+  it('maps the page’s tokens to ids, unknown tokens to the unknown id, reusing the buffer', () => {
+    const index = vocabularyIndex(['<unk>', 'the', 'king', 'sat', 'the']);
+    assert.equal(index.get('the'), 1, 'a repeated string keeps its first id');
+    const out = new Int32Array(8).fill(-7);
+    const { ids, unknown } = idsFor(['the', 'king', 'zzz', 'sat', 'qqq'], index, 0, out);
+    assert.deepEqual([...ids], [1, 2, 0, 3, 0]);
+    assert.equal(unknown, 2);
+    assert.equal(ids.buffer, out.buffer, 'a long enough buffer is written in place');
+    const grown = idsFor(['king'], index, 0, null);
+    assert.deepEqual([...grown.ids], [2]);
+  });
+
+  it('surprise is −ln softmax(logits row i)[next id], for small and huge logits', () => {
+    const next = random(17);
+    for (const [n, V, scale] of [[1, 3, 1], [2, 5, 1], [7, 13, 10], [5, 33, 1000]]) {
+      const logits = Float32Array.from({ length: n * V }, () => (next() - 0.5) * scale);
+      const ids = Int32Array.from({ length: n }, () => Math.floor(next() * V));
+      const got = surprisals(logits, ids, n, V);
+      assert.equal(got.length, Math.max(0, n - 1));
+      for (let i = 0; i < n - 1; i++) {
+        // Direct formula in float64, shifted by the row's max so exp cannot overflow at scale 1000.
+        const row = Array.from(logits.subarray(i * V, (i + 1) * V));
+        const max = Math.max(...row);
+        const p = Math.exp(row[ids[i + 1]] - max) / row.reduce((s, v) => s + Math.exp(v - max), 0);
+        const expected = -Math.log(p);
+        assert.ok(Number.isFinite(got[i]) && got[i] >= -1e-6, `finite, non-negative (${got[i]})`);
+        // float32 storage: relative 1e-6 of the magnitude of the logits involved.
+        assert.ok(Math.abs(got[i] - expected) <= 1e-6 * (1 + Math.abs(max) + expected), `n=${n} V=${V} i=${i}: ${got[i]} vs ${expected}`);
+      }
+    }
+  });
+
+  it('uniform logits give ln V everywhere; a certain next word gives 0', () => {
+    const V = 11;
+    const n = 4;
+    const ids = Int32Array.from([3, 1, 4, 1]);
+    const flat = surprisals(new Float32Array(n * V), ids, n, V);
+    for (const v of flat) assert.ok(Math.abs(v - Math.log(V)) < 1e-6);
+    const sure = new Float32Array(n * V).fill(-100);
+    for (let i = 0; i < n - 1; i++) sure[i * V + ids[i + 1]] = 100;
+    for (const v of surprisals(sure, ids, n, V)) assert.ok(Math.abs(v) < 1e-6);
+  });
+
+  it('finds each head’s n×n block and clamps a 1-based choice to the model', () => {
+    assert.equal(headOffset(0, 0, 5, 4), 0);
+    assert.equal(headOffset(0, 4, 5, 4), 64);
+    assert.equal(headOffset(1, 0, 5, 4), 80);
+    assert.deepEqual(clampHead({ layer: 1, head: 1 }, { layers: 2, heads: 5 }), { layer: 0, head: 0 });
+    assert.deepEqual(clampHead({ layer: 9, head: 64 }, { layers: 2, heads: 5 }), { layer: 1, head: 4 });
+  });
+});
+
+const LABELS = { additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary', learned: 'Learned', nope: 'NoPE' };
+const pp = (...pairs) => pairs.map((p) => (p === null ? null : { mean: p[0], spread: p[1] }));
+
+describe('trained lanes: results table', () => {
+  const results = {
+    lengths: [32, 64, 128, 256],
+    seeds: 3,
+    steps: 2000,
+    rows: [
+      { scheme: 'additive', variant: null, perplexity: pp([80, 1], [95, 2], [140, 5], [300, 9]) },
+      { scheme: 'concatenated', variant: null, perplexity: pp([84, 1.5], [99, 2], [150, 5], [320, 10]) },
+      { scheme: 'rotary', variant: null, perplexity: pp([70, 1], [72, 1], [90, 3], [150, 4]) },
+      { scheme: 'rotary', variant: 'yarn', perplexity: pp([70, 1], [71, 1], [75, 2], [84, 3]) },
+      { scheme: 'learned', variant: null, perplexity: pp([76, 2], null, null, null) },
+      { scheme: 'nope', variant: null, perplexity: pp([90, 3], [92, 3], [96, 3], [100, 3]) },
+    ],
+  };
+
+  it('has one column per length, named by its multiple of T, and "—" where a model cannot run', () => {
+    assert.deepEqual(lengthTitles([32, 64, 128, 256]), ['T = 32', '2T = 64', '4T = 128', '8T = 256']);
+    const { columns, rows } = resultsTable(results, LABELS);
+    assert.deepEqual(columns, ['Scheme', 'T = 32', '2T = 64', '4T = 128', '8T = 256']);
+    assert.deepEqual(rows[0], ['Additive', '80.0 ± 1.00', '95.0 ± 2.00', '140 ± 5.00', '300 ± 9.00']);
+    assert.equal(rows[3][0], 'Rotary + YaRN');
+    assert.deepEqual(rows[4].slice(1), ['76.0 ± 2.00', '—', '—', '—']);
+    assert.equal(rowLabel({ scheme: 'xpos', variant: 'none' }, LABELS), 'xpos');
+  });
+
+  it('says which scheme learned best, whether add and concatenate differ beyond the spread, and who held up', () => {
+    const text = resultsSentences(results, LABELS).join(' ');
+    assert.match(text, /T = 32, Rotary learned best \(perplexity 70\.0 ± 1\.00 over 3 seeds\)/);
+    // |80 − 84| = 4 > 1 + 1.5: a clear difference, additive ahead.
+    assert.match(text, /Additive beat Concatenated/);
+    // Growth to 8T: NoPE 100/90 = 1.11 least; concatenated 320/84 = 3.81 most; YaRN's 84 the lowest; learned cannot run.
+    assert.match(text, /at 256 tokens \(8T\), NoPE held up best \(×1\.11 its perplexity at T\) and Concatenated worst \(×3\.81/);
+    assert.match(text, /the lowest perplexity there is Rotary \+ YaRN's \(84\.0 ± 3\.00\)/);
+    assert.match(text, /Learned cannot run past T/);
+  });
+
+  it('calls a gap within the seeds’ spread no clear difference, and follows the numbers when they change', () => {
+    const close = structuredClone(results);
+    close.rows[1].perplexity[0] = { mean: 81.5, spread: 1 }; // |80 − 81.5| = 1.5 < 1 + 1
+    assert.match(resultsSentences(close, LABELS)[0], /no clear difference/);
+    const flipped = structuredClone(results);
+    flipped.rows[1].perplexity[0] = { mean: 60, spread: 1 };
+    assert.match(resultsSentences(flipped, LABELS)[0], /Concatenated learned best.*Concatenated beat Additive/);
+  });
+});
