@@ -126,7 +126,16 @@ for (const d of [64, 100, 128]) {
 // The page (bench/keystroke.mjs): one row per sentence length, then the continuous-typing row.
 const VSYNC_MS = 1000 / 60;
 for (const r of page?.results ?? []) {
-  if (r.keyToPixelsMedian != null && r.n <= 64) {
+  if (r.heads === 'trained') {
+    // Trained heads (--trained): the maps in the keystroke's frame, the surprise strips after it.
+    check(`keystroke → pixels, ${r.tokens} tokens, trained heads (Chromium, median of ${r.keystrokes})`,
+      `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
+      r.n <= 64 ? r.keyToPixelsMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms' : 'reported');
+    if (r.keyToStripsMedian != null) {
+      check(`keystroke → surprise strips painted, ${r.tokens} tokens, trained heads`,
+        `${f(r.keyToStripsMedian, 1)} ms (p90 ${f(r.keyToStripsP90, 1)})`, null, 'reported (tasks after the frame)');
+    }
+  } else if (r.keyToPixelsMedian != null && r.n <= 64) {
     check(`keystroke → pixels, ${r.tokens} tokens, GloVe (Chromium, median of ${r.keystrokes})`,
       `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
       r.keyToPixelsMedian < 16, 'target < 16 ms');

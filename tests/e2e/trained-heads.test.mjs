@@ -21,10 +21,12 @@ const MAP = { canvases: '> .fig canvas.map-canvas' };
 const STRIP = { canvases: '.trained-strip canvas.map-canvas' };
 const SENTENCE = 's=The%20king%20sat%20on%20the%20throne%2C%20and%20the%20queen%20smiled%20at%20the%20king.';
 
-/** Waits until every listed lane's trained note says its model is showing (loaded and painted). */
+/** Waits until every listed lane shows its model (note) and has scored the words (strip ready). */
 function waitForTrained(page, schemes) {
-  return page.waitForFunction((list) => list.every((scheme) => /Trained model: layer/.test(
-    document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-note`)?.textContent ?? '')), schemes, { timeout: 30000 });
+  return page.waitForFunction((list) => list.every((scheme) => {
+    const box = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-box`);
+    return box?.dataset.strip === 'ready' && /^Trained model: layer/.test(box.querySelector('.trained-note').textContent);
+  }), schemes, { timeout: 30000 });
 }
 
 /** The surprise strip's values as its JSON export downloads them. */

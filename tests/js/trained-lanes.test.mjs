@@ -127,3 +127,27 @@ describe('trained lanes: results table', () => {
     assert.match(resultsSentences(flipped, LABELS)[0], /Concatenated learned best.*Concatenated beat Additive/);
   });
 });
+
+// The lanes look the page's tokens up in JS instead of calling m.tokenize(text): the same ids for
+// the same text, model by model (skipped until the shipped models exist in dist/).
+describe('trained lanes: the vocabulary lookup equals the core’s tokenize', () => {
+  const TEXT = 'The king sat on the throne, and the queen smiled at the king. Call me Ishmael; zxqv co-operate 1999 café!';
+  for (const simd of [true, false]) {
+    it(`${simd ? 'SIMD' : 'scalar'} build`, async (t) => {
+      const { load } = await import('../../dist/posenc.mjs');
+      const lab = await load({ simd });
+      if (!lab.pretrained?.length) { t.skip('no shipped models in dist/'); return; }
+      const tokens = lab.tokenize(TEXT);
+      for (const { name } of lab.pretrained) {
+        const m = await lab.loadPretrained(name);
+        try {
+          const { ids, unknown } = idsFor(tokens, vocabularyIndex(m.vocabulary), m.unknownId, null);
+          assert.deepEqual([...ids], [...m.tokenize(TEXT)], name);
+          assert.ok(unknown >= 1, `${name}: "zxqv" is unknown`);
+        } finally {
+          m.dispose();
+        }
+      }
+    });
+  }
+});

@@ -5,8 +5,9 @@
 // whose model failed to load, or has none, keeps its identity-head map and says why.
 //
 // Per keystroke and trained lane: the tokens are looked up in the model's vocabulary in JS (no
-// wasm call), then one attention and one logits call; a layer or head change with the same words
-// repaints from the last outputs without calling the model.
+// wasm call), then one attention call paints the map in the keystroke's frame; the strip's logits
+// call and log-softmax run in a task of their own after that frame. A layer or head change with
+// the same words repaints from the last outputs without calling the model.
 import { HeatmapFigure } from '../figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setHidden, setText } from '../dom.js';
@@ -19,6 +20,7 @@ function element(tag, className, text) {
   return node;
 }
 
+const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
 
 /**
@@ -116,7 +118,7 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
     box.append(note, heading, strip);
     slot.append(box);
     const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
-    parts = { slot, box, note, heading, strip, figure, last: null, scratch: null };
+    parts = { slot, box, note, heading, strip, figure, last: null, scratch: null, surprise: null };
     boxes.set(scheme, parts);
     return parts;
   }
@@ -126,53 +128,91 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
     setHidden(parts.strip, !shown);
   }
 
-  // One lane with a loaded model: the model's outputs for these ids (reused when only the layer
-  // or head changed), its chosen head in the attention figure, the surprise strip below.
+  // One lane with a loaded model, inside the keystroke: one attention call for these ids (none
+  // when only the layer or head changed), the chosen head painted now; the strip follows after
+  // the frame (paintStrip), since the logits take a second full pass through the model.
   function paintTrained(scheme, record, figures, parts, tokens) {
     const { model, index } = record;
     const n = tokens.length;
-    const last = parts.last;
     const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
     if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
-    let outputs = last;
+    const last = parts.last;
     if (!last || last.model !== model || !sameIds(last.ids, ids)) {
-      const attention = model.attention(ids, n);
-      const logits = model.logits(ids, n);
-      const reuse = last && new Float32Array(last.surprise.buffer);
-      const surprise = surprisals(logits, ids, n, model.vocabulary.length, reuse);
-      outputs = { model, ids: ids.slice(), attention, surprise, unknown };
-      parts.last = outputs;
+      parts.last = { model, ids: ids.slice(), attention: model.attention(ids, n), unknown, stripDone: false, tokens };
     }
+    if (!parts.last.stripDone) {
+      stripsDue.add(scheme);
+      scheduleStrips();
+    }
+    parts.last.tokens = tokens; // labels: the same ids may come from differently spelled tokens
+    const outputs = parts.last;
     const { layers, heads } = model.config;
     const { layer, head } = clampHead(state.head, { layers, heads });
-    const name = SCHEME_LABELS[scheme];
-    const tokenLabel = (i) => `“${tokens[i]}” (${i})`;
     figures.attention?.update({
       tiles: [{ values: outputs.attention, offset: headOffset(layer, head, heads, n), rows: n, cols: n }],
       min: 0,
       max: 1,
-      label: `${name} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
+      label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
         `${n} × ${n} tokens, rows are queries`,
       legendTitle: 'attention weight',
-      rowLabel: (i) => `query ${tokenLabel(i)}`,
-      colLabel: (j) => `key ${tokenLabel(j)}`,
+      rowLabel: (i) => `query ${tokenLabel(tokens, i)}`,
+      colLabel: (j) => `key ${tokenLabel(tokens, j)}`,
       note: (t, i, j) => (j > i ? ' (masked: a later word)' : ''),
     });
     const V = model.vocabulary.length;
+    setText(parts.note, `Trained model: layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}` +
+      (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocabulary[model.unknownId]}).` : '.'));
+    parts.box.dataset.strip = outputs.stripDone ? 'ready' : 'pending';
+    showStrip(parts, n > 1);
+  }
+
+  // The strips, one lane per task after the keystroke's frame has painted, so typing is not held
+  // up by the second pass; a keystroke in between re-marks its lanes and the newest ids win.
+  const stripsDue = new Set();
+  let stripsScheduled = false;
+  function scheduleStrips() {
+    if (stripsScheduled) return;
+    stripsScheduled = true;
+    requestAnimationFrame(() => setTimeout(nextStrip, 0));
+  }
+  function nextStrip() {
+    stripsScheduled = false;
+    const [scheme] = stripsDue;
+    if (scheme === undefined) return;
+    stripsDue.delete(scheme);
+    const parts = boxes.get(scheme);
+    if (parts?.last && !parts.last.stripDone && !parts.box.hidden) {
+      try {
+        paintStrip(scheme, parts);
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not score this sentence: ${error.message}.`);
+        showStrip(parts, false);
+      }
+    }
+    if (stripsDue.size) { stripsScheduled = true; setTimeout(nextStrip, 0); }
+  }
+
+  function paintStrip(scheme, parts) {
+    const outputs = parts.last;
+    const { model, ids, tokens } = outputs;
+    const n = ids.length;
+    const V = model.vocabulary.length;
+    const reuse = parts.surprise && parts.surprise.buffer.byteLength >= 4 * (n - 1) ? new Float32Array(parts.surprise.buffer) : null;
+    parts.surprise = surprisals(model.logits(ids, n), ids, n, V, reuse);
+    outputs.stripDone = true;
     const uniform = Math.log(V);
     parts.figure.update({
-      tiles: [{ values: outputs.surprise, rows: 1, cols: n - 1 }],
+      tiles: [{ values: parts.surprise, rows: 1, cols: n - 1 }],
       min: 0,
       max: uniform,
-      label: `${name} trained model's surprise at each next word, −ln p in nats, words 1 to ${n - 1} ` +
+      label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${n - 1} ` +
         `(the first word has no prediction); ln V = ${uniform.toFixed(2)} is a uniform guess over ${V} words`,
       legendTitle: `−ln p (nats; ${uniform.toFixed(1)} = uniform guess)`,
       rowLabel: () => 'surprise',
-      colLabel: (j) => `${tokenLabel(j + 1)} after ${tokenLabel(j)}`,
+      colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
     });
-    showStrip(parts, n > 1);
-    setText(parts.note, `Trained model: layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}` +
-      (outputs.unknown ? `; ${outputs.unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocabulary[model.unknownId]}).` : '.'));
+    parts.box.dataset.strip = 'ready';
   }
 
   // What update() was last told, for the picker's shape and paintTrained's head.
