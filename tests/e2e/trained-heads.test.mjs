@@ -3,19 +3,14 @@
 // model say so, typing updates the strip, a failed load falls back to identity heads, and the
 // results table renders with sentences from its numbers. Uses the shipped models when dist/ has
 // them, else the test-only stand-in (fixtures/pretrained-stand-in.mjs).
-import { before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { pageSuite, readFigure } from './browser.mjs';
-import { shipsModels, useStandIn } from './fixtures/pretrained-stand-in.mjs';
+import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const openPage = pageSuite();
-let real = false;
-before(async () => { real = await shipsModels(); });
-
-const open = (hash, options = {}) => openPage({
-  hash, prepare: real && !options.fail ? null : (context) => useStandIn(context, options), ...options,
-});
+const open = (hash, { fail, delayMs, ...options } = {}) => openPage({ hash, prepare: (context) => prepareModels(context, { fail, delayMs }), ...options });
 // The attention map itself, not the strip inside the same slot.
 const MAP = { canvases: '> .fig canvas.map-canvas' };
 const STRIP = { canvases: '.trained-strip canvas.map-canvas' };
@@ -134,12 +129,11 @@ describe('trained heads in the lanes', () => {
     }
   });
 
-  it('a model that fails to load is a clear note and its lane keeps identity heads', async (t) => {
-    if (real) { t.skip('exercised with the stand-in only (it can be told to fail)'); return; }
+  it('a model that fails to load is a clear note and its lane keeps identity heads', async () => {
     const { page, problems, close } = await open(`#${SENTENCE}&h=trained`, { fail: ['rotary'] });
     try {
       await waitForTrained(page, ['additive']);
-      await page.waitForFunction(() => /could not be loaded \(stand-in refused rotary\); this lane shows identity heads/.test(
+      await page.waitForFunction(() => /could not be loaded \(.+\); this lane shows identity heads/.test(
         document.querySelector('#lanes [data-scheme="rotary"] .trained-note').textContent));
       assert.match(await page.locator('[data-figure="rotary-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
       assert.deepEqual(problems, []);
@@ -148,9 +142,8 @@ describe('trained heads in the lanes', () => {
     }
   });
 
-  it('switching back before the models arrive cancels their loads', async (t) => {
-    if (real) { t.skip('timing is the stand-in’s (the shipped files may load faster than a click)'); return; }
-    const { page, problems, close } = await open(`#${SENTENCE}`);
+  it('switching back before the models arrive cancels their loads', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}`, { delayMs: 1500 });
     try {
       await page.selectOption('#heads', 'trained');
       await page.waitForFunction(() => /Loading the trained/.test(document.querySelector('#lanes .trained-note')?.textContent ?? ''));

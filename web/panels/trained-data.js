@@ -1,9 +1,8 @@
 // The trained lanes' numbers, without the DOM: which models the Heads control offers, the page's
-// tokens as a model's ids, and the surprise strip's −ln p of each next word from one logits call.
+// tokens as a model's ids, and where a head sits in the model's attention output.
 //
 // Shapes: tokens n strings; ids Int32Array(n); attention Float32Array(L·h·n·n), layer-major then
-// head, each n×n row-major (row = query); logits Float32Array(n·V), row i predicts token i + 1;
-// surprise Float32Array(n − 1), entry i belongs to token i + 1 (the first token has none).
+// head, each n×n row-major (row = query).
 
 const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -39,25 +38,6 @@ export function idsFor(tokens, index, unknownId, out = null) {
     ids[i] = id ?? unknownId;
   }
   return { ids, unknown };
-}
-
-/**
- * −ln p(ids[i + 1] | ids[0 … i]) for i = 0 … n − 2 (natural log, nats) from next-token logits,
- * written into `out` (a Float32Array to reuse, or null; a view of length n − 1 is returned). A
- * log-sum-exp per row with the row's maximum subtracted, so large logits cannot overflow exp.
- */
-export function surprisals(logits, ids, n, V, out = null) {
-  const count = Math.max(0, n - 1);
-  const values = out && out.length >= count ? out.subarray(0, count) : new Float32Array(count);
-  for (let i = 0; i < count; i++) {
-    const row = i * V;
-    let max = -Infinity;
-    for (let v = 0; v < V; v++) if (logits[row + v] > max) max = logits[row + v];
-    let sum = 0;
-    for (let v = 0; v < V; v++) sum += Math.exp(logits[row + v] - max);
-    values[i] = Math.log(sum) + max - logits[row + ids[i + 1]];
-  }
-  return values;
 }
 
 /** Where head `head` of layer `layer` (both 0-based) starts in an L·h·n·n attention array. */

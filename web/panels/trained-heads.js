@@ -5,13 +5,13 @@
 // whose model failed to load, or has none, keeps its identity-head map and says why.
 //
 // Per keystroke and trained lane: the tokens are looked up in the model's vocabulary in JS (no
-// wasm call), then one attention call paints the map in the keystroke's frame; the strip's logits
-// call and log-softmax run in a task of their own after that frame. A layer or head change with
+// wasm call), then one attention call paints the map in the keystroke's frame; the strip's
+// m.tokenLosses (a logits call and a log-softmax) runs in a task of its own after that frame. A layer or head change with
 // the same words repaints from the last outputs without calling the model.
 import { HeatmapFigure } from '../figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setHidden, setText } from '../dom.js';
-import { clampHead, headOffset, idsFor, surprisals, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
+import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -94,11 +94,14 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
       `(${(loaded / 1e6).toFixed(1)} of ${((total || loaded) / 1e6).toFixed(1)} MB); identity heads meanwhile.`;
   }
 
-  /** Switching back from trained abandons the loads still under way; loaded models are kept. */
+  /**
+   * Switching back from trained abandons the loads still under way and forgets failures (the
+   * next switch to trained tries those again); loaded models are kept.
+   */
   function cancelLoads() {
     for (const [scheme, record] of models) {
-      if (record.status !== 'loading') continue;
-      record.controller.abort();
+      if (record.status === 'ready') continue;
+      record.controller?.abort();
       models.delete(scheme);
     }
   }
@@ -118,7 +121,7 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
     box.append(note, heading, strip);
     slot.append(box);
     const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
-    parts = { slot, box, note, heading, strip, figure, last: null, scratch: null, surprise: null };
+    parts = { slot, box, note, heading, strip, figure, last: null, scratch: null };
     boxes.set(scheme, parts);
     return parts;
   }
@@ -198,12 +201,14 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
     const { model, ids, tokens } = outputs;
     const n = ids.length;
     const V = model.vocabulary.length;
-    const reuse = parts.surprise && parts.surprise.buffer.byteLength >= 4 * (n - 1) ? new Float32Array(parts.surprise.buffer) : null;
-    parts.surprise = surprisals(model.logits(ids, n), ids, n, V, reuse);
     outputs.stripDone = true;
+    parts.box.dataset.strip = 'ready';
+    if (n < 2) return; // one word: nothing is predicted (showStrip hid the strip)
+    // Entry i is −ln p(ids[i + 1] | ids[0 … i]): the first word has none.
+    const surprise = model.tokenLosses(ids, n);
     const uniform = Math.log(V);
     parts.figure.update({
-      tiles: [{ values: parts.surprise, rows: 1, cols: n - 1 }],
+      tiles: [{ values: surprise, rows: 1, cols: n - 1 }],
       min: 0,
       max: uniform,
       label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${n - 1} ` +
@@ -212,7 +217,6 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
       rowLabel: () => 'surprise',
       colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
     });
-    parts.box.dataset.strip = 'ready';
   }
 
   // What update() was last told, for the picker's shape and paintTrained's head.
