@@ -62,22 +62,22 @@ try {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => { p.painted = performance.now(); window.__keys.push(p); };
       requestAnimationFrame(() => channel.port2.postMessage(0));
-      // Trained heads: the surprise strips follow in tasks after that frame (data-strip on each
-      // lane's trained box); their time is the frame after the last one is ready.
+      // Trained heads: the model passes (maps, then strips) follow in tasks after that frame
+      // (data-state on each lane's trained box); their time is the frame after the last lane is ready.
       if (boxes().length) stripsFor = p;
       stripsReady();
     }).observe(engine, { childList: true, characterData: true, subtree: true });
     const boxes = () => [...document.querySelectorAll('#lanes .trained-box:not([hidden])')];
     let stripsFor = null;
     const stripsReady = () => {
-      if (!stripsFor || !boxes().every((box) => box.dataset.strip !== 'pending')) return;
+      if (!stripsFor || !boxes().every((box) => box.dataset.state !== 'pending')) return;
       const p = stripsFor;
       stripsFor = null;
       const channel = new MessageChannel();
       channel.port1.onmessage = () => { p.strips = performance.now(); };
       requestAnimationFrame(() => channel.port2.postMessage(0));
     };
-    new MutationObserver(stripsReady).observe(document.getElementById('lanes'), { attributes: true, attributeFilter: ['data-strip'], subtree: true });
+    new MutationObserver(stripsReady).observe(document.getElementById('lanes'), { attributes: true, attributeFilter: ['data-state'], subtree: true });
   });
   const box = page.locator('#sentence');
   // A quiet page at n tokens: the analyses after the last input have finished, plus 400 ms.
@@ -120,7 +120,7 @@ try {
       n, heads, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
       recomputeMedian: quantile(recompute, 0.5), analysesMedian: heavy.length ? quantile(heavy, 0.5) : null,
-      ...(strips.length ? { keyToStripsMedian: quantile(strips, 0.5), keyToStripsP90: quantile(strips, 0.9) } : {}),
+      ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
     };
     results.push(row);
     console.log(JSON.stringify(row));

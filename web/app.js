@@ -112,7 +112,7 @@ const anglesPanel = createAnglesPanel(slot('angles'));
 const trainedHeads = createTrainedHeads({
   picker: $('trained-picker'),
   onPickHead: (pick) => { Object.assign(state, pick); requestRecompute(); },
-  onLoaded: requestRecompute,
+  requestUpdate: requestRecompute,
 });
 const resultsTable = createResultsTable({
   panel: $('panel-trained-results'), slot: slot('trained-results'), summary: $('trained-results-summary'),

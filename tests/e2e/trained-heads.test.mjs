@@ -20,7 +20,7 @@ const SENTENCE = 's=The%20king%20sat%20on%20the%20throne%2C%20and%20the%20queen%
 function waitForTrained(page, schemes) {
   return page.waitForFunction((list) => list.every((scheme) => {
     const box = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-box`);
-    return box?.dataset.strip === 'ready' && /^Trained model: layer/.test(box.querySelector('.trained-note').textContent);
+    return box?.dataset.state === 'ready' && /^Trained model: layer/.test(box.querySelector('.trained-note').textContent);
   }), schemes, { timeout: 30000 });
 }
 

@@ -10,7 +10,7 @@
 // the same words repaints from the last outputs without calling the model.
 import { HeatmapFigure } from '../figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
-import { setHidden, setText } from '../dom.js';
+import { setAttr, setHidden, setText } from '../dom.js';
 import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
 function element(tag, className, text) {
@@ -25,13 +25,13 @@ const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / 
 
 /**
  * picker: an empty element for the layer/head picker; onPickHead({ headLayer, headIndex }) when the
- * reader picks one (1-based, for the state and the URL); onLoaded() when a model arrives or fails.
+ * reader picks one (1-based, for the state and the URL); requestUpdate() when a model arrives or fails.
  */
-export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
+export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
   let lab = null;
   let entries = [];           // lab.pretrained
   const models = new Map();   // scheme → { status: 'loading' | 'ready' | 'failed', model, index, controller, error, progress }
-  const boxes = new Map();    // scheme → { slot, box, note, strip, figure, last }
+  const boxes = new Map();    // scheme → { slot, box, note, strip, figure, want, shown, stripIds, refused }
   const layerSelect = element('select');
   const headSelect = element('select');
   buildPicker();
@@ -79,12 +79,12 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
     }).then((model) => {
       if (models.get(scheme) !== record) { model.dispose(); return; }
       Object.assign(record, { status: 'ready', model, index: vocabularyIndex(model.vocabulary), controller: null });
-      onLoaded();
+      requestUpdate();
     }, (error) => {
       if (models.get(scheme) !== record) return;
       if (error?.name === 'AbortError') { models.delete(scheme); return; }
       Object.assign(record, { status: 'failed', error, controller: null });
-      onLoaded();
+      requestUpdate();
     });
   }
 
@@ -121,7 +121,7 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
     box.append(note, heading, strip);
     slot.append(box);
     const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
-    parts = { slot, box, note, heading, strip, figure, last: null, scratch: null };
+    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripIds: null, refused: null };
     boxes.set(scheme, parts);
     return parts;
   }
@@ -131,28 +131,42 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
     setHidden(parts.strip, !shown);
   }
 
-  // One lane with a loaded model, inside the keystroke: one attention call for these ids (none
-  // when only the layer or head changed), the chosen head painted now; the strip follows after
-  // the frame (paintStrip), since the logits take a second full pass through the model.
-  function paintTrained(scheme, record, figures, parts, tokens) {
+  // One lane with a loaded model, inside the keystroke: no model call. The ids the sentence asks
+  // for become the lane's `want`; the map shows what the model last computed (`shown`, dimmed while
+  // stale) and the passes through the model follow in tasks after the frame (runPasses), so a
+  // keystroke never waits for them. A layer or head change with the same words repaints at once.
+  function showTrained(scheme, record, parts, tokens) {
     const { model, index } = record;
-    const n = tokens.length;
     const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
     if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
-    const last = parts.last;
-    if (!last || last.model !== model || !sameIds(last.ids, ids)) {
-      parts.last = { model, ids: ids.slice(), attention: model.attention(ids, n), unknown, stripDone: false, tokens };
+    const n = ids.length;
+    const same = (outputs) => outputs?.model === model && sameIds(outputs.ids, ids);
+    if (!same(parts.want)) parts.want = { model, ids: ids.slice(), tokens, unknown };
+    parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
+    if (same(parts.refused)) {
+      refuse(scheme, parts);
+      return;
     }
-    if (!parts.last.stripDone) {
-      stripsDue.add(scheme);
-      scheduleStrips();
-    }
-    parts.last.tokens = tokens; // labels: the same ids may come from differently spelled tokens
-    const outputs = parts.last;
     const { layers, heads } = model.config;
     const { layer, head } = clampHead(state.head, { layers, heads });
-    figures.attention?.update({
-      tiles: [{ values: outputs.attention, offset: headOffset(layer, head, heads, n), rows: n, cols: n }],
+    const V = model.vocabulary.length;
+    setText(parts.note, parts.shown ? `Trained model: layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}` +
+      (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocabulary[model.unknownId]}).` : '.')
+      : `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`);
+    if (same(parts.shown)) parts.shown.tokens = tokens;
+    if (parts.shown) paintMap(scheme, parts);
+    showStrip(parts, n > 1 && parts.stripIds !== null);
+    markPending(parts);
+    schedulePasses();
+  }
+
+  function paintMap(scheme, parts) {
+    const { model, attention, tokens, ids } = parts.shown;
+    const n = ids.length;
+    const { layers, heads } = model.config;
+    const { layer, head } = clampHead(state.head, { layers, heads });
+    figuresOf(scheme)?.attention?.update({
+      tiles: [{ values: attention, offset: headOffset(layer, head, heads, n), rows: n, cols: n }],
       min: 0,
       max: 1,
       label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
@@ -162,50 +176,16 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
       colLabel: (j) => `key ${tokenLabel(tokens, j)}`,
       note: (t, i, j) => (j > i ? ' (masked: a later word)' : ''),
     });
-    const V = model.vocabulary.length;
-    setText(parts.note, `Trained model: layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}` +
-      (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocabulary[model.unknownId]}).` : '.'));
-    parts.box.dataset.strip = outputs.stripDone ? 'ready' : 'pending';
-    showStrip(parts, n > 1);
-  }
-
-  // The strips, one lane per task after the keystroke's frame has painted, so typing is not held
-  // up by the second pass; a keystroke in between re-marks its lanes and the newest ids win.
-  const stripsDue = new Set();
-  let stripsScheduled = false;
-  function scheduleStrips() {
-    if (stripsScheduled) return;
-    stripsScheduled = true;
-    requestAnimationFrame(() => setTimeout(nextStrip, 0));
-  }
-  function nextStrip() {
-    stripsScheduled = false;
-    const [scheme] = stripsDue;
-    if (scheme === undefined) return;
-    stripsDue.delete(scheme);
-    const parts = boxes.get(scheme);
-    if (parts?.last && !parts.last.stripDone && !parts.box.hidden) {
-      try {
-        paintStrip(scheme, parts);
-      } catch (error) {
-        if (!(error instanceof RangeError)) throw error;
-        setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not score this sentence: ${error.message}.`);
-        showStrip(parts, false);
-      }
-    }
-    if (stripsDue.size) { stripsScheduled = true; setTimeout(nextStrip, 0); }
   }
 
   function paintStrip(scheme, parts) {
-    const outputs = parts.last;
-    const { model, ids, tokens } = outputs;
+    const { model, ids, tokens } = parts.shown;
     const n = ids.length;
-    const V = model.vocabulary.length;
-    outputs.stripDone = true;
-    parts.box.dataset.strip = 'ready';
-    if (n < 2) return; // one word: nothing is predicted (showStrip hid the strip)
+    parts.stripIds = ids;
+    if (n < 2) return; // one word: nothing is predicted (showStrip hides the strip)
     // Entry i is −ln p(ids[i + 1] | ids[0 … i]): the first word has none.
     const surprise = model.tokenLosses(ids, n);
+    const V = model.vocabulary.length;
     const uniform = Math.log(V);
     parts.figure.update({
       tiles: [{ values: surprise, rows: 1, cols: n - 1 }],
@@ -217,10 +197,66 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
       rowLabel: () => 'surprise',
       colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
     });
+    showStrip(parts, true);
   }
 
-  // What update() was last told, for the picker's shape and paintTrained's head.
+  // The core refuses what a model cannot do (a learned table past its rows): a note, not a
+  // failure; the lane keeps the identity map compare() paints.
+  function refuse(scheme, parts) {
+    setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model cannot read this sentence: ${parts.refused.message}. ` +
+      'This lane shows identity heads (W = I).');
+    showStrip(parts, false);
+    parts.box.dataset.state = 'ready';
+    setAttr(parts.slot, 'data-trained', 'ready');
+  }
+
+  // pending: the lane shows outputs for other words than the sentence's (dimmed by style.css).
+  function markPending(parts) {
+    const ready = parts.shown && parts.shown.ids === parts.want.ids && parts.stripIds === parts.shown.ids;
+    parts.box.dataset.state = ready ? 'ready' : 'pending';
+    setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
+  }
+
+  // Passes through the models, one per task after the keystroke's frame: first every lane's
+  // attention, then every lane's strip; a keystroke in between changes `want`, and the newest ids win.
+  let passesScheduled = false;
+  function schedulePasses() {
+    if (passesScheduled) return;
+    passesScheduled = true;
+    requestAnimationFrame(() => setTimeout(runPass, 0));
+  }
+  function runPass() {
+    passesScheduled = false;
+    const live = [...boxes].filter(([, parts]) => parts.slot.isConnected && !parts.box.hidden && parts.want);
+    const map = live.find(([, parts]) => parts.shown?.ids !== parts.want.ids && parts.refused?.ids !== parts.want.ids);
+    const strip = map ? null : live.find(([, parts]) => parts.shown && parts.stripIds !== parts.shown.ids);
+    const [scheme, parts] = map ?? strip ?? [];
+    if (!parts) return;
+    if (map) {
+      const { model, ids } = parts.want;
+      try {
+        const first = !parts.shown;
+        parts.shown = { ...parts.want, attention: model.attention(ids, ids.length) };
+        parts.refused = null;
+        paintMap(scheme, parts);
+        if (first) requestUpdate(); // the note and the strip's place follow the first map
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        parts.refused = { model, ids, message: error.message };
+        parts.shown = null;
+        parts.stripIds = null;
+        requestUpdate(); // the lane goes back to compare()'s identity map
+      }
+    } else {
+      paintStrip(scheme, parts);
+    }
+    if (parts.want && !parts.refused) markPending(parts);
+    schedulePasses();
+  }
+
+  // What update() was last told: the head to show, and the lanes' figures (createLanes').
   const state = { head: { layer: 1, head: 1 } };
+  let figuresOf = () => null;
 
   return {
     /** Called once the lab has loaded; reads its list of shipped models. */
@@ -253,6 +289,7 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
      */
     update({ active, tokens, schemes, figures, layer, head }) {
       state.head = { layer, head };
+      figuresOf = (scheme) => figures[scheme];
       if (!active) {
         cancelLoads();
         picker.hidden = true;
@@ -281,17 +318,7 @@ export function createTrainedHeads({ picker, onPickHead, onLoaded }) {
             'this lane shows identity heads (W = I).');
           showStrip(parts, false);
         } else {
-          try {
-            paintTrained(scheme, record, figures[scheme] ?? {}, parts, tokens);
-          } catch (error) {
-            // The core refuses what a model cannot do (a learned table past its rows): a note,
-            // not a failure; the lane keeps the identity map compare() just painted.
-            if (!(error instanceof RangeError)) throw error;
-            parts.last = null;
-            setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model cannot read this sentence: ${error.message}. ` +
-              'This lane shows identity heads (W = I).');
-            showStrip(parts, false);
-          }
+          showTrained(scheme, record, parts, tokens);
         }
       }
       picker.hidden = !shape;
