@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from '../../web/panels/trained-data.js';
 import { lengthTitles, resultsSentences, resultsTable, rowLabel } from '../../web/panels/results-data.js';
+import { DEFAULTS, readHash, writeHash } from '../../web/state.js';
 
 describe('trained lanes: data helpers', () => {
   it('labels the Heads choice with the models’ layers × heads, and offers nothing without models', () => {
@@ -33,6 +34,24 @@ describe('trained lanes: data helpers', () => {
     assert.equal(headOffset(1, 0, 5, 4), 80);
     assert.deepEqual(clampHead({ layer: 1, head: 1 }, { layers: 2, heads: 5 }), { layer: 0, head: 0 });
     assert.deepEqual(clampHead({ layer: 9, head: 64 }, { layers: 2, heads: 5 }), { layer: 1, head: 4 });
+  });
+});
+
+describe('trained lanes: the URL', () => {
+  it('keeps Heads = trained and the layer and head, and refuses what the form would', () => {
+    const { state, notes } = readHash('#s=hi&h=trained&hl=2&hh=5');
+    assert.deepEqual(notes, []);
+    assert.equal(state.heads, 'trained');
+    assert.equal(state.headLayer, 2);
+    assert.equal(state.headIndex, 5);
+    assert.equal(writeHash(state), '#s=hi&h=trained&hl=2&hh=5');
+    assert.equal(readHash('#h=3').state.heads, 3, 'numbers stay numbers');
+    const bad = readHash('#h=trainedx&hl=0&hh=1.5');
+    assert.equal(bad.state.heads, DEFAULTS.heads);
+    assert.equal(bad.state.headLayer, 1);
+    assert.equal(bad.state.headIndex, 1);
+    assert.equal(bad.notes.length, 3);
+    assert.match(bad.notes[0], /or 'trained'/);
   });
 });
 

@@ -11,6 +11,7 @@
 import { HeatmapFigure } from '../figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setAttr, setHidden, setText } from '../dom.js';
+import { TRAINED_HEADS } from '../state.js';
 import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
 function element(tag, className, text) {
@@ -133,7 +134,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
 
   // One lane with a loaded model, inside the keystroke: no model call. The ids the sentence asks
   // for become the lane's `want`; the map shows what the model last computed (`shown`, dimmed while
-  // stale) and the passes through the model follow in tasks after the frame (runPasses), so a
+  // stale) and the passes through the model follow in tasks after the frame (runPass), so a
   // keystroke never waits for them. A layer or head change with the same words repaints at once.
   function showTrained(scheme, record, parts, tokens) {
     const { model, index } = record;
@@ -217,13 +218,18 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
   }
 
-  // Passes through the models, one per task after the keystroke's frame: first every lane's
-  // attention, then every lane's strip; a keystroke in between changes `want`, and the newest ids win.
+  // Passes through the models, one per task, the first after the keystroke's frame has painted:
+  // every lane's attention, then every lane's strip. A keystroke in between changes `want`, and
+  // the newest ids win; input is handled between two tasks.
   let passesScheduled = false;
   function schedulePasses() {
     if (passesScheduled) return;
     passesScheduled = true;
-    requestAnimationFrame(() => setTimeout(runPass, 0));
+    requestAnimationFrame(() => afterOtherTasks(runPass));
+  }
+  function nextPass() {
+    passesScheduled = true;
+    afterOtherTasks(runPass);
   }
   function runPass() {
     passesScheduled = false;
@@ -251,7 +257,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       paintStrip(scheme, parts);
     }
     if (parts.want && !parts.refused) markPending(parts);
-    schedulePasses();
+    nextPass();
   }
 
   // What update() was last told: the head to show, and the lanes' figures (createLanes').
@@ -268,7 +274,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     /** [[value, label]] for the Heads control: the trained choice when models ship, else none. */
     headOptions() {
       const label = trainedHeadsLabel(entries);
-      return label ? [['trained', label]] : [];
+      return label ? [[TRAINED_HEADS, label]] : [];
     },
 
     /** Whether any model ships (a link asking for trained heads falls back to W = I otherwise). */
@@ -328,6 +334,13 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       }
     },
   };
+}
+
+// Background priority where the browser has a task scheduler (Chromium): input and the page's
+// other tasks go first, so a key pressed during the passes is handled before the next one.
+function afterOtherTasks(task) {
+  if (globalThis.scheduler?.postTask) globalThis.scheduler.postTask(task, { priority: 'background' });
+  else setTimeout(task, 0);
 }
 
 function sameIds(a, b) {
