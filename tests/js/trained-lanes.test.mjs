@@ -77,20 +77,21 @@ describe('trained lanes: results table', () => {
     assert.deepEqual(lengthTitles([32, 64, 128, 256]), ['T = 32', '2T = 64', '4T = 128', '8T = 256']);
     const { columns, rows } = resultsTable(results, LABELS);
     assert.deepEqual(columns, ['Scheme', 'T = 32', '2T = 64', '4T = 128', '8T = 256']);
-    assert.deepEqual(rows[0], ['Additive', '80.0 ± 1.00', '95.0 ± 2.00', '140 ± 5.00', '300 ± 9.00']);
+    assert.deepEqual(rows[0], ['Additive', '80.0 ± 1', '95.0 ± 2', '140 ± 5', '300 ± 9']);
+    assert.equal(rows[1][1], '84.0 ± 1.5');
     assert.equal(rows[3][0], 'Rotary + YaRN');
-    assert.deepEqual(rows[4].slice(1), ['76.0 ± 2.00', '—', '—', '—']);
+    assert.deepEqual(rows[4].slice(1), ['76.0 ± 2', '—', '—', '—']);
     assert.equal(rowLabel({ scheme: 'xpos', variant: 'none' }, LABELS), 'xpos');
   });
 
   it('says which scheme learned best, whether add and concatenate differ beyond the spread, and who held up', () => {
     const text = resultsSentences(results, LABELS).join(' ');
-    assert.match(text, /T = 32, Rotary learned best \(perplexity 70\.0 ± 1\.00 over 3 seeds\)/);
+    assert.match(text, /T = 32, Rotary learned best \(perplexity 70\.0 ± 1 over 3 seeds\)/);
     // |80 − 84| = 4 > 1 + 1.5: a clear difference, additive ahead.
     assert.match(text, /Additive beat Concatenated/);
     // Growth to 8T: NoPE 100/90 = 1.11 least; concatenated 320/84 = 3.81 most; YaRN's 84 the lowest; learned cannot run.
     assert.match(text, /at 256 tokens \(8T\), NoPE held up best \(×1\.11 its perplexity at T\) and Concatenated worst \(×3\.81/);
-    assert.match(text, /the lowest perplexity there is Rotary \+ YaRN's \(84\.0 ± 3\.00\)/);
+    assert.match(text, /the lowest perplexity there is Rotary \+ YaRN's \(84\.0 ± 3\)/);
     assert.match(text, /Learned cannot run past T/);
   });
 

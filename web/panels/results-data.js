@@ -19,7 +19,8 @@ const cell = (row, k) => {
   return value && Number.isFinite(value.mean) ? value : null;
 };
 const digits = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const shown = (value) => `${digits(value.mean)} ± ${digits(value.spread)}`;
+// The spread to two significant digits: it says how far the mean can be trusted, no further.
+const shown = (value) => `${digits(value.mean)} ± ${Number(value.spread.toPrecision(2))}`;
 
 /** Column titles: "T = 32", "2T = 64", … (multiples of the first length, the training length). */
 export function lengthTitles(lengths) {
