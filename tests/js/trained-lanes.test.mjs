@@ -95,6 +95,26 @@ describe('trained lanes: results table', () => {
     assert.match(text, /Learned cannot run past T/);
   });
 
+  it('reads the results file’s own shape: seeds as a list, variant "none", null cells, no spread for one seed', () => {
+    const file = {
+      lengths: [32, 64],
+      seeds: [1],
+      rows: [
+        { scheme: 'additive', variant: 'none', perplexity: [{ mean: 101.2, spread: null, seeds: 1 }, { mean: 180, spread: null, seeds: 1 }] },
+        { scheme: 'concatenated', variant: 'none', perplexity: [{ mean: 99.4, spread: null, seeds: 1 }, { mean: 150, spread: null, seeds: 1 }] },
+        { scheme: 'learned', variant: 'none', perplexity: [{ mean: 104, spread: null, seeds: 1 }, null] },
+        { scheme: 'rotary', variant: 'ntk', perplexity: [{ mean: 100, spread: null, seeds: 1 }, { mean: 120, spread: null, seeds: 1 }] },
+      ],
+    };
+    const { rows } = resultsTable(file, LABELS);
+    assert.deepEqual(rows.map((r) => r[0]), ['Additive', 'Concatenated', 'Learned', 'Rotary + NTK']);
+    assert.deepEqual(rows[0].slice(1), ['101', '180']);
+    assert.deepEqual(rows[2].slice(1), ['104', '—']);
+    const [first, second] = resultsSentences(file, LABELS);
+    assert.match(first, /Concatenated learned best \(perplexity 99\.4 over 1 seed\); at equal width Concatenated came out ahead .*one seed/);
+    assert.match(second, /Rotary \+ NTK held up best \(×1\.20 .* Additive worst \(×1\.78 .*Learned cannot run past T/);
+  });
+
   it('calls a gap within the seeds’ spread no clear difference, and follows the numbers when they change', () => {
     const close = structuredClone(results);
     close.rows[1].perplexity[0] = { mean: 81.5, spread: 1 }; // |80 − 81.5| = 1.5 < 1 + 1

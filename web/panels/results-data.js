@@ -2,8 +2,9 @@
 // computed from the numbers, without the DOM.
 //
 // results: { lengths: [T, 2T, …], rows: [{ scheme, variant, perplexity: [{ mean, spread } | null …] }],
-//            seeds, steps, pollution }; perplexity[k] belongs to lengths[k]; a missing or
-//            non-finite mean is a length the model cannot run (a learned table past T).
+//            seeds (a count or the list of seeds), steps, pollution }; perplexity[k] belongs to
+//            lengths[k]; a missing or non-finite mean is a length the model cannot run (a learned
+//            table past T); spread is the sample standard deviation over seeds, null for one seed.
 
 const VARIANTS = { pi: 'PI', ntk: 'NTK', yarn: 'YaRN' };
 const isPlain = (row) => !row.variant || row.variant === 'none';
@@ -19,8 +20,14 @@ const cell = (row, k) => {
   return value && Number.isFinite(value.mean) ? value : null;
 };
 const digits = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
+const hasSpread = (value) => Number.isFinite(value.spread);
 // The spread to two significant digits: it says how far the mean can be trusted, no further.
-const shown = (value) => `${digits(value.mean)} ± ${Number(value.spread.toPrecision(2))}`;
+const shown = (value) => `${digits(value.mean)}${hasSpread(value) ? ` ± ${Number(value.spread.toPrecision(2))}` : ''}`;
+
+/** How many seeds the results average over (results.seeds is a count or the seeds themselves). */
+export function seedCount(results) {
+  return Array.isArray(results.seeds) ? results.seeds.length : Number(results.seeds) || 0;
+}
 
 /** Column titles: "T = 32", "2T = 64", … (multiples of the first length, the training length). */
 export function lengthTitles(lengths) {
@@ -53,7 +60,8 @@ function ranked(results, k) {
  */
 export function resultsSentences(results, labels) {
   const name = (row) => rowLabel(row, labels);
-  const seeds = results.seeds ? ` over ${results.seeds} seeds` : '';
+  const count = seedCount(results);
+  const seeds = count ? ` over ${count} seed${count === 1 ? '' : 's'}` : '';
   const sentences = [];
   const atT = ranked(results, 0);
   if (atT.length) {
@@ -64,11 +72,16 @@ export function resultsSentences(results, labels) {
     if (add && cat) {
       const [a, c] = [cell(add, 0), cell(cat, 0)];
       // "Clear" only when the gap exceeds both spreads together: the seeds alone could explain less.
-      const clear = Math.abs(a.mean - c.mean) > a.spread + c.spread;
+      // Without spreads (one seed) there is nothing to weigh the gap against: say so.
       const better = a.mean < c.mean ? add : cat;
-      text += clear
-        ? `; at equal width ${name(better)} beat ${name(better === add ? cat : add)} (${shown(a)} against ${shown(c)} for adding and concatenating)`
-        : `; adding and concatenating at equal width show no clear difference (${shown(a)} against ${shown(c)}, within the spread over seeds)`;
+      const pair = `${shown(a)} against ${shown(c)} for adding and concatenating`;
+      if (!hasSpread(a) || !hasSpread(c)) {
+        text += `; at equal width ${name(better)} came out ahead (${pair}), from one seed, so with no spread to judge it by`;
+      } else if (Math.abs(a.mean - c.mean) > a.spread + c.spread) {
+        text += `; at equal width ${name(better)} beat ${name(better === add ? cat : add)} (${pair})`;
+      } else {
+        text += `; adding and concatenating at equal width show no clear difference (${pair}, within the spread over seeds)`;
+      }
     }
     sentences.push(`${text}.`);
   }

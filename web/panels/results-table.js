@@ -7,7 +7,7 @@
 import { TableFigure } from '../figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setHidden, setText } from '../dom.js';
-import { resultsSentences, resultsTable } from './results-data.js';
+import { resultsSentences, resultsTable, seedCount } from './results-data.js';
 
 // Shipped beside posenc.mjs (scripts/build copies data/models/ into dist/models/).
 const MODELS_URL = new URL('../models/', import.meta.url);
@@ -37,7 +37,8 @@ export function createResultsTable({ panel, slot, summary, models = MODELS_URL }
 
   function show(results) {
     const { columns, rows } = resultsTable(results, SCHEME_LABELS);
-    const seeds = results.seeds ? `${results.seeds} seeds` : 'the seeds';
+    const count = seedCount(results);
+    const seeds = count ? `${count} seed${count === 1 ? '' : 's'}` : 'the seeds';
     figure.update({
       columns,
       rows,
