@@ -10,7 +10,7 @@
 // the same words repaints from the last outputs without calling the model.
 import { HeatmapFigure } from '../figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
-import { setAttr, setHidden, setText } from '../dom.js';
+import { setAttr, setHidden, setStyle, setText } from '../dom.js';
 import { TRAINED_HEADS } from '../state.js';
 import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
@@ -198,6 +198,8 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       rowLabel: () => 'surprise',
       colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
     });
+    // Cell j belongs to word j + 1: indented by one of the map's n columns, it sits under that word's column.
+    setStyle(parts.figure.tileBox, 'paddingLeft', `${100 / n}%`);
     showStrip(parts, true);
   }
 
