@@ -1,5 +1,9 @@
 // Keystroke-to-pixels on the real page (dist/index.html with GloVe) in headless Chromium.
-//   node bench/keystroke.mjs [--out FILE] [n …]   (default 16 64 512 tokens; KEYSTROKES=30 per size)
+//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [n …]
+//   (default 16 64 512 tokens; KEYSTROKES=30 per size)
+// --trained: then switches Heads to the shipped trained models and measures again at the sizes up
+// to 64 tokens (rows marked heads: 'trained'); --stand-in V uses the tests' stand-in models with a
+// V-word vocabulary instead (tests/e2e/fixtures/pretrained-stand-in.mjs), for when dist/ ships none.
 // For each n: fills the Sentence box with n tokens, types and deletes 20 characters unmeasured
 // (warm-up), lets the analyses finish, then types one
 // character at a time with pauses (so each keystroke starts from a quiet page) and times
@@ -12,10 +16,16 @@
 // to FILE as { runtime, results } for bench/report.mjs (./scripts/bench does).
 import { writeFile } from 'node:fs/promises';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { useStandIn } from '../tests/e2e/fixtures/pretrained-stand-in.mjs';
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf('--out');
 const OUT = outIndex >= 0 ? args.splice(outIndex, 2)[1] : null;
+const trainedIndex = args.indexOf('--trained');
+const TRAINED = trainedIndex >= 0 && args.splice(trainedIndex, 1).length > 0;
+const standInIndex = args.indexOf('--stand-in');
+const STAND_IN_V = standInIndex >= 0 ? Number(args.splice(standInIndex, 2)[1]) : 0;
+const TRAINED_MAX_N = 64; // the issue's target size; the trained lanes' logits grow as n·V
 const SIZES = args.map(Number).filter((n) => n > 0);
 const NS = SIZES.length ? SIZES : [16, 64, 512];
 const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
@@ -31,7 +41,9 @@ const { server, baseUrl } = await serveDir();
 const browser = await launchChromium();
 const results = [];
 try {
-  const page = await browser.newPage();
+  const context = await browser.newContext();
+  if (STAND_IN_V) await useStandIn(context, { vocabSize: STAND_IN_V });
+  const page = await context.newPage();
   await page.goto(`${baseUrl}index.html#v=glove`);
   await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 60000 });
   await page.evaluate(() => {
@@ -50,7 +62,22 @@ try {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => { p.painted = performance.now(); window.__keys.push(p); };
       requestAnimationFrame(() => channel.port2.postMessage(0));
+      // Trained heads: the model passes (maps, then strips) follow in tasks after that frame
+      // (data-state on each lane's trained box); their time is the frame after the last lane is ready.
+      if (boxes().length) stripsFor = p;
+      stripsReady();
     }).observe(engine, { childList: true, characterData: true, subtree: true });
+    const boxes = () => [...document.querySelectorAll('#lanes .trained-box:not([hidden])')];
+    let stripsFor = null;
+    const stripsReady = () => {
+      if (!stripsFor || !boxes().every((box) => box.dataset.state !== 'pending')) return;
+      const p = stripsFor;
+      stripsFor = null;
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => { p.strips = performance.now(); };
+      requestAnimationFrame(() => channel.port2.postMessage(0));
+    };
+    new MutationObserver(stripsReady).observe(document.getElementById('lanes'), { attributes: true, attributeFilter: ['data-state'], subtree: true });
   });
   const box = page.locator('#sentence');
   // A quiet page at n tokens: the analyses after the last input have finished, plus 400 ms.
@@ -59,7 +86,7 @@ try {
       !document.getElementById('engine').textContent.includes('…'), n, { timeout: 120000 });
     await page.waitForTimeout(400);
   };
-  for (const n of NS) {
+  const measure = async (n, heads) => {
     await box.fill(sentence(n));
     await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent), n, { timeout: 120000 });
     await box.focus();
@@ -87,14 +114,30 @@ try {
     }
     const keys = await page.evaluate(() => window.__keys);
     const latency = keys.map((k) => k.painted - k.t0);
+    const strips = keys.filter((k) => k.strips).map((k) => k.strips - k.t0);
     const recompute = keys.map((k) => k.recomputeMs);
     const row = {
-      n, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
+      n, heads, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
       recomputeMedian: quantile(recompute, 0.5), analysesMedian: heavy.length ? quantile(heavy, 0.5) : null,
+      ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
     };
     results.push(row);
     console.log(JSON.stringify(row));
+  };
+  for (const n of NS) await measure(n, 'identity');
+
+  const trainedOffered = await page.locator('#heads option[value="trained"]').count() > 0;
+  if (TRAINED && !trainedOffered) console.error('keystroke: dist/ ships no trained models; the trained rows are skipped (try --stand-in V)');
+  if (TRAINED && trainedOffered) {
+    // Every lane's model loaded and painting (its note says so) before anything is measured.
+    await page.selectOption('#heads', 'trained');
+    await page.waitForFunction(() => {
+      const notes = [...document.querySelectorAll('#lanes .trained-note')];
+      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
+    }, null, { timeout: 120000 });
+    for (const n of NS.filter((n) => n <= TRAINED_MAX_N)) await measure(n, 'trained');
+    await page.selectOption('#heads', '0');
   }
 
   // Continuous typing at the largest n: frame intervals and long tasks.

@@ -127,7 +127,17 @@ for (const d of [64, 100, 128]) {
 // The page (bench/keystroke.mjs): one row per sentence length, then the continuous-typing row.
 const VSYNC_MS = 1000 / 60;
 for (const r of page?.results ?? []) {
-  if (r.keyToPixelsMedian != null && r.n <= 64) {
+  if (r.heads === 'trained') {
+    // Trained heads (--trained): the keystroke's frame (the lanes show the previous words' maps,
+    // dimmed), then the frame after every lane's model passes (map and strip) have painted.
+    check(`keystroke → pixels, ${r.tokens} tokens, trained heads on (Chromium, median of ${r.keystrokes})`,
+      `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
+      r.n <= 64 ? r.keyToPixelsMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms' : 'reported');
+    if (r.keyToTrainedMedian != null) {
+      check(`keystroke → every trained map and strip painted, ${r.tokens} tokens`,
+        `${f(r.keyToTrainedMedian, 1)} ms (p90 ${f(r.keyToTrainedP90, 1)})`, null, 'reported (model passes in tasks after the frame)');
+    }
+  } else if (r.keyToPixelsMedian != null && r.n <= 64) {
     check(`keystroke → pixels, ${r.tokens} tokens, GloVe (Chromium, median of ${r.keystrokes})`,
       `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
       r.keyToPixelsMedian < 16, 'target < 16 ms');

@@ -3,6 +3,15 @@
 //
 //   posenc-train --scheme rotary --task copy --steps 500 --out copy-rotary.safetensors
 //   posenc-train --scheme additive --task text --text data/moby-dick.txt --context 64 --steps 2000
+//   posenc-train --scheme rotary --task words --text train.txt --held-out-text data/words-heldout.txt
+//       --vectors data/glove-6b-100d-20k.i8 --vocab-size 4096 --d 100 --heads 5 --context 32 --f16
+//
+// --task words: a word-level model on the page tokenizer's tokens (model/word_vocabulary.hpp).
+// The vocabulary is the training text's vocab-size − 1 most frequent tokens that the vector file
+// has, plus <unk>; wte holds their vectors (PCA-reduced to d − dPos for concatenated), rounded to
+// the file's dtype before the first step, and is frozen (frozenEmbedding) unless --train-embedding.
+// alpha defaults to 1/(the vectors' component RMS), the page's embedding scale. The final held-out
+// loss is measured on the model read back from the bytes written, so it is the shipped file's.
 //
 // Prints one line per --log-every steps (step, training loss, held-out loss or accuracy,
 // tokens/s) and a final line; everything is a pure function of the flags, so a run reproduces
@@ -14,6 +23,9 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <unordered_map>
+#include <utility>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -21,6 +33,9 @@
 #include "model/tasks.hpp"
 #include "model/training.hpp"
 #include "model/transformer.hpp"
+#include "model/word_vocabulary.hpp"
+#include "tokenizer.hpp"
+#include "vectors.hpp"
 
 namespace {
 
@@ -31,6 +46,11 @@ struct Options {
     AdamWOptions adamw;
     std::string task = "copy";        // copy, reverse, sort, text
     std::string text_path = "data/moby-dick.txt";
+    std::string held_out_path, vectors_path = "data/glove-6b-100d-20k.i8";  // words
+    std::size_t vocab_size = 4096;                                          // words
+    bool train_embedding = false, alpha_given = false;                      // words
+    std::vector<std::size_t> eval_lengths;  // extra held-out lengths reported at the end
+    std::vector<std::string> rope_scalings; // rotary: pi, ntk, yarn at each extra length (factor = length/T)
     std::string out_path;
     std::size_t batch = 16, steps = 200, log_every = 50, eval_batches = 4;
     std::size_t symbols = 10, items = 8;  // copy, reverse, sort
@@ -44,16 +64,29 @@ const char* kUsage =
     "  model:    --scheme nope|additive|learned|concatenated|rotary|alibi|t5  --d 64 --layers 2 --heads 4\n"
     "            --context 64 (T, the training length)  --dpos (concatenated)  --base 10000\n"
     "            --pairing interleaved|half  --alpha 1  --t5-buckets 32  --t5-max-distance 128  --seed 1\n"
-    "  task:     --task copy|reverse|sort|text  --text FILE (text; default data/moby-dick.txt)\n"
+    "  task:     --task copy|reverse|sort|text|words  --text FILE (text, words; default data/moby-dick.txt)\n"
+    "            --held-out-text FILE --vectors FILE.i8 --vocab-size 4096 --train-embedding (words)\n"
     "            --symbols 10 --items 8 (copy, reverse, sort; items ≤ context/2)  --data-seed 1\n"
     "            --eval-seed N (held-out copy/reverse/sort rows; default: the bits of data-seed flipped)\n"
     "  training: --batch 16 --steps 200 --lr 1e-3 --beta1 0.9 --beta2 0.95 --eps 1e-8\n"
     "            --weight-decay 0.1 --clip 1  --log-every 50 --eval-batches 4\n"
-    "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n";
+    "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n"
+    "            --eval-lengths 64,128 (held-out loss at each)  --rope-scalings pi,ntk,yarn (rotary, factor = length/T)\n";
 
 [[noreturn]] void fail(const std::string& message) {
     std::fprintf(stderr, "posenc-train: %s\n", message.c_str());
     std::exit(2);
+}
+
+std::vector<std::string> split(const std::string& list) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start) items.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
 }
 
 double number(const std::string& flag, const std::string& text) {
@@ -89,8 +122,8 @@ Options parse(int argc, char** argv) {
             std::fputs(kUsage, stdout);
             std::exit(0);
         }
-        if (flag == "--f16") {
-            o.f16 = true;
+        if (flag == "--f16" || flag == "--train-embedding") {
+            (flag == "--f16" ? o.f16 : o.train_embedding) = true;
             continue;
         }
         if (i + 1 >= argc) fail(flag + " needs a value\n" + kUsage);
@@ -111,6 +144,11 @@ Options parse(int argc, char** argv) {
         else if (flag == "--seed") o.model.seed = count(flag, v);
         else if (flag == "--task") o.task = v;
         else if (flag == "--text") o.text_path = v;
+        else if (flag == "--held-out-text") o.held_out_path = v;
+        else if (flag == "--vectors") o.vectors_path = v;
+        else if (flag == "--vocab-size") o.vocab_size = count(flag, v);
+        else if (flag == "--eval-lengths") for (const std::string& item : split(v)) o.eval_lengths.push_back(count(flag, item));
+        else if (flag == "--rope-scalings") o.rope_scalings = split(v);
         else if (flag == "--symbols") o.symbols = count(flag, v);
         else if (flag == "--items") o.items = count(flag, v);
         else if (flag == "--data-seed") o.data_seed = count(flag, v);
@@ -128,8 +166,12 @@ Options parse(int argc, char** argv) {
         else if (flag == "--out") o.out_path = v;
         else fail("unknown flag " + flag + "\n" + kUsage);
     }
-    if (o.task != "copy" && o.task != "reverse" && o.task != "sort" && o.task != "text")
-        fail("--task must be copy, reverse, sort or text");
+    if (o.task != "copy" && o.task != "reverse" && o.task != "sort" && o.task != "text" && o.task != "words")
+        fail("--task must be copy, reverse, sort, text or words");
+    if (o.task == "words" && o.held_out_path.empty()) fail("--task words needs --held-out-text");
+    if (o.vocab_size < 2) fail("--vocab-size must be at least 2");
+    for (const std::string& r : o.rope_scalings)
+        if (r != "pi" && r != "ntk" && r != "yarn") fail("--rope-scalings must list pi, ntk or yarn");
     if (o.steps < 1) fail("--steps must be at least 1");
     if (o.log_every < 1) fail("--log-every must be at least 1");
     return o;
@@ -137,12 +179,49 @@ Options parse(int argc, char** argv) {
 
 std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) fail("cannot read --text " + path);
+    if (!in) fail("cannot read " + path);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-// The task of the flags; sets o.model.vocab from it.
-void prepare(Options& o, TrainingTask& task) {
+posenc::VectorSet read_vectors(const std::string& path) {
+    const std::string bytes = read_file(path);
+    posenc::VectorSet vectors;
+    if (const char* e = posenc::parse_packed_vectors(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(),
+                                                     vectors))
+        fail("--vectors " + path + ": " + e);
+    return vectors;
+}
+
+// The words task: vocabulary from the training text's counts, corpus, and the frozen input rows
+// (rounded as the file will store them). Sets o.model.vocab, alpha and frozen_embedding.
+std::vector<float> prepare_words(Options& o, TrainingTask& task) {
+    const posenc::VectorSet vectors = read_vectors(o.vectors_path);
+    const std::string text = read_file(o.text_path);
+    std::unordered_map<std::string, std::size_t> counts;
+    for (const std::string& token : posenc::tokenize(text)) ++counts[token];
+    WordVocabulary vocab;
+    if (std::string e = vocab.set(frequent_vector_words(counts, vectors, o.vocab_size)); !e.empty()) fail(e);
+    if (std::string e = task.set_words(vocab, text, read_file(o.held_out_path)); !e.empty()) fail(e);
+    o.model.vocab = vocab.size();
+    o.model.frozen_embedding = !o.train_embedding;
+    if (!o.alpha_given) o.model.alpha = 1.0f / vectors.component_rms;
+    const std::size_t cols = o.model.scheme == posenc::Scheme::concatenated ? o.model.d - o.model.d_pos : o.model.d;
+    if (vectors.dim != o.model.d) fail("--d must be the vectors' width " + std::to_string(vectors.dim) + " for --task words");
+    std::vector<float> rows = embedding_rows(vocab, vectors, cols);
+    if (o.f16)
+        for (float& x : rows) x = from_f16(to_f16(x));
+    std::size_t unknown = 0;
+    for (std::int32_t id : task.corpus().ids) unknown += id == vocab.unknown_id();
+    std::printf("words: %zu training tokens, %zu held out, %.2f%% of them %s\n", task.corpus().train_end,
+                task.corpus().ids.size() - task.corpus().train_end,
+                100.0 * static_cast<double>(unknown) / static_cast<double>(task.corpus().ids.size()),
+                std::string(kUnknownToken).c_str());
+    return rows;
+}
+
+// The task of the flags; sets o.model.vocab from it. Returns wte's rows for a words task.
+std::vector<float> prepare(Options& o, TrainingTask& task) {
+    if (o.task == "words") return prepare_words(o, task);
     if (o.task == "text") {
         const std::string error = task.set_text(read_file(o.text_path), kDefaultHeldOutPercent);
         if (!error.empty()) fail(error);
@@ -152,6 +231,7 @@ void prepare(Options& o, TrainingTask& task) {
         if (const char* e = task.set_synthetic(kind, o.symbols, o.items)) fail(e);
     }
     o.model.vocab = task.vocab_size();
+    return {};
 }
 
 Evaluation held_out(Transformer& model, TrainingTask& task, const Options& o) {
@@ -172,16 +252,53 @@ void log_line(std::size_t step, double train_loss, const Evaluation& e, bool tex
     std::fflush(stdout);
 }
 
-void write_weights_file(const Options& o, const Transformer& model, const TrainingTask& task) {
+std::vector<std::uint8_t> weights_bytes(const Options& o, const Transformer& model, const TrainingTask& task) {
     const std::vector<std::string> vocab = task.vocab_tokens();
     std::vector<std::uint8_t> bytes;
     const std::string error = write_weights(model.config(), model.parameters(), model.parameter_count(), &vocab,
                                             o.f16 ? WeightsDtype::f16 : WeightsDtype::f32, bytes);
     if (!error.empty()) fail(error);
-    std::ofstream out(o.out_path, std::ios::binary);
+    return bytes;
+}
+
+void write_file(const std::string& path, const std::vector<std::uint8_t>& bytes) {
+    std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    if (!out) fail("cannot write --out " + o.out_path);
-    std::printf("wrote %s (%zu bytes)\n", o.out_path.c_str(), bytes.size());
+    if (!out) fail("cannot write --out " + path);
+    std::printf("wrote %s (%zu bytes)\n", path.c_str(), bytes.size());
+}
+
+// The model becomes exactly what the file holds (F16 rounding included).
+void adopt_file(Transformer& model, const std::vector<std::uint8_t>& bytes) {
+    LoadedWeights loaded;
+    if (std::string e = read_weights(bytes.data(), bytes.size(), loaded); !e.empty()) fail(e);
+    if (const char* e = model.set_parameters(loaded.params.data(), loaded.params.size())) fail(e);
+}
+
+// One line per extra length (and per RoPE scaling for rotary): held-out loss over the same
+// number of rows as the final evaluation, for scripts/model-results.
+void report_lengths(Transformer& model, TrainingTask& task, const Options& o) {
+    const std::uint64_t seed = o.eval_seed ? o.eval_seed : ~o.data_seed;
+    for (std::size_t length : o.eval_lengths) {
+        std::vector<std::pair<std::string, EvalOptions>> variants = {{"none", {}}};
+        if (o.model.scheme == posenc::Scheme::rotary && length > o.model.context)
+            for (const std::string& name : o.rope_scalings) {
+                EvalOptions eval;
+                eval.rope = name == "pi" ? posenc::RopeScaling::pi : name == "ntk" ? posenc::RopeScaling::ntk
+                                                                                   : posenc::RopeScaling::yarn;
+                eval.factor = static_cast<double>(length) / static_cast<double>(o.model.context);
+                variants.emplace_back(name, eval);
+            }
+        for (const auto& [name, eval] : variants) {
+            if (!evaluable(o.model, task, length)) continue;
+            if (const char* e = validate_evaluation(o.model, task, o.batch, length, o.eval_batches, eval)) fail(e);
+            Evaluation e;
+            if (std::string error = evaluate(model, task, o.batch, length, o.eval_batches, seed, eval, e); !error.empty())
+                fail(error);
+            std::printf("eval length %zu rope %s loss %.17g windows %zu\n", length, name.c_str(), e.loss,
+                        task.heldout_windows(length));
+        }
+    }
 }
 
 }  // namespace
@@ -189,11 +306,12 @@ void write_weights_file(const Options& o, const Transformer& model, const Traini
 int main(int argc, char** argv) {
     Options o = parse(argc, argv);
     TrainingTask task;
-    prepare(o, task);
+    const std::vector<float> input_rows = prepare(o, task);
     if (const char* e = validate(o.model)) fail(e);
     if (const char* e = validate_training(o.model, task, o.batch, o.model.context, 1, o.adamw)) fail(e);
     if (const char* e = validate_evaluation(o.model, task, o.batch, o.model.context, o.eval_batches, {})) fail(e);
     Transformer model(o.model);
+    std::copy(input_rows.begin(), input_rows.end(), model.parameters());  // wte.weight comes first
     std::printf("%s on %s: %zu parameters, V = %zu, d = %zu, L = %zu, h = %zu, T = %zu, B = %zu\n",
                 config_to_json(o.model).c_str(), o.task.c_str(), model.parameter_count(), o.model.vocab, o.model.d,
                 o.model.layers, o.model.heads, o.model.context, o.batch);
@@ -218,9 +336,18 @@ int main(int argc, char** argv) {
             window = 0;
         }
     }
-    // Every digit of the final model's held-out loss, for checking a weights file against the run.
+    std::vector<std::uint8_t> bytes;
+    if (!o.out_path.empty()) {
+        bytes = weights_bytes(o, model, task);
+        adopt_file(model, bytes);
+        last = held_out(model, task, o);
+    }
+    // Every digit of the final model's held-out loss (the file's model when one is written), for
+    // checking a weights file against the run.
     std::printf("final held-out loss %.17g (B = %zu, T = %zu, %zu batches)\n", last.loss, o.batch, o.model.context,
                 o.eval_batches);
-    if (!o.out_path.empty()) write_weights_file(o, model, task);
+    std::printf("training seconds %.1f\n", seconds);
+    report_lengths(model, task, o);
+    if (!o.out_path.empty()) write_file(o.out_path, bytes);
     return 0;
 }

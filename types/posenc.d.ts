@@ -241,6 +241,26 @@ export interface ModelConfig {
   alpha?: number;
   t5Buckets?: number;
   t5MaxDistance?: number;
+  /** wte.weight stays fixed (no AdamW update, no decay, outside gradient clipping); its gradient is still reported. */
+  frozenEmbedding?: boolean;
+}
+
+/** One shipped word-level model (lab.pretrained). */
+export interface PretrainedModelInfo {
+  /** The scheme's name: 'additive', 'concatenated', 'rotary', 'nope', 'alibi' or 'learned'. */
+  readonly name: string;
+  readonly scheme: ModelScheme;
+  /** The scheme's label (lab.SCHEME_LABELS). */
+  readonly label: string;
+  readonly config: Readonly<Required<ModelConfig>>;
+  readonly vocabSize: number;
+  /** Mean next-token cross-entropy (nats) over heldOutTokens held-out targets at the training length. */
+  readonly heldOutLoss: number;
+  readonly heldOutPerplexity: number;
+  readonly heldOutTokens: number;
+  /** The weights file's size and sha256 (hex). */
+  readonly bytes: number;
+  readonly sha256: string;
 }
 
 export interface ModelLimits {
@@ -297,6 +317,12 @@ export interface Model {
   readonly tensors: readonly ModelTensor[];
   /** The token strings stored in the weights file, or null. */
   readonly vocab: readonly string[] | null;
+  /** Word-level models (a vocabulary with <unk>): the token strings in id order; else null. */
+  readonly vocabulary: readonly string[] | null;
+  /** Word-level models: the id of every token outside the vocabulary; else null. */
+  readonly unknownId: number | null;
+  /** Word-level models: one id per lab.tokenize(text) token, same order (RangeError for other models). */
+  tokenize(text: string): Int32Array;
   /** Training steps taken (AdamW's t). */
   readonly steps: number;
   /** Mean next-token cross-entropy; tokens has B·(T+1) ids, mask B·T. */
@@ -363,6 +389,8 @@ export interface Lab {
   readonly heapBytes: number;
   /** The trained models' limits; null in a build without models (the element's). */
   readonly modelLimits: ModelLimits | null;
+  /** The shipped word-level models (data/models/manifest.json); [] without a manifest. */
+  readonly pretrained: readonly PretrainedModelInfo[];
 
   sinusoidal(n: number, d: number, options?: { base?: number; layout?: Layout }): Float32Array;
   rotate(x: Matrix, n: number, d: number, options?: { base?: number; offset?: number; pairing?: Layout }): Float32Array;
@@ -416,4 +444,6 @@ export interface Lab {
   createModel(config: ModelConfig): Model;
   /** A model from its safetensors weights file; a bad file is refused with a RangeError. */
   loadModel(bytes: Uint8Array | ArrayBuffer): Model;
+  /** A shipped model by name, fetched on demand (sha256 checked); AbortError when signal aborts. */
+  loadPretrained(name: string, options?: { onProgress?: (progress: { loaded: number; total: number }) => void; signal?: AbortSignal }): Promise<Model>;
 }

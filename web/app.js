@@ -4,7 +4,7 @@
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
 import { LIMITS, load } from './posenc.mjs';
 import {
-  DEFAULTS, FIELDS, LANES_NARROW, MAX_LANES, MAX_TOKENS, SCHEME_IDS, WIDE_SCREEN_PX, autoDPos, parseField, readHash, validHeads, writeHash,
+  DEFAULTS, FIELDS, LANES_NARROW, MAX_LANES, MAX_TOKENS, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, autoDPos, parseField, readHash, validHeads, writeHash,
 } from './state.js';
 import { syntheticSource, vectorSetSource } from './vocab.js';
 import { SCHEME_NAMES, createLanes, slopeText } from './panels/lanes.js';
@@ -15,6 +15,8 @@ import { createShiftPanel } from './panels/shift.js';
 import { createDistancePanel } from './panels/distance.js';
 import { createOrthogonalityPanel } from './panels/orthogonality.js';
 import { createAnglesPanel } from './panels/angles.js';
+import { createTrainedHeads } from './panels/trained-heads.js';
+import { createResultsTable } from './panels/results-table.js';
 import { rowNorm, scaled } from './math.js';
 import { runInTasks } from './tasks.js';
 import { setHidden, setText, setValue } from './dom.js';
@@ -106,6 +108,15 @@ const shiftPanel = createShiftPanel(slot('shift'));
 const distancePanel = createDistancePanel(slot('distance'));
 const orthogonalityPanel = createOrthogonalityPanel(slot('orth'));
 const anglesPanel = createAnglesPanel(slot('angles'));
+// Trained heads in the lanes and the trained models' results (issue #17): hooks marked "trained".
+const trainedHeads = createTrainedHeads({
+  picker: $('trained-picker'),
+  onPickHead: (pick) => { Object.assign(state, pick); requestRecompute(); },
+  requestUpdate: requestRecompute,
+});
+const resultsTable = createResultsTable({
+  panel: $('panel-trained-results'), slot: slot('trained-results'), summary: $('trained-results-summary'),
+});
 let distanceKey = '';
 let anglesKey = '';
 let spreadKey = '';
@@ -123,6 +134,8 @@ async function start() {
     showFailure(`PosEnc Lab could not load its WebAssembly core: ${error.message}`);
     return;
   }
+  trainedHeads.setLab(lab); // trained: the shipped models' list, and their results if any ship
+  if (trainedHeads.available) resultsTable.watch();
   loadGlove();
   mountVectorPicker();
   recompute();
@@ -237,7 +250,7 @@ function wireControls() {
   choose(ui.concat, 'concat');
   choose(ui.layout, 'layout');
   choose(ui.pairing, 'pairing');
-  choose(ui.heads, 'heads', Number);
+  choose(ui.heads, 'heads', (value) => parseField('heads', value)); // a number, or trained
   ui.causal.addEventListener('change', () => { state.causal = ui.causal.checked; requestRecompute(); });
   numberControl(ui.dim, 'd', 'd');
   numberControl(ui.dpos, 'dPos', 'd_p');
@@ -393,13 +406,16 @@ function effectiveSettings(source) {
   const dWord = state.concat === 'same-width' ? d - dPos : d;
   const concatWidth = state.concat === 'same-width' ? d : d + dPos;
   const heads = validHeads([d, concatWidth]);
-  let h = state.heads;
+  // trained: the lanes' compare keeps W = I; the trained lanes repaint their attention.
+  const trained = state.heads === TRAINED_HEADS && trainedHeads.available;
+  if (state.heads === TRAINED_HEADS && !trained) notes.push('No trained models ship with this copy of the page; using W = I.');
+  let h = state.heads === TRAINED_HEADS ? 0 : state.heads;
   if (!heads.includes(h)) {
     notes.push(`${h} heads do not divide the widths (${d}, ${concatWidth}) into even parts; using W = I.`);
     h = 0;
   }
   const alpha = state.alpha === 'auto' ? source.defaultAlpha : state.alpha;
-  return { d, dPos, dWord, concatWidth, heads: h, headChoices: heads, alpha, notes, ...schemeSettings(notes) };
+  return { d, dPos, dWord, concatWidth, heads: h, trained, headChoices: heads, alpha, notes, ...schemeSettings(notes) };
 }
 
 /**
@@ -461,6 +477,8 @@ function recompute({ typed = false } = {}) {
 
   tokenList.render(tokens, embedded.unknown, allTokens.length, textCut);
   lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength });
+  trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes, layer: state.headLayer, head: state.headIndex });
+  if (settings.trained) resultsTable.load();
   lanes.select(selected);
   describeLanes(view);
   peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
@@ -570,7 +588,7 @@ function reflectSettings(source, settings) {
     reflectedKey = key;
     reflectCaptions(source, settings);
   }
-  setValue(ui.heads, String(settings.heads));
+  setValue(ui.heads, settings.trained ? TRAINED_HEADS : String(settings.heads));
 }
 
 function reflectCaptions(source, settings) {
@@ -580,8 +598,9 @@ function reflectCaptions(source, settings) {
   ui.alphaAuto.title = source.kind === 'synthetic'
     ? 'α = 1: synthetic components already have RMS 1'
     : `α = 1/RMS of a component (${(1 / source.defaultAlpha).toPrecision(4)}), so αE's components have RMS 1 — the role of ×√d_model`;
-  const headLabels = settings.headChoices.map((h) => [h, h === 0 ? 'identity (W = I)' : `${h} random head${h === 1 ? '' : 's'}`]);
-  if (ui.heads.options.length !== headLabels.length || [...ui.heads.options].some((o, i) => Number(o.value) !== headLabels[i][0])) {
+  const headLabels = settings.headChoices.map((h) => [h, h === 0 ? 'identity (W = I)' : `${h} random head${h === 1 ? '' : 's'}`])
+    .concat(trainedHeads.headOptions()); // trained
+  if (ui.heads.options.length !== headLabels.length || [...ui.heads.options].some((o, i) => o.value !== String(headLabels[i][0]))) {
     ui.heads.replaceChildren(...headLabels.map(([h, label]) => new Option(label, String(h))));
   }
 
@@ -597,7 +616,7 @@ function reflectCaptions(source, settings) {
     ? 'With W = I the word and position parts live in separate coordinates, so both cross terms are exactly 0.'
     : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`);
   setField('spreadVocab', source.kind === 'synthetic' ? '2,000 hashed filler words' : 'the whole vocabulary');
-  setText(ui.headsNote, settings.heads === 0
+  setText(ui.headsNote, settings.trained ? trainedHeads.headsNote() : settings.heads === 0
     ? 'Projections are the identity (W = I): queries, keys and values are the encoded vectors themselves, so the pictures show what the encoding alone does, with no learned weights in the way.'
     : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`);
 }

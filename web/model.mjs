@@ -6,11 +6,11 @@
 // attention L·h·n·n; logits n·V; grads one Float32Array per tensor, named as in the file.
 // Tasks (lab.createTask) live in the core and generate their own batches, so train / evaluate
 // cross the wasm boundary once per call, however many steps or lengths they cover.
-import { checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
+import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
 
 const CONFIG_KEYS = [
   'scheme', 'vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 'base', 'pairing', 'alpha', 't5Buckets',
-  't5MaxDistance',
+  't5MaxDistance', 'frozenEmbedding',
 ];
 const INTEGER_KEYS = ['vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 't5Buckets', 't5MaxDistance'];
 // RopeScaling's order in the core (0 is none).
@@ -117,6 +117,7 @@ export function configJson(config) {
   for (const key of ['base', 'alpha']) {
     if (config[key] !== undefined) checkFinite(key, config[key]);
   }
+  if (config.frozenEmbedding !== undefined) checkBoolean('frozenEmbedding', config.frozenEmbedding);
   return JSON.stringify(config);
 }
 
@@ -125,20 +126,36 @@ export class Model {
   #handle;
   #scratch;
   #limits;  // lab.modelLimits: the core's own, one home
+  #text;    // lab.tokenize's argument check, returning the text as the core may take it
 
-  /** Not for direct use: lab.createModel(config) or lab.loadModel(bytes). */
-  constructor(core, handle, scratch, limits) {
+  /** Not for direct use: lab.createModel(config), lab.loadModel(bytes) or lab.loadPretrained(name). */
+  constructor(core, handle, scratch, limits, text) {
     this.#core = core;
     this.#handle = handle;
     this.#scratch = scratch;
     this.#limits = limits;
+    this.#text = text;
     this.config = Object.freeze(JSON.parse(handle.config()));
     this.parameterCount = handle.parameterCount();
     this.tensors = Object.freeze(JSON.parse(handle.tensors()).map(([name, rows, cols, offset]) =>
       Object.freeze({ name, shape: Object.freeze(cols ? [rows, cols] : [rows]), offset })));
     /** The token strings stored in the weights file, or null. */
     this.vocab = handle.hasVocab() ? Object.freeze(handle.vocab()) : null;
+    const unknownId = handle.unknownId();
+    /** Word-level models (a vocabulary with <unk>, e.g. lab.loadPretrained): the token strings in id order, else null. */
+    this.vocabulary = unknownId >= 0 ? this.vocab : null;
+    /** The id every token outside the vocabulary maps to (word-level models), else null. */
+    this.unknownId = unknownId >= 0 ? unknownId : null;
     Object.freeze(this);
+  }
+
+  /**
+   * Word-level models: the ids of lab.tokenize(text)'s tokens, one per token in the same order
+   * (a token outside the vocabulary → unknownId), from one call into the core.
+   */
+  tokenize(text) {
+    if (this.unknownId === null) throw new RangeError('this model has no word vocabulary (only word-level models, e.g. lab.loadPretrained, tokenize)');
+    return this.#live().tokenize(this.#text(text));
   }
 
   /** Training steps taken (AdamW's t). */

@@ -80,7 +80,7 @@ export function load(options = {}) {
   if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
   const flavour = simd ? 'simd' : 'scalar';
   if (!loaded.has(flavour)) {
-    const pending = instantiate(flavour).then((core) => new Lab(core));
+    const pending = instantiate(flavour).then(async (core) => new Lab(core, core.TrainableModel ? await readManifest() : []));
     pending.catch(() => loaded.delete(flavour));
     loaded.set(flavour, pending);
   }
@@ -109,15 +109,58 @@ async function instantiateBeside(flavour) {
 }
 
 // Bytes of a file shipped beside this module: fetched in browsers, read from disk in Node.
-async function readAsset(name) {
+// onProgress({ loaded, total }) after each piece (total: the expected size, if known); signal
+// aborts with an AbortError.
+async function readAsset(name, { onProgress, signal, total } = {}) {
   const url = new URL(name, import.meta.url);
   if (IS_NODE) {
     const { readFile } = await import('node:fs/promises');
-    return new Uint8Array(await readFile(url));
+    const bytes = new Uint8Array(await readFile(url, { signal }));
+    onProgress?.({ loaded: bytes.length, total: bytes.length });
+    return bytes;
   }
-  const response = await fetch(url);
+  const response = await fetch(url, { signal });
   if (!response.ok) throw new Error(`could not load ${name}: HTTP ${response.status}`);
-  return new Uint8Array(await response.arrayBuffer());
+  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
+  const size = total ?? (Number(response.headers.get('content-length')) || undefined);
+  const pieces = [];
+  let loaded = 0;
+  for (const reader = response.body.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    pieces.push(value);
+    loaded += value.length;
+    onProgress({ loaded, total: size ?? loaded });
+  }
+  const bytes = new Uint8Array(loaded);
+  pieces.reduce((at, piece) => (bytes.set(piece, at), at + piece.length), 0);
+  return bytes;
+}
+
+// The pretrained word-level models (data/models/, scripts/train-models), shipped beside this
+// module as models/: their manifest, or none when it is missing or unreadable.
+const MODELS_DIR = 'models/';
+const PRETRAINED_KEYS = ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens', 'bytes', 'sha256'];
+
+async function readManifest() {
+  try {
+    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(`${MODELS_DIR}manifest.json`)));
+    return Object.freeze(manifest.models.map((entry) => {
+      const picked = Object.fromEntries(PRETRAINED_KEYS.map((key) => [key, entry[key]]));
+      return Object.freeze({ ...picked, label: SCHEME_LABELS[entry.scheme], config: Object.freeze({ ...entry.config }) });
+    }));
+  } catch {
+    return Object.freeze([]);
+  }
+}
+
+async function sha256Hex(bytes) {
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+function throwIfAborted(signal) {
+  if (signal?.aborted) throw signal.reason ?? new DOMException('loadPretrained was aborted', 'AbortError');
 }
 
 // A word-vector set living in wasm memory; see Lab.loadVectors.
@@ -350,7 +393,7 @@ class Lab {
   #table;    // the core's scheme table, derived once (schemeTable below)
   #settled;  // the last settleSchemeOptions call: { key, result }
 
-  constructor(core) {
+  constructor(core, pretrained) {
     this.#core = core;
     this.#table = deriveTable(core.schemeTable());
     this.version = core.version();
@@ -359,6 +402,12 @@ class Lab {
     this.SCHEMES = SCHEMES;
     // null in the <posenc-lab> element's cores, which leave the trainable models out.
     this.modelLimits = core.modelLimits ? Object.freeze(core.modelLimits()) : null;
+    /**
+     * The shipped word-level models (data/models/manifest.json), one per scheme: frozen
+     * { name, scheme, label, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens,
+     * bytes, sha256 }; [] when the manifest is missing (and in the element's cores).
+     */
+    this.pretrained = pretrained;
     Object.freeze(this);
   }
 
@@ -587,9 +636,7 @@ class Lab {
 
   /** Lowercased word and punctuation tokens (see README for the rules). */
   tokenize(text) {
-    checkText(text);
-    // Lone surrogates would corrupt Emscripten's UTF-8 conversion; make them U+FFFD first.
-    return this.#core.tokenize(wellFormed(text));
+    return this.#core.tokenize(preparedText(text));
   }
 
   /** Synthetic word vectors: Float32Array(tokens.length*d), N(0,1) seeded by each token's hash. */
@@ -778,6 +825,30 @@ class Lab {
     return this.#withBytes(bytes, 'weights file', (address) => this.#adoptModel((handle) => handle.load(address, bytes.length)));
   }
 
+  /**
+   * A shipped word-level model (lab.pretrained, by name), fetched on demand beside this module:
+   * a Model with tokenize(text), vocabulary and unknownId. Options: onProgress({ loaded, total }),
+   * signal (an AbortSignal: rejects with an AbortError). The file must match its manifest sha256.
+   */
+  async loadPretrained(name, options = {}) {
+    checkOptions('options', options, ['onProgress', 'signal']);
+    const { onProgress, signal } = options;
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('onProgress must be a function');
+    if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal');
+    const entry = this.pretrained.find((model) => model.name === name);
+    if (!entry) {
+      const names = this.pretrained.map((model) => `'${model.name}'`).join(', ') || 'none: no manifest was found';
+      throw new RangeError(`name must be one of the pretrained models (${names}), got ${JSON.stringify(name)}`);
+    }
+    throwIfAborted(signal);
+    const file = `${MODELS_DIR}${entry.name}.safetensors`;
+    const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes });
+    const sha256 = await sha256Hex(bytes);
+    throwIfAborted(signal);
+    if (sha256 !== entry.sha256) throw new Error(`${file} has sha256 ${sha256}, but the manifest says ${entry.sha256}`);
+    return this.loadModel(bytes);
+  }
+
   // Runs fn(address) with a heap copy of bytes, freed afterwards.
   #withBytes(bytes, what, fn) {
     const address = this.#core._malloc(Math.max(1, bytes.length));
@@ -798,7 +869,7 @@ class Lab {
       handle.delete();
       throw new RangeError(error);
     }
-    return new Model(this.#core, handle, (floats, fn) => this[WITH_SCRATCH](floats, fn), this.modelLimits);
+    return new Model(this.#core, handle, (floats, fn) => this[WITH_SCRATCH](floats, fn), this.modelLimits, preparedText);
   }
 
   loadVectors(source = 'glove') {
@@ -1137,6 +1208,13 @@ function wellFormed(text) {
 
 // Bounded so that a pasted book cannot exhaust wasm memory (tokens take several times the
 // text's size); callers tokenize a prefix and say so.
+// A checked text as the core may take it: lone surrogates would corrupt Emscripten's UTF-8
+// conversion, so they become U+FFFD first.
+function preparedText(text) {
+  checkText(text);
+  return wellFormed(text);
+}
+
 function checkText(text) {
   if (typeof text !== 'string') throw new TypeError('text must be a string');
   if (text.length > LIMITS.maxTextLength) {

@@ -16,6 +16,9 @@ export const SCHEME_IDS = SCHEMES;
 export const LANES_NARROW = 3;
 export const MAX_LANES = 5;
 export const WIDE_SCREEN_PX = 1600;
+// The Heads control's value for the shipped trained models (web/panels/trained-heads.js); every
+// other value is a number of heads (0 = W = I).
+export const TRAINED_HEADS = 'trained';
 
 export const DEFAULTS = Object.freeze({
   sentence: DEFAULT_SENTENCE,
@@ -28,7 +31,9 @@ export const DEFAULTS = Object.freeze({
   layout: 'interleaved',
   pairing: 'interleaved',
   causal: false,
-  heads: 0,                // 0 = W = I
+  heads: 0,                // 0 = W = I, or TRAINED_HEADS
+  headLayer: 1,            // trained heads: the layer and head the lanes show (1-based)
+  headIndex: 1,
   shiftK: 3,
   spreadLength: 0,         // 0 = the sentence's length
   maxDistance: 128,
@@ -57,6 +62,11 @@ function parseSchemes(text) {
   if (!items.every((w) => SCHEME_IDS.includes(w))) return undefined;
   return SCHEME_IDS.filter((id) => items.includes(id));
 }
+function parseHeads(text) {
+  if (text === TRAINED_HEADS) return text;
+  const v = num(text);
+  return Number.isInteger(v) && v >= 0 && v <= 64 ? v : undefined;
+}
 const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(text) : NaN);
 
 // name → [hash key, parse(text) → value | undefined, human description of the allowed values]
@@ -71,7 +81,10 @@ export const FIELDS = {
   layout: ['lay', (t) => (['interleaved', 'half'].includes(t) ? t : undefined), "'interleaved' or 'half'"],
   pairing: ['pair', (t) => (['interleaved', 'half'].includes(t) ? t : undefined), "'interleaved' or 'half'"],
   causal: ['c', (t) => (t === '1' ? true : t === '0' ? false : undefined), '0 or 1'],
-  heads: ['h', (t) => { const v = num(t); return Number.isInteger(v) && v >= 0 && v <= 64 ? v : undefined; }, 'a whole number from 0 to 64'],
+  heads: ['h', parseHeads, `a whole number from 0 to 64, or '${TRAINED_HEADS}'`],
+  // Bounded by the shipped models' own layer and head counts when the lanes show them.
+  headLayer: ['hl', inRange(1, 64, true), 'a whole number from 1 to 64'],
+  headIndex: ['hh', inRange(1, 64, true), 'a whole number from 1 to 64'],
   shiftK: ['k', (t) => { const v = num(t); return Number.isInteger(v) && v >= 1 && v <= 64 ? v : undefined; }, 'a whole number from 1 to 64'],
   spreadLength: ['L', (t) => { const v = num(t); return Number.isInteger(v) && v >= 0 && v <= MAX_TOKENS ? v : undefined; }, `a whole number from 0 to ${MAX_TOKENS}`],
   maxDistance: ['K', (t) => { const v = num(t); return Number.isInteger(v) && v >= 8 && v <= 4096 ? v : undefined; }, 'a whole number from 8 to 4096'],

@@ -28,6 +28,7 @@
 #include "model/tasks.hpp"
 #include "model/training.hpp"
 #include "model/transformer.hpp"
+#include "model/word_vocabulary.hpp"
 #endif
 #include "pca.hpp"
 #include "retrieval.hpp"
@@ -767,9 +768,14 @@ public:
         model::LoadedWeights loaded;
         const std::string error = model::read_weights(bytes_at(address), size, loaded);
         if (!error.empty()) return error;
+        std::string adopted = adopt(loaded.config, loaded.params.data());
+        if (!adopted.empty()) return adopted;
         vocab_ = std::move(loaded.vocab);
         has_vocab_ = loaded.has_vocab;
-        return adopt(loaded.config, loaded.params.data());
+        // A vocabulary with <unk> makes a word-level model (tokenize); any other keeps none.
+        words_ = model::WordVocabulary{};
+        if (has_vocab_) (void)words_.set(vocab_);
+        return {};
     }
 
     std::string config() const { return model::config_to_json(model_->config()); }
@@ -789,6 +795,13 @@ public:
     double steps() const { return static_cast<double>(model_->steps()); }
     bool has_vocab() const { return has_vocab_; }
     emscripten::val vocab() const { return token_array(vocab_); }
+    // −1 unless the file's vocabulary is a word vocabulary (model/word_vocabulary.hpp).
+    int unknown_id() const { return words_.unknown_id(); }
+    // A new Int32Array: the ids of lab.tokenize(text)'s tokens, in order (word models only).
+    emscripten::val tokenize(const std::string& text) {
+        words_.encode(text, encoded_);
+        return emscripten::val::global("Int32Array").new_(emscripten::typed_memory_view(encoded_.size(), encoded_.data()));
+    }
 
     // out: one double, the loss.
     std::string loss(std::uintptr_t tokens, std::size_t count, std::size_t B, std::size_t T, std::uintptr_t mask,
@@ -931,6 +944,8 @@ private:
     std::unique_ptr<model::Transformer> model_;
     std::vector<std::string> vocab_;
     bool has_vocab_ = false;
+    model::WordVocabulary words_;
+    std::vector<std::int32_t> encoded_;  // tokenize's ids, reused
     std::vector<std::uint8_t> saved_;
 };
 
@@ -979,6 +994,8 @@ EMSCRIPTEN_BINDINGS(models) {
         .function("steps", &TrainableModel::steps)
         .function("hasVocab", &TrainableModel::has_vocab)
         .function("vocab", &TrainableModel::vocab)
+        .function("unknownId", &TrainableModel::unknown_id)
+        .function("tokenize", &TrainableModel::tokenize)
         .function("loss", &TrainableModel::loss)
         .function("gradients", &TrainableModel::gradients)
         .function("trainStep", &TrainableModel::train_step)

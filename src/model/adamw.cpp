@@ -61,6 +61,7 @@ void adamw_update(const std::vector<TensorSpec>& specs, float* params, const flo
     const float step_size = static_cast<float>(o.lr / (1.0 - std::pow(static_cast<double>(b1), steps)));
     const float bc2_sqrt = static_cast<float>(std::sqrt(1.0 - std::pow(static_cast<double>(b2), steps)));
     for (const TensorSpec& spec : specs) {
+        if (spec.frozen) continue;
         const AdamWConstants k{spec.decayed() ? decay : 1.0f, b1, b2, one_minus_b1, one_minus_b2, step_size, bc2_sqrt,
                                o.eps};
         std::size_t i = spec.offset;

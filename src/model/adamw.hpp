@@ -31,7 +31,7 @@ const char* validate(const AdamWOptions& o);
 // The global L2 norm (accumulated in double), then the scaling above. Returns the norm before it.
 double clip_gradients(float* grads, std::size_t count, float clip);
 
-// One AdamW update at step t (1-based) over every tensor of specs.
+// One AdamW update at step t (1-based) over every tensor of specs except frozen ones (untouched).
 void adamw_update(const std::vector<TensorSpec>& specs, float* params, const float* grads, float* m, float* v,
                   std::uint64_t t, const AdamWOptions& o);
 

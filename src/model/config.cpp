@@ -63,6 +63,7 @@ std::vector<TensorSpec> parameter_specs(const ModelConfig& cfg) {
     };
     const std::size_t d = cfg.d;
     add("wte.weight", cfg.vocab, cfg.scheme == Scheme::concatenated ? d - cfg.d_pos : d);
+    specs.back().frozen = cfg.frozen_embedding;
     if (cfg.scheme == Scheme::learned) add("wpe.weight", cfg.context, d);
     if (cfg.scheme == Scheme::t5) add("t5_bias.weight", static_cast<std::size_t>(cfg.t5_buckets), cfg.heads);
     for (std::size_t l = 0; l < cfg.layers; ++l) {
@@ -84,6 +85,10 @@ std::vector<TensorSpec> parameter_specs(const ModelConfig& cfg) {
     add("ln_f.bias", d, 0);
     add("lm_head.weight", cfg.vocab, d);
     return specs;
+}
+
+std::size_t trained_offset(const std::vector<TensorSpec>& specs) {
+    return !specs.empty() && specs.front().frozen ? specs.front().size() : 0;
 }
 
 std::size_t parameter_count(const ModelConfig& cfg) {

@@ -48,6 +48,10 @@ struct ModelConfig {
     int t5_buckets = 32;               // t5 only
     int t5_max_distance = 128;         // t5 only
     std::uint64_t seed = 1;            // initialisation
+    // wte.weight is an input fixed from outside (e.g. GloVe rows): AdamW leaves it untouched (no
+    // update, no decay) and gradient clipping ignores it, as PyTorch does for a tensor with
+    // requires_grad_(False); gradients() still reports its gradient.
+    bool frozen_embedding = false;
 };
 
 // Limits, enforced before anything is allocated. Parameters (with gradients and two AdamW
@@ -61,7 +65,7 @@ inline constexpr std::size_t kMaxParameters = std::size_t{1} << 24;
 
 // nullptr when cfg is valid, else a message naming the offending field by its JS name
 // (scheme, vocab, d, layers, heads, context, dPos, base, pairing, alpha, t5Buckets,
-// t5MaxDistance, seed).
+// t5MaxDistance, seed, frozenEmbedding).
 const char* validate(const ModelConfig& cfg);
 
 // The JS API's name of a trainable scheme ("nope", "additive", "learned", "concatenated",
@@ -76,12 +80,17 @@ struct TensorSpec {
     std::size_t cols = 0;    // second dimension; 0 for a 1-D tensor
     std::size_t offset = 0;  // first float in the flat parameter buffer
     std::size_t size() const { return cols == 0 ? rows : rows * cols; }
-    // AdamW's decoupled weight decay applies to tensors with two dimensions only.
+    // Not trained (wte.weight of a frozenEmbedding model). Only the first tensor can be frozen,
+    // so the trained tensors are one tail of the flat buffer (trained_offset).
+    bool frozen = false;
+    // AdamW's decoupled weight decay applies to trained tensors with two dimensions only.
     bool decayed() const { return cols != 0; }
 };
 
 // The parameter tensors of a valid cfg, in file and buffer order; offsets are consecutive.
 std::vector<TensorSpec> parameter_specs(const ModelConfig& cfg);
 std::size_t parameter_count(const ModelConfig& cfg);
+// The first float of the trained tensors: 0, or the size of a frozen wte.weight.
+std::size_t trained_offset(const std::vector<TensorSpec>& specs);
 
 }  // namespace posenc::model

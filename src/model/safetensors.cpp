@@ -110,6 +110,10 @@ std::string read_config_member(const std::string& key, const JsonValue& v, Model
         else cfg.alpha = std::abs(value) <= FLT_MAX ? static_cast<float>(value) : (value > 0 ? 1 : -1) * HUGE_VALF;
         return {};
     }
+    if (key == "frozenEmbedding") {
+        if (v.kind != JsonValue::Kind::boolean) return "frozenEmbedding must be true or false";
+        return cfg.frozen_embedding = v.boolean, "";
+    }
     if (key == "vocab") return read_size(v, key, cfg.vocab);
     if (key == "d") return read_size(v, key, cfg.d);
     if (key == "layers") return read_size(v, key, cfg.layers);
@@ -138,7 +142,8 @@ std::string config_to_json(const ModelConfig& cfg) {
     json += ",\"alpha\":" + format_number(cfg.alpha, 9);    // 9 digits: the same float back
     json += ",\"t5Buckets\":" + std::to_string(cfg.t5_buckets);
     json += ",\"t5MaxDistance\":" + std::to_string(cfg.t5_max_distance);
-    json += ",\"seed\":" + std::to_string(cfg.seed) + "}";
+    json += ",\"seed\":" + std::to_string(cfg.seed);
+    json += std::string(",\"frozenEmbedding\":") + (cfg.frozen_embedding ? "true" : "false") + "}";
     return json;
 }
 

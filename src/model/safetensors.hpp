@@ -10,7 +10,8 @@
 //                       [begin, end) relative to the section's start; the tensors tile it exactly
 // Config JSON (keys are the JS API's names; written in this order, all present):
 //   {"scheme":"rotary","vocab":V,"d":…,"layers":…,"heads":…,"context":T,"dPos":…,"base":…,
-//    "pairing":"interleaved"|"half","alpha":…,"t5Buckets":…,"t5MaxDistance":…,"seed":…}
+//    "pairing":"interleaved"|"half","alpha":…,"t5Buckets":…,"t5MaxDistance":…,"seed":…,
+//    "frozenEmbedding":false|true}
 // Reading accepts F32 and F16 tensors (F16 widened exactly), tensors in any order in the header,
 // and extra string entries in __metadata__ (other writers add e.g. "format": "pt").
 #pragma once

@@ -33,6 +33,25 @@ std::string TrainingTask::set_text(std::string_view text, unsigned held_out_perc
     const std::string error = build_corpus(text, nullptr, held_out_percent, corpus);
     if (!error.empty()) return error;
     corpus_ = std::move(corpus);
+    words_.clear();
+    text_ = true;
+    return {};
+}
+
+std::string TrainingTask::set_words(const WordVocabulary& vocab, std::string_view text, std::string_view held_out) {
+    if (vocab.empty()) return "vocab is empty";
+    if (text.size() > kMaxTextBytes) return "text has more than 67108864 bytes";
+    if (held_out.size() > kMaxTextBytes) return "heldOutText has more than 67108864 bytes";
+    TextCorpus corpus;
+    std::vector<std::int32_t> tail;
+    vocab.encode(text, corpus.ids);
+    vocab.encode(held_out, tail);
+    if (corpus.ids.size() < 2) return "text has fewer than 2 tokens";
+    if (tail.size() < 2) return "heldOutText has fewer than 2 tokens";
+    corpus.train_end = corpus.ids.size();
+    corpus.ids.insert(corpus.ids.end(), tail.begin(), tail.end());
+    corpus_ = std::move(corpus);
+    words_ = vocab.tokens();
     text_ = true;
     return {};
 }
@@ -47,7 +66,8 @@ const char* TrainingTask::set_synthetic(SyntheticKind kind, std::size_t symbols,
 }
 
 std::vector<std::string> TrainingTask::vocab_tokens() const {
-    return text_ ? vocabulary_tokens(corpus_.vocabulary) : synthetic_tokens(synthetic_);
+    if (!text_) return synthetic_tokens(synthetic_);
+    return words_.empty() ? vocabulary_tokens(corpus_.vocabulary) : words_;
 }
 
 std::uint64_t TrainingTask::batch_bytes(std::size_t B, std::size_t T) const {

@@ -24,6 +24,7 @@
 #include "model/adamw.hpp"
 #include "model/tasks.hpp"
 #include "model/transformer.hpp"
+#include "model/word_vocabulary.hpp"
 
 namespace posenc::model {
 
@@ -40,11 +41,19 @@ class TrainingTask {
 public:
     // "" or a message naming text or heldOutPercent. The task is unchanged on failure.
     std::string set_text(std::string_view text, unsigned held_out_percent);
+    // Word-level text: the ids of `text` (vocab.encode) for training, then those of `held_out`,
+    // which is exactly the held-out part (train_end = the training text's token count). "" or a
+    // message naming vocab, text or heldOutText; the task is unchanged on failure.
+    std::string set_words(const WordVocabulary& vocab, std::string_view text, std::string_view held_out);
     // nullptr or a message naming symbols (2 … kMaxSymbols). items 0: ⌊T/2⌋ at each length T.
     const char* set_synthetic(SyntheticKind kind, std::size_t symbols, std::size_t items = 0);
 
     bool is_text() const { return text_; }
-    std::size_t vocab_size() const { return text_ ? corpus_.vocabulary.size() : synthetic_.vocab(); }
+    std::size_t vocab_size() const {
+        return !text_ ? synthetic_.vocab() : words_.empty() ? corpus_.vocabulary.size() : words_.size();
+    }
+    // The corpus's ids (text tasks): training ids [0, train_end), then held out.
+    const TextCorpus& corpus() const { return corpus_; }
     std::vector<std::string> vocab_tokens() const;
     // Held-out windows of length T (text), or 0 for synthetic tasks (they draw fresh examples).
     std::size_t heldout_windows(std::size_t T) const { return text_ ? heldout_window_count(corpus_, T) : 0; }
@@ -62,6 +71,7 @@ public:
 private:
     bool text_ = false;
     TextCorpus corpus_;
+    std::vector<std::string> words_;  // word-level text: the vocabulary's tokens; empty otherwise
     SyntheticTask synthetic_;
     std::size_t fixed_items_ = 0;
     std::vector<std::int32_t> tokens_;

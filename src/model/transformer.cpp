@@ -130,7 +130,9 @@ double Transformer::gradients(const std::int32_t* tokens, std::size_t B, std::si
 double Transformer::train_step(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask,
                                const AdamWOptions& options) {
     const double before = gradients(tokens, B, T, mask);
-    clip_gradients(grads_.data(), grads_.size(), options.clip);
+    // A frozen wte's gradient stays reported but, as in PyTorch, counts in no norm and no update.
+    const std::size_t trained = trained_offset(specs_);
+    clip_gradients(grads_.data() + trained, grads_.size() - trained, options.clip);
     ++step_;
     adamw_update(specs_, params_.data(), grads_.data(), m_.data(), v_.data(), step_, options);
     return before;

@@ -411,7 +411,7 @@ TEST_CASE("config JSON: round trip and messages naming the key", "[model][safete
     CHECK(config_to_json(small(Scheme::concatenated)) ==
           "{\"scheme\":\"concatenated\",\"vocab\":11,\"d\":8,\"layers\":2,\"heads\":2,\"context\":5,\"dPos\":2,"
           "\"base\":500000.25,\"pairing\":\"interleaved\",\"alpha\":0.300000012,\"t5Buckets\":32,"
-          "\"t5MaxDistance\":128,\"seed\":18364758544493064720}");
+          "\"t5MaxDistance\":128,\"seed\":18364758544493064720,\"frozenEmbedding\":false}");
     CHECK(config_from_json("{\"scheme\":\"rotary\",\"vocab\":11}", cfg) == "");
     CHECK((cfg.d == 64 && cfg.layers == 2 && cfg.heads == 4 && cfg.context == 64));  // ModelConfig's defaults
     CHECK(config_from_json("{\"vocab\":11}", cfg) == "config has no scheme");

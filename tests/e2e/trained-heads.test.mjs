@@ -1,0 +1,177 @@
+// Trained heads in the lanes (issue #17): Heads → trained paints each lane's model attention and
+// surprise strip, the layer/head picker works by keyboard and lives in the URL, lanes without a
+// model say so, typing updates the strip, a failed load falls back to identity heads, and the
+// results table renders with sentences from its numbers. Uses the shipped models when dist/ has
+// them, else the test-only stand-in (fixtures/pretrained-stand-in.mjs).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { pageSuite, readFigure } from './browser.mjs';
+import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
+
+const openPage = pageSuite();
+const open = (hash, { fail, delayMs, ...options } = {}) => openPage({ hash, prepare: (context) => prepareModels(context, { fail, delayMs }), ...options });
+// The attention map itself, not the strip inside the same slot.
+const MAP = { canvases: '> .fig canvas.map-canvas' };
+const STRIP = { canvases: '.trained-strip canvas.map-canvas' };
+const SENTENCE = 's=The%20king%20sat%20on%20the%20throne%2C%20and%20the%20queen%20smiled%20at%20the%20king.';
+
+/** Waits until every listed lane shows its model (note) and has scored the words (strip ready). */
+function waitForTrained(page, schemes) {
+  return page.waitForFunction((list) => list.every((scheme) => {
+    const box = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-box`);
+    return box?.dataset.state === 'ready' && /^Trained model: layer/.test(box.querySelector('.trained-note').textContent);
+  }), schemes, { timeout: 30000 });
+}
+
+/** The surprise strip's values as its JSON export downloads them. */
+async function stripValues(page, scheme) {
+  const button = page.locator(`#lanes [data-scheme="${scheme}"] .trained-strip button[aria-label$="JSON data"]`);
+  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const json = JSON.parse(await readFile(await download.path(), 'utf8'));
+  return Object.values(json.matrices[0].values);
+}
+
+describe('trained heads in the lanes', () => {
+  it('switching Heads to trained paints each lane’s model attention and a finite surprise strip', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}`);
+    try {
+      const option = page.locator('#heads option[value="trained"]');
+      assert.match(await option.textContent(), /^trained \(\d+ layers? × \d+ heads?\)$/);
+      const before = await readFigure(page, 'additive-attention', MAP);
+      await page.selectOption('#heads', 'trained');
+      const lanes = ['additive', 'concatenated', 'rotary'];
+      await waitForTrained(page, lanes);
+      for (const scheme of lanes) {
+        const [map] = await readFigure(page, `${scheme}-attention`, MAP);
+        assert.match(map.label, /trained model, layer 1 of \d+, head 1 of \d+/, scheme);
+        assert.ok(map.colours > 2, `${scheme}: the attention map is not uniform (${map.colours} colours)`);
+        if (scheme === 'additive') assert.notEqual(map.pixels, before[0].pixels, 'the map changed from W = I');
+        const strip = await readFigure(page, `${scheme}-attention`, STRIP);
+        assert.equal(strip.length, 1);
+        assert.equal(strip[0].width, 14, 'one cell per word after the first (15 tokens)');
+        assert.match(strip[0].label, /surprise at each next word, −ln p in nats/);
+        const values = await stripValues(page, scheme);
+        assert.equal(values.length, 14);
+        assert.ok(values.every((v) => Number.isFinite(v) && v >= 0), `${scheme}: ${values}`);
+      }
+      // Arrow keys read the strip's exact values.
+      const canvas = page.locator('#lanes [data-scheme="rotary"] .trained-strip canvas.map-canvas');
+      await canvas.focus();
+      await page.keyboard.press('ArrowRight');
+      assert.match(await page.locator('#lanes [data-scheme="rotary"] .trained-strip .cell-readout').textContent(),
+        /surprise, “sat” \(2\) after “king” \(1\) = \d/);
+      assert.match(await page.locator('#heads-note').textContent(), /^Trained heads:/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the layer and head picker works by keyboard, changes the figure and survives a reload of the link', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}&h=trained`);
+    let hash;
+    try {
+      await waitForTrained(page, ['additive']);
+      assert.equal(await page.locator('#heads').inputValue(), 'trained');
+      const [first] = await readFigure(page, 'additive-attention', MAP);
+      await page.locator('#trained-head').focus();
+      await page.keyboard.press('ArrowDown');
+      await page.waitForFunction(() => /head 2 of/.test(document.querySelector('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label')));
+      await page.locator('#trained-layer').focus();
+      await page.keyboard.press('ArrowDown');
+      await page.waitForFunction(() => /layer 2 of/.test(document.querySelector('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label')));
+      const [second] = await readFigure(page, 'additive-attention', MAP);
+      assert.notEqual(second.pixels, first.pixels, 'layer 2, head 2 is another picture');
+      await page.waitForFunction(() => /hl=2/.test(location.hash) && /hh=2/.test(location.hash) && /h=trained/.test(location.hash));
+      hash = await page.evaluate(() => location.hash);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+    const again = await open(hash);
+    try {
+      await waitForTrained(again.page, ['additive']);
+      assert.equal(await again.page.locator('#trained-layer').inputValue(), '2');
+      assert.equal(await again.page.locator('#trained-head').inputValue(), '2');
+      assert.match(await again.page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /layer 2 of \d+, head 2 of/);
+      assert.deepEqual(again.problems, []);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a lane without a model says so; typing updates the strip; a long sentence is a note in the learned lane', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}&h=trained&sch=additive,learned,xpos`);
+    try {
+      await waitForTrained(page, ['additive', 'learned']);
+      assert.equal(await page.locator('#lanes [data-scheme="xpos"] .trained-note').textContent(),
+        'No trained model for xPos: this lane keeps its identity heads (W = I).');
+      assert.equal(await page.locator('#lanes [data-scheme="xpos"] .trained-strip').isVisible(), false);
+      const [before] = await readFigure(page, 'additive-attention', STRIP);
+      await page.locator('#sentence').focus();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(' the cat sat');
+      // Figures off screen paint when they scroll in (web/figure.js), so bring the strip back.
+      await page.locator('#lanes [data-scheme="additive"] .trained-strip').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector('#lanes [data-scheme="additive"] .trained-strip canvas.map-canvas').width === 17);
+      const [after] = await readFigure(page, 'additive-attention', STRIP);
+      assert.notEqual(after.pixels, before.pixels);
+      assert.ok((await stripValues(page, 'additive')).every(Number.isFinite));
+      // Past the learned model's context: the core refuses, the lane says why and keeps W = I.
+      await page.locator('#sentence').fill(Array.from({ length: 40 }, () => 'the king').join(' '));
+      await page.waitForFunction(() => /cannot read this sentence: .*context/.test(
+        document.querySelector('#lanes [data-scheme="learned"] .trained-note').textContent));
+      assert.match(await page.locator('#lanes [data-scheme="additive"] .trained-note').textContent(), /^Trained model: layer/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a model that fails to load is a clear note and its lane keeps identity heads', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}&h=trained`, { fail: ['rotary'] });
+    try {
+      await waitForTrained(page, ['additive']);
+      await page.waitForFunction(() => /could not be loaded \(.+\); this lane shows identity heads/.test(
+        document.querySelector('#lanes [data-scheme="rotary"] .trained-note').textContent));
+      assert.match(await page.locator('[data-figure="rotary-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('switching back before the models arrive cancels their loads', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}`, { delayMs: 1500 });
+    try {
+      await page.selectOption('#heads', 'trained');
+      await page.waitForFunction(() => /Loading the trained/.test(document.querySelector('#lanes .trained-note')?.textContent ?? ''));
+      await page.selectOption('#heads', '0');
+      await page.waitForTimeout(400);
+      assert.equal(await page.locator('#lanes .trained-box:not([hidden])').count(), 0);
+      assert.equal(await page.locator('#trained-picker').isVisible(), false);
+      assert.match(await page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('the results table shows perplexity by length with sentences computed from it', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}`);
+    try {
+      const panel = page.locator('#panel-trained-results');
+      await panel.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelectorAll('[data-figure="trained-results"] tbody tr').length > 0);
+      const head = await page.locator('[data-figure="trained-results"] thead th').allTextContents();
+      assert.deepEqual(head.slice(1).map((h) => h.replace(/ = \d+$/, '')), ['T', '2T', '4T', '8T']);
+      const rows = await page.locator('[data-figure="trained-results"] tbody tr').allTextContents();
+      assert.ok(rows.some((r) => /^Rotary \+ PI/.test(r)), rows.join('\n'));
+      assert.match(await page.locator('#trained-results-summary').textContent(), /learned best \(perplexity [\d.]+ ± [\d.]+/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+});

@@ -1,0 +1,51 @@
+// The trained lanes' numbers, without the DOM: which models the Heads control offers, the page's
+// tokens as a model's ids, and where a head sits in the model's attention output.
+//
+// Shapes: tokens n strings; ids Int32Array(n); attention Float32Array(L·h·n·n), layer-major then
+// head, each n×n row-major (row = query).
+
+const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/** The Heads control's text for the shipped models, "trained (2 layers × 5 heads)"; null when none ship. */
+export function trainedHeadsLabel(pretrained) {
+  if (!pretrained?.length) return null;
+  const shapes = new Set(pretrained.map(({ config }) => `${plural(config.layers, 'layer')} × ${plural(config.heads, 'head')}`));
+  // The models share one shape by design; if they ever do not, say so rather than pick one.
+  return `trained (${shapes.size === 1 ? [...shapes][0] : 'layers × heads vary by model'})`;
+}
+
+/** Token string → id for one vocabulary (the strings in id order, as in the weights file). */
+export function vocabularyIndex(vocabulary) {
+  const index = new Map();
+  vocabulary.forEach((token, id) => { if (!index.has(token)) index.set(token, id); });
+  return index;
+}
+
+/**
+ * The page's tokens as model ids, written into `out` (reused across keystrokes when long enough):
+ * the same lookup m.tokenize(text) does in the core, but on the tokens the lanes already show, so
+ * a lane's rows are the page's tokens even where the page's vectors split a word differently.
+ * out: an Int32Array to reuse, or null.
+ * → { ids: Int32Array(n) (a view of out), unknown: how many tokens fell back to unknownId }.
+ */
+export function idsFor(tokens, index, unknownId, out = null) {
+  const n = tokens.length;
+  const ids = out && out.length >= n ? out.subarray(0, n) : new Int32Array(n);
+  let unknown = 0;
+  for (let i = 0; i < n; i++) {
+    const id = index.get(tokens[i]);
+    if (id === undefined) unknown++;
+    ids[i] = id ?? unknownId;
+  }
+  return { ids, unknown };
+}
+
+/** Where head `head` of layer `layer` (both 0-based) starts in an L·h·n·n attention array. */
+export function headOffset(layer, head, heads, n) {
+  return (layer * heads + head) * n * n;
+}
+
+/** The layer and head to show (0-based), the URL's 1-based choice clamped to the model's shape. */
+export function clampHead({ layer, head }, { layers, heads }) {
+  return { layer: Math.min(layers, Math.max(1, layer)) - 1, head: Math.min(heads, Math.max(1, head)) - 1 };
+}

@@ -1,0 +1,352 @@
+// Trained heads in the lanes: when the Heads control says "trained", each lane whose scheme has a
+// shipped model (lab.pretrained) shows that model's attention on the sentence for the chosen layer
+// and head, and under it a surprise strip, −ln p of each next word. Models load on demand, with
+// progress in the lane, and are abandoned (AbortSignal) if the control switches back first; a lane
+// whose model failed to load, or has none, keeps its identity-head map and says why.
+//
+// Per keystroke and trained lane: the tokens are looked up in the model's vocabulary in JS (no
+// wasm call), then one attention call paints the map in the keystroke's frame; the strip's
+// m.tokenLosses (a logits call and a log-softmax) runs in a task of its own after that frame. A layer or head change with
+// the same words repaints from the last outputs without calling the model.
+import { HeatmapFigure } from '../figure.js';
+import { SCHEME_LABELS } from '../posenc.mjs';
+import { setAttr, setHidden, setStyle, setText } from '../dom.js';
+import { TRAINED_HEADS } from '../state.js';
+import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
+
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
+const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
+
+/**
+ * picker: an empty element for the layer/head picker; onPickHead({ headLayer, headIndex }) when the
+ * reader picks one (1-based, for the state and the URL); requestUpdate() when a model arrives or fails.
+ */
+export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
+  let lab = null;
+  let entries = [];           // lab.pretrained
+  const models = new Map();   // scheme → { status: 'loading' | 'ready' | 'failed', model, index, controller, error, progress }
+  const boxes = new Map();    // scheme → { slot, box, note, strip, figure, want, shown, stripIds, refused }
+  const layerSelect = element('select');
+  const headSelect = element('select');
+  buildPicker();
+
+  function buildPicker() {
+    const group = element('div', 'trained-picker-group');
+    group.setAttribute('role', 'group');
+    group.setAttribute('aria-label', 'Trained head shown in the lanes');
+    const label = (text, control, id) => {
+      control.id = id;
+      const l = element('label', '', text);
+      l.htmlFor = id;
+      return [l, control];
+    };
+    group.append(element('span', 'trained-picker-title', 'Trained head:'),
+      ...label('Layer', layerSelect, 'trained-layer'), ...label('Head', headSelect, 'trained-head'));
+    const pick = () => onPickHead({ headLayer: Number(layerSelect.value), headIndex: Number(headSelect.value) });
+    layerSelect.addEventListener('change', pick);
+    headSelect.addEventListener('change', pick);
+    picker.replaceChildren(group);
+    picker.hidden = true;
+  }
+
+  function fillSelect(select, count, chosen) {
+    if (select.options.length !== count) {
+      select.replaceChildren(...Array.from({ length: count }, (_, i) => new Option(String(i + 1), String(i + 1))));
+    }
+    const value = String(Math.min(count, Math.max(1, chosen)));
+    if (select.value !== value) select.value = value;
+  }
+
+  const entryFor = (scheme) => entries.find((entry) => entry.scheme === scheme || entry.name === scheme);
+
+  function startLoad(scheme, entry) {
+    const controller = new AbortController();
+    const record = { status: 'loading', controller, progress: { loaded: 0, total: entry.bytes ?? 0 } };
+    models.set(scheme, record);
+    lab.loadPretrained(entry.name, {
+      signal: controller.signal,
+      onProgress: (progress) => {
+        record.progress = progress;
+        const parts = boxes.get(scheme);
+        if (parts && models.get(scheme) === record) setText(parts.note, loadingText(scheme, record));
+      },
+    }).then((model) => {
+      if (models.get(scheme) !== record) { model.dispose(); return; }
+      Object.assign(record, { status: 'ready', model, index: vocabularyIndex(model.vocabulary), controller: null });
+      requestUpdate();
+    }, (error) => {
+      if (models.get(scheme) !== record) return;
+      if (error?.name === 'AbortError') { models.delete(scheme); return; }
+      Object.assign(record, { status: 'failed', error, controller: null });
+      requestUpdate();
+    });
+  }
+
+  function loadingText(scheme, record) {
+    const { loaded, total } = record.progress;
+    return `Loading the trained ${SCHEME_LABELS[scheme]} model…${percent(loaded, total)} ` +
+      `(${(loaded / 1e6).toFixed(1)} of ${((total || loaded) / 1e6).toFixed(1)} MB); identity heads meanwhile.`;
+  }
+
+  /**
+   * Switching back from trained abandons the loads still under way and forgets failures (the
+   * next switch to trained tries those again); loaded models are kept.
+   */
+  function cancelLoads() {
+    for (const [scheme, record] of models) {
+      if (record.status === 'ready') continue;
+      record.controller?.abort();
+      models.delete(scheme);
+    }
+  }
+
+  // The trained box lives inside the lane's attention slot, after the figure, so the lane keeps
+  // its children (and the subgrid rows that line the lanes up).
+  function boxFor(scheme) {
+    const slot = document.querySelector(`#lanes [data-figure="${scheme}-attention"]`);
+    if (!slot) return null;
+    let parts = boxes.get(scheme);
+    if (parts?.slot === slot) return parts;
+    const box = element('div', 'trained-box');
+    const note = element('p', 'lane-note trained-note');
+    note.setAttribute('role', 'status');
+    const heading = element('p', 'trained-strip-title', 'Surprise: −ln p(next word) under the trained model');
+    const strip = element('div', 'fig-slot trained-strip');
+    box.append(note, heading, strip);
+    slot.append(box);
+    const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
+    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripIds: null, refused: null };
+    boxes.set(scheme, parts);
+    return parts;
+  }
+
+  function showStrip(parts, shown) {
+    setHidden(parts.heading, !shown);
+    setHidden(parts.strip, !shown);
+  }
+
+  // One lane with a loaded model, inside the keystroke: no model call. The ids the sentence asks
+  // for become the lane's `want`; the map shows what the model last computed (`shown`, dimmed while
+  // stale) and the passes through the model follow in tasks after the frame (runPass), so a
+  // keystroke never waits for them. A layer or head change with the same words repaints at once.
+  function showTrained(scheme, record, parts, tokens) {
+    const { model, index } = record;
+    const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
+    if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
+    const n = ids.length;
+    const same = (outputs) => outputs?.model === model && sameIds(outputs.ids, ids);
+    if (!same(parts.want)) parts.want = { model, ids: ids.slice(), tokens, unknown };
+    parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
+    if (same(parts.refused)) {
+      refuse(scheme, parts);
+      return;
+    }
+    const { layers, heads } = model.config;
+    const { layer, head } = clampHead(state.head, { layers, heads });
+    const V = model.vocabulary.length;
+    setText(parts.note, parts.shown ? `Trained model: layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}` +
+      (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocabulary[model.unknownId]}).` : '.')
+      : `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`);
+    if (same(parts.shown)) parts.shown.tokens = tokens;
+    if (parts.shown) paintMap(scheme, parts);
+    showStrip(parts, n > 1 && parts.stripIds !== null);
+    markPending(parts);
+    schedulePasses();
+  }
+
+  function paintMap(scheme, parts) {
+    const { model, attention, tokens, ids } = parts.shown;
+    const n = ids.length;
+    const { layers, heads } = model.config;
+    const { layer, head } = clampHead(state.head, { layers, heads });
+    figuresOf(scheme)?.attention?.update({
+      tiles: [{ values: attention, offset: headOffset(layer, head, heads, n), rows: n, cols: n }],
+      min: 0,
+      max: 1,
+      label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
+        `${n} × ${n} tokens, rows are queries`,
+      legendTitle: 'attention weight',
+      rowLabel: (i) => `query ${tokenLabel(tokens, i)}`,
+      colLabel: (j) => `key ${tokenLabel(tokens, j)}`,
+      note: (t, i, j) => (j > i ? ' (masked: a later word)' : ''),
+    });
+  }
+
+  function paintStrip(scheme, parts) {
+    const { model, ids, tokens } = parts.shown;
+    const n = ids.length;
+    parts.stripIds = ids;
+    if (n < 2) return; // one word: nothing is predicted (showStrip hides the strip)
+    // Entry i is −ln p(ids[i + 1] | ids[0 … i]): the first word has none.
+    const surprise = model.tokenLosses(ids, n);
+    const V = model.vocabulary.length;
+    const uniform = Math.log(V);
+    parts.figure.update({
+      tiles: [{ values: surprise, rows: 1, cols: n - 1 }],
+      min: 0,
+      max: uniform,
+      label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${n - 1} ` +
+        `(the first word has no prediction); ln V = ${uniform.toFixed(2)} is a uniform guess over ${V} words`,
+      legendTitle: `−ln p (nats; ${uniform.toFixed(1)} = uniform guess)`,
+      rowLabel: () => 'surprise',
+      colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
+    });
+    // Cell j belongs to word j + 1: indented by one of the map's n columns, it sits under that word's column.
+    setStyle(parts.figure.tileBox, 'paddingLeft', `${100 / n}%`);
+    showStrip(parts, true);
+  }
+
+  // The core refuses what a model cannot do (a learned table past its rows): a note, not a
+  // failure; the lane keeps the identity map compare() paints.
+  function refuse(scheme, parts) {
+    setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model cannot read this sentence: ${parts.refused.message}. ` +
+      'This lane shows identity heads (W = I).');
+    showStrip(parts, false);
+    parts.box.dataset.state = 'ready';
+    setAttr(parts.slot, 'data-trained', 'ready');
+  }
+
+  // pending: the lane shows outputs for other words than the sentence's (dimmed by style.css).
+  function markPending(parts) {
+    const ready = parts.shown && parts.shown.ids === parts.want.ids && parts.stripIds === parts.shown.ids;
+    parts.box.dataset.state = ready ? 'ready' : 'pending';
+    setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
+  }
+
+  // Passes through the models, one per task, the first after the keystroke's frame has painted:
+  // every lane's attention, then every lane's strip. A keystroke in between changes `want`, and
+  // the newest ids win; input is handled between two tasks.
+  let passesScheduled = false;
+  function schedulePasses() {
+    if (passesScheduled) return;
+    passesScheduled = true;
+    requestAnimationFrame(() => afterOtherTasks(runPass));
+  }
+  function nextPass() {
+    passesScheduled = true;
+    afterOtherTasks(runPass);
+  }
+  function runPass() {
+    passesScheduled = false;
+    const live = [...boxes].filter(([, parts]) => parts.slot.isConnected && !parts.box.hidden && parts.want);
+    const map = live.find(([, parts]) => parts.shown?.ids !== parts.want.ids && parts.refused?.ids !== parts.want.ids);
+    const strip = map ? null : live.find(([, parts]) => parts.shown && parts.stripIds !== parts.shown.ids);
+    const [scheme, parts] = map ?? strip ?? [];
+    if (!parts) return;
+    if (map) {
+      const { model, ids } = parts.want;
+      try {
+        const first = !parts.shown;
+        parts.shown = { ...parts.want, attention: model.attention(ids, ids.length) };
+        parts.refused = null;
+        paintMap(scheme, parts);
+        if (first) requestUpdate(); // the note and the strip's place follow the first map
+      } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
+        parts.refused = { model, ids, message: error.message };
+        parts.shown = null;
+        parts.stripIds = null;
+        requestUpdate(); // the lane goes back to compare()'s identity map
+      }
+    } else {
+      paintStrip(scheme, parts);
+    }
+    if (parts.want && !parts.refused) markPending(parts);
+    nextPass();
+  }
+
+  // What update() was last told: the head to show, and the lanes' figures (createLanes').
+  const state = { head: { layer: 1, head: 1 } };
+  let figuresOf = () => null;
+
+  return {
+    /** Called once the lab has loaded; reads its list of shipped models. */
+    setLab(loaded) {
+      lab = loaded;
+      entries = loaded.pretrained ?? [];
+    },
+
+    /** [[value, label]] for the Heads control: the trained choice when models ship, else none. */
+    headOptions() {
+      const label = trainedHeadsLabel(entries);
+      return label ? [[TRAINED_HEADS, label]] : [];
+    },
+
+    /** Whether any model ships (a link asking for trained heads falls back to W = I otherwise). */
+    get available() {
+      return entries.length > 0;
+    },
+
+    /** The caption under the lanes while trained heads are on. */
+    headsNote() {
+      return `Trained heads: each lane with a shipped model shows one head of that scheme's small language model, trained on ` +
+        'public-domain English with the same frozen GloVe vectors as input (choose the layer and head above the lanes); ' +
+        'the encoded input and the logit decomposition below still use W = I.';
+    },
+
+    /**
+     * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'
+     * lanes: scheme → { attention, … }), layer, head (1-based, from the state) }.
+     */
+    update({ active, tokens, schemes, figures, layer, head }) {
+      state.head = { layer, head };
+      figuresOf = (scheme) => figures[scheme];
+      if (!active) {
+        cancelLoads();
+        picker.hidden = true;
+        for (const parts of boxes.values()) setHidden(parts.box, true);
+        return;
+      }
+      let shape = null;
+      for (const scheme of schemes) {
+        const parts = boxFor(scheme);
+        if (!parts) continue;
+        setHidden(parts.box, false);
+        const entry = entryFor(scheme);
+        if (!entry) {
+          setText(parts.note, `No trained model for ${SCHEME_LABELS[scheme]}: this lane keeps its identity heads (W = I).`);
+          showStrip(parts, false);
+          continue;
+        }
+        shape ??= entry.config;
+        if (!models.has(scheme)) startLoad(scheme, entry);
+        const record = models.get(scheme);
+        if (record.status === 'loading') {
+          setText(parts.note, loadingText(scheme, record));
+          showStrip(parts, false);
+        } else if (record.status === 'failed') {
+          setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
+            'this lane shows identity heads (W = I).');
+          showStrip(parts, false);
+        } else {
+          showTrained(scheme, record, parts, tokens);
+        }
+      }
+      picker.hidden = !shape;
+      if (shape) {
+        fillSelect(layerSelect, shape.layers, layer);
+        fillSelect(headSelect, shape.heads, head);
+      }
+    },
+  };
+}
+
+// Background priority where the browser has a task scheduler (Chromium): input and the page's
+// other tasks go first, so a key pressed during the passes is handled before the next one.
+function afterOtherTasks(task) {
+  if (globalThis.scheduler?.postTask) globalThis.scheduler.postTask(task, { priority: 'background' });
+  else setTimeout(task, 0);
+}
+
+function sameIds(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
