@@ -19,6 +19,8 @@ export type Layout = 'interleaved' | 'half';
 export declare const SCHEMES: readonly Scheme[];
 /** Each scheme's short display name, in display order (the core's scheme table). */
 export declare const SCHEME_LABELS: Readonly<Record<Scheme, string>>;
+/** The RoPE extensions: scheme → the ropeScaling type a rotary model takes for it. */
+export declare const SCHEME_ROPE_SCALING: Readonly<Partial<Record<Scheme, 'pi' | 'ntk' | 'yarn'>>>;
 
 /** Where a scheme puts position. */
 export type SchemeFamily = 'absolute' | 'concatenated' | 'rotation' | 'logit bias' | 'none';

@@ -8,7 +8,7 @@
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
 import { Model, configJson, createTask } from './model.mjs';
 
-// LIMITS, SCHEMES and SCHEME_LABELS are known before load() (pages parse links and build their
+// LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links and build their
 // skeletons with them first); load() checks that they are the core's own (limits.hpp,
 // scheme_table.hpp) and refuses a core that differs.
 // Everything else about the schemes — labels, families, terms, papers, the scheme parameters'
@@ -37,6 +37,8 @@ export const SCHEME_LABELS = Object.freeze({
   nope: 'NoPE', t5: 'T5 bias', xpos: 'xPos', 'rope-pi': 'RoPE + PI', 'rope-ntk': 'RoPE + NTK', yarn: 'YaRN',
 });
 export const SCHEMES = Object.freeze(Object.keys(SCHEME_LABELS));
+/** The RoPE extensions: scheme → the ropeScaling type ('pi' | 'ntk' | 'yarn') a rotary model takes for it. */
+export const SCHEME_ROPE_SCALING = Object.freeze({ 'rope-pi': 'pi', 'rope-ntk': 'ntk', yarn: 'yarn' });
 const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
 
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -1114,8 +1116,9 @@ function deriveTable(table) {
   };
   const names = table.schemes.map((s) => s.name);
   if (names.join() !== SCHEMES.join()) throw new Error(`the wasm core's schemes (${names}) differ from this module's SCHEMES`);
-  for (const { name, label } of table.schemes) {
+  for (const { name, label, ropeScaling } of table.schemes) {
     if (SCHEME_LABELS[name] !== label) throw new Error(`the wasm core labels ${name} '${label}', this module '${SCHEME_LABELS[name]}'`);
+    if ((SCHEME_ROPE_SCALING[name] ?? 'none') !== (ropeScaling ?? 'none')) throw new Error(`the wasm core scales ${name}'s RoPE by '${ropeScaling}'`);
   }
   for (const [key, value] of Object.entries(table.limits)) {
     if (LIMITS[key] !== value) throw new Error(`the wasm core's limit ${key} = ${value} differs from this module's LIMITS`);

@@ -2,6 +2,7 @@
 // owns the runs): the status line, the loss chart, length generalisation, the learned attention
 // with its per-token loss strip, the samples, and the run sentence's inputs.
 import { ChartFigure, HeatmapFigure, formatValue } from '../figure.js';
+import { SCHEME_ROPE_SCALING } from '../posenc.mjs';
 import { CURVE_STYLE } from '../panels/distance.js';
 import { isLanguageTask } from './config.js';
 
@@ -9,7 +10,10 @@ export const BIN = 10;            // training losses are drawn as means of BIN s
 export const EVAL_EVERY = 50;     // held-out loss every EVAL_EVERY steps (a multiple of BIN)
 export const LENGTHS_EVERY = 100; // length generalisation, attention and sample every LENGTHS_EVERY steps
 export const MULTIPLES = [1, 2, 3, 4, 6, 8];
-const ROPE_CURVES = { pi: ['rope-pi', 'PI'], ntk: ['rope-ntk', 'NTK-aware'], yarn: ['yarn', 'YaRN'] };
+// The rotary model's curves with each RoPE scaling, drawn in the style of the lane that scales ω
+// the same way: type → [scheme, label].
+const SCALING_LABELS = { pi: 'PI', ntk: 'NTK-aware', yarn: 'YaRN' };
+const ROPE_CURVES = Object.fromEntries(Object.entries(SCHEME_ROPE_SCALING).map(([id, type]) => [type, [id, SCALING_LABELS[type]]]));
 
 /**
  * parts: { status, samples, inspectNote, layer, head, sentence, xAxis, lossSlot, lengthSlot,
