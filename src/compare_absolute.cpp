@@ -10,9 +10,6 @@
 
 namespace posenc::detail {
 
-namespace {
-// table (n×d) = the sinusoidal table; rows already there for the same (d, base, layout) are
-// kept (a row does not depend on n), the others computed.
 POSENC_COLD void extend_table(std::vector<float>& table, CompareCache::TableKey& key, std::size_t n, std::size_t d,
                               double base, Layout layout) {
     const bool same = key.d == d && key.base == base && key.layout == layout;
@@ -22,6 +19,7 @@ POSENC_COLD void extend_table(std::vector<float>& table, CompareCache::TableKey&
     key = {d, base, layout};
 }
 
+namespace {
 // out (n×n) = scale·PE·PEᵀ for a sinusoidal table PE (n×d, rows at positions 0 … n − 1):
 // PE(i)·PE(j) = Σ_k sin(iω_k)sin(jω_k) + cos(iω_k)cos(jω_k) = Σ_k cos((i − j)ω_k) = PE(|i − j|)·PE(0),
 // so n dot products (in double, one rounding to float) and an n×n fill replace n² dot products.

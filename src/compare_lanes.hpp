@@ -37,6 +37,10 @@ void run_scheme(const CompareConfig& cfg, Scheme scheme, const float* word_part,
                 SchemeResult& lane, CompareResult& s, bool concat_shares_content = false);
 
 // ---- Families: their lanes (called by compare) and their hooks (called by run_scheme) ---------
+// table (n×d) = the sinusoidal table; rows already there for the same (d, base, layout) are
+// kept (a row does not depend on n), the others computed.
+void extend_table(std::vector<float>& table, CompareCache::TableKey& key, std::size_t n, std::size_t d, double base,
+                  Layout layout);
 void run_absolute_lanes(const CompareConfig& cfg, const float* embeddings, const float* concat_words, CompareResult& r);
 void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
                     bool concat_shares_content, CompareResult& s, float* terms);

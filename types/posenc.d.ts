@@ -19,6 +19,8 @@ export type Layout = 'interleaved' | 'half';
 export declare const SCHEMES: readonly Scheme[];
 /** Each scheme's short display name, in display order (the core's scheme table). */
 export declare const SCHEME_LABELS: Readonly<Record<Scheme, string>>;
+/** The RoPE extensions: scheme → the ropeScaling type a rotary model takes for it. */
+export declare const SCHEME_ROPE_SCALING: Readonly<Partial<Record<Scheme, 'pi' | 'ntk' | 'yarn'>>>;
 
 /** Where a scheme puts position. */
 export type SchemeFamily = 'absolute' | 'concatenated' | 'rotation' | 'logit bias' | 'none';
@@ -178,6 +180,34 @@ export type CompareResult = {
 
 export interface Comparer {
   compare(embeddings: Matrix, n: number, d: number, options?: CompareOptions): CompareResult;
+  dispose(): void;
+}
+
+export interface AnalysisOptions extends Omit<CompareOptions, 'concatWords'> {
+  /** Tokens kept (the rest only counted in total); default limits.maxCompareTokens. */
+  maxTokens?: number;
+  /** Also return the sinusoidal tables pe (n × d) and peConcat (n × dPos). */
+  peTables?: boolean;
+}
+
+export interface AnalysisUpdate {
+  tokens: string[];
+  /** Tokens in the text before the cut to maxTokens. */
+  total: number;
+  /** true for a token outside the word-vector set (always false for synthetic vectors). */
+  unknown: boolean[];
+  /** The unscaled word vectors, n × d. */
+  vectors: Float32Array;
+  /** null when the text has no tokens. */
+  result: CompareResult | null;
+  /** With peTables (and tokens): n × d and n × dPos; otherwise null. */
+  pe: Float32Array | null;
+  peConcat: Float32Array | null;
+}
+
+/** One keystroke in one wasm call: see Lab.analysis. */
+export interface Analysis {
+  update(text: string, options?: AnalysisOptions): AnalysisUpdate;
   dispose(): void;
 }
 
@@ -402,6 +432,8 @@ export interface Lab {
   embed(tokens: readonly string[], d: number): Float32Array;
   compare(embeddings: Matrix, n: number, d: number, options?: CompareOptions): CompareResult;
   comparer(): Comparer;
+  /** Text → tokens, word vectors, the PCA word part and the lanes in one wasm call per update. */
+  analysis(vectors: WordVectorSet | { synthetic: number }): Analysis;
   distanceCurves(options: DistanceCurvesOptions): { maxDistance: number; curves: { [S in Scheme]?: Float32Array } };
 
   columnSpread(m: Matrix, n: number, d: number): Float32Array;

@@ -1,13 +1,17 @@
 // PosEnc Lab's page: orchestration only. It keeps the state (mirrored in the URL hash), turns a
-// sentence into one lab.compare() per animation frame, hands the results to the panels, and runs
+// sentence into one pipeline run per animation frame (web/pipeline.js: one wasm call), hands the
+// view to the panels and the words to web/prose.js, and runs
 // the expensive analyses (retrieval over the whole vocabulary, shift invariance's extra compares,
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
-import { LIMITS, load } from './posenc.mjs';
+import { load } from './posenc.mjs';
 import {
-  DEFAULTS, FIELDS, LANES_NARROW, MAX_LANES, MAX_TOKENS, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, autoDPos, parseField, readHash, validHeads, writeHash,
+  DEFAULTS, FIELDS, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from './state.js';
+import { createPipeline, schemeParams, settleSettings } from './pipeline.js';
+import { disturbSummary, laneNotes, nopeText, orthSummary, shiftSummary } from './prose.js';
+import { meanNormRatio } from './statistics.js';
 import { syntheticSource, vectorSetSource } from './vocab.js';
-import { SCHEME_NAMES, createLanes, slopeText } from './panels/lanes.js';
+import { SCHEME_NAMES, createLanes } from './panels/lanes.js';
 import { createTokenList } from './panels/tokens.js';
 import { createPeFigure, createSpreadPanel } from './panels/encoding.js';
 import { createRetrievalPanel } from './panels/retrieval.js';
@@ -17,7 +21,7 @@ import { createOrthogonalityPanel } from './panels/orthogonality.js';
 import { createAnglesPanel } from './panels/angles.js';
 import { createTrainedHeads } from './panels/trained-heads.js';
 import { createResultsTable } from './panels/results-table.js';
-import { rowNorm, scaled } from './math.js';
+import { scaled } from './math.js';
 import { runInTasks } from './tasks.js';
 import { setHidden, setText, setValue } from './dom.js';
 
@@ -79,7 +83,7 @@ let synthetic = null;     // the synthetic source for the current d
 let gloveSource = null;   // set once GloVe has loaded
 let customSource = null;  // a user's vector file (web/byo-vectors.js)
 let view = null;          // what the panels show now (see recompute)
-let lanesComparer = null; // lab.comparer() for the lanes' keystroke compares (row reuse)
+let pipeline = null;      // settings + text → view, one wasm call per keystroke (web/pipeline.js)
 let selected = null;      // selected token position
 let frameRequested = false;
 let stale = false;        // the state changed since the last recompute
@@ -129,6 +133,7 @@ async function start() {
   wireControls();
   try {
     lab = await load();
+    pipeline = createPipeline(lab);
   } catch (error) {
     ui.engine.textContent = 'The wasm core could not start.';
     showFailure(`PosEnc Lab could not load its WebAssembly core: ${error.message}`);
@@ -394,88 +399,43 @@ function currentSource() {
   return synthetic;
 }
 
-/** The parameters actually used, with fallbacks (and notes) where the state cannot apply. */
-function effectiveSettings(source) {
-  const notes = [];
-  const d = source.fixedDim ? source.dim : state.d;
-  let dPos = state.dPos || autoDPos(d);
-  if (state.concat === 'same-width' && dPos > d - 2) {
-    notes.push(`d_p = ${dPos} leaves no room for the word at d = ${d}; using ${autoDPos(d)}.`);
-    dPos = autoDPos(d);
-  }
-  const dWord = state.concat === 'same-width' ? d - dPos : d;
-  const concatWidth = state.concat === 'same-width' ? d : d + dPos;
-  const heads = validHeads([d, concatWidth]);
-  // trained: the lanes' compare keeps W = I; the trained lanes repaint their attention.
-  const trained = state.heads === TRAINED_HEADS && trainedHeads.available;
-  if (state.heads === TRAINED_HEADS && !trained) notes.push('No trained models ship with this copy of the page; using W = I.');
-  let h = state.heads === TRAINED_HEADS ? 0 : state.heads;
-  if (!heads.includes(h)) {
-    notes.push(`${h} heads do not divide the widths (${d}, ${concatWidth}) into even parts; using W = I.`);
-    h = 0;
-  }
-  const alpha = state.alpha === 'auto' ? source.defaultAlpha : state.alpha;
-  return { d, dPos, dWord, concatWidth, heads: h, trained, headChoices: heads, alpha, notes, ...schemeSettings(notes) };
-}
-
-/**
- * The scheme parameters, settled by the core's rules between them (lab.settleSchemeOptions: the
- * same fallbacks and notes as the element's): every option compare() takes, by name.
- */
-function schemeSettings(notes) {
-  const given = Object.fromEntries(lab.schemeTable.params.map(({ name }) => [name, state[name]]));
-  const { options, notes: settled } = lab.settleSchemeOptions(given, { causal: state.causal });
-  notes.push(...settled);
-  return { ...options, scale: Math.max(1, state.evalLength / state.trainedLength) };
-}
-
 function recompute({ typed = false } = {}) {
   stale = false;
   const started = performance.now();
   generation++;
   const source = currentSource();
-  const settings = effectiveSettings(source);
+  const settings = settleSettings(lab, state, source, { trainedAvailable: trainedHeads.available });
   reflectSettings(source, settings);
   scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
 
-  const textCut = state.sentence.length > LIMITS.maxTextLength;
-  const allTokens = source.tokenize(textCut ? state.sentence.slice(0, LIMITS.maxTextLength) : state.sentence);
-  if (allTokens.length === 0) {
-    showEmptyState();
-    ui.engine.textContent = `${engineName()} · nothing to compute`;
-    return;
-  }
-  const tokens = allTokens.slice(0, MAX_TOKENS);
-  let result;
-  let embedded;
-  showLanes(state.schemes);
+  let next;
   try {
-    embedded = source.embed(tokens);
-    // Only the lanes' schemes: the summary's other numbers wait for the pause after typing.
-    // The last keystroke's arrays are overwritten in place (≈ 16 MB not allocated per keystroke at
+    // Only the lanes' schemes: the summary's other numbers wait for the pause after typing. The
+    // last keystroke's arrays are overwritten in place (≈ 16 MB not allocated per keystroke at
     // 512 tokens). The analyses after a pause read them too, but only within their tasks, which
     // stop at the first task after a new keystroke (runInTasks' isCurrent), and their panels keep
-    // numbers, not these arrays. The lanes' own comparer: the analyses' compares in between do not
-    // make it forget the rows the next keystroke shares with this one.
-    const reuse = view?.result;
-    lanesComparer ??= lab.comparer();
-    result = runCompare(source, settings, tokens, settings.heads, embedded.vectors, state.schemes,
-      { reuse, comparer: lanesComparer });
+    // numbers, not these arrays. The state is copied: the analyses read the keystroke's.
+    next = pipeline.run({ ...state }, source, settings);
   } catch (error) {
     // Inputs are validated before they reach the lab, so this is a bug: say so rather than
     // leave stale figures looking current.
     showFailure(`Could not compute the encodings: ${error.message}`);
     return;
   }
+  if (next.n === 0) {
+    showEmptyState();
+    ui.engine.textContent = `${engineName()} · nothing to compute`;
+    return;
+  }
+  showLanes(state.schemes);
   setHidden(ui.failure, true);
   setHidden(ui.emptyState, true);
   setHidden(ui.results, false);
-  const n = tokens.length;
+  const { n, tokens, result, pe, peConcat } = next;
   if (selected !== null && selected >= n) selected = null;
-  const { pe, peConcat } = peTables(result, settings, n);
-  view = { source, settings, tokens, unknown: embedded.unknown, E: embedded.vectors, result, n, pe, peConcat };
+  view = next;
 
-  tokenList.render(tokens, embedded.unknown, allTokens.length, textCut);
+  tokenList.render(tokens, next.unknown, next.total, next.textCut);
   lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength });
   trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes, layer: state.headLayer, head: state.headIndex });
   if (settings.trained) resultsTable.load();
@@ -484,8 +444,8 @@ function recompute({ typed = false } = {}) {
   peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
   const spread = updateSpread(source, settings, n);
   updateDistance(settings);
-  updateNormRatio(view);
-  summarise('disturb', disturbSummary(spread, null));
+  setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${meanNormRatio(next.E, pe, n, settings.d, settings.alpha).toFixed(3)} (mean over tokens)`);
+  summarise('disturb', disturbSummary(view, spread, null));
 
   const elapsed = performance.now() - started;
   view.recomputeMs = elapsed;
@@ -513,47 +473,6 @@ function scheduleUrlWrite(delay = URL_DELAY_MS) {
   urlTimer = setTimeout(writeUrl, delay);
 }
 addEventListener('pagehide', () => { if (urlTimer) writeUrl(); });
-
-/**
- * lab.compare for these tokens with the page's settings. schemes: which to compute (default the
- * lanes'); only the concatenated scheme needs the PCA coordinates, so they are skipped otherwise.
- */
-function runCompare(source, settings, tokens, heads, E, schemes = state.schemes, { reuse, comparer } = {}) {
-  const n = tokens.length;
-  const vectors = E ?? source.embed(tokens).vectors;
-  const concatWords = schemes.includes('concatenated') ? source.concatWords(vectors, n) : null;
-  return (comparer ?? lab).compare(vectors, n, settings.d, {
-    ...schemeOptions(settings, schemes),
-    alpha: settings.alpha,
-    base: state.base,
-    layout: state.layout,
-    pairing: state.pairing,
-    dPos: settings.dPos,
-    concat: state.concat,
-    causal: state.causal,
-    heads,
-    ...(concatWords ? { concatWords } : {}),
-    ...(reuse ? { reuse } : {}),
-  });
-}
-
-/** compare()'s options for the further schemes, from the settled settings. */
-function schemeOptions(settings, schemes) {
-  return { schemes, ...Object.fromEntries(lab.schemeTable.params.map(({ name }) => [name, settings[name]])) };
-}
-
-// The PE tables for the PE figure and the ‖PE‖/‖αE‖ readout: compare's when additive and
-// concatenated are lanes, otherwise computed here (bit-identical), once per size and setting.
-let peCache = { key: '', pe: null, peConcat: null };
-function peTables(result, settings, n) {
-  if (result.pe && result.peConcat) return { pe: result.pe, peConcat: result.peConcat };
-  const key = [n, settings.d, settings.dPos, state.base, state.layout].join('/');
-  if (peCache.key !== key) {
-    const options = { base: state.base, layout: state.layout };
-    peCache = { key, pe: lab.sinusoidal(n, settings.d, options), peConcat: lab.sinusoidal(n, settings.dPos, options) };
-  }
-  return { pe: result.pe ?? peCache.pe, peConcat: result.peConcat ?? peCache.peConcat };
-}
 
 function engineName() {
   return lab.simd ? 'wasm SIMD' : 'scalar wasm';
@@ -621,97 +540,17 @@ function reflectCaptions(source, settings) {
     : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`);
 }
 
-// One formatter each, made once: toLocaleString with options builds a new one per call.
-const NUMBERS = {
-  plain: new Intl.NumberFormat('en-US'),
-  3: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }),
-  4: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }),
-};
-
-// The lanes' numbers in words: what each scheme uses for this sentence and these settings.
-// NoPE's sentence reads the words and their attention, so it is rewritten on every call; the
-// others read only n, the settings and the state besides the sentence (describedKey).
+// The lanes' numbers in words (web/prose.js). NoPE's sentence reads the words and their
+// attention, so it is rewritten on every call; the others read only n, the settings and the state
+// besides the sentence (describedKey).
 let describedKey = '';
 function describeLanes({ result, tokens, n, settings }) {
   if (result.nope?.masked) setField('nopeNote', nopeText(result.nope, tokens, n));
   const key = JSON.stringify([n, settings, { ...state, sentence: null }]);
   if (key === describedKey) return;
   describedKey = key;
-  const fmt = (v, digits = 4) => NUMBERS[digits].format(Number(v.toPrecision(digits)));
-  const { trainedLength: L, evalLength: L2 } = state;
-  const s = settings.scale;
-  setField('scaleFactor', `s = max(1, L′/L) = ${fmt(s)}`);
-  setField('scaleNote', `L = ${NUMBERS.plain.format(L)}, L′ = ${NUMBERS.plain.format(L2)}, so s = ${fmt(s)}${s === 1 ? ': plain RoPE' : ''}.`);
-  setField('trainedLength', NUMBERS.plain.format(L));
-  setField('learnedNote', n <= L
-    ? `All ${n} positions are within the table's L = ${NUMBERS.plain.format(L)} rows.`
-    : `Positions ${L}–${n - 1} (${n - L} of ${n}) are at or beyond L = ${L}: a trained table has no row for these — ` +
-      'they are hatched in the input map; this stand-in simply draws more seeded rows.');
-  const alibi = result.alibi;
-  if (alibi?.slopes) {
-    setField('alibiSlope', settings.heads === 0
-      ? `Head ${settings.alibiHead} of ${state.alibiHeads}: m = ${slopeText(alibi.slopes[0])}.`
-      : `With ${settings.heads} random heads each head has its own slope (those of a ${settings.heads}-head model, k and H aside): ` +
-        `the maps show head 1, m = ${slopeText(alibi.slopes[0])}.`);
-  }
-  const t5 = result.t5;
-  if (t5?.buckets) {
-    const seen = new Uint8Array(state.t5Buckets);
-    for (const b of t5.buckets) seen[b] = 1;
-    const used = seen.reduce((sum, v) => sum + v, 0);
-    setField('t5Note', `${state.causal ? 'Causal' : 'Bidirectional'} buckets (the causal mask is ${state.causal ? 'on' : 'off'}): ` +
-      `${state.t5Buckets} buckets, max distance ${settings.t5MaxDistance}; this sentence uses ${used} of them.`);
-  }
-  const xposText = () => {
-    const zeta0 = state.xposGamma / (1 + state.xposGamma);
-    return `γ = ${state.xposGamma}, λ = ${fmt(state.xposScaleBase)}: ζ runs from ${fmt(zeta0, 3)} (pair 0) towards 1; across this ` +
-      `sentence's largest distance, ${n - 1}, pair 0's logit factor is ζ₀^(${n - 1}/λ) = ${fmt(zeta0 ** ((n - 1) / state.xposScaleBase), 3)}.`;
-  };
-  if (result.xpos) setField('xposNote', xposText());
-  // The RoPE extensions: the lanes that read L′.
-  const rope = scaledRope().map((name) => result[name]).find(Boolean);
-  if (rope?.frequencies) {
-    const f = rope.frequencies;
-    const dh = 2 * f.length;
-    setField('piNote', s === 1 ? 'L′ ≤ L: nothing to stretch, the lane equals plain RoPE.'
-      : `Neighbouring tokens are 1/s = ${fmt(1 / s)} trained positions apart: every pair turns ${fmt(s)}× slower.`);
-    setField('ntkNote', s === 1 ? 'L′ ≤ L: base′ = base, the lane equals plain RoPE.'
-      : `base′ = ${fmt(state.base)} · ${fmt(s)}^(${dh}/${dh - 2}) = ${fmt(state.base * s ** (dh / (dh - 2)))}; the fastest pair keeps ω₀ = 1.`);
-  }
-  if (result.yarn) {
-    const q = result.yarn.qkFactor ?? 1;
-    setField('yarnNote', `s = ${fmt(s)}, α = ${settings.yarnAlpha}, β = ${settings.yarnBeta}; logits × (0.1 ln s + 1)² = ${fmt(q * q)}.`);
-  }
-}
-
-/** The RoPE extensions (position interpolation, NTK-aware, YaRN): the schemes whose L′ is a parameter. */
-function scaledRope() {
-  return lab.schemeTable.params.find((p) => p.name === 'evalLength').schemes;
-}
-
-/** What the causal mask changes for NoPE, measured on this sentence's repeated words. */
-function nopeText({ masked, unmasked }, tokens, n) {
-  const rowGap = (m, i, j) => {
-    let gap = 0;
-    for (let k = 0; k < n; k++) gap = Math.max(gap, Math.abs(m[i * n + k] - m[j * n + k]));
-    return gap;
-  };
-  const seen = new Map();
-  let pair = null;
-  for (let j = 0; j < n && !pair; j++) {
-    if (seen.has(tokens[j])) pair = [seen.get(tokens[j]), j];
-    else seen.set(tokens[j], j);
-  }
-  if (!pair) {
-    return 'No word repeats in this sentence: type one twice to see that, without a mask, identical words get identical rows. ' +
-      'Without the mask, reordering the words only reorders the rows and columns.';
-  }
-  const [i, j] = pair;
-  const fmt = (v) => (v === 0 ? '0' : v.toPrecision(2));
-  const same = rowGap(unmasked, i, j);
-  return `Without a mask, “${tokens[i]}” (${i}) and “${tokens[j]}” (${j}) have ${same < 1e-6 ? 'identical' : 'nearly identical'} attention rows (largest difference ` +
-    `${fmt(same)}): attention cannot tell them apart. With the causal mask their rows differ by up to ` +
-    `${fmt(rowGap(masked, i, j))} — they see different numbers of earlier words, the only source of order here.`;
+  const rope = lab.schemeTable.params.find((p) => p.name === 'evalLength').schemes;
+  for (const [name, text] of Object.entries(laneNotes({ result, n, settings, state, rope }))) setField(name, text);
 }
 
 // name → the [data-field] elements in the document; cleared when showLanes changes the lanes.
@@ -759,8 +598,8 @@ function updateSpread(source, settings, n) {
 // keystrokes leave both as they are.
 function updateDistance(settings) {
   updateAngles(settings);
-  // schemeOptions without schemes: the panel draws every scheme (it drops undefined options).
-  const options = { dPos: settings.dPos, concat: state.concat, causal: state.causal, ...schemeOptions(settings) };
+  // No schemes: the panel draws every scheme.
+  const options = { dPos: settings.dPos, concat: state.concat, causal: state.causal, ...schemeParams(lab, settings) };
   const key = JSON.stringify([settings.d, state.base, state.maxDistance, state.schemes, options]);
   if (key === distanceKey) return;
   distanceKey = key;
@@ -776,13 +615,6 @@ function updateAngles(settings) {
   if (key === anglesKey) return;
   anglesKey = key;
   anglesPanel.update(options);
-}
-
-function updateNormRatio({ n, E, pe, settings }) {
-  const { d, alpha } = settings;
-  let sum = 0;
-  for (let p = 0; p < n; p++) sum += rowNorm(pe, d, p) / Math.max(1e-12, alpha * rowNorm(E, d, p));
-  setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${(sum / n).toFixed(3)} (mean over tokens)`);
 }
 
 // ---- Token selection and nearest words ---------------------------------------------------
@@ -849,9 +681,9 @@ function runHeavy() {
     function* shift() { snapshot.shift = yield* runShift(snapshot); },
     function* orthogonality() { snapshot.orth = yield* runOrthogonality(snapshot); },
     () => {
-      summarise('disturb', disturbSummary(updateSpread(snapshot.source, snapshot.settings, snapshot.n), snapshot.identity));
-      summarise('shift', shiftSummary(snapshot));
-      summarise('orth', orthSummary(snapshot));
+      summarise('disturb', disturbSummary(view, updateSpread(snapshot.source, snapshot.settings, snapshot.n), snapshot.identity));
+      summarise('shift', shiftSummary(snapshot.shift, snapshot.state.shiftK, relativeSchemes()));
+      summarise('orth', snapshot.orth ? orthSummary(snapshot.orth, additiveTerms(snapshot), snapshot.n) : null);
       lastHeavyMs = total;
       showEngine();
     },
@@ -870,13 +702,13 @@ function runHeavy() {
 // Shifted sentences are used once and not kept.
 function analysisCompare(snapshot) {
   snapshot.compares ??= new Map();
-  const { source, settings, tokens, result } = snapshot;
+  const { settings, tokens, result } = snapshot;
   return (heads, words, schemes) => {
-    if (words !== tokens) return runCompare(source, settings, words, heads, undefined, schemes);
+    if (words !== tokens) return pipeline.compare(snapshot, heads, words, undefined, schemes);
     let entry = snapshot.compares.get(heads) ?? (heads === settings.heads ? result : null);
     const missing = schemes.filter((scheme) => !entry?.[scheme]);
     if (missing.length) {
-      const fresh = runCompare(source, settings, words, heads, snapshot.E, missing);
+      const fresh = pipeline.compare(snapshot, heads, words, snapshot.E, missing);
       for (const scheme of missing) fresh[scheme] = { width: fresh[scheme].width, x: fresh[scheme].x, weights: fresh[scheme].weights };
       entry = entry ? { ...fresh, ...entry, schemes: lab.SCHEMES.filter((s) => entry[s] || fresh[s]) } : fresh;
       snapshot.compares.set(heads, entry);
@@ -922,86 +754,17 @@ function summarise(which, text) {
   if (text !== null) setText(document.querySelector(`#summary-${which} .summary-text`), text);
 }
 
-function disturbSummary(spread, identity) {
-  if (!spread || !view) return null;
-  const small = (v) => (v >= 0.01 ? v.toFixed(2) : v.toPrecision(1));
-  let text = `additive. After adding PE, an encoded vector's cosine with its own word vector is ${meanOwnCosine(view).toFixed(2)} ` +
-    'on average (1 = untouched, which is what concatenation keeps for its word part and rotary for all of x). ' +
-    `It shakes the first ${spread.tenth} dimensions by ${small(spread.firstTenth)}× the words' own spread and the last ` +
-    `${spread.tenth} by ${small(spread.lastTenth)}× (L = ${spread.length}).`;
-  // The heavy phase decodes the lanes' schemes (and, for this summary, the original three).
-  const decoded = ['additive', 'concatenated', 'rotary'].filter((scheme) => Number.isFinite(identity?.[scheme]?.top1));
-  if (decoded.length) {
-    const pct = (r) => `${(100 * r.top1).toFixed(0)}%`;
-    text += ` Words decoded back from the encoded vectors: ${decoded.map((scheme) => `${scheme} ${pct(identity[scheme])}` +
-      (scheme === 'concatenated' && identity.concatenated.top1 < 1 ? ' (lost to its narrower word part, not to position)' : '')).join(', ')}.`;
-  }
-  return text;
-}
-
-/** Mean cosine between each additive x_p = αE_p + PE(p) and its own word vector αE_p. */
-function meanOwnCosine({ n, E, pe, settings }) {
-  const { d, alpha } = settings;
-  let sum = 0;
-  for (let p = 0; p < n; p++) {
-    let dot = 0; let nx = 0; let ne = 0;
-    for (let j = p * d; j < (p + 1) * d; j++) {
-      const e = alpha * E[j];
-      const x = e + pe[j];
-      dot += x * e; nx += x * x; ne += e * e;
-    }
-    sum += nx > 0 && ne > 0 ? dot / Math.sqrt(nx * ne) : 1;
-  }
-  return sum / n;
-}
-
-function shiftSummary({ shift }) {
-  if (!shift) return null;
-  const fmt = (v) => (v === 0 ? '0' : v.toExponential(1));
-  const random = Object.keys(shift).map(Number).find((h) => h > 0);
-  // The largest change over a group of schemes, with W = I and with random heads.
-  const worst = (ids, h) => Math.max(...ids.map((id) => shift[h][id]));
-  const both = (ids) => `${fmt(worst(ids, 0))} with W = I${random ? ` and ${fmt(worst(ids, random))} with ${random} random heads` : ''}`;
-  const relative = ['rotation', 'logit bias', 'none']
-    .flatMap((family) => lab.schemeTable.schemes.filter((s) => s.family === family).map((s) => s.name))
-    .filter((id) => id in shift[0]);
-  const words = `${state.shiftK} word${state.shiftK === 1 ? '' : 's'}`;
-  let text = `the relative schemes (${relative.map((id) => SCHEME_NAMES[id]).join(', ')}) — prepending ${words} changes their ` +
-    `attention among the original words by at most ${both(relative)}: rounding error, whatever the projections. ` +
-    `The absolute ones move: additive by ${both(['additive'])}${'learned' in shift[0] ? `, the learned-style table by ${both(['learned'])}` : ''}.`;
-  if (random) {
-    text += ` Concatenated stays at ${fmt(worst(['concatenated'], 0))} with W = I — its position term PE(i)·PE(j) also depends ` +
-      `only on the distance — but moves by ${fmt(worst(['concatenated'], random))} with ${random} random heads, whose projections mix ` +
-      'word and position coordinates.';
-  }
-  return text;
+/** The schemes whose logits depend on distances only: rotation, logit bias, none. */
+function relativeSchemes() {
+  return ['rotation', 'logit bias', 'none']
+    .flatMap((family) => lab.schemeTable.schemes.filter((s) => s.family === family).map((s) => s.name));
 }
 
 /**
  * The additive lane's logit terms: the lanes' own, or (additive not a lane) one additive-only
  * compare after typing pauses — the analyses' cached compares keep no terms.
  */
-function additiveTerms({ result, source, settings, tokens, E }) {
-  return (result.additive ?? runCompare(source, settings, tokens, settings.heads, E, ['additive']).additive).terms;
+function additiveTerms(snapshot) {
+  const { result, settings, tokens, E } = snapshot;
+  return (result.additive ?? pipeline.compare(snapshot, settings.heads, tokens, E, ['additive']).additive).terms;
 }
-
-function crossTermRatio(terms, n) {
-  const rms = (t) => {
-    let s = 0;
-    for (let i = t * n * n; i < (t + 1) * n * n; i++) s += terms[i] * terms[i];
-    return Math.sqrt(s / (n * n));
-  };
-  const content = Math.max(rms(0), rms(3));
-  const cross = Math.max(rms(1), rms(2));
-  return `in the additive lane the cross terms e·p and p·e are ${(cross / content).toFixed(2)}× the size of the larger of e·e and p·p — ` +
-    'word and position barely interfere, as if they had separate coordinates.';
-}
-
-function orthSummary(snapshot) {
-  const { orth, n } = snapshot;
-  if (!orth) return null;
-  return `at d = ${orth.d} a word vector and its position vector have cosine ≈ ±${orth.point.toFixed(2)} ` +
-    `(random pairs: ${orth.random.toFixed(2)}, 1/√d = ${(1 / Math.sqrt(orth.d)).toFixed(2)}): nearly orthogonal, so ` +
-    crossTermRatio(additiveTerms(snapshot), n);
-}
-

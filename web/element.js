@@ -13,7 +13,8 @@ import createCore from 'posenc:core-glue';
 import cores from 'posenc:cores';
 import { decodeLzma } from './lzma.js';
 import pageCss from './style.css';
-import { DEFAULTS as PAGE_DEFAULTS, DEFAULT_SENTENCE, FIELDS, MAX_TOKENS, autoDPos, validHeads } from './state.js';
+import { DEFAULTS as PAGE_DEFAULTS, DEFAULT_SENTENCE, FIELDS, validHeads } from './state.js';
+import { createPipeline, schemeParams, settleSettings } from './pipeline.js';
 import { syntheticSource, vectorSetSource } from './vocab.js';
 import { createLanes, SCHEMES, SCHEME_NAMES } from './panels/lanes.js';
 import { createTokenList } from './panels/tokens.js';
@@ -317,6 +318,7 @@ export class PosencLabElement extends HTMLElement {
   #selected = null;
   #readyResolve;
   #reflecting = false;
+  #pipeline = null;    // web/pipeline.js: one wasm call per edit; disposed when disconnected
 
   constructor() {
     super();
@@ -327,6 +329,11 @@ export class PosencLabElement extends HTMLElement {
   }
 
   #id;
+
+  disconnectedCallback() {
+    this.#pipeline?.dispose();
+    this.#pipeline = null;
+  }
 
   connectedCallback() {
     this.#readAll();
@@ -632,12 +639,19 @@ export class PosencLabElement extends HTMLElement {
     }
     try {
       const started = performance.now();
-      const d = source.fixedDim ? source.dim : o.d;
-      const dPos = autoDPos(d);
-      const dWord = d - dPos;
-      const alpha = o.scale === 'auto' ? source.defaultAlpha : o.scale;
-      const all = source.tokenize(o.sentence);
-      if (all.length === 0) {
+      // The same settings, rules and notes as the page's (web/pipeline.js): the same fallback,
+      // the same note (shown, and said once on the console).
+      const settings = settleSettings(lab, this.#state(), source);
+      const { d, dPos, dWord, alpha } = settings;
+      if (settings.alibiHead !== o.alibiHead) {
+        warnOnce(`alibi-head="${o.alibiHead}" exceeds alibi-heads="${o.alibiHeads}": ${settings.notes.join(' ')}`);
+      }
+      const shown = [note, ...settings.notes].filter(Boolean).join(' ');
+      ui.note.hidden = !shown;
+      ui.note.textContent = shown;
+      this.#pipeline ??= createPipeline(lab);
+      const view = this.#pipeline.run(this.#state(), source, settings);
+      if (view.n === 0) {
         ui.tokens.render([], [], 0);
         ui.panelBox.hidden = true;
         this.#setStatus('Type a sentence to see its figure.');
@@ -645,44 +659,16 @@ export class PosencLabElement extends HTMLElement {
         return;
       }
       ui.panelBox.hidden = false;
-      const tokens = all.slice(0, MAX_TOKENS);
-      const n = tokens.length;
-      const { vectors: E, unknown } = source.embed(tokens);
-      // Only the schemes asked for are computed. The concatenated scheme's PCA basis costs about
-      // half a second the first time GloVe computes it; skip it when that scheme is not shown.
-      const needsConcat = o.schemes.includes('concatenated');
-      // The rules between scheme options are the core's, as on the page: the same fallback, the
-      // same note (shown, and said once on the console).
-      const { options: schemeOptions, notes } = lab.settleSchemeOptions(
-        { trainedLength: o.trainedLength, evalLength: o.evalLength, alibiHeads: o.alibiHeads, alibiHead: o.alibiHead },
-        { causal: o.causal });
-      if (schemeOptions.alibiHead !== o.alibiHead) {
-        warnOnce(`alibi-head="${o.alibiHead}" exceeds alibi-heads="${o.alibiHeads}": ${notes.join(' ')}`);
-      }
-      const shown = [note, ...notes].filter(Boolean).join(' ');
-      ui.note.hidden = !shown;
-      ui.note.textContent = shown;
-      const compare = (heads, words, vectors, schemes = o.schemes) => {
-        const X = vectors ?? source.embed(words).vectors;
-        const concatWords = needsConcat ? source.concatWords(X, words.length) : null;
-        return lab.compare(X, words.length, d, {
-          alpha, base: o.base, layout: o.layout, pairing: o.pairing, dPos, concat: 'same-width', causal: o.causal, heads,
-          schemes, ...schemeOptions,
-          ...(concatWords ? { concatWords } : {}),
-        });
-      };
-      const result = compare(0, tokens, E);
+      const { n, tokens, result, E } = view;
       this.#view = { d, n, tokens };
       if (this.#selected !== null && this.#selected >= n) this.#selected = null;
-      ui.tokens.render(tokens, unknown, all.length);
+      ui.tokens.render(tokens, view.unknown, view.total, view.textCut);
       ui.lanes?.update({ result, tokens, heads: 0, causal: o.causal, dWord, trainedLength: o.trainedLength });
       ui.lanes?.select(this.#selected);
       const p = ui.panels;
-      // The PE tables come with the additive and concatenated lanes; otherwise made here.
-      const table = (width) => lab.sinusoidal(n, width, { base: o.base, layout: o.layout });
-      p.pe?.update({ pe: result.pe ?? table(d), peConcat: result.peConcat ?? table(dPos), n, d, dPos, layout: o.layout });
+      p.pe?.update({ pe: view.pe, peConcat: view.peConcat, n, d, dPos, layout: o.layout });
       p.disturbance?.update({ lab, d, base: o.base, layout: o.layout, alpha, wordSpread: wordSpread(source), length: n });
-      p.distance?.update({ lab, d, base: o.base, maxDistance: 128, lanes: o.schemes, options: { dPos, causal: o.causal, ...schemeOptions } });
+      p.distance?.update({ lab, d, base: o.base, maxDistance: 128, lanes: o.schemes, options: { dPos, causal: o.causal, ...schemeParams(lab, settings) } });
       p.angles?.update({ lab, dHead: d, base: o.base, trainedLength: o.trainedLength, evalLength: o.evalLength });
       ui.panelBox.classList.remove('is-pending');
       const engine = lab.simd ? 'wasm SIMD' : 'scalar wasm';
@@ -703,7 +689,7 @@ export class PosencLabElement extends HTMLElement {
         const headTypes = random > 0 ? [0, random] : [0];
         heavy.push(() => p.shift.update({
           lab, tokens, k: 3, headTypes, schemes: o.schemes,
-          run: (heads, words, schemes) => (heads === 0 && words === tokens ? result : compare(heads, words, undefined, schemes)),
+          run: (heads, words, schemes) => (heads === 0 && words === tokens ? result : this.#pipeline.compare(view, heads, words, undefined, schemes)),
         }));
       }
       if (p.orthogonality) {
@@ -717,6 +703,17 @@ export class PosencLabElement extends HTMLElement {
       this.#setStatus(`Could not compute this figure: ${error.message}`);
       warnOnce(`could not compute the figure: ${error.message}`);
     }
+  }
+
+  // The attributes as the pipeline's settings (the page's state shape); what the element does not
+  // expose keeps the page's default (W = I, d_p automatic, same-width concatenation).
+  #state() {
+    const o = this.#options;
+    return {
+      ...PAGE_DEFAULTS, sentence: o.sentence, schemes: o.schemes, d: o.d, base: o.base, alpha: o.scale, layout: o.layout,
+      pairing: o.pairing, causal: o.causal, trainedLength: o.trainedLength, evalLength: o.evalLength,
+      alibiHeads: o.alibiHeads, alibiHead: o.alibiHead,
+    };
   }
 
   /** Runs steps (functions, or functions returning generators) one task at a time. */

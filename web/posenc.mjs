@@ -8,7 +8,7 @@
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
 import { Model, configJson, createTask } from './model.mjs';
 
-// LIMITS, SCHEMES and SCHEME_LABELS are known before load() (pages parse links and build their
+// LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links and build their
 // skeletons with them first); load() checks that they are the core's own (limits.hpp,
 // scheme_table.hpp) and refuses a core that differs.
 // Everything else about the schemes — labels, families, terms, papers, the scheme parameters'
@@ -37,12 +37,16 @@ export const SCHEME_LABELS = Object.freeze({
   nope: 'NoPE', t5: 'T5 bias', xpos: 'xPos', 'rope-pi': 'RoPE + PI', 'rope-ntk': 'RoPE + NTK', yarn: 'YaRN',
 });
 export const SCHEMES = Object.freeze(Object.keys(SCHEME_LABELS));
+/** The RoPE extensions: scheme → the ropeScaling type ('pi' | 'ntk' | 'yarn') a rotary model takes for it. */
+export const SCHEME_ROPE_SCALING = Object.freeze({ 'rope-pi': 'pi', 'rope-ntk': 'ntk', yarn: 'yarn' });
 const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
 
 const FLOAT32_MAX = 3.4028234663852886e38;
 const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
 const LAYOUTS = ['interleaved', 'half'];
 const CONCAT_MODES = ['same-width', 'widened'];
+const COMPARE_OPTIONS = ['alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
+  'reuse', 'schemes'];
 const ROPE_SCALINGS = ['none', 'pi', 'ntk', 'yarn'];
 const XPOS_ROLES = ['query', 'key'];
 
@@ -66,6 +70,9 @@ const WITH_SCRATCH = Symbol('withScratch');
 const DECODE = Symbol('decode');
 const TOP_K = Symbol('topK');
 const COMPARE_WITH = Symbol('compareWith');
+const COMPARE_ARGS = Symbol('compareArgs');
+const LANES = Symbol('lanes');
+const VECTOR_HANDLE = Symbol('vectorHandle');
 const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 const loaded = new Map();
 
@@ -356,6 +363,11 @@ class WordVectorSet {
       return true;
     });
     return { vectors: out, unknown };
+  }
+
+  // The core's WordVectors, for lab.analysis (throws once disposed); not public API.
+  [VECTOR_HANDLE]() {
+    return this.#live();
   }
 
   dispose() {
@@ -691,13 +703,25 @@ class Lab {
   }
 
   [COMPARE_WITH](c, embeddings, n, d, options) {
-    const schemeOptions = this.#schemeOptionValues(options, [
-      'alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
-      'reuse', 'schemes',
-    ]);
+    const args = this[COMPARE_ARGS](options, d);
     checkInt('n', n, 1, LIMITS.maxCompareTokens);
-    checkEvenDim('d', d);
     checkMatrix('embeddings', embeddings, n * d);
+    const concatWords = options.concatWords;
+    if (concatWords !== undefined) checkMatrix('concatWords', concatWords, n * d);
+    const [input, reduced] = this.#reserve(n * d, concatWords === undefined ? 0 : n * d);
+    this.#write(input, embeddings);
+    if (concatWords !== undefined) this.#write(reduced, concatWords);
+    this.#call(c.configure(args.mask, args.params));
+    this.#call(c.run(input, n, d, args.alpha, args.base, args.layout, args.pairing, args.dPos, args.concat, args.causal,
+      args.heads, args.seed, args.scale, concatWords === undefined ? 0 : reduced));
+    return this[LANES](c.lanes(), args, n, d, options.reuse);
+  }
+
+  // compare()'s options but the arrays, checked for width d (n is not needed): the core's
+  // arguments. extra: further option names the caller accepts.
+  [COMPARE_ARGS](options, d, extra = []) {
+    const params = this.#schemeOptionValues(options, [...COMPARE_OPTIONS, ...extra]);
+    checkEvenDim('d', d);
     const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
     const alpha = checkFloat32('alpha', options.alpha ?? 1);
     const base = checkBase(options.base ?? 10000);
@@ -714,52 +738,104 @@ class Lab {
     if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
       throw new RangeError(`scale must be at least ${FLOAT32_MIN_NORMAL} (got ${scale})`);
     }
-    const concatWords = options.concatWords;
-    if (concatWords !== undefined) checkMatrix('concatWords', concatWords, n * d);
     const reuse = options.reuse;
     if (reuse !== undefined && (reuse === null || typeof reuse !== 'object')) {
       throw new TypeError('reuse must be a previous result of compare()');
     }
-    const [input, reduced] = this.#reserve(n * d, concatWords === undefined ? 0 : n * d);
-    this.#write(input, embeddings);
-    if (concatWords !== undefined) this.#write(reduced, concatWords);
-    this.#call(c.configure(schemeMask(schemes), schemeOptions));
-    this.#call(c.run(input, n, d, alpha, base, layout, pairing, dPos, concat, causal,
-      heads, seed, scale, concatWords === undefined ? 0 : reduced));
+    return { schemes, mask: schemeMask(schemes), params, alpha, base, layout, pairing, concat, dPos, causal, heads, seed, scale };
+  }
+
+  // compare()'s result from the core's heap views of its lanes (lanes_view in
+  // src/bindings/embind.cpp), copied out — into reuse's array of the same place and size if any
+  // (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512).
+  [LANES](raw, args, n, d, reuse) {
+    const { schemes, params, dPos, heads } = args;
     const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
-    // A heap view copied out, into the reused result's array of the same place and size if any
-    // (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512).
     const copy = (view, old) => (old instanceof Float32Array && old.length === view.length ? (old.set(view), old) : view.slice());
-    if (schemes.includes('additive')) result.pe = copy(c.pe(false), reuse?.pe);
-    if (schemes.includes('concatenated')) result.peConcat = copy(c.pe(true), reuse?.peConcat);
+    if (schemes.includes('additive')) result.pe = copy(raw.pe, reuse?.pe);
+    if (schemes.includes('concatenated')) result.peConcat = copy(raw.peConcat, reuse?.peConcat);
     for (const name of schemes) {
-      const i = SCHEMES.indexOf(name);
+      const core = raw.lanes[SCHEMES.indexOf(name)];
       const old = reuse?.[name];
-      const magnitudes = c.magnitudes(i);
       const lane = {
-        width: c.width(i),
-        x: copy(c.view(i, 0), old?.x),
-        weights: copy(c.view(i, 1), old?.weights),
-        terms: copy(c.view(i, 2), old?.terms),
+        width: core.width,
+        x: copy(core.x, old?.x),
+        weights: copy(core.weights, old?.weights),
+        terms: copy(core.terms, old?.terms),
         termNames: [...this.#table.byName[name].terms],
-        xMaxAbs: magnitudes[0],
-        termMaxAbs: Array.from(magnitudes.subarray(1)),
+        xMaxAbs: core.magnitudes[0],
+        termMaxAbs: Array.from(core.magnitudes.subarray(1)),
       };
-      if (name === 'alibi') lane.slopes = c.parameters(i).slice();
-      if (name === 't5') lane.buckets = c.buckets().slice();
-      if (name === 'learned') lane.trainedLength = schemeOptions[this.#table.paramNames.indexOf('trainedLength')];
+      if (name === 'alibi') lane.slopes = core.parameters.slice();
+      if (name === 't5') lane.buckets = raw.buckets.slice();
+      if (name === 'learned') lane.trainedLength = params[this.#table.paramNames.indexOf('trainedLength')];
       if (name === 'nope') {
-        lane.masked = copy(c.view(i, 3), old?.masked);
-        lane.unmasked = copy(c.view(i, 4), old?.unmasked);
+        lane.masked = copy(core.masked, old?.masked);
+        lane.unmasked = copy(core.unmasked, old?.unmasked);
       }
       if (this.#table.byName[name].family === 'rotation') {
-        lane.frequencies = c.parameters(i).slice();
-        lane.scaleFactor = c.scaleFactor(i);
-        if (name === 'yarn') lane.qkFactor = c.qkFactor(i);
+        lane.frequencies = core.parameters.slice();
+        lane.scaleFactor = core.scaleFactor;
+        if (name === 'yarn') lane.qkFactor = core.qkFactor;
       }
       result[name] = lane;
     }
     return result;
+  }
+
+  /**
+   * One keystroke in one wasm call: text and settings in; tokens, word vectors and the chosen
+   * lanes out. vectors: a WordVectorSet (from loadVectors; keep it undisposed while this lives)
+   * or { synthetic: d } for synthetic vectors of even width d. → { update(text, options), dispose() }.
+   * update(text, options): options are compare()'s (reuse included; no concatWords: the PCA word
+   * part of a set's vectors is made inside) plus maxTokens (default LIMITS.maxCompareTokens) and
+   * peTables (default false). → { tokens, total (tokens before the cut to maxTokens), unknown:
+   * boolean[], vectors: Float32Array(n·d) unscaled word vectors, result: compare()'s result,
+   * pe, peConcat: with peTables the sinusoidal tables n×d and n×dPos (sinusoidal()'s, the
+   * lanes' own when additive or concatenated is chosen), else null }; result, pe and peConcat
+   * are null when there are no tokens. The same bits as tokenize, embed, reduce, compare and
+   * sinusoidal called one by one; rows of the tokens a call shares (from the start) with the last
+   * one are not computed again.
+   */
+  analysis(vectors) {
+    const set = vectors instanceof WordVectorSet ? vectors : null;
+    if (!set) {
+      if (vectors === null || typeof vectors !== 'object') throw new TypeError('vectors must be a WordVectorSet or { synthetic: d }');
+      checkOptions('vectors', vectors, ['synthetic']);
+    }
+    const d = set ? set.dim : checkEvenDim('synthetic', vectors.synthetic);
+    let handle = new this.#core.Analysis();
+    if (set) handle.attach(set[VECTOR_HANDLE]());
+    const lab = this;
+    return {
+      update(text, options = {}) {
+        if (!handle) throw new RangeError('analysis: already disposed');
+        checkText(text);
+        if (options.concatWords !== undefined) throw new TypeError('options.concatWords is not an analysis option: the analysis makes the word part itself');
+        const args = lab[COMPARE_ARGS](options, d, ['maxTokens', 'peTables']);
+        const maxTokens = checkInt('maxTokens', options.maxTokens ?? LIMITS.maxCompareTokens, 1, LIMITS.maxCompareTokens);
+        const peTables = checkBoolean('peTables', options.peTables ?? false);
+        set?.[VECTOR_HANDLE]();  // throws once the set is disposed
+        const raw = handle.update(wellFormed(text), { ...args, schemes: args.mask, d, maxTokens, peTables });
+        if (raw.error) throw new RangeError(raw.error);
+        const n = raw.tokens.length;
+        const result = n ? lab[LANES](raw, args, n, d, options.reuse) : null;
+        const table = (lanes, view) => (n && peTables ? lanes ?? view.slice() : null);
+        return {
+          tokens: raw.tokens,
+          total: raw.total,
+          unknown: Array.from(raw.unknown, Boolean),
+          vectors: raw.embeddings.slice(),
+          result,
+          pe: table(result?.pe, raw.pe),
+          peConcat: table(result?.peConcat, raw.peConcat),
+        };
+      },
+      dispose() {
+        handle?.delete();
+        handle = null;
+      },
+    };
   }
 
   /**
@@ -1111,8 +1187,9 @@ function deriveTable(table) {
   };
   const names = table.schemes.map((s) => s.name);
   if (names.join() !== SCHEMES.join()) throw new Error(`the wasm core's schemes (${names}) differ from this module's SCHEMES`);
-  for (const { name, label } of table.schemes) {
+  for (const { name, label, ropeScaling } of table.schemes) {
     if (SCHEME_LABELS[name] !== label) throw new Error(`the wasm core labels ${name} '${label}', this module '${SCHEME_LABELS[name]}'`);
+    if ((SCHEME_ROPE_SCALING[name] ?? 'none') !== (ropeScaling ?? 'none')) throw new Error(`the wasm core scales ${name}'s RoPE by '${ropeScaling}'`);
   }
   for (const [key, value] of Object.entries(table.limits)) {
     if (LIMITS[key] !== value) throw new Error(`the wasm core's limit ${key} = ${value} differs from this module's LIMITS`);

@@ -1,6 +1,7 @@
 // Word-vector sources behind one interface, so the panels need not care whether the words are
 // GloVe's, synthetic, or a file the user brought:
 //   kind, dim, label, fixedDim, defaultAlpha, tokenize(text), embed(tokens) → { vectors, unknown },
+//   analysis()              a lab.analysis for these vectors (one keystroke in one wasm call),
 //   concatWords(E, n)       the words in the basis whose leading coordinates concatenation keeps
 //                           (PCA for real vectors, null = plain truncation),
 //   reductionLabel(k)       what "E_{d_t}" means for this source, honestly,
@@ -23,6 +24,7 @@ export function syntheticSource(lab, d) {
     defaultAlpha: 1,
     tokenize: (text) => lab.tokenize(text),
     embed: (tokens) => ({ vectors: lab.embed(tokens, d), unknown: tokens.map(() => false) }),
+    analysis: () => lab.analysis({ synthetic: d }),
     concatWords: () => null,
     reductionLabel: (k) => `the first ${k} of the ${d} synthetic coordinates (truncation: every coordinate has the same variance, so no choice is better)`,
     // The vocabulary: the sentence's distinct words plus 2,000 hashed filler words, so a decoder
@@ -58,28 +60,6 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
     }
     return allRows;
   };
-  // The sentence's PCA coordinates (concatenated scheme): row p depends on E's row p alone, so the
-  // leading rows equal to the last call's are copied, not projected again — typing changes the
-  // last word, and projecting 512 rows costs ≈ 2 ms. A fresh array each call (compare keeps none).
-  let lastRows = null;
-  let lastWords = null;
-  const projector = (E, n) => {
-    const dim = vectors.dim;
-    const bits = new Int32Array(E.buffer, E.byteOffset, n * dim);
-    let same = 0;
-    if (lastRows) {
-      const limit = Math.min(n, lastRows.length / dim);
-      rows: for (; same < limit; same++) {
-        for (let c = same * dim; c < (same + 1) * dim; c++) if (bits[c] !== lastRows[c]) break rows;
-      }
-    }
-    const out = new Float32Array(n * dim);
-    if (same) out.set(lastWords.subarray(0, same * dim));
-    if (same < n) out.set(vectors.reduce(E.subarray(same * dim, n * dim), n - same, dim), same * dim);
-    lastRows = Int32Array.from(bits);
-    lastWords = out.slice();  // our own: the caller may keep or change what it gets
-    return out;
-  };
   const reduced = (k) => {
     if (!reducedRows.has(k)) reducedRows.set(k, vectors.reduce(rows(), vectors.size, k));
     return reducedRows.get(k);
@@ -93,7 +73,10 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
     componentRms: vectors.componentRms,
     tokenize: (text) => vectors.tokenize(text),
     embed: (tokens) => vectors.embed(tokens),
-    concatWords: (E, n) => projector(E, n),
+    analysis: () => lab.analysis(vectors),
+    // The sentence's PCA coordinates (the concatenated scheme's word part), for compares outside
+    // the keystroke's analysis, which makes its own.
+    concatWords: (E, n) => vectors.reduce(E, n, vectors.dim),
     reductionLabel: (k) => `the word vector's first ${k} principal components (PCA over the vocabulary, ${(100 * vectors.retained(k)).toFixed(1)}% of its variance)`,
     decoder() {
       rows();

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analyses.hpp"
+#include "analysis.hpp"
 #include "attention.hpp"
 #include "compare.hpp"
 #include "embedding.hpp"
@@ -118,6 +119,75 @@ const char* scheme_options(const emscripten::val& values, posenc::SchemeOptions&
     return nullptr;
 }
 
+// The compare() configuration from the JS API's arguments (n, d, schemes and options aside):
+// nullptr or what is wrong, checked before the casts to float, undefined beyond float32 range.
+const char* compare_config(double alpha, double base, int layout, int pairing, std::size_t d_pos, int concat_mode,
+                           bool causal, std::size_t heads, double head_seed, double scale, posenc::CompareConfig& cfg) {
+    if (const char* e = check_layout(layout, "layout must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    if (concat_mode != 0 && concat_mode != 1) return "concat must be 'same-width' or 'widened'";
+    if (!(head_seed >= 0 && head_seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
+    if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
+    if (const char* e = limits::check_scale(scale)) return e;
+    cfg.alpha = static_cast<float>(alpha);
+    cfg.base = base;
+    cfg.layout = static_cast<Layout>(layout);
+    cfg.pairing = static_cast<Layout>(pairing);
+    cfg.d_pos = d_pos;
+    cfg.concat_mode = static_cast<posenc::ConcatMode>(concat_mode);
+    cfg.causal = causal;
+    cfg.heads = heads;
+    cfg.head_seed = static_cast<std::uint64_t>(head_seed);
+    cfg.scale = static_cast<float>(scale);
+    return nullptr;
+}
+
+const char* overflow_error(const posenc::CompareResult& result) {
+    for (unsigned s = 0; s < posenc::kSchemeCount; ++s) {
+        const std::vector<float>& w = result.lane(static_cast<posenc::Scheme>(s)).weights;
+        if (!all_finite(w.data(), w.size())) return "alpha·embeddings or scale too large: attention logits overflow float32";
+    }
+    return nullptr;
+}
+
+template <typename T>
+emscripten::val memory_view(const std::vector<T>& v) {
+    return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+// A result's arrays as heap views, valid until the next call that may grow the heap:
+// { pe, peConcat, buckets (t5), lanes: [one per posenc::Scheme, null unless in schemes] } with a
+// lane { width, x, weights, terms, magnitudes ([max|x|, max|term 0|, …]), parameters (alibi:
+// slopes; rope family: frequencies), masked, unmasked (nope), scaleFactor, qkFactor }.
+emscripten::val lanes_view(const posenc::CompareResult& result, posenc::SchemeSet schemes) {
+    emscripten::val out = emscripten::val::object();
+    out.set("pe", memory_view(result.pe));
+    out.set("peConcat", memory_view(result.pe_concat));
+    out.set("buckets", memory_view(result.t5.buckets));
+    emscripten::val lanes = emscripten::val::array();
+    for (unsigned s = 0; s < posenc::kSchemeCount; ++s) {
+        if (!posenc::has(schemes, static_cast<posenc::Scheme>(s))) {
+            lanes.call<void>("push", emscripten::val::null());
+            continue;
+        }
+        const posenc::SchemeResult& r = result.lane(static_cast<posenc::Scheme>(s));
+        emscripten::val lane = emscripten::val::object();
+        lane.set("width", r.width);
+        lane.set("x", memory_view(r.x));
+        lane.set("weights", memory_view(r.weights));
+        lane.set("terms", memory_view(r.terms));
+        lane.set("magnitudes", memory_view(r.max_abs));
+        lane.set("parameters", memory_view(r.slopes.empty() ? r.frequencies : r.slopes));
+        lane.set("masked", memory_view(r.masked));
+        lane.set("unmasked", memory_view(r.unmasked));
+        lane.set("scaleFactor", r.scale_factor);
+        lane.set("qkFactor", r.qk_factor);
+        lanes.call<void>("push", lane);
+    }
+    out.set("lanes", lanes);
+    return out;
+}
+
 // Holds one compare() result between calls so its buffers are reused, and hands JS views of them
 // (valid until the next call that may grow the heap). configure() sets the scheme set (bit s for
 // posenc::Scheme s) and the scheme parameters for the following run() calls.
@@ -133,74 +203,24 @@ public:
     std::string run(std::uintptr_t embeddings, std::size_t n, std::size_t d, double alpha, double base,
                     int layout, int pairing, std::size_t d_pos, int concat_mode, bool causal,
                     std::size_t heads, double head_seed, double scale, std::uintptr_t concat_words) {
-        if (const char* e = check_layout(layout, "layout must be 'interleaved' or 'half'")) return e;
-        if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
-        if (concat_mode != 0 && concat_mode != 1) return "concat must be 'same-width' or 'widened'";
-        if (!(head_seed >= 0 && head_seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
-        // Checked before the casts to float, which are undefined beyond float32 range.
-        if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
-        if (const char* e = limits::check_scale(scale)) return e;
         posenc::CompareConfig cfg;
+        if (const char* e = compare_config(alpha, base, layout, pairing, d_pos, concat_mode, causal, heads, head_seed, scale, cfg)) {
+            return e;
+        }
         cfg.n = n;
         cfg.d = d;
-        cfg.alpha = static_cast<float>(alpha);
-        cfg.base = base;
-        cfg.layout = static_cast<Layout>(layout);
-        cfg.pairing = static_cast<Layout>(pairing);
-        cfg.d_pos = d_pos;
-        cfg.concat_mode = static_cast<posenc::ConcatMode>(concat_mode);
-        cfg.causal = causal;
-        cfg.heads = heads;
-        cfg.head_seed = static_cast<std::uint64_t>(head_seed);
-        cfg.scale = static_cast<float>(scale);
         cfg.schemes = schemes_;
         cfg.options = options_;
         if (const char* e = posenc::validate(cfg)) return e;
         posenc::compare(cfg, heap(embeddings), result_, concat_words ? heap(concat_words) : nullptr);
-        for (unsigned s = 0; s < posenc::kSchemeCount; ++s) {
-            const std::vector<float>& w = result_.lane(static_cast<posenc::Scheme>(s)).weights;
-            if (!all_finite(w.data(), w.size())) {
-                return "alpha·embeddings or scale too large: attention logits overflow float32";
-            }
-        }
+        if (const char* e = overflow_error(result_)) return e;
         return {};
     }
 
-    // scheme: posenc::Scheme; part: 0 x, 1 weights, 2 terms, 3 masked, 4 unmasked (the last two: nope).
-    emscripten::val view(int scheme, int part) const {
-        const posenc::SchemeResult& s = lane(scheme);
-        const std::vector<float>& v = part == 0 ? s.x : part == 1 ? s.weights : part == 2 ? s.terms
-                                      : part == 3 ? s.masked : s.unmasked;
-        return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
-    }
-    // [max|x|, max|term 0|, …]: the lane's colour ranges.
-    emscripten::val magnitudes(int scheme) const {
-        const std::vector<float>& v = lane(scheme).max_abs;
-        return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
-    }
-    // alibi: slopes; rope family: frequencies (whichever the lane has).
-    emscripten::val parameters(int scheme) const {
-        const posenc::SchemeResult& s = lane(scheme);
-        const std::vector<double>& v = s.slopes.empty() ? s.frequencies : s.slopes;
-        return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
-    }
-    emscripten::val buckets() const {
-        return emscripten::val(emscripten::typed_memory_view(result_.t5.buckets.size(), result_.t5.buckets.data()));
-    }
-    emscripten::val pe(bool concatenated) const {
-        const std::vector<float>& v = concatenated ? result_.pe_concat : result_.pe;
-        return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
-    }
-    std::size_t width(int scheme) const { return lane(scheme).width; }
-    double scale_factor(int scheme) const { return lane(scheme).scale_factor; }
-    double qk_factor(int scheme) const { return lane(scheme).qk_factor; }
+    // Every lane's arrays as heap views in one object (lanes_view).
+    emscripten::val lanes() const { return lanes_view(result_, schemes_); }
 
 private:
-    const posenc::SchemeResult& lane(int scheme) const {
-        return result_.lane(static_cast<posenc::Scheme>(
-            scheme >= 0 && scheme < static_cast<int>(posenc::kSchemeCount) ? scheme : 0));
-    }
-
     posenc::CompareResult result_;
     posenc::SchemeSet schemes_ = posenc::kClassicSchemes;
     posenc::SchemeOptions options_;
@@ -409,18 +429,70 @@ public:
         return top_k_unit_rows(unit_, set_.count, set_.dim, query, k, exclude, rows_out, cosines_out);
     }
 
-private:
+    // For an Analysis attached to this set (C++ only, not bound).
+    const posenc::VectorSet& set() const { return set_; }
     const posenc::Pca& pca() {
         if (pca_.d != set_.dim) pca_ = posenc::principal_components(set_.rows.data(), set_.count, set_.dim);
         return pca_;
     }
 
+private:
     posenc::VectorSet set_;
     std::vector<float> unit_;
     posenc::Pca pca_;
     posenc::IdentityRetriever retriever_;
     std::vector<std::uint64_t> keys_;
     std::vector<posenc::Retrieved> found_;
+};
+
+// One keystroke in one call (posenc::Analysis): text and settings in, tokens, word vectors and
+// every chosen lane out as heap views. attach() picks a WordVectors (the JS API keeps it alive
+// and checks it is not disposed before each update); without one the vectors are synthetic.
+class AnalysisHandle {
+public:
+    void attach(WordVectors& vectors) { vectors_ = &vectors; }
+
+    // settings: { schemes (bit s for posenc::Scheme s), params (kParamTable's order), alpha, base,
+    // layout, pairing, dPos, concat, causal, heads, seed, scale, d (synthetic), maxTokens, peTables }.
+    // → { error } or { tokens, total, unknown, embeddings, words, pe, peConcat, …lanes_view } (no
+    // lanes when there are no tokens; pe and peConcat: Analysis::pe, pe_concat).
+    emscripten::val update(const std::string& text, emscripten::val s) {
+        posenc::CompareConfig cfg;
+        cfg.schemes = s["schemes"].as<std::uint32_t>();
+        const char* error = scheme_options(s["params"], cfg.options);
+        if (!error) {
+            error = compare_config(s["alpha"].as<double>(), s["base"].as<double>(), s["layout"].as<int>(), s["pairing"].as<int>(),
+                                   s["dPos"].as<std::size_t>(), s["concat"].as<int>(), s["causal"].as<bool>(),
+                                   s["heads"].as<std::size_t>(), s["seed"].as<double>(), s["scale"].as<double>(), cfg);
+        }
+        posenc::WordSource source;
+        if (vectors_) {
+            source.set = &vectors_->set();
+            if (posenc::has(cfg.schemes, posenc::Scheme::concatenated)) source.pca = &vectors_->pca();
+        } else {
+            source.synthetic_d = s["d"].as<std::size_t>();
+        }
+        if (!error) error = analysis_.update(text, source, cfg, s["maxTokens"].as<std::size_t>(), s["peTables"].as<bool>());
+        if (!error && !analysis_.tokens().empty()) error = overflow_error(analysis_.result());
+        emscripten::val out = error || analysis_.tokens().empty() ? emscripten::val::object()
+                                                                  : lanes_view(analysis_.result(), cfg.schemes);
+        if (error) {
+            out.set("error", std::string(error));
+            return out;
+        }
+        out.set("tokens", token_array(analysis_.tokens()));
+        out.set("total", analysis_.total_tokens());
+        out.set("unknown", memory_view(analysis_.unknown()));
+        out.set("embeddings", memory_view(analysis_.embeddings()));
+        out.set("words", memory_view(analysis_.words()));
+        out.set("pe", memory_view(analysis_.pe()));
+        out.set("peConcat", memory_view(analysis_.pe_concat()));
+        return out;
+    }
+
+private:
+    WordVectors* vectors_ = nullptr;
+    posenc::Analysis analysis_;
 };
 
 // ---- More schemes (schemes.hpp). JS validates first; these re-check and return "" or the error.
@@ -669,14 +741,11 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .constructor<>()
         .function("configure", &Comparison::configure)
         .function("run", &Comparison::run)
-        .function("view", &Comparison::view)
-        .function("magnitudes", &Comparison::magnitudes)
-        .function("parameters", &Comparison::parameters)
-        .function("buckets", &Comparison::buckets)
-        .function("pe", &Comparison::pe)
-        .function("width", &Comparison::width)
-        .function("scaleFactor", &Comparison::scale_factor)
-        .function("qkFactor", &Comparison::qk_factor);
+        .function("lanes", &Comparison::lanes);
+    emscripten::class_<AnalysisHandle>("Analysis")
+        .constructor<>()
+        .function("attach", &AnalysisHandle::attach)
+        .function("update", &AnalysisHandle::update);
     emscripten::function("distanceCurves", &distance_curves);
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "compare.hpp"
+#include "compare_bits.hpp"
 
 namespace {
 
@@ -19,28 +20,7 @@ using posenc::CompareConfig;
 using posenc::CompareResult;
 using posenc::Scheme;
 using posenc::SchemeResult;
-
-bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
-}
-
-// Every output of every lane, bit for bit; names the first that differs.
-std::string first_difference(const CompareResult& got, const CompareResult& want) {
-    if (!same_bits(got.pe, want.pe)) return "pe";
-    if (!same_bits(got.pe_concat, want.pe_concat)) return "pe_concat";
-    for (unsigned s = 0; s < posenc::kSchemeCount; ++s) {
-        const SchemeResult& a = got.lane(static_cast<Scheme>(s));
-        const SchemeResult& b = want.lane(static_cast<Scheme>(s));
-        const std::string lane = "scheme " + std::to_string(s) + " ";
-        if (a.width != b.width) return lane + "width";
-        if (!same_bits(a.x, b.x)) return lane + "x";
-        if (!same_bits(a.weights, b.weights)) return lane + "weights";
-        if (!same_bits(a.terms, b.terms)) return lane + "terms";
-        if (!same_bits(a.masked, b.masked)) return lane + "masked";
-        if (!same_bits(a.unmasked, b.unmasked)) return lane + "unmasked";
-    }
-    return "";
-}
+using posenc::test::first_difference;
 
 struct Sentence {
     explicit Sentence(std::size_t dim) : d(dim) {}

@@ -114,18 +114,19 @@ for (const simd of [true, false]) {
   });
 }
 
-describe('a core whose table disagrees with the static SCHEMES, SCHEME_LABELS or LIMITS is refused', () => {
+describe('a core whose table disagrees with the static SCHEMES, SCHEME_LABELS, SCHEME_ROPE_SCALING or LIMITS is refused', () => {
   // A separate instance of the module (its own load() cache), given stand-in cores.
   const core = (table) => ({ schemeTable: () => table, version: () => '0.0.0', simdBuild: () => false });
   const real = async () => (await load({ simd: false })).schemeTable;
 
-  it('a renamed scheme, a relabelled one and a different limit each reject load()', async () => {
+  it('a renamed scheme, a relabelled one, a different RoPE scaling and a different limit each reject load()', async () => {
     const { schemes, params, trainable } = await real();
     const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, limits: { ...LIMITS }, ...change });
     const cases = [
       [table({ schemes: schemes.map((s, i) => ({ ...s, name: i === 9 ? 'rope-ntk2' : s.name })) }), /SCHEMES/],
       [table({ schemes: schemes.map((s, i) => ({ ...s, label: i === 0 ? 'Added' : s.label })) }), /labels additive/],
       [table({ limits: { ...LIMITS, maxBuckets: 1024 } }), /maxBuckets/],
+      [table({ schemes: schemes.map((s) => ({ ...s, ropeScaling: s.name === 'rope-ntk' ? 'pi' : s.ropeScaling })) }), /scales rope-ntk/],
     ];
     for (const [index, [stand, message]] of cases.entries()) {
       const module = await import(`../../dist/posenc.mjs?stand-in=${index}`);

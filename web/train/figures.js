@@ -2,10 +2,14 @@
 // owns the runs): the status line, the loss chart, length generalisation, the learned attention
 // with its per-token loss strip, the samples, and the run sentence's inputs.
 import { ChartFigure, HeatmapFigure, formatValue } from '../figure.js';
+import { SCHEME_ROPE_SCALING } from '../posenc.mjs';
 import { CURVE_STYLE } from '../panels/distance.js';
 import { SCHEME_NAMES } from '../panels/lanes.js';
 import { BIN, EVAL_EVERY, MULTIPLES, isLanguageTask } from './config.js';
-const ROPE_CURVES = { pi: ['rope-pi', 'PI'], ntk: ['rope-ntk', 'NTK-aware'], yarn: ['yarn', 'YaRN'] };
+// The rotary model's curves with each RoPE scaling, drawn in the style of the lane that scales ω
+// the same way: type → [scheme, label].
+const SCALING_LABELS = { pi: 'PI', ntk: 'NTK-aware', yarn: 'YaRN' };
+const ROPE_CURVES = Object.fromEntries(Object.entries(SCHEME_ROPE_SCALING).map(([id, type]) => [type, [id, SCALING_LABELS[type]]]));
 
 /** A trainable scheme's display name (the lanes' names; the trained table is "Learned table"). */
 export const schemeName = (scheme) => (scheme === 'learned' ? 'Learned table' : SCHEME_NAMES[scheme]);
