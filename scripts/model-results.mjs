@@ -9,10 +9,10 @@
 //   node scripts/model-results.mjs [--seeds 1,2,3] [--jobs 2]     (after ./scripts/train-models)
 //   node scripts/model-results.mjs --no-train                     summarise the runs made so far
 //
-// Runs already in build-data/model-runs/ (same scheme, seed and steps) are reused, so an
-// interrupted run resumes. Needs build-native/posenc-train, build-data/words-train.txt (both made
-// by ./scripts/train-models) and dist/ (./scripts/build) for the pollution measure, which reads
-// data/models/additive.safetensors.
+// Runs already recorded in build-data/model-runs/ (same scheme, seed and steps; their files in
+// build-data/model-results/, seed 1's in data/models/) are reused, so an interrupted run resumes.
+// Needs build-native/posenc-train, build-data/words-train.txt (both made by ./scripts/train-models)
+// and dist/ (./scripts/build): the lengths and the pollution are measured with the wasm core.
 import fs from 'node:fs';
 import path from 'node:path';
 import { MULTIPLES, RUNS, SHIPPED, pool, saveRun, train, trainerArgs } from './train-models.mjs';
@@ -43,8 +43,47 @@ await pool(pending.map(({ scheme, seed }) => async () => {
   console.log(`${scheme} seed ${seed}: held-out loss ${run.loss.toFixed(4)}, ${run.seconds.toFixed(0)} s`);
 }), jobs);
 
-const runs = SCHEMES.flatMap((scheme) => seeds.map((seed) => runFile(scheme, seed)))
-  .filter((file) => fs.existsSync(file)).map((file) => JSON.parse(fs.readFileSync(file, 'utf8')));
+// Held-out loss at every length over the same held-out targets (the first 8,192: 256 windows of
+// T, 128 of 2T, … 32 of 8T, 16 rows per batch, batch means averaged), so the lengths differ in
+// context only, not in text; computed with the SIMD wasm core, which gives the native trainer's
+// bits at T (tests/js/pretrained.test.mjs).
+const { load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
+const lab = await load({ simd: true });
+const heldOut = fs.readFileSync(path.join(ROOT, 'data/words-heldout.txt'), 'utf8');
+const TARGETS = SHIPPED.evalBatches * SHIPPED.batch * T;
+
+function lengthLosses(file) {
+  const model = lab.loadModel(fs.readFileSync(file));
+  const ids = model.tokenize(heldOut);
+  const B = SHIPPED.batch;
+  const evals = [];
+  for (const length of lengths) {
+    if (model.config.scheme === 'learned' && length > T) continue;
+    const variants = ['none', ...(model.config.scheme === 'rotary' && length > T ? SCALINGS : [])];
+    for (const rope of variants) {
+      const options = rope === 'none' ? {} : { ropeScaling: { type: rope, factor: length / T } };
+      const batches = TARGETS / (B * length);
+      let sum = 0;
+      for (let k = 0; k < batches; k++) {
+        const tokens = new Int32Array(B * (length + 1));
+        for (let b = 0; b < B; b++) {
+          const start = (k * B + b) * length;
+          tokens.set(ids.subarray(start, start + length + 1), b * (length + 1));
+        }
+        sum += model.loss(tokens, B, length, options);
+      }
+      evals.push({ length, rope, loss: sum / batches });
+    }
+  }
+  model.dispose();
+  return evals;
+}
+
+const modelFile = (scheme, seed) => (seed === SHIPPED.seed ? path.join(ROOT, 'data/models', `${scheme}.safetensors`)
+  : path.join(scratch, `${scheme}-seed${seed}.safetensors`));
+const runs = SCHEMES.flatMap((scheme) => seeds.map((seed) => ({ scheme, seed })))
+  .filter(({ scheme, seed }) => fs.existsSync(runFile(scheme, seed)) && fs.existsSync(modelFile(scheme, seed)))
+  .map(({ scheme, seed }) => ({ scheme, seed, evals: lengthLosses(modelFile(scheme, seed)) }));
 
 // Mean and sample standard deviation (n − 1) of the perplexities; spread null for one seed.
 function summary(values) {
@@ -68,7 +107,7 @@ const rows = SCHEMES.flatMap((scheme) => [
 ]);
 
 const results = {
-  about: 'Held-out perplexity of the word-level models (scripts/model-results.mjs): mean and sample standard deviation over seeds; null where a length cannot be evaluated (learned beyond T).',
+  about: 'Held-out perplexity of the word-level models (scripts/model-results.mjs) over the same 8,192 held-out targets at every length: mean and sample standard deviation over seeds; null where a length cannot be evaluated (learned beyond T).',
   lengths,
   rows,
   pollution: await pollution(),
@@ -89,8 +128,6 @@ console.log(markdown(results));
 //   lnGain          |ln_1.weight[j]|: whether training turned the shaken dimensions down
 //   pageDisturbance the page's untrained std(PE[:, j]) / std(αE[:, j]) over the same tokens
 async function pollution() {
-  const { load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
-  const lab = await load({ simd: true });
   const model = lab.loadModel(fs.readFileSync(path.join(ROOT, 'data/models/additive.safetensors')));
   const { d, alpha } = model.config;
   const params = model.parameters();

@@ -42,8 +42,8 @@ export const SHIPPED = Object.freeze({
 // The reduced check run by the test suite: committed texts only (the book trains, the held-out
 // text evaluates), one scheme, a few steps.
 export const QUICK = Object.freeze({ scheme: 'rotary', steps: 6, text: 'data/moby-dick.txt' });
-// Held-out lengths every run also reports (multiples of T; rotary also with PI, NTK, YaRN at
-// factor = the multiple), kept per run in build-data/model-runs/ for scripts/model-results.
+// The evaluation lengths of scripts/model-results.mjs (multiples of T), and where each finished
+// run's record (scheme, seed, steps, held-out loss, time) is kept for it.
 export const MULTIPLES = [1, 2, 4, 8];
 export const RUNS = 'build-data/model-runs';
 
@@ -52,19 +52,17 @@ function fail(message) {
   process.exit(1);
 }
 
-// The trainer's flags for one model; `lengths` adds the held-out losses at MULTIPLES of T (they
-// change nothing in the file).
-export function trainerArgs(scheme, text, out, steps, { seed = SHIPPED.seed, lengths = true } = {}) {
+// The trainer's flags for one model.
+export function trainerArgs(scheme, text, out, steps, { seed = SHIPPED.seed } = {}) {
   const c = SHIPPED;
   return ['--task', 'words', '--scheme', scheme, '--text', text, '--held-out-text', HELD_OUT, '--vectors', VECTORS,
     '--vocab-size', c.vocabSize, '--d', c.d, '--layers', c.layers, '--heads', c.heads, '--context', c.context,
     ...(scheme === 'concatenated' ? ['--dpos', c.dPos] : []), '--batch', c.batch, '--steps', steps, '--lr', c.lr,
     '--seed', seed, '--data-seed', seed, '--eval-batches', c.evalBatches, '--log-every', Math.max(1, Math.floor(steps / 5)),
-    ...(lengths ? ['--eval-lengths', MULTIPLES.map((k) => k * c.context).join(','), '--rope-scalings', 'pi,ntk,yarn'] : []),
     '--f16', '--out', out].map(String);
 }
 
-// Runs the trainer under nice; resolves to { loss, seconds, evals, log }.
+// Runs the trainer under nice; resolves to { loss, seconds, log }.
 export function train(args) {
   if (!fs.existsSync(TRAINER)) fail(`${TRAINER} is missing: cmake --build build-native --target posenc_train`);
   return new Promise((resolve, reject) => {
@@ -79,9 +77,7 @@ export function train(args) {
       if (code !== 0) return reject(new Error(`posenc-train ${args.join(' ')} exited with ${code}:\n${log}`));
       const loss = Number(/final held-out loss (\S+)/.exec(log)?.[1]);
       const seconds = Number(/training seconds (\S+)/.exec(log)?.[1]);
-      const evals = [...log.matchAll(/eval length (\d+) rope (\w+) loss (\S+)/g)]
-        .map(([, length, rope, value]) => ({ length: Number(length), rope, loss: Number(value) }));
-      resolve({ loss, seconds, evals, log });
+      resolve({ loss, seconds, log });
     });
   });
 }
@@ -100,10 +96,10 @@ export async function pool(jobs, width) {
   return results;
 }
 
-// A run's results for scripts/model-results (same flags, same bits: reusable).
-export function saveRun(scheme, seed, steps, { loss, seconds, evals }) {
+// A finished run's record for scripts/model-results (same flags, same bits: reusable).
+export function saveRun(scheme, seed, steps, { loss, seconds }) {
   fs.mkdirSync(path.join(ROOT, RUNS), { recursive: true });
-  const run = { scheme, seed, steps, lr: SHIPPED.lr, loss, seconds, evals };
+  const run = { scheme, seed, steps, lr: SHIPPED.lr, loss, seconds };
   fs.writeFileSync(path.join(ROOT, RUNS, `${scheme}-seed${seed}-steps${steps}.json`), `${JSON.stringify(run)}\n`);
 }
 
@@ -131,7 +127,7 @@ async function trainAll(text, out, steps, jobs) {
 async function quickSha(dir) {
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `quick-${QUICK.scheme}.safetensors`);
-  await train(trainerArgs(QUICK.scheme, QUICK.text, file, QUICK.steps, { lengths: false }));
+  await train(trainerArgs(QUICK.scheme, QUICK.text, file, QUICK.steps));
   return sha256(file);
 }
 
