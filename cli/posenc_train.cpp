@@ -49,8 +49,6 @@ struct Options {
     std::string held_out_path, vectors_path = "data/glove-6b-100d-20k.i8";  // words
     std::size_t vocab_size = 4096;                                          // words
     bool train_embedding = false, alpha_given = false;                      // words
-    std::vector<std::size_t> eval_lengths;  // extra held-out lengths reported at the end
-    std::vector<std::string> rope_scalings; // rotary: pi, ntk, yarn at each extra length (factor = length/T)
     std::string out_path;
     std::size_t batch = 16, steps = 200, log_every = 50, eval_batches = 4;
     std::size_t symbols = 10, items = 8;  // copy, reverse, sort
@@ -70,23 +68,11 @@ const char* kUsage =
     "            --eval-seed N (held-out copy/reverse/sort rows; default: the bits of data-seed flipped)\n"
     "  training: --batch 16 --steps 200 --lr 1e-3 --beta1 0.9 --beta2 0.95 --eps 1e-8\n"
     "            --weight-decay 0.1 --clip 1  --log-every 50 --eval-batches 4\n"
-    "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n"
-    "            --eval-lengths 64,128 (held-out loss at each)  --rope-scalings pi,ntk,yarn (rotary, factor = length/T)\n";
+    "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n";
 
 [[noreturn]] void fail(const std::string& message) {
     std::fprintf(stderr, "posenc-train: %s\n", message.c_str());
     std::exit(2);
-}
-
-std::vector<std::string> split(const std::string& list) {
-    std::vector<std::string> items;
-    std::size_t start = 0;
-    while (start <= list.size()) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        if (comma > start) items.push_back(list.substr(start, comma - start));
-        start = comma + 1;
-    }
-    return items;
 }
 
 double number(const std::string& flag, const std::string& text) {
@@ -147,8 +133,6 @@ Options parse(int argc, char** argv) {
         else if (flag == "--held-out-text") o.held_out_path = v;
         else if (flag == "--vectors") o.vectors_path = v;
         else if (flag == "--vocab-size") o.vocab_size = count(flag, v);
-        else if (flag == "--eval-lengths") for (const std::string& item : split(v)) o.eval_lengths.push_back(count(flag, item));
-        else if (flag == "--rope-scalings") o.rope_scalings = split(v);
         else if (flag == "--symbols") o.symbols = count(flag, v);
         else if (flag == "--items") o.items = count(flag, v);
         else if (flag == "--data-seed") o.data_seed = count(flag, v);
@@ -170,8 +154,6 @@ Options parse(int argc, char** argv) {
         fail("--task must be copy, reverse, sort, text or words");
     if (o.task == "words" && o.held_out_path.empty()) fail("--task words needs --held-out-text");
     if (o.vocab_size < 2) fail("--vocab-size must be at least 2");
-    for (const std::string& r : o.rope_scalings)
-        if (r != "pi" && r != "ntk" && r != "yarn") fail("--rope-scalings must list pi, ntk or yarn");
     if (o.steps < 1) fail("--steps must be at least 1");
     if (o.log_every < 1) fail("--log-every must be at least 1");
     return o;
@@ -275,32 +257,6 @@ void adopt_file(Transformer& model, const std::vector<std::uint8_t>& bytes) {
     if (const char* e = model.set_parameters(loaded.params.data(), loaded.params.size())) fail(e);
 }
 
-// One line per extra length (and per RoPE scaling for rotary): held-out loss over the same
-// number of rows as the final evaluation, for scripts/model-results.
-void report_lengths(Transformer& model, TrainingTask& task, const Options& o) {
-    const std::uint64_t seed = o.eval_seed ? o.eval_seed : ~o.data_seed;
-    for (std::size_t length : o.eval_lengths) {
-        std::vector<std::pair<std::string, EvalOptions>> variants = {{"none", {}}};
-        if (o.model.scheme == posenc::Scheme::rotary && length > o.model.context)
-            for (const std::string& name : o.rope_scalings) {
-                EvalOptions eval;
-                eval.rope = name == "pi" ? posenc::RopeScaling::pi : name == "ntk" ? posenc::RopeScaling::ntk
-                                                                                   : posenc::RopeScaling::yarn;
-                eval.factor = static_cast<double>(length) / static_cast<double>(o.model.context);
-                variants.emplace_back(name, eval);
-            }
-        for (const auto& [name, eval] : variants) {
-            if (!evaluable(o.model, task, length)) continue;
-            if (const char* e = validate_evaluation(o.model, task, o.batch, length, o.eval_batches, eval)) fail(e);
-            Evaluation e;
-            if (std::string error = evaluate(model, task, o.batch, length, o.eval_batches, seed, eval, e); !error.empty())
-                fail(error);
-            std::printf("eval length %zu rope %s loss %.17g windows %zu\n", length, name.c_str(), e.loss,
-                        task.heldout_windows(length));
-        }
-    }
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -347,7 +303,6 @@ int main(int argc, char** argv) {
     std::printf("final held-out loss %.17g (B = %zu, T = %zu, %zu batches)\n", last.loss, o.batch, o.model.context,
                 o.eval_batches);
     std::printf("training seconds %.1f\n", seconds);
-    report_lengths(model, task, o);
     if (!o.out_path.empty()) write_file(o.out_path, bytes);
     return 0;
 }

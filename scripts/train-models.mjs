@@ -34,27 +34,31 @@ export const SHIPPED = Object.freeze({
   context: 32,      // T: a typed sentence soon goes past it, so the lanes show extrapolation
   dPos: 26,         // concatenated: the page's default split for d = 100 (2·round(d/8)), word part 74
   batch: 16,
-  steps: 1000,
+  steps: 800,
   lr: 2e-3,
-  seed: 1,
-  dataSeed: 1,
+  seed: 1,          // the initialisation and the training batches' order (--seed, --data-seed)
   evalBatches: 16,  // held-out loss over 16·16 windows of T tokens = 8192 tokens
 });
 // The reduced check run by the test suite: committed texts only (the book trains, the held-out
 // text evaluates), one scheme, a few steps.
 export const QUICK = Object.freeze({ scheme: 'rotary', steps: 6, text: 'data/moby-dick.txt' });
+// The evaluation lengths of scripts/model-results.mjs (multiples of T), and where each finished
+// run's record (scheme, seed, steps, held-out loss, time) is kept for it.
+export const MULTIPLES = [1, 2, 4, 8];
+export const RUNS = 'build-data/model-runs';
 
 function fail(message) {
   console.error(`train-models: ${message}`);
   process.exit(1);
 }
 
-function trainerArgs(scheme, text, out, steps, seed = SHIPPED.seed) {
+// The trainer's flags for one model.
+export function trainerArgs(scheme, text, out, steps, { seed = SHIPPED.seed } = {}) {
   const c = SHIPPED;
   return ['--task', 'words', '--scheme', scheme, '--text', text, '--held-out-text', HELD_OUT, '--vectors', VECTORS,
     '--vocab-size', c.vocabSize, '--d', c.d, '--layers', c.layers, '--heads', c.heads, '--context', c.context,
     ...(scheme === 'concatenated' ? ['--dpos', c.dPos] : []), '--batch', c.batch, '--steps', steps, '--lr', c.lr,
-    '--seed', seed, '--data-seed', c.dataSeed, '--eval-batches', c.evalBatches, '--log-every', Math.max(1, Math.floor(steps / 5)),
+    '--seed', seed, '--data-seed', seed, '--eval-batches', c.evalBatches, '--log-every', Math.max(1, Math.floor(steps / 5)),
     '--f16', '--out', out].map(String);
 }
 
@@ -62,7 +66,9 @@ function trainerArgs(scheme, text, out, steps, seed = SHIPPED.seed) {
 export function train(args) {
   if (!fs.existsSync(TRAINER)) fail(`${TRAINER} is missing: cmake --build build-native --target posenc_train`);
   return new Promise((resolve, reject) => {
-    const child = spawn('nice', ['-n', '10', TRAINER, ...args], { cwd: ROOT });
+    // Niceness 10 (the team's rule for long jobs), not 10 more when the caller is already niced.
+    const niced = os.getPriority() >= 10;
+    const child = niced ? spawn(TRAINER, args, { cwd: ROOT }) : spawn('nice', ['-n', '10', TRAINER, ...args], { cwd: ROOT });
     let log = '';
     child.stdout.on('data', (chunk) => { log += chunk; });
     child.stderr.on('data', (chunk) => { log += chunk; });
@@ -71,9 +77,7 @@ export function train(args) {
       if (code !== 0) return reject(new Error(`posenc-train ${args.join(' ')} exited with ${code}:\n${log}`));
       const loss = Number(/final held-out loss (\S+)/.exec(log)?.[1]);
       const seconds = Number(/training seconds (\S+)/.exec(log)?.[1]);
-      const evals = [...log.matchAll(/eval length (\d+) rope (\w+) loss (\S+)/g)]
-        .map(([, length, rope, value]) => ({ length: Number(length), rope, loss: Number(value) }));
-      resolve({ loss, seconds, evals, log });
+      resolve({ loss, seconds, log });
     });
   });
 }
@@ -92,6 +96,13 @@ export async function pool(jobs, width) {
   return results;
 }
 
+// A finished run's record for scripts/model-results (same flags, same bits: reusable).
+export function saveRun(scheme, seed, steps, { loss, seconds }) {
+  fs.mkdirSync(path.join(ROOT, RUNS), { recursive: true });
+  const run = { scheme, seed, steps, lr: SHIPPED.lr, loss, seconds };
+  fs.writeFileSync(path.join(ROOT, RUNS, `${scheme}-seed${seed}-steps${steps}.json`), `${JSON.stringify(run)}\n`);
+}
+
 const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 const configOf = (file) => {
   const bytes = fs.readFileSync(file);
@@ -105,6 +116,7 @@ async function trainAll(text, out, steps, jobs) {
   const runs = await pool(SCHEMES.map((scheme) => async () => {
     const file = path.join(out, `${scheme}.safetensors`);
     const run = await train(trainerArgs(scheme, text, file, steps));
+    saveRun(scheme, SHIPPED.seed, steps, run);
     console.log(`${scheme.padEnd(13)} held-out loss ${run.loss.toFixed(4)} (perplexity ${Math.exp(run.loss).toFixed(1)}), ` +
       `${run.seconds.toFixed(0)} s, ${fs.statSync(file).size} bytes`);
     return { scheme, file, ...run };
@@ -144,29 +156,27 @@ function writeManifest(runs, wallSeconds, steps, quick) {
   fs.writeFileSync(path.join(ROOT, MODELS, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 }
 
-const argv = process.argv.slice(2);
-const flag = (name) => argv.includes(name);
-const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-const text = argv[0]?.startsWith('--') ? undefined : argv[0];
-const steps = Number(value('--steps', SHIPPED.steps));
-const jobs = Number(value('--jobs', 2));
-const scratch = path.join(ROOT, 'build-data/models-check');
-
-if (flag('--check') && flag('--quick')) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, MODELS, 'manifest.json'), 'utf8'));
-  const got = await quickSha(fs.mkdtempSync(path.join(os.tmpdir(), 'train-models-')));
-  if (got !== manifest.check.sha256) fail(`quick check: ${QUICK.scheme}, ${QUICK.steps} steps gave sha256 ${got}, the manifest records ${manifest.check.sha256}`);
-  console.log(`train-models: quick check reproduced (${QUICK.scheme}, ${QUICK.steps} steps, sha256 ${got})`);
-} else if (flag('--record-quick')) {
+async function main(argv) {
+  const flag = (name) => argv.includes(name);
+  const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+  const text = argv[0]?.startsWith('--') ? undefined : argv[0];
+  const steps = Number(value('--steps', SHIPPED.steps));
+  const jobs = Number(value('--jobs', 2));
+  const scratch = path.join(ROOT, 'build-data/models-check');
   const manifestPath = path.join(ROOT, MODELS, 'manifest.json');
-  const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
-  manifest.check = { ...QUICK, sha256: await quickSha(scratch) };
-  fs.writeFileSync(manifestPath, `${JSON.stringify(manifest, null, 2)}\n`);
-} else {
-  if (!text) fail('usage: train-models.mjs TRAIN.txt [--check | --steps N] [--jobs 2]');
-  if (flag('--check')) {
-    const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, MODELS, 'manifest.json'), 'utf8'));
-    const { runs } = await trainAll(text, scratch, manifest.training.steps, jobs);
+  const manifest = () => JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+
+  if (flag('--check') && flag('--quick')) {
+    const got = await quickSha(fs.mkdtempSync(path.join(os.tmpdir(), 'train-models-')));
+    const recorded = manifest().check.sha256;
+    if (got !== recorded) fail(`quick check: ${QUICK.scheme}, ${QUICK.steps} steps gave sha256 ${got}, the manifest records ${recorded}`);
+    console.log(`train-models: quick check reproduced (${QUICK.scheme}, ${QUICK.steps} steps, sha256 ${got})`);
+  } else if (flag('--record-quick')) {
+    fs.writeFileSync(manifestPath, `${JSON.stringify({ ...manifest(), check: { ...QUICK, sha256: await quickSha(scratch) } }, null, 2)}\n`);
+  } else if (!text) {
+    fail('usage: train-models.mjs TRAIN.txt [--check | --steps N] [--jobs 2]');
+  } else if (flag('--check')) {
+    const { runs } = await trainAll(text, scratch, manifest().training.steps, jobs);
     const differ = runs.filter(({ scheme, file }) => sha256(file) !== sha256(path.join(ROOT, MODELS, `${scheme}.safetensors`)));
     if (differ.length) fail(`${differ.map((r) => r.scheme).join(', ')} differ from ${MODELS}/ (fresh files in ${scratch})`);
     console.log(`train-models: all ${runs.length} models reproduced byte for byte`);
@@ -176,3 +186,6 @@ if (flag('--check') && flag('--quick')) {
     console.log(`train-models: ${MODELS}/ written in ${wallSeconds.toFixed(0)} s (${jobs} at a time)`);
   }
 }
+
+// Run as a script (scripts/model-results.mjs imports the exports only).
+if (process.argv[1] === new URL(import.meta.url).pathname) await main(process.argv.slice(2));

@@ -162,6 +162,7 @@ async function readManifest() {
 }
 
 async function sha256Hex(bytes) {
+  if (!globalThis.crypto?.subtle) throw new Error('loadPretrained checks each file\'s sha256 with crypto.subtle, which only a secure context (https or localhost) has');
   const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
