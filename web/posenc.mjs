@@ -70,21 +70,42 @@ const IS_NODE = typeof process === 'object' && typeof process.versions?.node ===
 const loaded = new Map();
 
 /**
- * Resolves to the lab once the wasm core is ready; one instance per flavour, cached.
- * @param {{ simd?: boolean }} [options] simd: false forces the scalar build; true requires SIMD.
+ * Resolves to the lab once the wasm core is ready; one instance per flavour and assets folder, cached.
+ * @param {{ simd?: boolean, assetsUrl?: string | URL }} [options] simd: false forces the scalar
+ *   build; true requires SIMD. assetsUrl: the folder holding the data files (glove-6b-100d-20k.i8),
+ *   for hosts that copy only the script; default: beside this module. Another origin must send
+ *   Access-Control-Allow-Origin (README, "Assets from another host").
  */
 export function load(options = {}) {
-  checkOptions('load options', options, ['simd']);
+  checkOptions('load options', options, ['simd', 'assetsUrl']);
   const { simd = wasmSimdSupported() } = options;
   if (typeof simd !== 'boolean') throw new TypeError('simd must be a boolean');
   if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
+  const assets = assetsFolder(options.assetsUrl);
   const flavour = simd ? 'simd' : 'scalar';
-  if (!loaded.has(flavour)) {
-    const pending = instantiate(flavour).then((core) => new Lab(core));
-    pending.catch(() => loaded.delete(flavour));
-    loaded.set(flavour, pending);
+  const key = `${flavour} ${assets.href}`;
+  if (!loaded.has(key)) {
+    const pending = instantiate(flavour).then((core) => new Lab(core, assets));
+    pending.catch(() => loaded.delete(key));
+    loaded.set(key, pending);
   }
-  return loaded.get(flavour);
+  return loaded.get(key);
+}
+
+// assetsUrl as a folder URL: relative ones resolve against the page (or, in Node, this module).
+function assetsFolder(assetsUrl) {
+  if (assetsUrl === undefined) return new URL('./', import.meta.url);
+  if (typeof assetsUrl !== 'string' && !(assetsUrl instanceof URL)) throw new TypeError('assetsUrl must be a string or a URL');
+  const base = typeof document === 'object' ? document.baseURI : import.meta.url;
+  let url;
+  try {
+    url = new URL(assetsUrl, base);
+  } catch {
+    throw new RangeError(`assetsUrl must be a URL (got '${assetsUrl}')`);
+  }
+  // A folder: "…/assets" and "…/assets/" both mean the files inside it.
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
 }
 
 // How a core flavour becomes a running Emscripten module: by default the posenc-core-<flavour>
@@ -108,15 +129,20 @@ async function instantiateBeside(flavour) {
   return createCore({ locateFile: () => wasmUrl.href });
 }
 
-// Bytes of a file shipped beside this module: fetched in browsers, read from disk in Node.
-async function readAsset(name) {
-  const url = new URL(name, import.meta.url);
-  if (IS_NODE) {
+// Bytes of a data file: read from disk for file: URLs in Node, fetched otherwise. A fetch refused
+// by CORS only says "Failed to fetch", so the message names the likely cause.
+async function readAsset(url) {
+  if (IS_NODE && url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
     return new Uint8Array(await readFile(url));
   }
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`could not load ${name}: HTTP ${response.status}`);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch (error) {
+    throw new Error(`could not fetch ${url.href} (${error.message}; a file on another origin must be served with Access-Control-Allow-Origin)`);
+  }
+  if (!response.ok) throw new Error(`could not load ${url.href}: HTTP ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
@@ -346,12 +372,14 @@ class Lab {
   #capacity = 0;    // in floats
   #comparison;
   #glove;
+  #assets;   // the folder URL of the data files (load's assetsUrl)
 
   #table;    // the core's scheme table, derived once (schemeTable below)
   #settled;  // the last settleSchemeOptions call: { key, result }
 
-  constructor(core) {
+  constructor(core, assets) {
     this.#core = core;
+    this.#assets = assets;
     this.#table = deriveTable(core.schemeTable());
     this.version = core.version();
     this.simd = core.simdBuild();
@@ -757,8 +785,8 @@ class Lab {
 
   /**
    * Word vectors: 'glove' (GloVe 6B 100-d, the 20,000 most frequent words, shipped beside this
-   * module as glove-6b-100d-20k.i8 and read only when asked for), or the bytes of a file in the
-   * same format. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
+   * module, or in load's assetsUrl, as glove-6b-100d-20k.i8 and read only when asked for), a URL
+   * of a file in the same format (fetched each call), or such a file's bytes. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
    */
   /** A trainable model of DESIGN.md ("Trained models"), seeded from config.seed (web/model.mjs). */
   createModel(config) {
@@ -803,14 +831,15 @@ class Lab {
 
   loadVectors(source = 'glove') {
     if (source === 'glove') {
-      this.#glove ??= readAsset(GLOVE_FILE).then((bytes) => this.#parseVectors('glove', bytes));
+      this.#glove ??= readAsset(new URL(GLOVE_FILE, this.#assets)).then((bytes) => this.#parseVectors('glove', bytes));
       this.#glove.catch(() => { this.#glove = undefined; });
       return this.#glove;
     }
+    if (source instanceof URL) return readAsset(source).then((bytes) => this.#parseVectors('custom', bytes));
     if (source instanceof ArrayBuffer || source instanceof Uint8Array) {
       return Promise.resolve().then(() => this.#parseVectors('custom', new Uint8Array(source)));
     }
-    return Promise.reject(new TypeError("source must be 'glove', an ArrayBuffer or a Uint8Array"));
+    return Promise.reject(new TypeError("source must be 'glove', a URL, an ArrayBuffer or a Uint8Array"));
   }
 
   #parseVectors(name, bytes) {
