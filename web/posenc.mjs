@@ -134,7 +134,11 @@ async function instantiateBeside(flavour) {
 async function readAsset(url) {
   if (IS_NODE && url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
-    return new Uint8Array(await readFile(url));
+    try {
+      return new Uint8Array(await readFile(url));
+    } catch (error) {
+      throw new Error(`could not load ${url.href}: ${error.code ?? error.message}`);
+    }
   }
   let response;
   try {
