@@ -46,7 +46,9 @@ function decodeBase64(text) {
 setCoreLoader(async (flavour) => {
   const simd = flavour === 'simd';
   const bytes = decodeLzma(decodeBase64(cores.data), cores.simd + (simd ? 0 : cores.scalar));
-  return createCore({ wasmBinary: simd ? bytes : bytes.subarray(cores.simd) });
+  // locateFile: the glue would otherwise build the .wasm's URL from import.meta.url, which throws
+  // in a module loaded from a blob: URL (anywidget's); the bytes are here, nothing is fetched.
+  return createCore({ wasmBinary: simd ? bytes : bytes.subarray(cores.simd), locateFile: (path) => path });
 });
 
 // ---- Attributes ---------------------------------------------------------------------------
@@ -155,7 +157,13 @@ const spreads = new WeakMap();
  * { source } or { note } explaining why not.
  */
 function sharedGlove(lab, src) {
-  const url = src ? new URL(src, document.baseURI) : new URL(GLOVE_FILE, import.meta.url);
+  let url;
+  try {
+    url = src ? new URL(src, document.baseURI) : new URL(GLOVE_FILE, import.meta.url);
+  } catch {
+    // A module loaded from a blob: or data: URL (anywidget's) has no folder; or src is not a URL.
+    return Promise.resolve({ note: `Synthetic word vectors: ${src ? `vectors-src="${src}" is not a URL` : 'this script has no folder to fetch GloVe from; set vectors-src to its URL'}.` });
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return Promise.resolve({ note: 'Synthetic word vectors: GloVe cannot be fetched by a page opened from a file.' });
   }
@@ -388,7 +396,7 @@ export class PosencLabElement extends HTMLElement {
     this.#request();
   }
 
-  /** The settings in use: { sentence, schemes, panel, d, base, scale, layout, pairing, causal, vectors, controls, editable }. */
+  /** The settings in use: { sentence, schemes, panel, d, base, scale, layout, pairing, causal, trainedLength, evalLength, alibiHeads, alibiHead, vectors, vectorsSrc, controls, editable }. */
   get state() {
     const o = this.#options;
     return { ...o, schemes: [...o.schemes], panel: [...o.panel], controls: [...o.controls], d: this.#view?.d ?? o.d };

@@ -83,7 +83,7 @@ export function load(options = {}) {
   if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
   const assets = assetsFolder(options.assetsUrl);
   const flavour = simd ? 'simd' : 'scalar';
-  const key = `${flavour} ${assets.href}`;
+  const key = `${flavour} ${assets?.href}`;
   if (!loaded.has(key)) {
     const pending = instantiate(flavour).then((core) => new Lab(core, assets));
     pending.catch(() => loaded.delete(key));
@@ -93,8 +93,16 @@ export function load(options = {}) {
 }
 
 // assetsUrl as a folder URL: relative ones resolve against the page (or, in Node, this module).
+// null when unset and this module has no folder: loaded from a blob: or data: URL, as anywidget
+// loads a notebook widget's module.
 function assetsFolder(assetsUrl) {
-  if (assetsUrl === undefined) return new URL('./', import.meta.url);
+  if (assetsUrl === undefined) {
+    try {
+      return new URL('./', import.meta.url);
+    } catch {
+      return null; // URL.canParse would say so, but is missing before 2023's browsers
+    }
+  }
   if (typeof assetsUrl !== 'string' && !(assetsUrl instanceof URL)) throw new TypeError('assetsUrl must be a string or a URL');
   const base = typeof document === 'object' ? document.baseURI : import.meta.url;
   let url;
@@ -376,7 +384,7 @@ class Lab {
   #capacity = 0;    // in floats
   #comparison;
   #glove;
-  #assets;   // the folder URL of the data files (load's assetsUrl)
+  #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
 
   #table;    // the core's scheme table, derived once (schemeTable below)
   #settled;  // the last settleSchemeOptions call: { key, result }
@@ -835,6 +843,9 @@ class Lab {
 
   loadVectors(source = 'glove') {
     if (source === 'glove') {
+      if (!this.#assets) {
+        return Promise.reject(new Error(`${GLOVE_FILE}: this module was loaded from a URL with no folder (${import.meta.url.slice(0, 5)}…); pass load({ assetsUrl })`));
+      }
       this.#glove ??= readAsset(new URL(GLOVE_FILE, this.#assets)).then((bytes) => this.#parseVectors('glove', bytes));
       this.#glove.catch(() => { this.#glove = undefined; });
       return this.#glove;

@@ -124,3 +124,36 @@ test('custom-elements.json documents every observed attribute, with its real def
     await close();
   }
 });
+
+test('loaded from a blob: URL, as anywidget loads `_esm`: no folder, so a note; vectors_src brings GloVe', async () => {
+  const { page, problems, close } = await blankPage();
+  try {
+    const result = await page.evaluate(async () => {
+      const text = await (await fetch('./anywidget.mjs')).text();
+      const { default: widget } = await import(URL.createObjectURL(new Blob([text], { type: 'text/javascript' })));
+      const mount = async (values) => {
+        const model = { get: (key) => values[key], set() {}, on() {}, off() {}, save_changes() {} };
+        const el = document.createElement('div');
+        document.getElementById('out').append(el);
+        widget.render({ model, el });
+        const figure = el.querySelector('posenc-lab');
+        figure.scrollIntoView(); // each starts when it comes into view
+        await Promise.race([figure.ready, new Promise((r) => setTimeout(r, 15000))]);
+        const root = figure.shadowRoot;
+        const note = root.querySelector('.pl-note[role="status"]');
+        return { status: root.querySelector('.pl-status').textContent, note: note.hidden ? '' : note.textContent };
+      };
+      return {
+        beside: await mount({ sentence: 'the cat sat', schemes: 'additive' }),
+        elsewhere: await mount({ sentence: 'the cat sat', schemes: 'additive', vectors_src: new URL('glove-6b-100d-20k.i8', location.href).href }),
+      };
+    });
+    assert.match(result.beside.status, /synthetic vectors/);
+    assert.match(result.beside.note, /no folder to fetch GloVe from; set vectors-src/);
+    assert.match(result.elsewhere.status, /d = 100, GloVe vectors/);
+    assert.equal(result.elsewhere.note, '');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
