@@ -1,8 +1,9 @@
-// Bundles the <posenc-lab> element (web/element.js) twice, each one file with both wasm cores
-// inside it and one copy of their Emscripten glue: OUT/posenc-lab.js, a classic script, and
+// Bundles the <posenc-lab> element (web/element.js) three times, each one file with both wasm cores
+// inside it and one copy of their Emscripten glue: OUT/posenc-lab.js, a classic script,
 // OUT/posenc-lab.mjs, an ES module that also exports the element class (npm's
-// `posenc-lab/element.mjs`, for bundlers and `import { PosencLabElement }`). Checks both against
-// the budget and prints what the bytes are.
+// `posenc-lab/element.mjs`, for bundlers and `import { PosencLabElement }`), and OUT/anywidget.mjs,
+// the notebook widget (web/anywidget.mjs). Checks each against the budget and prints what the
+// bytes are.
 // Usage: node scripts/bundle-element.mjs WASM_DIR OUT_DIR   (run by scripts/build)
 //
 // posenc-lab.js is a classic script (an IIFE), so it works as <script src> — the only kind a
@@ -94,6 +95,8 @@ const BUILDS = [
     inject: ['web/element-url.js'],
   },
   { outfile: `${outDir}/posenc-lab.mjs`, format: 'esm' },
+  // The notebook widget (web/anywidget.mjs): the element inside, so it needs no other file.
+  { outfile: `${outDir}/anywidget.mjs`, format: 'esm', entry: 'web/anywidget.mjs' },
 ];
 
 const built = [];
@@ -104,10 +107,10 @@ if (built.some(({ overBudget }) => overBudget)) {
   process.exit(1);
 }
 
-async function bundle({ outfile, format, define = {}, inject = [] }) {
+async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element.js' }) {
   const { metafile } = await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: ['web/element.js'],
+    entryPoints: [entry],
     outfile,
     bundle: true,
     format,

@@ -37,6 +37,8 @@ export interface PosencLabState {
   alibiHeads: number;
   alibiHead: number;
   vectors: 'glove' | 'synthetic';
+  /** Where GloVe is fetched from ('' for beside the script). */
+  vectorsSrc: string;
   controls: PosencControl[];
   editable: boolean;
 }
@@ -92,6 +94,9 @@ export declare class PosencLabElement extends HTMLElement {
   set alibiHead(value: number | string | null | undefined);
   get vectors(): 'glove' | 'synthetic';
   set vectors(value: 'glove' | 'synthetic' | null | undefined);
+  /** The URL of the GloVe file ('' for beside the script); the vectors-src attribute. */
+  get vectorsSrc(): string;
+  set vectorsSrc(value: string | URL | null | undefined);
   /** Comma-separated control names ('' for none). */
   get controls(): string;
   set controls(value: List<PosencControl | 'none' | 'all'>);

@@ -81,9 +81,14 @@ export declare const LIMITS: Limits;
 export interface LoadOptions {
   /** false forces the scalar build; true requires wasm SIMD (RangeError where missing). */
   simd?: boolean;
+  /**
+   * The folder holding the data files (glove-6b-100d-20k.i8) when they are not beside the module;
+   * relative to the page. Another origin must send Access-Control-Allow-Origin.
+   */
+  assetsUrl?: string | URL;
 }
 
-/** Resolves once the wasm core is ready; one instance per flavour, cached. */
+/** Resolves once the wasm core is ready; one instance per flavour and assets folder, cached. */
 export declare function load(options?: LoadOptions): Promise<Lab>;
 /** Whether this engine runs wasm SIMD128. */
 export declare function wasmSimdSupported(): boolean;
@@ -442,7 +447,7 @@ export interface Lab {
   offsetCurves(maxOffset: number, d: number, options?: { base?: number }): { score: Float32Array; bound: Float32Array };
   cosineSpread(d: number, options?: { pairs?: number; seed?: number }): { mean: number; std: number };
 
-  loadVectors(source?: 'glove' | ArrayBuffer | Uint8Array): Promise<WordVectorSet>;
+  loadVectors(source?: 'glove' | URL | ArrayBuffer | Uint8Array): Promise<WordVectorSet>;
 
   alibiSlopes(heads: number): Float64Array;
   alibiBias(n: number, options?: { heads?: number; head?: number; causal?: boolean }): Float32Array;

@@ -48,7 +48,9 @@ function decodeBase64(text) {
 setCoreLoader(async (flavour) => {
   const simd = flavour === 'simd';
   const bytes = decodeLzma(decodeBase64(cores.data), cores.simd + (simd ? 0 : cores.scalar));
-  return createCore({ wasmBinary: simd ? bytes : bytes.subarray(cores.simd) });
+  // locateFile: the glue would otherwise build the .wasm's URL from import.meta.url, which throws
+  // in a module loaded from a blob: URL (anywidget's); the bytes are here, nothing is fetched.
+  return createCore({ wasmBinary: simd ? bytes : bytes.subarray(cores.simd), locateFile: (path) => path });
 });
 
 // ---- Attributes ---------------------------------------------------------------------------
@@ -88,6 +90,7 @@ const DEFAULTS = Object.freeze({
   alibiHeads: PAGE_DEFAULTS.alibiHeads,
   alibiHead: PAGE_DEFAULTS.alibiHead,
   vectors: 'glove',
+  vectorsSrc: '', // '' = GLOVE_FILE beside this script
   controls: [],
   editable: true,
 });
@@ -125,6 +128,7 @@ const PARSERS = {
   alibiHeads: [(t) => FIELDS.alibiHeads[1](t.trim()), FIELDS.alibiHeads[2]],
   alibiHead: [(t) => FIELDS.alibiHead[1](t.trim()), FIELDS.alibiHead[2]],
   vectors: [(t) => FIELDS.vectors[1](t.trim()), FIELDS.vectors[2]],
+  vectorsSrc: [(t) => t.trim(), 'a URL'],
   controls: [list(CONTROLS, {}, { none: true }), `none, all, or a list of ${CONTROLS.join(', ')}`],
   editable: [flag, 'true or false'],
 };
@@ -150,21 +154,32 @@ function parseAttribute(name, raw) {
 
 let labPromise = null;
 const sharedLab = () => (labPromise ??= load());
-let glovePromise = null;
+const vectorFiles = new Map(); // GloVe file URL → Promise of { source } or { note }
 const synthetics = new Map();
 const spreads = new WeakMap();
 
-/** GloVe beside this file when it is served over http(s): { source } or { note } explaining why not. */
-function sharedGlove(lab) {
-  const url = new URL(GLOVE_FILE, import.meta.url);
+/**
+ * GloVe from src (relative to the page; '' = beside this file) when it is served over http(s):
+ * { source } or { note } explaining why not.
+ */
+function sharedGlove(lab, src) {
+  let url;
+  try {
+    url = src ? new URL(src, document.baseURI) : new URL(GLOVE_FILE, import.meta.url);
+  } catch {
+    // A module loaded from a blob: or data: URL (anywidget's) has no folder; or src is not a URL.
+    return Promise.resolve({ note: `Synthetic word vectors: ${src ? `vectors-src="${src}" is not a URL` : 'this script has no folder to fetch GloVe from; set vectors-src to its URL'}.` });
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     return Promise.resolve({ note: 'Synthetic word vectors: GloVe cannot be fetched by a page opened from a file.' });
   }
-  glovePromise ??= lab.loadVectors('glove').then(
-    (vectors) => ({ source: vectorSetSource(lab, vectors) }),
-    (error) => ({ note: `Synthetic word vectors: GloVe could not be loaded (${error.message}).` }),
-  );
-  return glovePromise;
+  if (!vectorFiles.has(url.href)) {
+    vectorFiles.set(url.href, lab.loadVectors(src ? url : 'glove').then(
+      (vectors) => ({ source: vectorSetSource(lab, vectors) }),
+      (error) => ({ note: `Synthetic word vectors: GloVe could not be loaded (${error.message}).` }),
+    ));
+  }
+  return vectorFiles.get(url.href);
 }
 
 function syntheticFor(lab, d) {
@@ -298,6 +313,49 @@ const element = (tag, className, text) => {
 
 // ---- The element --------------------------------------------------------------------------
 
+/**
+ * One live PosEnc Lab figure: a sentence's attention maps, encoded inputs, logit terms or one of
+ * the analyses, computed by the WebAssembly core inside this file.
+ *
+ * Light-DOM children are never shown once the element runs (its shadow root has no slot), so a
+ * child `<img>` is a fallback for readers without JavaScript, feed readers and print.
+ *
+ * @summary An embeddable figure comparing positional encodings of Transformers.
+ * @tagname posenc-lab
+ *
+ * @attr {string} [sentence=The king sat on the throne, and the queen smiled at the king.] - The words to show: any text up to 200,000 characters; the first 512 tokens are analysed.
+ * @attr {string} [schemes=additive,concatenated,rotary] - The schemes the per-scheme panels show, in this order: a list of `additive`, `concatenated`, `rotary`, `learned`, `alibi`, `nope`, `t5`, `xpos`, `rope-pi`, `rope-ntk`, `yarn`. One lane each in `attention`, `input` and `terms`, one row each in `retrieval` and `shift`; `distance` draws every scheme and marks these. Only these are computed. `learned` (a learned-style absolute table) and `t5` (T5's relative bias) use seeded random values, not trained ones, and say so under their figures; `nope`'s attention shows two maps, without and with the causal mask.
+ * @attr {string} [panel=attention] - One or more of `attention`, `input`, `terms`, `pe`, `disturbance`, `retrieval`, `shift`, `distance`, `orthogonality`, `angles`, `train`, shown in this order. `train` replays the page's default Train run (loss curves, length generalisation, the run's sentence) from numbers shipped inside the element; it trains nothing and ignores the sentence.
+ * @attr {number} [d=64] - Width of synthetic word vectors, an even number from 4 to 1024 (GloVe fixes d = 100).
+ * @attr {number} [base=10000] - Base of the frequencies ωᵢ = base^(−2i/d): a number above 1, at most 10¹².
+ * @attr {string} [scale=auto] - Embedding scale α: `auto` (the RMS of a component of αE is 1) or a number above 0.
+ * @attr {'interleaved' | 'half'} [layout=interleaved] - Sinusoidal layout: sin/cos interleaved (Vaswani et al.) or halves (tensor2tensor).
+ * @attr {'interleaved' | 'half'} [pairing=interleaved] - RoPE pairing: (2i, 2i+1) as RoFormer, or (i, i + d/2) as GPT-NeoX and LLaMA.
+ * @attr {boolean} [causal=false] - Causal mask (the bare attribute, `true` or `false`): each word attends only to itself and earlier words.
+ * @attr {number} [trained-length=2048] - L, the trained context, a whole number from 1 to 1,048,576: the learned-style table has rows only below it, and the RoPE extensions stretch by s = max(1, L′/L).
+ * @attr {number} [eval-length=8192] - L′, the context the model is evaluated at, a whole number from 1 to 1,048,576 (`rope-pi`, `rope-ntk`, `yarn` and the `angles` panel).
+ * @attr {number} [alibi-heads=8] - H, a whole number from 1 to 64: ALiBi's slopes are those of an H-head model.
+ * @attr {number} [alibi-head=1] - The head k (1 to H) whose slope m = 2^(−8k/H) the `alibi` figures use; a k above H becomes H, with a note under the figure.
+ * @attr {'glove' | 'synthetic'} [vectors=glove] - Word vectors: GloVe 6B 100-d (2.2 MB, fetched once per page from `vectors-src`), or synthetic ones seeded by each word. When GloVe cannot be fetched (a `file://` page, a missing file, another origin without CORS), synthetic vectors are used and a note says why.
+ * @attr {string} [vectors-src] - The URL of `glove-6b-100d-20k.i8`, relative to the page, for hosts that copy only the script (default: beside `posenc-lab.js`). Another origin must send `Access-Control-Allow-Origin`.
+ * @attr {string} [controls=none] - Settings readers may change: `none`, `all`, or a list of `vectors`, `d`, `base`, `scale`, `layout`, `pairing`, `causal`, `export` (a PNG/CSV button on each figure).
+ * @attr {boolean} [editable=true] - Whether readers may type their own sentence (`true` or `false`).
+ *
+ * @fires {CustomEvent} posenc-change - A reader edited the sentence or a control; `detail` is the element's `state`.
+ * @csspart container - The box around the sentence, tokens and figures.
+ * @cssprop --posenc-font - Font family.
+ * @cssprop --posenc-font-size - Base font size.
+ * @cssprop --posenc-max-width - The element's width.
+ * @cssprop --posenc-figure-width - Each figure's width.
+ * @cssprop --posenc-color - Text colour.
+ * @cssprop --posenc-muted - Caption colour.
+ * @cssprop --posenc-background - Background.
+ * @cssprop --posenc-border - Border colour.
+ * @cssprop --posenc-accent - Focus ring and links.
+ * @cssprop --posenc-token-background - Token chips.
+ * @cssprop --posenc-highlight - The selected token.
+ * @cssprop --posenc-radius - Corner radius.
+ */
 export class PosencLabElement extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES.map(attributeOf); }
 
@@ -350,7 +408,7 @@ export class PosencLabElement extends HTMLElement {
     this.#request();
   }
 
-  /** The settings in use: { sentence, schemes, panel, d, base, scale, layout, pairing, causal, vectors, controls, editable }. */
+  /** The settings in use: { sentence, schemes, panel, d, base, scale, layout, pairing, causal, trainedLength, evalLength, alibiHeads, alibiHead, vectors, vectorsSrc, controls, editable }. */
   get state() {
     const o = this.#options;
     return { ...o, schemes: [...o.schemes], panel: [...o.panel], controls: [...o.controls], d: this.#view?.d ?? o.d };
@@ -616,7 +674,7 @@ export class PosencLabElement extends HTMLElement {
   async #sourceFor() {
     const o = this.#options;
     if (o.vectors === 'glove') {
-      const glove = await sharedGlove(this.#lab);
+      const glove = await sharedGlove(this.#lab, o.vectorsSrc);
       if (glove.source) return { source: glove.source, note: '' };
       return { source: syntheticFor(this.#lab, o.d), note: glove.note };
     }

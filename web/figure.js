@@ -48,6 +48,40 @@ const KEY_MOVES = {
 };
 
 /**
+ * A region that screen readers announce politely: in the DOM, empty, from the figure's start,
+ * because a live region added or switched on at the moment of the change is often not read.
+ * Only keyboard moves write to it; the visible readout follows the pointer silently.
+ */
+function liveRegion() {
+  const region = element('p', 'visually-hidden fig-live');
+  region.setAttribute('aria-live', 'polite');
+  return region;
+}
+
+// Matrices up to this size get their values as a table; larger ones point to the CSV.
+export const VALUE_TABLE_MAX = 32;
+const tableNumber = (value) => (Number.isFinite(value) && value !== 0 ? String(Number(value.toPrecision(3))) : String(value));
+
+/** A <table> of one rows × cols matrix (value(i, j)) with its row and column labels. */
+function valueTable(caption, rows, cols, value, rowLabel, colLabel) {
+  const head = element('tr');
+  head.append(element('td'));
+  for (let j = 0; j < cols; j++) head.append(Object.assign(element('th', '', colLabel(j)), { scope: 'col' }));
+  const body = element('tbody');
+  for (let i = 0; i < rows; i++) {
+    const tr = element('tr');
+    tr.append(Object.assign(element('th', '', rowLabel(i)), { scope: 'row' }));
+    for (let j = 0; j < cols; j++) tr.append(element('td', '', tableNumber(value(i, j))));
+    body.append(tr);
+  }
+  const thead = element('thead');
+  thead.append(head);
+  const table = element('table', 'data-table');
+  table.append(element('caption', '', caption), thead, body);
+  return table;
+}
+
+/**
  * A heatmap figure. update() takes tiles (matrices painted side by side on one colour scale),
  * row/column label functions and a description used as the canvases' accessible name.
  * onPick(row, col) fires on click or Enter, so the page can select a token.
@@ -74,7 +108,18 @@ export class HeatmapFigure {
     this.legendTitle = element('span', 'legend-title');
     legend.append(this.legendMin, ramp, this.legendMax, this.legendTitle);
     this.readout = element('p', 'cell-readout', 'Point at a cell to read its value.');
-    this.root.append(this.tileBox, legend, this.readout, exportBar(title, {
+    this.live = liveRegion();
+    this.stop = 0; // the tile whose canvas is the figure's one tab stop
+    // The text alternative: every matrix's values, made only while it is open.
+    this.valuesBox = element('details', 'fig-values');
+    this.valuesBody = element('div', 'fig-values-body');
+    // A scrolling box keyboard users can scroll: focusable, named (only while the details are open).
+    this.valuesBody.tabIndex = 0;
+    this.valuesBody.setAttribute('role', 'region');
+    this.valuesBody.setAttribute('aria-label', `${title}: values`);
+    this.valuesBox.append(element('summary', '', 'Values as a table'), this.valuesBody);
+    this.valuesBox.addEventListener('toggle', () => this.#fillValues());
+    this.root.append(this.tileBox, legend, this.readout, this.live, this.valuesBox, exportBar(title, {
       png: () => this.#png(),
       csv: () => this.#csv(),
       json: () => jsonBlob(this.#data()),
@@ -126,8 +171,32 @@ export class HeatmapFigure {
     setText(this.legendMin, formatValue(spec.min));
     setText(this.legendMax, formatValue(spec.max));
     setText(this.legendTitle, `${spec.legendTitle} · ${PALETTE_NAMES[this.palette]}`);
+    if (this.stop >= spec.tiles.length) this.#moveStop(0);
     if (this.cursor) this.#showCursor(this.cursor.tile, this.cursor.row, this.cursor.col, false);
     this.setSelectedToken(this.selected);
+    this.#fillValues();
+  }
+
+  #fillValues() {
+    const spec = this.spec;
+    if (!this.valuesBox.open || !spec) return;
+    this.valuesBody.replaceChildren(...spec.tiles.map((data) => {
+      const name = data.title ? `${spec.label} — ${data.title}` : spec.label;
+      if (data.rows > VALUE_TABLE_MAX || data.cols > VALUE_TABLE_MAX) {
+        return element('p', '', `${name}: ${data.rows} × ${data.cols}, larger than ${VALUE_TABLE_MAX} × ${VALUE_TABLE_MAX}; its values are in the CSV download.`);
+      }
+      const offset = data.offset ?? 0;
+      return valueTable(`${name} (values to 3 significant digits; the CSV has them in full)`, data.rows, data.cols,
+        (i, j) => data.values[offset + i * data.cols + j], spec.rowLabel, spec.colLabel);
+    }));
+  }
+
+  // Roving tab stop: one canvas of the figure is in the tab order, the arrows move between tiles.
+  #moveStop(index) {
+    if (index === this.stop) return;
+    this.tiles[this.stop].canvas.tabIndex = -1;
+    this.tiles[index].canvas.tabIndex = 0;
+    this.stop = index;
   }
 
   /** The figure as a PNG Blob, as its PNG button downloads it. */
@@ -157,7 +226,7 @@ export class HeatmapFigure {
     const frame = element('div', 'map-frame');
     const canvas = element('canvas', 'map-canvas');
     canvas.setAttribute('role', 'img');
-    canvas.tabIndex = 0;
+    canvas.tabIndex = index === this.stop ? 0 : -1;
     const rowBand = element('div', 'sel-band sel-row');
     const colBand = element('div', 'sel-band sel-col');
     const cursor = element('div', 'cell-cursor');
@@ -207,8 +276,17 @@ export class HeatmapFigure {
       if (!move) return;
       event.preventDefault(); // arrows would otherwise scroll the page
       const row = Math.max(0, Math.min(data.rows - 1, at.row + move[0]));
-      const col = Math.max(0, Math.min(data.cols - 1, at.col + move[1]));
-      this.#showCursor(index, row, col, true);
+      const col = at.col + move[1];
+      // Past a tile's left or right edge: the neighbouring tile, same row.
+      const next = col < 0 ? index - 1 : col >= data.cols ? index + 1 : index;
+      const target = this.spec.tiles[next];
+      if (next !== index && target) {
+        this.#showCursor(next, Math.min(row, target.rows - 1), col < 0 ? target.cols - 1 : 0, true);
+        this.#moveStop(next);
+        this.tiles[next].canvas.focus();
+        return;
+      }
+      this.#showCursor(index, row, Math.max(0, Math.min(data.cols - 1, col)), true);
     });
     return tile;
   }
@@ -226,9 +304,10 @@ export class HeatmapFigure {
     const value = data.values[(data.offset ?? 0) + row * data.cols + col];
     const note = this.spec.note?.(tileIndex, row, col) ?? '';
     const where = `${this.spec.rowLabel(row)}, ${this.spec.colLabel(col)}`;
-    setText(this.readout, `${data.title ? `${data.title}: ` : ''}${where} = ${formatValue(value)}${note}`);
+    const text = `${data.title ? `${data.title}: ` : ''}${where} = ${formatValue(value)}${note}`;
+    setText(this.readout, text);
     // Screen readers hear the cell only when the keyboard moved it, not on every mouse twitch.
-    setAttr(this.readout, 'aria-live', announce ? 'polite' : 'off');
+    if (announce) setText(this.live, text);
   }
 
   #hideCursor() {
@@ -312,10 +391,12 @@ export class ChartFigure {
     this.root = element('div', 'fig chart');
     this.canvas = element('canvas', 'chart-canvas');
     this.canvas.setAttribute('role', 'img');
+    this.canvas.setAttribute('aria-label', title); // until update() gives the full description
     this.canvas.tabIndex = 0;
     this.key = element('ul', 'chart-key');
     this.readout = element('p', 'cell-readout', 'Point at the chart to read its values.');
-    this.root.append(this.canvas, this.key, this.readout, exportBar(title, {
+    this.live = liveRegion();
+    this.root.append(this.canvas, this.key, this.readout, this.live, exportBar(title, {
       png: () => new Promise((resolve) => this.#paint(true, resolve)),
       csv: () => this.#csv(),
       json: () => jsonBlob({ title: this.title, description: this.spec?.label, series: this.spec?.series }),
@@ -492,7 +573,7 @@ export class ChartFigure {
       values.push(`${series.name}: ${formatValue(series.y[i])}${raw}`);
     }
     this.readout.textContent = `${s.xLabel} = ${formatValue(x)}: ${values.join('; ')}`;
-    this.readout.setAttribute('aria-live', announce ? 'polite' : 'off');
+    if (announce) this.live.textContent = this.readout.textContent;
   }
 
   #csv() {

@@ -77,21 +77,50 @@ const IS_NODE = typeof process === 'object' && typeof process.versions?.node ===
 const loaded = new Map();
 
 /**
- * Resolves to the lab once the wasm core is ready; one instance per flavour, cached.
- * @param {{ simd?: boolean }} [options] simd: false forces the scalar build; true requires SIMD.
+ * Resolves to the lab once the wasm core is ready; one instance per flavour and assets folder, cached.
+ * @param {{ simd?: boolean, assetsUrl?: string | URL }} [options] simd: false forces the scalar
+ *   build; true requires SIMD. assetsUrl: the folder holding the data files (glove-6b-100d-20k.i8),
+ *   for hosts that copy only the script; default: beside this module. Another origin must send
+ *   Access-Control-Allow-Origin (README, "Assets from another host").
  */
 export function load(options = {}) {
-  checkOptions('load options', options, ['simd']);
+  checkOptions('load options', options, ['simd', 'assetsUrl']);
   const { simd = wasmSimdSupported() } = options;
   if (typeof simd !== 'boolean') throw new TypeError('simd must be a boolean');
   if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
+  const assets = assetsFolder(options.assetsUrl);
   const flavour = simd ? 'simd' : 'scalar';
-  if (!loaded.has(flavour)) {
-    const pending = instantiate(flavour).then(async (core) => new Lab(core, core.TrainableModel ? await readManifest() : []));
-    pending.catch(() => loaded.delete(flavour));
-    loaded.set(flavour, pending);
+  const key = `${flavour} ${assets?.href}`;
+  if (!loaded.has(key)) {
+    const pending = instantiate(flavour).then(async (core) => new Lab(core, assets, core.TrainableModel ? await readManifest(assets) : Object.freeze([])));
+    pending.catch(() => loaded.delete(key));
+    loaded.set(key, pending);
   }
-  return loaded.get(flavour);
+  return loaded.get(key);
+}
+
+// assetsUrl as a folder URL: relative ones resolve against the page (or, in Node, this module).
+// null when unset and this module has no folder: loaded from a blob: or data: URL, as anywidget
+// loads a notebook widget's module.
+function assetsFolder(assetsUrl) {
+  if (assetsUrl === undefined) {
+    try {
+      return new URL('./', import.meta.url);
+    } catch {
+      return null; // URL.canParse would say so, but is missing before 2023's browsers
+    }
+  }
+  if (typeof assetsUrl !== 'string' && !(assetsUrl instanceof URL)) throw new TypeError('assetsUrl must be a string or a URL');
+  const base = typeof document === 'object' ? document.baseURI : import.meta.url;
+  let url;
+  try {
+    url = new URL(assetsUrl, base);
+  } catch {
+    throw new RangeError(`assetsUrl must be a URL (got '${assetsUrl}')`);
+  }
+  // A folder: "…/assets" and "…/assets/" both mean the files inside it.
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
 }
 
 // How a core flavour becomes a running Emscripten module: by default the posenc-core-<flavour>
@@ -115,19 +144,30 @@ async function instantiateBeside(flavour) {
   return createCore({ locateFile: () => wasmUrl.href });
 }
 
-// Bytes of a file shipped beside this module: fetched in browsers, read from disk in Node.
-// onProgress({ loaded, total }) after each piece (total: the expected size, if known); signal
-// aborts with an AbortError.
-async function readAsset(name, { onProgress, signal, total } = {}) {
-  const url = new URL(name, import.meta.url);
-  if (IS_NODE) {
+// Bytes of a data file: read from disk for file: URLs in Node, fetched otherwise. A fetch refused
+// by CORS only says "Failed to fetch", so the message names the likely cause. onProgress({ loaded,
+// total }) after each piece (total: the expected size, if known); signal aborts with an AbortError.
+async function readAsset(url, { onProgress, signal, total } = {}) {
+  if (IS_NODE && url.protocol === 'file:') {
     const { readFile } = await import('node:fs/promises');
-    const bytes = new Uint8Array(await readFile(url, { signal }));
+    let bytes;
+    try {
+      bytes = new Uint8Array(await readFile(url, { signal }));
+    } catch (error) {
+      if (error.name === 'AbortError') throw error;
+      throw new Error(`could not load ${url.href}: ${error.code ?? error.message}`);
+    }
     onProgress?.({ loaded: bytes.length, total: bytes.length });
     return bytes;
   }
-  const response = await fetch(url, { signal });
-  if (!response.ok) throw new Error(`could not load ${name}: HTTP ${response.status}`);
+  let response;
+  try {
+    response = await fetch(url, { signal });
+  } catch (error) {
+    if (error.name === 'AbortError') throw error;
+    throw new Error(`could not fetch ${url.href} (${error.message}; a file on another origin must be served with Access-Control-Allow-Origin)`);
+  }
+  if (!response.ok) throw new Error(`could not load ${url.href}: HTTP ${response.status}`);
   if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
   const size = total ?? (Number(response.headers.get('content-length')) || undefined);
   const pieces = [];
@@ -144,14 +184,15 @@ async function readAsset(name, { onProgress, signal, total } = {}) {
   return bytes;
 }
 
-// The pretrained word-level models (data/models/, scripts/train-models), shipped beside this
-// module as models/: their manifest, or none when it is missing or unreadable.
+// The pretrained word-level models (data/models/, scripts/train-models), shipped in the data
+// folder as models/: their manifest, or none when it is missing or unreadable (or no folder is known).
 const MODELS_DIR = 'models/';
 const PRETRAINED_KEYS = ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens', 'bytes', 'sha256'];
 
-async function readManifest() {
+async function readManifest(assets) {
+  if (!assets) return Object.freeze([]);
   try {
-    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(`${MODELS_DIR}manifest.json`)));
+    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(new URL(`${MODELS_DIR}manifest.json`, assets))));
     return Object.freeze(manifest.models.map((entry) => {
       const picked = Object.fromEntries(PRETRAINED_KEYS.map((key) => [key, entry[key]]));
       return Object.freeze({ ...picked, label: SCHEME_LABELS[entry.scheme], config: Object.freeze({ ...entry.config }) });
@@ -402,12 +443,14 @@ class Lab {
   #capacity = 0;    // in floats
   #comparison;
   #glove;
+  #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
 
   #table;    // the core's scheme table, derived once (schemeTable below)
   #settled;  // the last settleSchemeOptions call: { key, result }
 
-  constructor(core, pretrained) {
+  constructor(core, assets, pretrained) {
     this.#core = core;
+    this.#assets = assets;
     this.#table = deriveTable(core.schemeTable());
     this.version = core.version();
     this.simd = core.simdBuild();
@@ -881,8 +924,8 @@ class Lab {
 
   /**
    * Word vectors: 'glove' (GloVe 6B 100-d, the 20,000 most frequent words, shipped beside this
-   * module as glove-6b-100d-20k.i8 and read only when asked for), or the bytes of a file in the
-   * same format. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
+   * module, or in load's assetsUrl, as glove-6b-100d-20k.i8 and read only when asked for), a URL
+   * of a file in the same format (fetched each call), or such a file's bytes. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
    */
   /** A trainable model of DESIGN.md ("Trained models"), seeded from config.seed (web/model.mjs). */
   createModel(config) {
@@ -918,7 +961,7 @@ class Lab {
       throw new RangeError(`name must be one of the pretrained models (${names}), got ${JSON.stringify(name)}`);
     }
     throwIfAborted(signal);
-    const file = `${MODELS_DIR}${entry.name}.safetensors`;
+    const file = new URL(`${MODELS_DIR}${entry.name}.safetensors`, this.#assets);
     const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes });
     const sha256 = await sha256Hex(bytes);
     throwIfAborted(signal);
@@ -951,14 +994,18 @@ class Lab {
 
   loadVectors(source = 'glove') {
     if (source === 'glove') {
-      this.#glove ??= readAsset(GLOVE_FILE).then((bytes) => this.#parseVectors('glove', bytes));
+      if (!this.#assets) {
+        return Promise.reject(new Error(`${GLOVE_FILE}: this module was loaded from a URL with no folder (${import.meta.url.slice(0, 5)}…); pass load({ assetsUrl })`));
+      }
+      this.#glove ??= readAsset(new URL(GLOVE_FILE, this.#assets)).then((bytes) => this.#parseVectors('glove', bytes));
       this.#glove.catch(() => { this.#glove = undefined; });
       return this.#glove;
     }
+    if (source instanceof URL) return readAsset(source).then((bytes) => this.#parseVectors('custom', bytes));
     if (source instanceof ArrayBuffer || source instanceof Uint8Array) {
       return Promise.resolve().then(() => this.#parseVectors('custom', new Uint8Array(source)));
     }
-    return Promise.reject(new TypeError("source must be 'glove', an ArrayBuffer or a Uint8Array"));
+    return Promise.reject(new TypeError("source must be 'glove', a URL, an ArrayBuffer or a Uint8Array"));
   }
 
   #parseVectors(name, bytes) {

@@ -1,5 +1,6 @@
-// dist/posenc-lab.js's size work (scripts/bundle-element.mjs, web/lzma.js) in headless Chromium:
-// the cores travel as one LZMA stream, and both still run. The scalar core — what browsers
+// The element bundles' size work (scripts/bundle-element.mjs, web/lzma.js) in headless Chromium,
+// for both builds — dist/posenc-lab.js (classic script) and dist/posenc-lab.mjs (ES module): the
+// cores travel as one LZMA stream, and both still run. The scalar core — what browsers
 // without wasm SIMD get — is forced by making WebAssembly.validate refuse the SIMD probe before
 // the element's script runs, and its figure must match the SIMD core's. Needs a built dist/
 // (./scripts/build) and Debian's /usr/bin/chromium.
@@ -33,18 +34,20 @@ let dir;
 let server;
 let baseUrl;
 let browser;
-let bundle;
+let bundles; // { 'posenc-lab.js': Buffer, 'posenc-lab.mjs': Buffer }
+const BUILDS = ['posenc-lab.js', 'posenc-lab.mjs'];
 
 before(async () => {
   await access(join(DIST, 'posenc-lab.js')).catch(() => {
     throw new Error('dist/posenc-lab.js is missing: run ./scripts/build first');
   });
-  bundle = await readFile(join(DIST, 'posenc-lab.js'));
+  bundles = Object.fromEntries(await Promise.all(BUILDS.map(async (name) => [name, await readFile(join(DIST, name))])));
   dir = await mkdtemp(join(tmpdir(), 'posenc-size-'));
-  await copyFile(join(DIST, 'posenc-lab.js'), join(dir, 'posenc-lab.js'));
+  for (const name of BUILDS) await copyFile(join(DIST, name), join(dir, name));
   await copyFile(LZMA_JS, join(dir, 'lzma.js'));
   await writeFile(join(dir, 'classic.html'), HOST('<script src="posenc-lab.js"></script>'));
   await writeFile(join(dir, 'module.html'), HOST('<script type="module" src="posenc-lab.js"></script>'));
+  await writeFile(join(dir, 'esm.html'), HOST('<script type="module">import { PosencLabElement } from "./posenc-lab.mjs"; window.exported = PosencLabElement === customElements.get("posenc-lab");</script>'));
   await writeFile(join(dir, 'decode.html'), '<!doctype html><meta charset="utf-8"><title>decode</title><link rel="icon" href="data:,">');
   ({ server, baseUrl } = await serveDir(dir, { requires: 'posenc-lab.js' }));
   browser = await launchChromium();
@@ -56,22 +59,27 @@ after(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-/** The cores' record inside the minified bundle: { simd, scalar, data }. */
-function coresRecord() {
+/** The cores' record inside a minified bundle: { simd, scalar, data }. */
+function coresRecord(bundle = bundles['posenc-lab.js']) {
   const match = /\{simd:(\d+),scalar:(\d+),data:"([A-Za-z0-9+/=]+)"\}/.exec(bundle.toString('latin1'));
   assert.ok(match, 'the bundle holds one { simd, scalar, data } record');
   return { simd: Number(match[1]), scalar: Number(match[2]), data: match[3] };
 }
 
-test('within budget, ASCII only, and the cores are stored compressed, not as bare wasm', () => {
-  const gzip = gzipSync(bundle, { level: 9 }).length;
-  assert.ok(bundle.length <= BUDGET_RAW, `${bundle.length} bytes raw (budget ${BUDGET_RAW})`);
-  assert.ok(gzip <= BUDGET_GZIP, `${gzip} bytes gzipped (budget ${BUDGET_GZIP})`);
-  assert.ok(bundle.every((byte) => byte < 0x80), 'a non-ASCII byte: a host serving the script with another charset would change it');
-  // "AGFzbQ" is base64 of "\0asm", the magic number every wasm module starts with.
-  assert.ok(!bundle.includes('"AGFzbQ'), 'a bare base64 wasm module is in the bundle');
-  const { simd, scalar, data } = coresRecord();
-  assert.ok(data.length * 0.75 < 0.4 * (simd + scalar), `stream of ${data.length} base64 characters for ${simd + scalar} bytes of wasm`);
+test('both builds: within budget, ASCII only, and the cores are stored compressed, not as bare wasm', (t) => {
+  for (const [name, bundle] of Object.entries(bundles)) {
+    const gzip = gzipSync(bundle, { level: 9 }).length;
+    t.diagnostic(`${name}: ${bundle.length} bytes, ${gzip} gzipped`);
+    assert.ok(bundle.length <= BUDGET_RAW, `${name}: ${bundle.length} bytes raw (budget ${BUDGET_RAW})`);
+    assert.ok(gzip <= BUDGET_GZIP, `${name}: ${gzip} bytes gzipped (budget ${BUDGET_GZIP})`);
+    assert.ok(bundle.every((byte) => byte < 0x80), `${name}: a non-ASCII byte: a host serving the script with another charset would change it`);
+    // "AGFzbQ" is base64 of "\0asm", the magic number every wasm module starts with.
+    assert.ok(!bundle.includes('"AGFzbQ'), `${name}: a bare base64 wasm module is in the bundle`);
+    const { simd, scalar, data } = coresRecord(bundle);
+    assert.ok(data.length * 0.75 < 0.4 * (simd + scalar), `${name}: stream of ${data.length} base64 characters for ${simd + scalar} bytes of wasm`);
+  }
+  // The same cores in both: one pack (scripts/bundle-element.mjs), not two that could drift.
+  assert.deepEqual(coresRecord(bundles['posenc-lab.mjs']), coresRecord(bundles['posenc-lab.js']));
 });
 
 test("the bundle's core stream decodes in Chromium, cold, into two valid wasm modules", async (t) => {
@@ -126,6 +134,7 @@ async function render(url, { simd }) {
         if (painted.length === 3 && /wasm/.test(element.shadowRoot.querySelector('.pl-status')?.textContent ?? '')) {
           resolve({
             ms: performance.now(),
+            exported: window.exported ?? null, // esm.html: the module's export is the defined class
             status: element.shadowRoot.querySelector('.pl-status').textContent,
             pixels: painted.map((c) => Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data)),
           });
@@ -166,4 +175,18 @@ test('without wasm SIMD the scalar core runs (http, module tag and file://, clas
   assert.ok(maxChannelDifference(simd.pixels, scalarHttp.pixels) <= 1);
   assert.ok(maxChannelDifference(simd.pixels, scalarFile.pixels) <= 1);
   assert.ok(simd.pixels.every((p) => p.some((v, i) => i % 4 === 3 && v > 0)), 'the SIMD figures are blank');
+});
+
+test('the ES-module build (posenc-lab.mjs) exports the defined class, runs both cores and paints what the classic build paints', async (t) => {
+  const classic = await render(`${baseUrl}module.html`, { simd: true });
+  const simd = await render(`${baseUrl}esm.html`, { simd: true });
+  const scalar = await render(`${baseUrl}esm.html`, { simd: false });
+  t.diagnostic(`posenc-lab.mjs first paint from navigation: SIMD ${simd.ms.toFixed(0)} ms, scalar ${scalar.ms.toFixed(0)} ms`);
+  assert.equal(simd.exported, true);
+  assert.match(simd.status, /wasm SIMD/);
+  assert.match(scalar.status, /scalar wasm/);
+  for (const { ms } of [simd, scalar]) assert.ok(ms < FIRST_PAINT_BUDGET_MS * 2, `${ms.toFixed(0)} ms`);
+  // Same sources and cores: the same SIMD pixels exactly; the scalar core within one level (as above).
+  assert.equal(maxChannelDifference(classic.pixels, simd.pixels), 0);
+  assert.ok(maxChannelDifference(simd.pixels, scalar.pixels) <= 1);
 });

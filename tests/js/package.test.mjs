@@ -25,14 +25,15 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 
 // What a user needs and nothing else: the API and the modules it imports, both cores, both
-// element builds, the GloVe file they read from beside themselves, the declarations, and the
-// documents npm always adds. No page, no sources, no build trees.
+// element builds and the notebook widget, the GloVe file they read from beside themselves, the
+// element's manifest and fallback image, the declarations, and the documents npm always adds.
+// No page, no sources, no build trees.
 const EXPECTED_FILES = [
   'CHANGELOG.md', 'CITATION.cff', 'LICENSE', 'README.md', 'package.json',
-  'dist/checks.mjs', 'dist/glove-6b-100d-20k.i8', 'dist/model.mjs', 'dist/posenc.mjs',
+  'dist/anywidget.mjs', 'dist/checks.mjs', 'dist/custom-elements.json', 'dist/glove-6b-100d-20k.i8', 'dist/posenc-fallback.png', 'dist/model.mjs', 'dist/posenc.mjs',
   'dist/posenc-core-scalar.mjs', 'dist/posenc-core-scalar.wasm', 'dist/posenc-core-simd.mjs', 'dist/posenc-core-simd.wasm',
   'dist/posenc-lab.js', 'dist/posenc-lab.mjs',
-  'types/element-script.d.ts', 'types/element.d.ts', 'types/posenc.d.ts',
+  'types/anywidget.d.ts', 'types/element-script.d.ts', 'types/element.d.ts', 'types/posenc.d.ts',
 ];
 
 let scratch;
@@ -56,15 +57,16 @@ test('publint finds nothing to report, suggestions included', async () => {
 
 test('the manifest is publishable and points every entry into the package', () => {
   assert.equal(pkg.private, undefined, 'private: true would refuse npm publish');
-  assert.deepEqual(Object.keys(pkg.exports), ['.', './element', './element.mjs', './package.json']);
-  for (const entry of ['.', './element', './element.mjs']) {
+  assert.deepEqual(Object.keys(pkg.exports), ['.', './element', './element.mjs', './anywidget', './custom-elements.json', './package.json']);
+  for (const entry of ['.', './element', './element.mjs', './anywidget']) {
     assert.deepEqual(Object.keys(pkg.exports[entry]), ['types', 'default'], `exports["${entry}"]: types first`);
   }
   assert.equal(pkg.exports['.'].default, pkg.main);
   assert.equal(pkg.exports['.'].types, pkg.types);
   assert.equal(pkg.unpkg, pkg.exports['./element'].default);
   assert.equal(pkg.jsdelivr, pkg.exports['./element'].default);
-  assert.deepEqual(pkg.sideEffects, [pkg.exports['./element'].default, pkg.exports['./element.mjs'].default]);
+  assert.deepEqual(pkg.sideEffects, ['./element', './element.mjs', './anywidget'].map((entry) => pkg.exports[entry].default));
+  assert.equal(pkg.customElements, pkg.exports['./custom-elements.json']);
   assert.ok(pkg.repository?.url && pkg.keywords?.length >= 5, 'repository and keywords');
 });
 

@@ -76,13 +76,9 @@ export function createTokenList({ list, count, truncation, unknownLegend, neighb
         button.tabIndex = -1;
         const text = document.createElement('span');
         text.className = 'token-text';
-        const mark = document.createElement('span');
-        mark.className = 'unknown-mark';
-        mark.textContent = '?';
-        const position = document.createElement('span');
-        position.className = 'token-position';
-        position.textContent = String(buttons.length);
-        button.append(text, mark, position);
+        // The unknown mark and the position are drawn by CSS (style.css, .token): the visible text
+        // is then the token alone, which the accessible name starts with (WCAG 2.5.3, label in name).
+        button.append(text);
         item.append(button);
         list.append(item);
         buttons.push(button);

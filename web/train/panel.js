@@ -77,7 +77,7 @@ export function mountTrain(root) {
   const inspectNote = el('p', { className: 'train-note' });
   const samples = el('div', { className: 'train-samples' });
   const downloads = el('div', { className: 'train-downloads' });
-  const picker = el('input', { type: 'file', id: 'train-load', accept: '.safetensors,application/octet-stream' });
+  const picker = el('input', { type: 'file', id: 'train-load', accept: '.safetensors,application/octet-stream', 'aria-label': 'Choose a .safetensors weights file' });
   const drop = el('div', { className: 'train-drop', text: 'Drop a .safetensors weights file here, or choose one: ' }, [picker]);
   const weightsNote = el('p', { className: 'train-note', role: 'alert' });
   const summary = el('p', { className: 'train-summary' });
