@@ -1,6 +1,6 @@
 // @custom-elements-manifest/analyzer's settings for scripts/build: the manifest of <posenc-lab>
-// comes from the JSDoc on web/element.js's class. package.json names dist/'s copy already, and
-// users import the class from dist/posenc-lab.mjs (the bundle of web/element.js), so the
+// comes from the JSDoc on web/element/element.js's class. package.json names dist/'s copy already, and
+// users import the class from dist/posenc-lab.mjs (the bundle of web/element/element.js), so the
 // manifest names that module.
 const SHIPPED_MODULE = 'dist/posenc-lab.mjs';
 
@@ -24,7 +24,7 @@ const shippedPaths = {
 };
 
 export default {
-  globs: ['web/element.js'],
+  globs: ['web/element/element.js'],
   packagejson: false,
   plugins: [shippedPaths],
 };

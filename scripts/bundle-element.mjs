@@ -1,18 +1,18 @@
-// Bundles the <posenc-lab> element (web/element.js) three times, each one file with both wasm cores
+// Bundles the <posenc-lab> element (web/element/element.js) three times, each one file with both wasm cores
 // inside it and one copy of their Emscripten glue: OUT/posenc-lab.js, a classic script,
 // OUT/posenc-lab.mjs, an ES module that also exports the element class (npm's
 // `posenc-lab/element.mjs`, for bundlers and `import { PosencLabElement }`), and OUT/anywidget.mjs,
-// the notebook widget (web/anywidget.mjs). Checks each against the budget and prints what the
+// the notebook widget (web/element/anywidget.mjs). Checks each against the budget and prints what the
 // bytes are.
 // Usage: node scripts/bundle-element.mjs WASM_DIR OUT_DIR   (run by scripts/build)
 //
 // posenc-lab.js is a classic script (an IIFE), so it works as <script src> — the only kind a
 // file:// page may load from a file:// path in Chromium — and as <script type="module">; there
 // import.meta.url (used by the JS API to find the word-vector file) becomes the script's own URL,
-// found by web/element-url.js. posenc-lab.mjs keeps the real import.meta.url.
+// found by web/element/element-url.js. posenc-lab.mjs keeps the real import.meta.url.
 //
 // Both cores travel as ONE LZMA stream (xz --format=lzma), SIMD core first, then base64;
-// web/lzma.js decodes it. The two cores share most of their code, and LZMA's window spans the
+// web/element/lzma.js decodes it. The two cores share most of their code, and LZMA's window spans the
 // first core while it codes the second: measured here, one LZMA stream of both is ~45% smaller
 // than two DEFLATE streams, and base64 of the bare wasm would gzip to ~1.3× the wasm's own gzip
 // size (its 6-bit characters break up the byte patterns) where base64 of compressed bytes gzips
@@ -92,11 +92,11 @@ const BUILDS = [
     outfile: `${outDir}/posenc-lab.js`,
     format: 'iife',
     define: { 'import.meta.url': 'posencScriptUrl' },
-    inject: ['web/element-url.js'],
+    inject: ['web/element/element-url.js'],
   },
   { outfile: `${outDir}/posenc-lab.mjs`, format: 'esm' },
-  // The notebook widget (web/anywidget.mjs): the element inside, so it needs no other file.
-  { outfile: `${outDir}/anywidget.mjs`, format: 'esm', entry: 'web/anywidget.mjs' },
+  // The notebook widget (web/element/anywidget.mjs): the element inside, so it needs no other file.
+  { outfile: `${outDir}/anywidget.mjs`, format: 'esm', entry: 'web/element/anywidget.mjs' },
 ];
 
 const built = [];
@@ -107,7 +107,7 @@ if (built.some(({ overBudget }) => overBudget)) {
   process.exit(1);
 }
 
-async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element.js' }) {
+async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element/element.js' }) {
   const { metafile } = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [entry],

@@ -1,4 +1,4 @@
-// The page loads web/*.js as plain ES modules, and a browser cannot resolve a package name
+// The page loads web/**/*.js as plain ES modules, and a browser cannot resolve a package name
 // (`import … from 'd3-array'`) without an import map, which the page's CSP would refuse inline.
 // So every page module that imports an npm package is rebuilt in OUT_DIR with that package's code
 // inside it (esbuild); its imports of the page's own modules stay as they are, so no page module

@@ -1,5 +1,5 @@
 // Writes the attribute reference of dist/embed.html from dist/custom-elements.json, which the
-// analyzer makes from the JSDoc on web/element.js's class: one source for the attribute docs.
+// analyzer makes from the JSDoc on web/element/element.js's class: one source for the attribute docs.
 //   node scripts/embed-attributes.mjs <dir>   (dir holds embed.html and custom-elements.json)
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -2,7 +2,7 @@
 // without JavaScript, feed readers and print (README, "A fallback image"): the sinusoidal
 // positional-encoding table, 32 positions × 64 dimensions (interleaved layout, base 10000),
 // computed by the scalar wasm core (dist/posenc.mjs; the scalar one so every machine gets the same
-// numbers) and painted with the page's RdBu palette (web/heatmap.js), each cell 8×8 pixels.
+// numbers) and painted with the page's RdBu palette (web/figures/heatmap.js), each cell 8×8 pixels.
 //   node scripts/make-fallback.mjs           write data/posenc-fallback.png
 //   node scripts/make-fallback.mjs --check   recompute and compare pixels with the committed file
 // Needs a built dist/ (./scripts/build). --check compares decoded pixels, not file bytes, so a
@@ -11,7 +11,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { load } from '../dist/posenc.mjs';
-import { colourOf } from '../web/heatmap.js';
+import { colourOf } from '../web/figures/heatmap.js';
 
 export const FALLBACK_PNG = fileURLToPath(new URL('../data/posenc-fallback.png', import.meta.url));
 const POSITIONS = 32;

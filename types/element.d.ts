@@ -1,4 +1,4 @@
-// Declarations for the <posenc-lab> element (web/element.js): `posenc-lab/element.mjs` (the
+// Declarations for the <posenc-lab> element (web/element/element.js): `posenc-lab/element.mjs` (the
 // ES-module build, which exports the class) and, through element-script.d.ts, the classic
 // script `posenc-lab/element`. Both define the tag when loaded.
 //

@@ -125,7 +125,7 @@ function assetsFolder(assetsUrl) {
 
 // How a core flavour becomes a running Emscripten module: by default the posenc-core-<flavour>
 // .mjs/.wasm pair beside this module. A bundle that carries the wasm inside itself (the
-// <posenc-lab> element, web/element.js → dist/posenc-lab.js) installs its own before any load().
+// <posenc-lab> element, web/element/element.js → dist/posenc-lab.js) installs its own before any load().
 let instantiate = instantiateBeside;
 
 /** For bundles, not pages: loader(flavour: 'simd' | 'scalar') → Promise of the Emscripten module. */

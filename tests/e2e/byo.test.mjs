@@ -1,5 +1,5 @@
-// "Bring your own vectors" in headless Chromium: the picker (web/byo-vectors.js) mounted on a
-// small harness page served beside dist/, parsing in its module worker (web/byo-worker.js).
+// "Bring your own vectors" in headless Chromium: the picker (web/page/byo-vectors.js) mounted on a
+// small harness page served beside dist/, parsing in its module worker (web/page/byo-worker.js).
 // A good file loads and hands over a WordVectorSet; malformed, odd-dimensional and binary files
 // are refused with their messages while the previous vectors keep working; drag and drop works;
 // Cancel stops a large file; and the parse speed is measured.
@@ -16,11 +16,11 @@ const BENCH_MB = Number(process.env.BYO_BENCH_MB ?? 30);
 // and the picker mounted with callbacks that record what they receive. It is served by the
 // browser context (page.route), so dist/ holds nothing but the build.
 const HARNESS = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>BYO harness</title><link rel="stylesheet" href="style.css"></head>
+<html lang="en"><head><meta charset="utf-8"><title>BYO harness</title><link rel="stylesheet" href="page/style.css"></head>
 <body><main><section id="byo-vectors"></section></main>
 <script type="module">
   import { load } from './posenc.mjs';
-  import { mountVectorPicker } from './byo-vectors.js';
+  import { mountVectorPicker } from './page/byo-vectors.js';
   const lab = await load();
   window.events = [];
   window.current = await lab.loadVectors('glove');
@@ -43,8 +43,8 @@ let browser;
 let baseUrl;
 
 before(async () => {
-  await access(`${DIST}byo-vectors.js`).catch(() => {
-    throw new Error('dist/byo-vectors.js is missing: run ./scripts/build first');
+  await access(`${DIST}page/byo-vectors.js`).catch(() => {
+    throw new Error('dist/page/byo-vectors.js is missing: run ./scripts/build first');
   });
   ({ server, baseUrl } = await serveDir());
   browser = await launchChromium();
@@ -261,7 +261,7 @@ test('Cancel stops a large file and leaves no error state', async () => {
     // The worker's own protocol: a 'cancel' message aborts its reader and it says 'cancelled'.
     const run = await page.evaluate(() => new Promise((resolve) => {
       const file = window.bigFile;
-      const worker = new Worker('./byo-worker.js', { type: 'module' });
+      const worker = new Worker('./page/byo-worker.js', { type: 'module' });
       const seen = [];
       let lastRead = 0;
       worker.onmessage = ({ data }) => {

@@ -1,4 +1,4 @@
-// The element bundles' size work (scripts/bundle-element.mjs, web/lzma.js) in headless Chromium,
+// The element bundles' size work (scripts/bundle-element.mjs, web/element/lzma.js) in headless Chromium,
 // for both builds — dist/posenc-lab.js (classic script) and dist/posenc-lab.mjs (ES module): the
 // cores travel as one LZMA stream, and both still run. The scalar core — what browsers
 // without wasm SIMD get — is forced by making WebAssembly.validate refuse the SIMD probe before
@@ -13,7 +13,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { DIST, closeServer, launchChromium, serveDir } from './browser.mjs';
 
-const LZMA_JS = fileURLToPath(new URL('../../web/lzma.js', import.meta.url));
+const LZMA_JS = fileURLToPath(new URL('../../web/element/lzma.js', import.meta.url));
 // The issue's budget, also enforced by scripts/bundle-element.mjs at build time.
 const BUDGET_RAW = 400 * 1024;
 const BUDGET_GZIP = 150 * 1024;

@@ -1,4 +1,4 @@
-// dist/anywidget.mjs (web/anywidget.mjs bundled with the element) in headless Chromium with a
+// dist/anywidget.mjs (web/element/anywidget.mjs bundled with the element) in headless Chromium with a
 // stand-in anywidget model: it mounts <posenc-lab>, the model's changes reach the attributes, a
 // reader's edit reaches the model (typed as the model holds it) and is saved, and the cleanup
 // removes the element and every listener. Also dist/custom-elements.json against the running

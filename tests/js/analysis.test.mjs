@@ -24,7 +24,7 @@ function assertSameBits(got, want, path = 'result') {
   assert.deepEqual(got, want, path);
 }
 
-// The separate calls, as web/vocab.js and web/app.js made them before lab.analysis.
+// The separate calls, as web/pipeline/vocab.js and web/page/app.js made them before lab.analysis.
 function separately(lab, vectors, d, text, options) {
   const tokens = vectors ? vectors.tokenize(text) : lab.tokenize(text);
   const embedded = vectors ? vectors.embed(tokens) : { vectors: lab.embed(tokens, d), unknown: tokens.map(() => false) };

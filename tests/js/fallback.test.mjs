@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { FALLBACK_PNG, decodePng, fallbackScanlines } from '../../scripts/make-fallback.mjs';
-import { colourOf } from '../../web/heatmap.js';
+import { colourOf } from '../../web/figures/heatmap.js';
 
 const committed = decodePng(await readFile(FALLBACK_PNG));
 

@@ -1,6 +1,6 @@
 // How many times one keystroke crosses from JS into wasm (issue #14, item 3), counted by wrapping
-// the embind core (tests/js/counting-core.mjs). The keystroke is the one the page (web/app.js)
-// and the element (web/element.js) both run through web/pipeline.js: the sentence grows by one
+// the embind core (tests/js/counting-core.mjs). The keystroke is the one the page (web/page/app.js)
+// and the element (web/element/element.js) both run through web/pipeline/pipeline.js: the sentence grows by one
 // character with GloVe loaded, W = I, the page's default lanes and the element's state shape.
 //
 // Before the one-call analysis (commit "Count the wasm calls of one keystroke"), each took 24
@@ -10,9 +10,9 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { load, setCoreLoader } from '../../dist/posenc.mjs';
-import { createPipeline, settleSettings } from '../../dist/pipeline.js';
-import { DEFAULTS } from '../../dist/state.js';
-import { syntheticSource, vectorSetSource } from '../../dist/vocab.js';
+import { createPipeline, settleSettings } from '../../dist/pipeline/pipeline.js';
+import { DEFAULTS } from '../../dist/pipeline/state.js';
+import { syntheticSource, vectorSetSource } from '../../dist/pipeline/vocab.js';
 import { countingCoreLoader } from './counting-core.mjs';
 
 const SENTENCE = 'The king sat on the throne, and the queen smiled at the king';

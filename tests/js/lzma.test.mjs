@@ -1,4 +1,4 @@
-// web/lzma.js, the LZMA decoder that unpacks the wasm cores inside dist/posenc-lab.js, against
+// web/element/lzma.js, the LZMA decoder that unpacks the wasm cores inside dist/posenc-lab.js, against
 // xz (xz-utils, an independent encoder): literal/position parameters lc/lp/pb across their
 // range, every preset, data that exercises literals, matched literals, long and overlapping
 // matches and the four rep distances, a prefix of a longer stream (what a SIMD browser decodes),
@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { decodeLzma } from '../../web/lzma.js';
+import { decodeLzma } from '../../web/element/lzma.js';
 
 const SIZES = [0, 1, 3, 4, 5, 7, 8, 15, 16, 17, 63, 100, 273, 274, 1000, 4096, 65537];
 

@@ -1,12 +1,12 @@
-// web/pipeline.js, the one path from settings and text to views that the page and the element
+// web/pipeline/pipeline.js, the one path from settings and text to views that the page and the element
 // share: its fallbacks and notes (the dependent-value rules among them), and a run's view against
 // the separate calls. Tolerance: none (bit-identical arrays).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/posenc.mjs';
-import { createPipeline, settleSettings } from '../../dist/pipeline.js';
-import { DEFAULTS, autoDPos } from '../../dist/state.js';
-import { syntheticSource } from '../../dist/vocab.js';
+import { createPipeline, settleSettings } from '../../dist/pipeline/pipeline.js';
+import { DEFAULTS, autoDPos } from '../../dist/pipeline/state.js';
+import { syntheticSource } from '../../dist/pipeline/vocab.js';
 
 const bits = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 

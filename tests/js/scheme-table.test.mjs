@@ -4,7 +4,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { load, LIMITS, SCHEMES, SCHEME_LABELS } from '../../dist/posenc.mjs';
-import { DEFAULTS, parseField } from '../../web/state.js';
+import { DEFAULTS, parseField } from '../../web/pipeline/state.js';
 
 const FAMILIES = ['absolute', 'concatenated', 'rotation', 'logit bias', 'none'];
 

@@ -1,10 +1,10 @@
-// web/statistics.js: the numbers behind the page's summaries, against hand-worked cases and the
+// web/pipeline/statistics.js: the numbers behind the page's summaries, against hand-worked cases and the
 // definitions they state. Tolerances: 1e-12 relative (double arithmetic over a few terms).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   bucketsUsed, crossTermRatio, firstRepeat, meanNormRatio, meanOwnCosine, rowGap, termRms, worstShift,
-} from '../../web/statistics.js';
+} from '../../web/pipeline/statistics.js';
 
 const close = (got, want, message) => assert.ok(Math.abs(got - want) <= 1e-12 * Math.max(1, Math.abs(want)), `${message}: ${got} vs ${want}`);
 

@@ -1,10 +1,10 @@
-// web/vocab.js's word-vector source for GloVe: concatWords(E, n) projects only the rows that
+// web/pipeline/vocab.js's word-vector source for GloVe: concatWords(E, n) projects only the rows that
 // differ from its last call and copies the rest, so it must return exactly what the word-vector
 // set's reduce(E, n, dim) returns for every sentence, however it changed since the last one.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/posenc.mjs';
-import { vectorSetSource } from '../../dist/vocab.js';
+import { vectorSetSource } from '../../dist/pipeline/vocab.js';
 
 function sameBits(a, b) {
   return a.length === b.length && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));

@@ -3,8 +3,8 @@
 // RoFormer's long-term decay bound. A legend of toggle buttons shows or hides each curve; the
 // lanes' schemes are marked in it. ALiBi's −m·k dwarfs every other curve, so by default the y
 // range fits the others and ALiBi's line is clipped, and the note below says where it leaves.
-import { ChartFigure, SERIES_COLOURS } from '../figure.js';
-import { SCHEME_IDS } from '../state.js';
+import { ChartFigure, SERIES_COLOURS } from '../figures/figure.js';
+import { SCHEME_IDS } from '../pipeline/state.js';
 import { SCHEME_NAMES } from './lanes.js';
 
 const BOUND = 'bound';

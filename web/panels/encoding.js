@@ -1,5 +1,5 @@
 // Shared encoding panels: the positional-encoding heatmap and the per-dimension disturbance.
-import { HeatmapFigure, ChartFigure, SERIES_COLOURS } from '../figure.js';
+import { HeatmapFigure, ChartFigure, SERIES_COLOURS } from '../figures/figure.js';
 
 export function createPeFigure(slot) {
   const figure = new HeatmapFigure(slot, { title: 'Positional encoding', palette: 'diverging' });

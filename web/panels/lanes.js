@@ -2,8 +2,8 @@
 // logit decomposition. One shared colour scale per lane's decomposition, so the terms can be
 // compared with each other. NoPE's attention shows two maps (without and with the causal mask);
 // the learned-style table's input flags the positions a trained table of L rows would not have.
-import { HeatmapFigure } from '../figure.js';
-import { maxAbs } from '../math.js';
+import { HeatmapFigure } from '../figures/figure.js';
+import { maxAbs } from '../pipeline/math.js';
 import { SCHEMES, SCHEME_LABELS } from '../posenc.mjs';
 
 export { SCHEMES };

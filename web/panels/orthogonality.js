@@ -1,5 +1,5 @@
 // Near-orthogonality versus d: why adding behaves almost like concatenating in high dimensions.
-import { ChartFigure, SERIES_COLOURS } from '../figure.js';
+import { ChartFigure, SERIES_COLOURS } from '../figures/figure.js';
 
 const DIMS = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
 

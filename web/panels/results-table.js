@@ -4,9 +4,9 @@
 // "results.json", written beside the models by scripts/model-results); that file is then fetched
 // once, lazily: when the panel nears the viewport, or when load() is called (the Heads control
 // switching to trained). Text goes in with DOM APIs only.
-import { TableFigure } from '../figure.js';
+import { TableFigure } from '../figures/figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
-import { setHidden, setText } from '../dom.js';
+import { setHidden, setText } from '../figures/dom.js';
 import { resultsSentences, resultsTable, seedCount } from './results-data.js';
 
 // Shipped beside posenc.mjs (scripts/build copies data/models/ into dist/models/).

@@ -2,8 +2,8 @@
 // position. Every scheme in the result gets a row. Schemes that leave x = αE (the rotary family,
 // ALiBi, T5, NoPE) are checked element by element against αE rather than assumed to match, and
 // one decode of αE then serves them all.
-import { TableFigure } from '../figure.js';
-import { leadingColumns } from '../math.js';
+import { TableFigure } from '../figures/figure.js';
+import { leadingColumns } from '../pipeline/math.js';
 import { SCHEME_NAMES } from './lanes.js';
 
 const CLASSIC = ['additive', 'concatenated', 'rotary'];

@@ -1,6 +1,6 @@
 // Shift invariance: prepend k filler words; how much does attention among the original words move?
 // One row per scheme asked for, one column per head type.
-import { TableFigure } from '../figure.js';
+import { TableFigure } from '../figures/figure.js';
 import { SCHEME_NAMES } from './lanes.js';
 
 const FILLERS = ['so', 'well', 'then', 'now', 'yes', 'and', 'but', 'oh'];

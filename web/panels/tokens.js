@@ -1,5 +1,5 @@
 import { LIMITS } from '../posenc.mjs';
-import { setHidden, setText } from '../dom.js';
+import { setHidden, setText } from '../figures/dom.js';
 // The token list (text, positions, unknown words marked) and the selected token's nearest words.
 // Tokens are buttons in one tab stop (roving tabindex): Tab enters the list, arrows move along it.
 

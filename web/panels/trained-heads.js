@@ -8,10 +8,10 @@
 // wasm call), then one attention call paints the map in the keystroke's frame; the strip's
 // m.tokenLosses (a logits call and a log-softmax) runs in a task of its own after that frame. A layer or head change with
 // the same words repaints from the last outputs without calling the model.
-import { HeatmapFigure } from '../figure.js';
+import { HeatmapFigure } from '../figures/figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
-import { setAttr, setHidden, setStyle, setText } from '../dom.js';
-import { TRAINED_HEADS } from '../state.js';
+import { setAttr, setHidden, setStyle, setText } from '../figures/dom.js';
+import { TRAINED_HEADS } from '../pipeline/state.js';
 import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
 function element(tag, className, text) {

@@ -1,7 +1,7 @@
 // The Train section's figures and readouts, painted from the runs' numbers (web/train/panel.js
 // owns the runs): the status line, the loss chart, length generalisation, the learned attention
 // with its per-token loss strip, the samples, and the run sentence's inputs.
-import { ChartFigure, HeatmapFigure, formatValue } from '../figure.js';
+import { ChartFigure, HeatmapFigure, formatValue } from '../figures/figure.js';
 import { SCHEME_ROPE_SCALING } from '../posenc.mjs';
 import { CURVE_STYLE } from '../panels/distance.js';
 import { SCHEME_NAMES } from '../panels/lanes.js';

@@ -2,7 +2,7 @@
 // one worker each (web/train/worker.js), with the loss chart, the length-generalisation chart, the
 // learned attention with its per-token loss, samples, weights download/load and a sentence
 // computed from the run. Settings live in the URL hash (web/train/config.js).
-import { download } from '../export.js';
+import { download } from '../figures/export.js';
 import { CURVE_STYLE } from '../panels/distance.js';
 import {
   EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,

@@ -8,27 +8,27 @@
 // instance (load() is cached) and one GloVe set; each starts only when it first scrolls into
 // view. Everything lives in a shadow root: host styles do not reach in, ours do not leak out.
 // Bad attribute values fall back to their defaults with one console warning each.
-import { load, setCoreLoader } from './posenc.mjs';
+import { load, setCoreLoader } from '../posenc.mjs';
 import createCore from 'posenc:core-glue';
 import cores from 'posenc:cores';
 import { decodeLzma } from './lzma.js';
-import pageCss from './style.css';
-import { DEFAULTS as PAGE_DEFAULTS, DEFAULT_SENTENCE, FIELDS, validHeads } from './state.js';
-import { createPipeline, schemeParams, settleSettings } from './pipeline.js';
-import { syntheticSource, vectorSetSource } from './vocab.js';
-import { createLanes, SCHEMES, SCHEME_NAMES } from './panels/lanes.js';
-import { createTokenList } from './panels/tokens.js';
-import { createPeFigure, createSpreadPanel } from './panels/encoding.js';
-import { createRetrievalPanel } from './panels/retrieval.js';
-import { createShiftPanel } from './panels/shift.js';
-import { createDistancePanel } from './panels/distance.js';
-import { createOrthogonalityPanel } from './panels/orthogonality.js';
-import { createAnglesPanel } from './panels/angles.js';
-import { createTrainReplay } from './train/replay.js';
-import { scaled } from './math.js';
-import { runInTasks } from './tasks.js';
+import pageCss from '../page/style.css';
+import { DEFAULTS as PAGE_DEFAULTS, DEFAULT_SENTENCE, FIELDS, validHeads } from '../pipeline/state.js';
+import { createPipeline, schemeParams, settleSettings } from '../pipeline/pipeline.js';
+import { syntheticSource, vectorSetSource } from '../pipeline/vocab.js';
+import { createLanes, SCHEMES, SCHEME_NAMES } from '../panels/lanes.js';
+import { createTokenList } from '../panels/tokens.js';
+import { createPeFigure, createSpreadPanel } from '../panels/encoding.js';
+import { createRetrievalPanel } from '../panels/retrieval.js';
+import { createShiftPanel } from '../panels/shift.js';
+import { createDistancePanel } from '../panels/distance.js';
+import { createOrthogonalityPanel } from '../panels/orthogonality.js';
+import { createAnglesPanel } from '../panels/angles.js';
+import { createTrainReplay } from '../train/replay.js';
+import { scaled } from '../pipeline/math.js';
+import { runInTasks } from '../pipeline/tasks.js';
 // The package's version (package.json, the one source); the bundler keeps only this field.
-import { version as VERSION } from '../package.json';
+import { version as VERSION } from '../../package.json';
 
 const TAG = 'posenc-lab';
 const GLOVE_FILE = 'glove-6b-100d-20k.i8';
@@ -376,7 +376,7 @@ export class PosencLabElement extends HTMLElement {
   #selected = null;
   #readyResolve;
   #reflecting = false;
-  #pipeline = null;    // web/pipeline.js: one wasm call per edit; disposed when disconnected
+  #pipeline = null;    // web/pipeline/pipeline.js: one wasm call per edit; disposed when disconnected
 
   constructor() {
     super();
@@ -697,7 +697,7 @@ export class PosencLabElement extends HTMLElement {
     }
     try {
       const started = performance.now();
-      // The same settings, rules and notes as the page's (web/pipeline.js): the same fallback,
+      // The same settings, rules and notes as the page's (web/pipeline/pipeline.js): the same fallback,
       // the same note (shown, and said once on the console).
       const settings = settleSettings(lab, this.#state(), source);
       const { d, dPos, dWord, alpha } = settings;

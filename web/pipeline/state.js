@@ -3,7 +3,7 @@
 // Every control has one parser used for both the URL and the form, so a link can never hold a
 // value the form would refuse. A malformed value falls back to its default and is reported.
 
-import { SCHEMES } from './posenc.mjs';
+import { SCHEMES } from '../posenc.mjs';
 
 export const MAX_TOKENS = 512;
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';

@@ -1,29 +1,29 @@
 // PosEnc Lab's page: orchestration only. It keeps the state (mirrored in the URL hash), turns a
-// sentence into one pipeline run per animation frame (web/pipeline.js: one wasm call), hands the
-// view to the panels and the words to web/prose.js, and runs
+// sentence into one pipeline run per animation frame (web/pipeline/pipeline.js: one wasm call), hands the
+// view to the panels and the words to web/pipeline/prose.js, and runs
 // the expensive analyses (retrieval over the whole vocabulary, shift invariance's extra compares,
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
-import { load } from './posenc.mjs';
+import { load } from '../posenc.mjs';
 import {
   DEFAULTS, FIELDS, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
-} from './state.js';
-import { createPipeline, schemeParams, settleSettings } from './pipeline.js';
-import { disturbSummary, laneNotes, nopeText, orthSummary, shiftSummary } from './prose.js';
-import { meanNormRatio } from './statistics.js';
-import { syntheticSource, vectorSetSource } from './vocab.js';
-import { SCHEME_NAMES, createLanes } from './panels/lanes.js';
-import { createTokenList } from './panels/tokens.js';
-import { createPeFigure, createSpreadPanel } from './panels/encoding.js';
-import { createRetrievalPanel } from './panels/retrieval.js';
-import { createShiftPanel } from './panels/shift.js';
-import { createDistancePanel } from './panels/distance.js';
-import { createOrthogonalityPanel } from './panels/orthogonality.js';
-import { createAnglesPanel } from './panels/angles.js';
-import { createTrainedHeads } from './panels/trained-heads.js';
-import { createResultsTable } from './panels/results-table.js';
-import { scaled } from './math.js';
-import { runInTasks } from './tasks.js';
-import { setHidden, setText, setValue } from './dom.js';
+} from '../pipeline/state.js';
+import { createPipeline, schemeParams, settleSettings } from '../pipeline/pipeline.js';
+import { disturbSummary, laneNotes, nopeText, orthSummary, shiftSummary } from '../pipeline/prose.js';
+import { meanNormRatio } from '../pipeline/statistics.js';
+import { syntheticSource, vectorSetSource } from '../pipeline/vocab.js';
+import { SCHEME_NAMES, createLanes } from '../panels/lanes.js';
+import { createTokenList } from '../panels/tokens.js';
+import { createPeFigure, createSpreadPanel } from '../panels/encoding.js';
+import { createRetrievalPanel } from '../panels/retrieval.js';
+import { createShiftPanel } from '../panels/shift.js';
+import { createDistancePanel } from '../panels/distance.js';
+import { createOrthogonalityPanel } from '../panels/orthogonality.js';
+import { createAnglesPanel } from '../panels/angles.js';
+import { createTrainedHeads } from '../panels/trained-heads.js';
+import { createResultsTable } from '../panels/results-table.js';
+import { scaled } from '../pipeline/math.js';
+import { runInTasks } from '../pipeline/tasks.js';
+import { setHidden, setText, setValue } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
@@ -81,9 +81,9 @@ let lab = null;
 let state = { ...DEFAULTS };
 let synthetic = null;     // the synthetic source for the current d
 let gloveSource = null;   // set once GloVe has loaded
-let customSource = null;  // a user's vector file (web/byo-vectors.js)
+let customSource = null;  // a user's vector file (web/page/byo-vectors.js)
 let view = null;          // what the panels show now (see recompute)
-let pipeline = null;      // settings + text → view, one wasm call per keystroke (web/pipeline.js)
+let pipeline = null;      // settings + text → view, one wasm call per keystroke (web/pipeline/pipeline.js)
 let selected = null;      // selected token position
 let frameRequested = false;
 let stale = false;        // the state changed since the last recompute
@@ -289,7 +289,7 @@ function wireControls() {
   });
 }
 
-// The bring-your-own picker (web/byo-vectors.js, another module) is optional: without it the
+// The bring-your-own picker (web/page/byo-vectors.js, another module) is optional: without it the
 // page works with GloVe and synthetic vectors.
 async function mountVectorPicker() {
   let picker;
@@ -540,7 +540,7 @@ function reflectCaptions(source, settings) {
     : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`);
 }
 
-// The lanes' numbers in words (web/prose.js). NoPE's sentence reads the words and their
+// The lanes' numbers in words (web/pipeline/prose.js). NoPE's sentence reads the words and their
 // attention, so it is rewritten on every call; the others read only n, the settings and the state
 // besides the sentence (describedKey).
 let describedKey = '';

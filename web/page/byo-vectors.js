@@ -156,7 +156,7 @@ export function mountVectorPicker(container, options = {}) {
     await new Promise((resolve) => setTimeout(resolve, 0));
     let vectors;
     try {
-      labPromise ??= import('./posenc.mjs').then((module) => module.load());
+      labPromise ??= import('../posenc.mjs').then((module) => module.load());
       const lab = await labPromise;
       if (mine !== token) return;
       vectors = await lab.loadVectors(new Uint8Array(buffer));

@@ -1,12 +1,12 @@
-// From settings and text to what the figures show, for the page (web/app.js) and the element
-// (web/element.js) alike: the settings settled once (every fallback with its note, the rules
+// From settings and text to what the figures show, for the page (web/page/app.js) and the element
+// (web/element/element.js) alike: the settings settled once (every fallback with its note, the rules
 // between scheme options applied by the core), then one lab.analysis() call per keystroke —
 // tokens, word vectors, the PCA word part and every lane in one trip into wasm.
 //
-// state: the page's state shape (web/state.js DEFAULTS): sentence, d, dPos, concat, base, alpha,
+// state: the page's state shape (web/pipeline/state.js DEFAULTS): sentence, d, dPos, concat, base, alpha,
 // layout, pairing, causal, heads, schemes and every scheme parameter by name. A source: a word-
-// vector source of web/vocab.js.
-import { LIMITS } from './posenc.mjs';
+// vector source of web/pipeline/vocab.js.
+import { LIMITS } from '../posenc.mjs';
 import { MAX_TOKENS, TRAINED_HEADS, autoDPos, validHeads } from './state.js';
 
 /**
