@@ -183,11 +183,6 @@ export type CompareResult = {
   peConcat?: Float32Array;
 } & { [S in Scheme]?: Lane };
 
-export interface Comparer {
-  compare(embeddings: Matrix, n: number, d: number, options?: CompareOptions): CompareResult;
-  dispose(): void;
-}
-
 export interface AnalysisOptions extends Omit<CompareOptions, 'concatWords'> {
   /** Tokens kept (the rest only counted in total); default limits.maxCompareTokens. */
   maxTokens?: number;
@@ -436,7 +431,6 @@ export interface Lab {
   tokenize(text: string): string[];
   embed(tokens: readonly string[], d: number): Float32Array;
   compare(embeddings: Matrix, n: number, d: number, options?: CompareOptions): CompareResult;
-  comparer(): Comparer;
   /** Text → tokens, word vectors, the PCA word part and the lanes in one wasm call per update. */
   analysis(vectors: WordVectorSet | { synthetic: number }): Analysis;
   distanceCurves(options: DistanceCurvesOptions): { maxDistance: number; curves: { [S in Scheme]?: Float32Array } };

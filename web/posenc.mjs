@@ -726,26 +726,6 @@ class Lab {
     return this[COMPARE_WITH](this.#comparison, embeddings, n, d, options);
   }
 
-  /**
-   * compare() with a memory of its own → { compare(embeddings, n, d, options), dispose() }: one
-   * stream of calls (a sentence being typed) keeps its row reuse whatever else the lab computes in
-   * between. Call dispose() when done.
-   */
-  comparer() {
-    let handle = new this.#core.Comparison();
-    const lab = this;
-    return {
-      compare(embeddings, n, d, options = {}) {
-        if (!handle) throw new RangeError('comparer: already disposed');
-        return lab[COMPARE_WITH](handle, embeddings, n, d, options);
-      },
-      dispose() {
-        handle?.delete();
-        handle = null;
-      },
-    };
-  }
-
   [COMPARE_WITH](c, embeddings, n, d, options) {
     const args = this[COMPARE_ARGS](options, d);
     checkInt('n', n, 1, LIMITS.maxCompareTokens);

@@ -9,9 +9,11 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { fullPageScreenshot, pageSuite, readFigure as readFigureCanvases } from './browser.mjs';
+import { SCHEME_LABELS } from '../../dist/posenc.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const ALL = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
+const LANE_CHILDREN = ['H3', 'lane-formula', 'H4', 'fig-slot', 'lane-about', 'lane-extra', 'H4', 'fig-slot', 'H4', 'caption', 'fig-slot'];
 const TERM_COUNTS = { additive: 4, concatenated: 4, learned: 4, rotary: 1, xpos: 1, 'rope-pi': 1, 'rope-ntk': 1, yarn: 1, alibi: 2, t5: 2, nope: 1 };
 
 before(() => mkdir(SCREENSHOTS, { recursive: true }));
@@ -273,6 +275,11 @@ test('every scheme’s figures are painted and have accessible names; T5 says it
         }
         const lane = page.locator(`[data-scheme="${scheme}"]`);
         assert.ok(await lane.getAttribute('aria-labelledby'), `${scheme} lane is labelled`);
+        // Every lane is the one template: the table's label (and the badge of the seeded schemes),
+        // then the same eleven children in the same order, so subgrid rows line up across lanes.
+        const seeded = scheme === 'learned' || scheme === 't5';
+        assert.equal(await lane.locator('h3').textContent(), SCHEME_LABELS[scheme] + (seeded ? ' seeded, not trained' : ''));
+        assert.deepEqual(await lane.evaluate((article) => [...article.children].map((c) => c.className || c.tagName)), LANE_CHILDREN);
         const link = lane.locator('.lane-about a').first();
         assert.match(await link.getAttribute('href'), /^https:\/\/arxiv\.org\/abs\/\d{4}\.\d{5}$/, `${scheme} links its paper`);
         assert.equal(await link.getAttribute('rel'), 'noopener');

@@ -101,24 +101,6 @@ for (const simd of [true, false]) {
       assert.throws(() => typing.compare(e, 12, D, { reuse: null }), TypeError);
     });
 
-    it('a comparer keeps its own memory while the lab computes other things', () => {
-      const comparer = typing.comparer();
-      const versions = [];
-      const options = { schemes: ['additive', 'concatenated', 'rotary'], dPos: 6 };
-      for (let n = 3; n <= 12; n++) {
-        versions[n - 1] = n;
-        const e = sentence(n, versions);
-        const got = arraysOf(comparer.compare(e, n, D, options));
-        typing.compare(sentence(n + 4, []), n + 4, D, { schemes: [...SCHEMES] });  // the analyses' kind of call
-        const want = arraysOf(fresh.compare(e, n, D, options));
-        fresh.compare(sentence(5, [9, 9, 9, 9, 9]), 5, D, { schemes: ['additive'] });
-        for (const key of Object.keys(want)) assert.ok(sameBits(got[key], want[key]), `n = ${n}: ${key}`);
-      }
-      comparer.dispose();
-      comparer.dispose();  // twice is harmless
-      assert.throws(() => comparer.compare(sentence(3, []), 3, D), RangeError);
-    });
-
     it('every lane reports max|x| and max|term| of each term', () => {
       const e = sentence(9, []);
       const result = typing.compare(e, 9, D, { schemes: [...SCHEMES], dPos: 6 });

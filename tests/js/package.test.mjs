@@ -149,9 +149,6 @@ test('every declared member exists at run time, and every run-time member is dec
   const vocabulary = lab.vocabulary(new Float32Array([1, 0, 0, 1]), 2, 2);
   assert.deepEqual(runtimeMembers(vocabulary), unique(members.Vocabulary), 'Vocabulary');
   vocabulary.dispose();
-  const comparer = lab.comparer();
-  assert.deepEqual(runtimeMembers(comparer), unique(members.Comparer), 'Comparer');
-  comparer.dispose();
   const glove = await lab.loadVectors('glove');
   assert.deepEqual(runtimeMembers(glove), unique(members.WordVectorSet), 'WordVectorSet');
   assert.deepEqual(Object.keys(lab.limits).sort(), unique(members.Limits), 'Limits');
