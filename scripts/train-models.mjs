@@ -145,6 +145,9 @@ function writeManifest(runs, wallSeconds, steps, quick) {
     training: { ...SHIPPED, steps, dtype: 'F16', jobs: 2, wallSeconds: Math.round(wallSeconds) },
     evaluation: { B: SHIPPED.batch, T: SHIPPED.context, batches: SHIPPED.evalBatches, windows: 'held-out windows 0 … 255, stride T' },
     check: { ...QUICK, sha256: quick },
+    // The three-seed table beside the models (scripts/model-results.mjs); the page's results panel
+    // (web/panels/results-table.js) fetches it by this name.
+    results: 'results.json',
     models: runs.map(({ scheme, file, loss, seconds }) => {
       const config = configOf(file);
       return {
