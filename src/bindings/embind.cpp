@@ -960,6 +960,16 @@ public:
         model_->attention(ids(tokens), n, heap(out), eval);
         return {};
     }
+    // attention_out: L·h·n·n floats; surprise_out: n − 1 floats (Transformer::inspect).
+    std::string inspect(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t attention_out,
+                        std::uintptr_t surprise_out) {
+        const model::EvalOptions eval = eval_options(rope, factor);
+        if (const char* e = check_sequence(tokens, n, eval)) return e;
+        if (const char* e = model::validate_inspect(model_->config(), n)) return e;
+        if (!memory_available(4 * model::inspect_floats(model_->config(), n))) return kNoMemory;
+        model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval);
+        return {};
+    }
     std::string logits(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t out) {
         const model::EvalOptions eval = eval_options(rope, factor);
         if (const char* e = check_sequence(tokens, n, eval)) return e;
@@ -1069,6 +1079,7 @@ EMSCRIPTEN_BINDINGS(models) {
         .function("gradients", &TrainableModel::gradients)
         .function("trainStep", &TrainableModel::train_step)
         .function("attention", &TrainableModel::attention)
+        .function("inspect", &TrainableModel::inspect)
         .function("logits", &TrainableModel::logits)
         .function("train", &TrainableModel::train)
         .function("evaluate", &TrainableModel::evaluate)
