@@ -4,7 +4,9 @@
 // Shapes (n ids, cap ≥ n the rows the cache holds, L layers, h heads, d width, V vocabulary):
 //   attention out — L·h·n·n (row = query, exactly 0 above the diagonal);  surprise out — n − 1
 //   cache: stream (L + 1)·cap·d (x_0 … x_L), qkv L·cap·3d (q and k rotated), probs L·h·cap·cap
-//   (row stride cap), surprise cap; scratch rows for the recomputed part only.
+//   (row stride cap), surprise cap; scratch rows for the recomputed part only; weights_t: every
+//   linear layer's Wᵀ (per layer c_attn, attn c_proj, c_fc, mlp c_proj: 12d², then lm_head d·V),
+//   made once per set of weights (a transpose of lm_head costs more than a one-row pass).
 // The model is causal, so row p of every activation depends on ids 0 … p alone: after a call on
 // ids a, a call on ids b recomputes rows ≥ the first position where a and b differ (or
 // min(|a|, |b|)) and keeps the rest. Recomputed rows go through the same kernels on the same row
@@ -27,7 +29,13 @@ struct PrefixCache {
     std::size_t cap = 0;
     std::vector<float> stream, qkv, probs, surprise;
     std::vector<float> u, stats, att, after_attn, pre, act, act_tanh, logits;  // scratch
-    void forget() { ids.clear(); }
+    std::vector<float> weights_t;
+    bool weights_stale = true;
+    // The weights may change: nothing cached is valid.
+    void forget() {
+        ids.clear();
+        weights_stale = true;
+    }
 };
 
 // Floats a PrefixCache holds for a call on n ids (validate_inspect in transformer.hpp bounds it).
