@@ -966,7 +966,7 @@ public:
         const model::EvalOptions eval = eval_options(rope, factor);
         if (const char* e = check_sequence(tokens, n, eval)) return e;
         if (const char* e = model::validate_inspect(model_->config(), n)) return e;
-        if (!memory_available(4 * model::inspect_floats(model_->config(), n))) return kNoMemory;
+        if (const char* e = fits(model_->inspect_capacity(), model::inspect_floats(model_->config(), n))) return e;
         model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval);
         return {};
     }
@@ -1014,9 +1014,11 @@ private:
         return workspace_fits(model::workspace_sizes(model_->config(), 1, n, false).total());
     }
 
-    // The workspace only grows; a call that needs no more than it holds allocates nothing.
-    const char* workspace_fits(std::uint64_t floats) const {
-        if (model_->workspace_capacity() >= floats) return nullptr;
+    // The workspace and inspect's cache only grow; a call that needs no more than they hold
+    // allocates nothing (and probes nothing: a probe of megabytes costs more than a one-row pass).
+    const char* workspace_fits(std::uint64_t floats) const { return fits(model_->workspace_capacity(), floats); }
+    static const char* fits(std::uint64_t held, std::uint64_t floats) {
+        if (held >= floats) return nullptr;
         return memory_available(4 * floats) ? nullptr : kNoMemory;
     }
 

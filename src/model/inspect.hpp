@@ -31,6 +31,12 @@ struct PrefixCache {
     std::vector<float> u, stats, att, after_attn, pre, act, act_tanh, logits;  // scratch
     std::vector<float> weights_t;
     bool weights_stale = true;
+    std::size_t capacity_floats() const {
+        std::size_t total = weights_t.capacity();
+        for (const auto* v : {&stream, &qkv, &probs, &surprise, &u, &stats, &att, &after_attn, &pre, &act, &act_tanh, &logits})
+            total += v->capacity();
+        return total;
+    }
     // The weights may change: nothing cached is valid.
     void forget() {
         ids.clear();

@@ -83,6 +83,8 @@ public:
 
     // Floats the workspace holds now (capacity): constant across calls of the same or a smaller shape.
     std::size_t workspace_capacity() const { return ws_.capacity_floats(); }
+    // The same for inspect's cache.
+    std::size_t inspect_capacity() const { return cache_.capacity_floats(); }
 
 private:
     ModelConfig cfg_;
