@@ -128,14 +128,16 @@ for (const d of [64, 100, 128]) {
 const VSYNC_MS = 1000 / 60;
 for (const r of page?.results ?? []) {
   if (r.heads === 'trained') {
-    // Trained heads (--trained): the keystroke's frame (the lanes show the previous words' maps,
-    // dimmed), then the frame after every lane's model passes (map and strip) have painted.
+    // Trained heads (--trained): the keystroke's frame, then the frame after every lane's map and
+    // strip show the new words (the same frame when every lane's m.inspect fitted the frame's
+    // budget; later when a lane fell back to its background pass).
     check(`keystroke → pixels, ${r.tokens} tokens, trained heads on (Chromium, median of ${r.keystrokes})`,
       `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
       r.n <= 64 ? r.keyToPixelsMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms' : 'reported');
     if (r.keyToTrainedMedian != null) {
       check(`keystroke → every trained map and strip painted, ${r.tokens} tokens`,
-        `${f(r.keyToTrainedMedian, 1)} ms (p90 ${f(r.keyToTrainedP90, 1)})`, null, 'reported (model passes in tasks after the frame)');
+        `${f(r.keyToTrainedMedian, 1)} ms (p90 ${f(r.keyToTrainedP90, 1)})`,
+        r.n <= 64 ? r.keyToTrainedMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms (issue #17: typing stays live)' : 'reported');
     }
   } else if (r.keyToPixelsMedian != null && r.n <= 64) {
     check(`keystroke → pixels, ${r.tokens} tokens, GloVe (Chromium, median of ${r.keystrokes})`,

@@ -373,7 +373,13 @@ export interface Model {
   train(task: Task, options?: AdamWOptions & { steps?: number; B?: number; T?: number; seed?: number; start?: number }): Float32Array;
   /** Held-out loss (and accuracy for copy, reverse, sort) at each length. */
   evaluate(task: Task, options?: { lengths?: readonly number[]; B?: number; batches?: number; seed?: number; ropeScaling?: RopeScaling }): Evaluation[];
-  /** −ln p(tokens[i+1] | tokens[0…i]): Float32Array(n − 1). */
+  /**
+   * One pass, one wasm call: attention() and tokenLosses() together. The model keeps the rows of
+   * its previous inspect call and recomputes only those from the first id that differs (bit for
+   * bit what a fresh pass gives).
+   */
+  inspect(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): { attention: Float32Array; surprise: Float32Array };
+  /** −ln p(tokens[i+1] | tokens[0…i]): Float32Array(n − 1) (inspect's surprise). */
   tokenLosses(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): Float32Array;
   /** length tokens continuing the prompt; greedy at temperature 0. */
   generate(prompt: Tokens, length: number, options?: { temperature?: number; seed?: number }): Int32Array;

@@ -259,21 +259,36 @@ export class Model {
     });
   }
 
-  /** Float32Array(n − 1): entry i is −ln p(tokens[i + 1] | tokens[0 … i]), from one logits call. */
+  /**
+   * What the lanes draw, from one pass through the model (one wasm call): { attention:
+   * Float32Array(L·h·n·n), as attention() gives it, surprise: Float32Array(n − 1), entry i =
+   * −ln p(tokens[i + 1] | tokens[0 … i]) }. The model keeps the rows of its previous inspect call
+   * and recomputes only those from the first id that differs (the model is causal), so typing at
+   * the end of a sentence costs about one row; the values equal a fresh pass bit for bit.
+   */
+  inspect(tokens, n, options = {}) {
+    checkOptions('options', options, ['ropeScaling']);
+    checkInt('n', n, 1, 2 ** 31 - 1);
+    checkIds('tokens', tokens, n, '(n)');
+    const [rope, factor] = ropeScaling(options.ropeScaling);
+    const mapFloats = this.config.layers * this.config.heads * n * n;
+    return this.#scratch(n + mapFloats + n, (address) => {
+      const attentionAt = address + 4 * n;
+      const surpriseAt = attentionAt + 4 * mapFloats;
+      this.#core.HEAP32.set(tokens, address / 4);
+      const error = this.#live().inspect(address, n, rope, factor, attentionAt, surpriseAt);
+      if (error) throw new RangeError(error);
+      return {
+        attention: this.#core.HEAPF32.slice(attentionAt / 4, attentionAt / 4 + mapFloats),
+        surprise: this.#core.HEAPF32.slice(surpriseAt / 4, surpriseAt / 4 + n - 1),
+      };
+    });
+  }
+
+  /** Float32Array(n − 1): entry i is −ln p(tokens[i + 1] | tokens[0 … i]) (inspect's surprise). */
   tokenLosses(tokens, n, options = {}) {
     checkInt('n', n, 2, 2 ** 31 - 1);
-    const logits = this.logits(tokens, n, options);
-    const V = this.config.vocab;
-    const out = new Float32Array(n - 1);
-    for (let i = 0; i < n - 1; i++) {
-      const row = logits.subarray(i * V, (i + 1) * V);
-      let max = -Infinity;
-      for (const v of row) max = Math.max(max, v);
-      let sum = 0;
-      for (const v of row) sum += Math.exp(v - max);
-      out[i] = Math.log(sum) + max - row[tokens[i + 1]];
-    }
-    return out;
+    return this.inspect(tokens, n, options).surprise;
   }
 
   /**

@@ -960,6 +960,16 @@ public:
         model_->attention(ids(tokens), n, heap(out), eval);
         return {};
     }
+    // attention_out: L·h·n·n floats; surprise_out: n − 1 floats (Transformer::inspect).
+    std::string inspect(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t attention_out,
+                        std::uintptr_t surprise_out) {
+        const model::EvalOptions eval = eval_options(rope, factor);
+        if (const char* e = check_sequence(tokens, n, eval)) return e;
+        if (const char* e = model::validate_inspect(model_->config(), n)) return e;
+        if (const char* e = fits(model_->inspect_capacity(), model::inspect_floats(model_->config(), n))) return e;
+        model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval);
+        return {};
+    }
     std::string logits(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t out) {
         const model::EvalOptions eval = eval_options(rope, factor);
         if (const char* e = check_sequence(tokens, n, eval)) return e;
@@ -1004,9 +1014,11 @@ private:
         return workspace_fits(model::workspace_sizes(model_->config(), 1, n, false).total());
     }
 
-    // The workspace only grows; a call that needs no more than it holds allocates nothing.
-    const char* workspace_fits(std::uint64_t floats) const {
-        if (model_->workspace_capacity() >= floats) return nullptr;
+    // The workspace and inspect's cache only grow; a call that needs no more than they hold
+    // allocates nothing (and probes nothing: a probe of megabytes costs more than a one-row pass).
+    const char* workspace_fits(std::uint64_t floats) const { return fits(model_->workspace_capacity(), floats); }
+    static const char* fits(std::uint64_t held, std::uint64_t floats) {
+        if (held >= floats) return nullptr;
         return memory_available(4 * floats) ? nullptr : kNoMemory;
     }
 
@@ -1069,6 +1081,7 @@ EMSCRIPTEN_BINDINGS(models) {
         .function("gradients", &TrainableModel::gradients)
         .function("trainStep", &TrainableModel::train_step)
         .function("attention", &TrainableModel::attention)
+        .function("inspect", &TrainableModel::inspect)
         .function("logits", &TrainableModel::logits)
         .function("train", &TrainableModel::train)
         .function("evaluate", &TrainableModel::evaluate)

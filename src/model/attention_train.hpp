@@ -80,20 +80,32 @@ void causal_softmax_row_backward(const Real* p, Real* g, std::size_t i, std::siz
     for (j = count; j < n; ++j) g[j] = Real(0);
 }
 
+// Rows first … n − 1 only of the pass below (rows before first are neither read nor written):
+// probs rows at stride ld, out from row first on (out row 0 is query row first). Every row's
+// values are those of the whole pass: scores and softmax are per row, and P·V sums each row's
+// products in key order, the masked keys adding exact zeros.
+template <class Real>
+void attention_head_rows(const Real* q, const Real* k, const Real* v, std::size_t stride, std::size_t n,
+                         std::size_t first, std::size_t dh, Real scale, const HeadBias<Real>& bias, Real* scratch,
+                         Real* probs, std::size_t ld, Real* out, std::size_t out_stride) {
+    transpose(k, n, dh, stride, scratch);
+    for (std::size_t i0 = first; i0 < n; i0 += kStrip) {
+        const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
+        matmul(rows, i0 + rows, dh, q + i0 * stride, stride, 1, scratch, n, probs + i0 * ld, ld, false);
+    }
+    for (std::size_t i = first; i < n; ++i) causal_softmax_row(probs + i * ld, i, n, scale, bias);
+    for (std::size_t i0 = first; i0 < n; i0 += kStrip) {
+        const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
+        matmul(rows, dh, i0 + rows, probs + i0 * ld, ld, 1, v, stride, out + (i0 - first) * out_stride, out_stride,
+               false);
+    }
+}
+
 template <class Real>
 void attention_head_forward(const Real* q, const Real* k, const Real* v, std::size_t stride, std::size_t n,
                             std::size_t dh, Real scale, const HeadBias<Real>& bias, Real* scratch, Real* probs,
                             Real* out, std::size_t out_stride) {
-    transpose(k, n, dh, stride, scratch);
-    for (std::size_t i0 = 0; i0 < n; i0 += kStrip) {
-        const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
-        matmul(rows, i0 + rows, dh, q + i0 * stride, stride, 1, scratch, n, probs + i0 * n, n, false);
-    }
-    for (std::size_t i = 0; i < n; ++i) causal_softmax_row(probs + i * n, i, n, scale, bias);
-    for (std::size_t i0 = 0; i0 < n; i0 += kStrip) {
-        const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
-        matmul(rows, dh, i0 + rows, probs + i0 * n, n, 1, v, stride, out + i0 * out_stride, out_stride, false);
-    }
+    attention_head_rows(q, k, v, stride, n, 0, dh, scale, bias, scratch, probs, n, out, out_stride);
 }
 
 // Backward of the above. d_t5 (nullable): this head's column of the t5 table's gradient

@@ -21,6 +21,14 @@ inline std::size_t counted_targets(const std::uint8_t* mask, std::size_t N) {
     return count;
 }
 
+// −ln softmax(z)[t] over one row of V logits: each row's term of cross_entropy, and the surprise
+// Transformer::inspect reports per position.
+template <class Real>
+Real next_token_loss(const Real* z, std::size_t V, std::size_t t) {
+    const Real zmax = row_max(z, V);
+    return std::log(exp_shifted_sum(z, zmax, V, static_cast<Real*>(nullptr))) + zmax - z[t];
+}
+
 // Returns the mean loss (accumulated in double: it is a report, not a gradient); dlogits may be
 // null (evaluation only) and may alias logits. count ≥ 1.
 template <class Real>
@@ -32,6 +40,10 @@ double cross_entropy(const Real* logits, const std::int32_t* targets, const std:
     for (std::size_t r = 0; r < N; ++r) {
         const Real* z = logits + r * V;
         const bool counted = !mask || mask[r] != 0;
+        if (!dlogits) {
+            if (counted) total += static_cast<double>(next_token_loss(z, V, static_cast<std::size_t>(targets[r])));
+            continue;
+        }
         const Real zmax = row_max(z, V);
         const std::size_t t = static_cast<std::size_t>(targets[r]);
         const Real z_target = z[t];  // read before g, which may alias z, is written

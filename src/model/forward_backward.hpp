@@ -173,26 +173,28 @@ HeadBias<Real> head_bias(const ModelConfig& cfg, const Workspace<Real>& ws, cons
     return bias;
 }
 
+// The input row x_p of token `token` at position p (DESIGN.md) into row (d floats).
+template <class Real>
+void embed_row(const ModelConfig& cfg, const TensorOffsets& at, const Real* params, std::int32_t token, std::size_t p,
+               const Workspace<Real>& ws, Real* row) {
+    const std::size_t d = cfg.d;
+    const std::size_t wte_cols = cfg.scheme == Scheme::concatenated ? d - cfg.d_pos : d;
+    scale_into(row, static_cast<Real>(cfg.alpha), params + at.wte + static_cast<std::size_t>(token) * wte_cols, wte_cols);
+    if (cfg.scheme == Scheme::additive) {
+        add_into(row, ws.input_table.data() + p * d, d);
+    } else if (cfg.scheme == Scheme::learned) {
+        add_into(row, params + at.wpe + p * d, d);
+    } else if (cfg.scheme == Scheme::concatenated) {
+        for (std::size_t j = 0; j < cfg.d_pos; ++j) row[wte_cols + j] = ws.input_table[p * cfg.d_pos + j];
+    }
+}
+
 template <class Real>
 void embed(const ModelConfig& cfg, const TensorOffsets& at, const Real* params, const std::int32_t* tokens,
            std::size_t token_stride, Workspace<Real>& ws) {
-    const std::size_t d = cfg.d, T = ws.T;
-    const std::size_t wte_cols = cfg.scheme == Scheme::concatenated ? d - cfg.d_pos : d;
-    const Real alpha = static_cast<Real>(cfg.alpha);
-    for (std::size_t b = 0; b < ws.B; ++b) {
-        for (std::size_t p = 0; p < T; ++p) {
-            const Real* word = params + at.wte + static_cast<std::size_t>(tokens[b * token_stride + p]) * wte_cols;
-            Real* row = ws.stream.data() + (b * T + p) * d;
-            scale_into(row, alpha, word, wte_cols);
-            if (cfg.scheme == Scheme::additive) {
-                add_into(row, ws.input_table.data() + p * d, d);
-            } else if (cfg.scheme == Scheme::learned) {
-                add_into(row, params + at.wpe + p * d, d);
-            } else if (cfg.scheme == Scheme::concatenated) {
-                for (std::size_t j = 0; j < cfg.d_pos; ++j) row[wte_cols + j] = ws.input_table[p * cfg.d_pos + j];
-            }
-        }
-    }
+    for (std::size_t b = 0; b < ws.B; ++b)
+        for (std::size_t p = 0; p < ws.T; ++p)
+            embed_row(cfg, at, params, tokens[b * token_stride + p], p, ws, ws.stream.data() + (b * ws.T + p) * cfg.d);
 }
 
 template <class Real>
@@ -214,14 +216,17 @@ void embed_backward(const ModelConfig& cfg, const TensorOffsets& at, const std::
 // Rotates (or, inverse, un-rotates a gradient of) the q and k parts of every row of a qkv-shaped
 // buffer.
 template <class Real>
-void rotate_qk(const ModelConfig& cfg, Workspace<Real>& ws, Real* qkv, bool inverse) {
+void rotate_qk_row(const ModelConfig& cfg, const Workspace<Real>& ws, Real* qkv_row, std::size_t p, bool inverse) {
     const std::size_t d = cfg.d, dh = d / cfg.heads;
-    for (std::size_t r = 0; r < ws.N; ++r) {
-        const Real* angles = ws.rope_table.data() + (r % ws.T) * dh;
-        for (std::size_t part = 0; part < 2; ++part)
-            for (std::size_t head = 0; head < cfg.heads; ++head)
-                rotate_head(qkv + r * 3 * d + part * d + head * dh, dh, cfg.pairing, angles, inverse);
-    }
+    const Real* angles = ws.rope_table.data() + p * dh;
+    for (std::size_t part = 0; part < 2; ++part)
+        for (std::size_t head = 0; head < cfg.heads; ++head)
+            rotate_head(qkv_row + part * d + head * dh, dh, cfg.pairing, angles, inverse);
+}
+
+template <class Real>
+void rotate_qk(const ModelConfig& cfg, Workspace<Real>& ws, Real* qkv, bool inverse) {
+    for (std::size_t r = 0; r < ws.N; ++r) rotate_qk_row(cfg, ws, qkv + r * 3 * cfg.d, r % ws.T, inverse);
 }
 
 template <class Real>
@@ -309,6 +314,20 @@ void block_backward(const ModelConfig& cfg, const TensorOffsets::Layer& at, cons
 
 }  // namespace detail
 
+// The blocks of a pass (no final LayerNorm, no lm_head): the stream's last slot holds x_L.
+// attention_out (nullable, evaluation with B = 1): every layer's and head's weights, L·h·T·T.
+template <class Real>
+void forward_blocks(const ModelConfig& cfg, const TensorOffsets& at, const Real* params, const std::int32_t* tokens,
+                    std::size_t token_stride, Workspace<Real>& ws, Real* attention_out) {
+    const Real* t5_table = cfg.scheme == Scheme::t5 ? params + at.t5 : nullptr;
+    detail::embed(cfg, at, params, tokens, token_stride, ws);
+    const std::size_t probs_size = ws.B * cfg.heads * ws.T * ws.T;
+    for (std::size_t l = 0; l < cfg.layers; ++l) {
+        detail::block_forward(cfg, at.layers[l], params, t5_table, l, ws);
+        if (attention_out) std::memcpy(attention_out + l * probs_size, ws.probs.data(), probs_size * sizeof(Real));
+    }
+}
+
 // One pass over B rows of T tokens (row b starts at tokens + b·token_stride). Writes ws.logits
 // (N×V). With targets (tokens[b][p + 1]): returns the mean masked loss, and with grads (zeroed
 // by the caller, parameter layout) adds the gradient. attention_out (nullable, evaluation with
@@ -320,12 +339,7 @@ double run_pass(const ModelConfig& cfg, const TensorOffsets& at, const Real* par
                 Real* attention_out) {
     const std::size_t d = cfg.d, N = ws.N, V = cfg.vocab, L = cfg.layers, T = ws.T;
     const Real* t5_table = cfg.scheme == Scheme::t5 ? params + at.t5 : nullptr;
-    detail::embed(cfg, at, params, tokens, token_stride, ws);
-    const std::size_t probs_size = ws.B * cfg.heads * T * T;
-    for (std::size_t l = 0; l < L; ++l) {
-        detail::block_forward(cfg, at.layers[l], params, t5_table, l, ws);
-        if (attention_out) std::memcpy(attention_out + l * probs_size, ws.probs.data(), probs_size * sizeof(Real));
-    }
+    forward_blocks(cfg, at, params, tokens, token_stride, ws, attention_out);
     const Real* x_last = detail::slot(ws.stream, ws, L, N * d);
     layernorm_forward(x_last, N, d, params + at.lnf_w, params + at.lnf_b, ws.uf.data(), ws.statsf.data(),
                       ws.statsf.data() + N);

@@ -15,13 +15,20 @@
 
 namespace posenc::model {
 
+// The same with Wᵀ (in×out) already made, for callers that keep it across calls.
+template <class Real>
+void linear_forward_transposed(const Real* x, std::size_t N, std::size_t in, const Real* wt, const Real* b,
+                               std::size_t out, Real* y) {
+    for (std::size_t r = 0; r < N; ++r)
+        for (std::size_t o = 0; o < out; ++o) y[r * out + o] = b ? b[o] : Real(0);
+    matmul(N, out, in, x, in, 1, wt, out, y, out, /*accumulate=*/true);
+}
+
 template <class Real>
 void linear_forward(const Real* x, std::size_t N, std::size_t in, const Real* W, const Real* b, std::size_t out,
                     Real* wt, Real* y) {
     transpose(W, out, in, in, wt);
-    for (std::size_t r = 0; r < N; ++r)
-        for (std::size_t o = 0; o < out; ++o) y[r * out + o] = b ? b[o] : Real(0);
-    matmul(N, out, in, x, in, 1, wt, out, y, out, /*accumulate=*/true);
+    linear_forward_transposed(x, N, in, static_cast<const Real*>(wt), b, out, y);
 }
 
 // dx may be null (the first layer's input needs no gradient); db may be null (lm_head).

@@ -64,6 +64,12 @@ const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens
     return check_tokens(cfg, tokens, token_count);
 }
 
+const char* validate_inspect(const ModelConfig& cfg, std::size_t n) {
+    return inspect_floats(cfg, n) > kMaxWorkspaceFloats
+               ? "n needs more than 2^26 floats for every layer's rows (inspect): reduce n"
+               : nullptr;
+}
+
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
     if (eval.rope == RopeScaling::none) return nullptr;
     if (cfg.scheme != Scheme::rotary) return "ropeScaling applies to the rotary scheme only";
@@ -83,6 +89,7 @@ Transformer::Transformer(const ModelConfig& cfg)
 }
 
 void Transformer::init() {
+    cache_.forget();
     const double sigma = 0.02, residual_sigma = 0.02 / std::sqrt(2.0 * static_cast<double>(cfg_.layers));
     for (std::size_t i = 0; i < specs_.size(); ++i) {
         const TensorSpec& s = specs_[i];
@@ -105,6 +112,7 @@ const char* Transformer::set_parameters(const float* values, std::size_t count) 
     for (std::size_t i = 0; i < count; ++i)
         if (!std::isfinite(values[i])) return "weights must be finite numbers";
     std::copy(values, values + count, params_.begin());
+    cache_.forget();
     reset_optimizer();
     return nullptr;
 }
@@ -134,13 +142,20 @@ double Transformer::train_step(const std::int32_t* tokens, std::size_t B, std::s
     const std::size_t trained = trained_offset(specs_);
     clip_gradients(grads_.data() + trained, grads_.size() - trained, options.clip);
     ++step_;
+    cache_.forget();
     adamw_update(specs_, params_.data(), grads_.data(), m_.data(), v_.data(), step_, options);
     return before;
 }
 
 void Transformer::attention(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval) {
     prepare_workspace(cfg_, 1, n, false, eval, ws_);
-    run_pass<float>(cfg_, offsets_, params_.data(), tokens, n, false, nullptr, ws_, nullptr, out);
+    forward_blocks<float>(cfg_, offsets_, params_.data(), tokens, n, ws_, out);
+}
+
+void Transformer::inspect(const std::int32_t* tokens, std::size_t n, float* attention_out, float* surprise_out,
+                          const EvalOptions& eval) {
+    prepare_workspace(cfg_, 1, n, false, eval, ws_);
+    inspect_pass(cfg_, offsets_, params_.data(), tokens, n, eval, ws_, cache_, attention_out, surprise_out);
 }
 
 void Transformer::logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval) {

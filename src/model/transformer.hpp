@@ -6,7 +6,8 @@
 //   parameters, gradients, AdamW m and v — parameter_count(cfg) floats each, parameter_specs order
 //   tokens (loss, gradients, train_step) — B rows of T + 1 ids: row b feeds [0, T), predicts [1, T]
 //   mask — B·T bytes (1 where a target counts) or null (every target counts)
-//   tokens (attention, logits) — n ids;  attention out — L·h·n·n;  logits out — n·V
+//   tokens (attention, logits, inspect) — n ids;  attention out — L·h·n·n;  logits out — n·V;
+//   surprise out — n − 1 (entry p: −ln p(token p + 1 | tokens 0 … p))
 // Every operation assumes inputs that passed the validate_* functions below (the bindings call
 // them first); the workspace grows, if it must, before the pass, never inside it.
 #pragma once
@@ -18,6 +19,7 @@
 #include "model/adamw.hpp"
 #include "model/config.hpp"
 #include "model/forward_backward.hpp"
+#include "model/inspect.hpp"
 
 namespace posenc::model {
 
@@ -34,6 +36,8 @@ const char* validate_shape(const ModelConfig& cfg, std::size_t B, std::size_t T,
 // The same for attention/logits over one sequence of n ids.
 const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
                               std::size_t n);
+// inspect's extra check after validate_sequence: its cache of every layer's rows fits the limit.
+const char* validate_inspect(const ModelConfig& cfg, std::size_t n);
 // ropeScaling: rotary models only; factor finite in [1, 1024].
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
 
@@ -45,7 +49,10 @@ public:
     const std::vector<TensorSpec>& specs() const { return specs_; }
     std::size_t parameter_count() const { return params_.size(); }
     // The flat parameter buffer, writable (the weights file fills it in parameter_specs order).
-    float* parameters() { return params_.data(); }
+    float* parameters() {
+        cache_.forget();  // the caller may write: inspect's rows are stale
+        return params_.data();
+    }
     const float* parameters() const { return params_.data(); }
     // Copies a whole parameter buffer in (a weights file's tensors in parameter_specs order) and
     // resets the optimiser; nullptr, or a message when count differs from parameter_count() or a
@@ -66,11 +73,18 @@ public:
     // gradients, clip, AdamW; returns the loss before the update.
     double train_step(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask,
                       const AdamWOptions& options);
+    // The blocks alone (no ln_f, no lm_head).
     void attention(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval = {});
+    // attention's weights and the surprise at every position from one pass (inspect.hpp), rows
+    // before the first id that differs from the previous inspect call reused. Either output nullable.
+    void inspect(const std::int32_t* tokens, std::size_t n, float* attention_out, float* surprise_out,
+                 const EvalOptions& eval = {});
     void logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval = {});
 
     // Floats the workspace holds now (capacity): constant across calls of the same or a smaller shape.
     std::size_t workspace_capacity() const { return ws_.capacity_floats(); }
+    // The same for inspect's cache.
+    std::size_t inspect_capacity() const { return cache_.capacity_floats(); }
 
 private:
     ModelConfig cfg_;
@@ -79,6 +93,7 @@ private:
     std::vector<float> params_, grads_, m_, v_;
     std::uint64_t step_ = 0;
     Workspace<float> ws_;
+    PrefixCache cache_;  // forgotten whenever the parameters may change
 };
 
 }  // namespace posenc::model

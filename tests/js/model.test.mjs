@@ -85,6 +85,36 @@ for (const simd of [true, false]) {
       m.dispose();
     });
 
+    it('inspect: attention() bit for bit, surprise the exact terms of loss(), reused rows equal a fresh model', () => {
+      const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+      for (const scheme of SCHEMES) {
+        const m = lab.createModel(config(scheme, { context: 20 }));
+        // Weights far from the initialisation, so attention is not near uniform: a few steps.
+        for (let step = 0; step < 5; step++) m.trainStep(copyBatch(4, 8, step).tokens, 4, 8, { lr: 0.05 });
+        const fresh = lab.loadModel(m.save());
+        const typed = [[2, 3, 4, 5, 6, 7, 8, 9, 10], [2, 3, 4, 5, 6, 7, 8, 9, 11], [2, 3, 4, 5, 6, 7, 8, 9, 11, 1],
+          [2, 3, 9, 5, 6, 7, 8, 9, 11, 1], [2, 3, 9, 5], [2], Array.from({ length: 20 }, (_, i) => 2 + (i % 10))];
+        for (const ids of typed) {
+          const n = ids.length;
+          const got = m.inspect(ids, n);
+          const other = lab.loadModel(fresh.save());
+          const once = other.inspect(ids, n);
+          other.dispose();
+          assert.deepEqual(bits(got.attention), bits(fresh.attention(ids, n)), `${scheme} n = ${n}`);
+          assert.deepEqual(bits(got.attention), bits(once.attention));
+          assert.deepEqual(bits(got.surprise), bits(once.surprise));
+          assert.equal(got.surprise.length, n - 1);
+          if (n > 1) assert.equal(got.surprise.reduce((a, b) => a + b, 0) / (n - 1), fresh.loss(ids, 1, n - 1), `${scheme} n = ${n}`);
+        }
+        if (scheme === 'learned') assert.throws(() => m.inspect(new Int32Array(21).fill(2), 21), RangeError);
+        assert.throws(() => m.inspect([2, 3], 3), /tokens/);
+        assert.throws(() => m.inspect([2, 3], 2, { bogus: 1 }), /bogus/);
+        assert.deepEqual(bits(m.inspect([2, 3, 4], 3).surprise), bits(fresh.inspect([2, 3, 4], 3).surprise));
+        m.dispose();
+        fresh.dispose();
+      }
+    });
+
     it('trainStep learns the copy task (loss below 0.3 within 400 steps)', () => {
       const m = lab.createModel(config('rotary', { d: 32, heads: 4, seed: 1 }));
       let loss = Infinity;

@@ -5,9 +5,12 @@
 // whose model failed to load, or has none, keeps its identity-head map and says why.
 //
 // Per keystroke and trained lane: the tokens are looked up in the model's vocabulary in JS (no
-// wasm call), then one attention call paints the map in the keystroke's frame; the strip's
-// m.tokenLosses (a logits call and a log-softmax) runs in a task of its own after that frame. A layer or head change with
-// the same words repaints from the last outputs without calling the model.
+// wasm call), then one m.inspect call (map and strip from one pass; the model recomputes only the
+// rows from the first changed word) paints both inside the keystroke's frame, lane after lane,
+// while the frame's budget (IN_FRAME_BUDGET_MS) lasts. Lanes left over when it is spent (a pasted
+// sentence, a model's first pass) keep their previous map and strip, dimmed, and get their
+// inspect call in a background task after the frame. A layer or head change with the same words
+// repaints from the last outputs without calling the model.
 import { HeatmapFigure } from '../figures/figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setAttr, setHidden, setStyle, setText } from '../figures/dom.js';
@@ -21,6 +24,11 @@ function element(tag, className, text) {
   return node;
 }
 
+// Milliseconds of model passes a keystroke's frame may spend on the trained lanes (of the 16 ms
+// frame, the rest is the page's own recompute and paint); a lane starts its pass only while some
+// of it is left.
+export const IN_FRAME_BUDGET_MS = 6;
+
 const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
 
@@ -32,7 +40,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
   let lab = null;
   let entries = [];           // lab.pretrained
   const models = new Map();   // scheme → { status: 'loading' | 'ready' | 'failed', model, index, controller, error, progress }
-  const boxes = new Map();    // scheme → { slot, box, note, strip, figure, want, shown, stripIds, refused }
+  const boxes = new Map();    // scheme → { slot, box, note, strip, figure, want, shown (with attention, surprise), refused }
   const layerSelect = element('select');
   const headSelect = element('select');
   buildPicker();
@@ -122,7 +130,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     box.append(note, heading, strip);
     slot.append(box);
     const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
-    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripIds: null, refused: null };
+    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripShown: null, refused: null };
     boxes.set(scheme, parts);
     return parts;
   }
@@ -132,11 +140,11 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     setHidden(parts.strip, !shown);
   }
 
-  // One lane with a loaded model, inside the keystroke: no model call. The ids the sentence asks
-  // for become the lane's `want`; the map shows what the model last computed (`shown`, dimmed while
-  // stale) and the passes through the model follow in tasks after the frame (runPass), so a
-  // keystroke never waits for them. A layer or head change with the same words repaints at once.
-  function showTrained(scheme, record, parts, tokens) {
+  // One lane with a loaded model, inside the keystroke. The ids the sentence asks for become the
+  // lane's `want`; while the frame's budget lasts, one inspect call makes them `shown` (map and
+  // strip); otherwise the map shows what the model last computed (dimmed while stale) and the
+  // pass follows in a task after the frame (runPass). frameBudget: { until } (performance.now()).
+  function showTrained(scheme, record, parts, tokens, frameBudget) {
     const { model, index } = record;
     const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
     if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
@@ -144,6 +152,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     const same = (outputs) => outputs?.model === model && sameIds(outputs.ids, ids);
     if (!same(parts.want)) parts.want = { model, ids: ids.slice(), tokens, unknown };
     parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
+    if (!same(parts.shown) && !same(parts.refused) && performance.now() < frameBudget.until) inspectLane(scheme, parts, false);
     if (same(parts.refused)) {
       refuse(scheme, parts);
       return;
@@ -155,10 +164,31 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocabulary[model.unknownId]}).` : '.')
       : `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`);
     if (same(parts.shown)) parts.shown.tokens = tokens;
-    if (parts.shown) paintMap(scheme, parts);
-    showStrip(parts, n > 1 && parts.stripIds !== null);
+    if (parts.shown) {
+      paintMap(scheme, parts);
+      paintStrip(scheme, parts);
+    }
+    showStrip(parts, n > 1 && parts.shown !== null);
     markPending(parts);
-    schedulePasses();
+    if (parts.shown?.ids !== parts.want.ids) schedulePasses();
+  }
+
+  // The lane's one model call: map and strip of `want` (both painted by the caller). The core
+  // refuses what a model cannot do (a learned table past its rows): then `refused`, and the lane
+  // keeps compare()'s identity map (repainted by a new update when the trained map had replaced it).
+  function inspectLane(scheme, parts, background) {
+    const { model, ids } = parts.want;
+    try {
+      const { attention, surprise } = model.inspect(ids, ids.length);
+      parts.shown = { ...parts.want, attention, surprise };
+      parts.refused = null;
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      parts.refused = { model, ids, message: error.message };
+      const painted = parts.shown !== null;
+      parts.shown = null;
+      if (background && painted) requestUpdate();
+    }
   }
 
   function paintMap(scheme, parts) {
@@ -180,12 +210,11 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
   }
 
   function paintStrip(scheme, parts) {
-    const { model, ids, tokens } = parts.shown;
+    const { model, ids, tokens, surprise } = parts.shown;
     const n = ids.length;
-    parts.stripIds = ids;
-    if (n < 2) return; // one word: nothing is predicted (showStrip hides the strip)
+    if (n < 2 || parts.stripShown === parts.shown) return; // one word: nothing is predicted (showStrip hides the strip)
+    parts.stripShown = parts.shown;
     // Entry i is −ln p(ids[i + 1] | ids[0 … i]): the first word has none.
-    const surprise = model.tokenLosses(ids, n);
     const V = model.vocabulary.length;
     const uniform = Math.log(V);
     parts.figure.update({
@@ -215,51 +244,36 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
 
   // pending: the lane shows outputs for other words than the sentence's (dimmed by style.css).
   function markPending(parts) {
-    const ready = parts.shown && parts.shown.ids === parts.want.ids && parts.stripIds === parts.shown.ids;
+    const ready = parts.shown && parts.shown.ids === parts.want.ids;
     parts.box.dataset.state = ready ? 'ready' : 'pending';
     setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
   }
 
-  // Passes through the models, one per task, the first after the keystroke's frame has painted:
-  // every lane's attention, then every lane's strip. A keystroke in between changes `want`, and
-  // the newest ids win; input is handled between two tasks.
+  // The fallback: lanes the frame's budget did not reach get their inspect call here, one lane
+  // per task, the first after the keystroke's frame has painted. A keystroke in between changes
+  // `want`, and the newest ids win; input is handled between two tasks.
   let passesScheduled = false;
   function schedulePasses() {
     if (passesScheduled) return;
     passesScheduled = true;
     requestAnimationFrame(() => afterOtherTasks(runPass));
   }
-  function nextPass() {
-    passesScheduled = true;
-    afterOtherTasks(runPass);
-  }
   function runPass() {
     passesScheduled = false;
     const live = [...boxes].filter(([, parts]) => parts.slot.isConnected && !parts.box.hidden && parts.want);
-    const map = live.find(([, parts]) => parts.shown?.ids !== parts.want.ids && parts.refused?.ids !== parts.want.ids);
-    const strip = map ? null : live.find(([, parts]) => parts.shown && parts.stripIds !== parts.shown.ids);
-    const [scheme, parts] = map ?? strip ?? [];
+    const [scheme, parts] = live.find(([, parts]) => parts.shown?.ids !== parts.want.ids && parts.refused?.ids !== parts.want.ids) ?? [];
     if (!parts) return;
-    if (map) {
-      const { model, ids } = parts.want;
-      try {
-        const first = !parts.shown;
-        parts.shown = { ...parts.want, attention: model.attention(ids, ids.length) };
-        parts.refused = null;
-        paintMap(scheme, parts);
-        if (first) requestUpdate(); // the note and the strip's place follow the first map
-      } catch (error) {
-        if (!(error instanceof RangeError)) throw error;
-        parts.refused = { model, ids, message: error.message };
-        parts.shown = null;
-        parts.stripIds = null;
-        requestUpdate(); // the lane goes back to compare()'s identity map
-      }
-    } else {
+    const first = !parts.shown;
+    inspectLane(scheme, parts, true);
+    if (parts.shown) {
+      paintMap(scheme, parts);
       paintStrip(scheme, parts);
+      showStrip(parts, parts.shown.ids.length > 1);
+      if (first) requestUpdate(); // the note follows the first map
+      markPending(parts);
     }
-    if (parts.want && !parts.refused) markPending(parts);
-    nextPass();
+    passesScheduled = true;
+    afterOtherTasks(runPass);
   }
 
   // What update() was last told: the head to show, and the lanes' figures (createLanes').
@@ -305,6 +319,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
         return;
       }
       let shape = null;
+      const frameBudget = { until: performance.now() + IN_FRAME_BUDGET_MS };
       for (const scheme of schemes) {
         const parts = boxFor(scheme);
         if (!parts) continue;
@@ -326,7 +341,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
             'this lane shows identity heads (W = I).');
           showStrip(parts, false);
         } else {
-          showTrained(scheme, record, parts, tokens);
+          showTrained(scheme, record, parts, tokens, frameBudget);
         }
       }
       picker.hidden = !shape;

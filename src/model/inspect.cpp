@@ -1,0 +1,152 @@
+#include "model/inspect.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "model/cross_entropy.hpp"
+#include "model/gelu.hpp"
+#include "model/layernorm.hpp"
+#include "model/linear.hpp"
+
+namespace posenc::model {
+
+namespace {
+
+// Rows the cache is sized for: a multiple of 64, so typing past n rarely regrows it (a regrow
+// recomputes every row).
+constexpr std::uint64_t kCacheRowStep = 64;
+// lm_head rows per product: the logits scratch stays kHeadRows·V whatever n is.
+constexpr std::size_t kHeadRows = 16;
+
+std::uint64_t cache_rows(std::uint64_t n) { return (n + kCacheRowStep - 1) / kCacheRowStep * kCacheRowStep; }
+
+template <class T>
+void ensure(std::vector<T>& v, std::uint64_t count) {
+    if (v.size() < count) v.resize(static_cast<std::size_t>(count));
+}
+
+// Rows of the previous call still valid for ids (0 when the options or the capacity changed).
+std::size_t reusable_rows(const PrefixCache& c, const std::int32_t* tokens, std::size_t n, const EvalOptions& eval) {
+    if (c.ids.empty() || n > c.cap || c.eval.rope != eval.rope || c.eval.factor != eval.factor) return 0;
+    const std::size_t common = std::min(n, c.ids.size());
+    return static_cast<std::size_t>(std::mismatch(tokens, tokens + common, c.ids.begin()).first - tokens);
+}
+
+// weights_t's layout (inspect.hpp): layer l's four at l·12d², lm_head's after the layers.
+std::size_t layer_weights_t(const ModelConfig& cfg, std::size_t l) { return l * 12 * cfg.d * cfg.d; }
+
+void transpose_weights(const ModelConfig& cfg, const TensorOffsets& at, const float* params, PrefixCache& c) {
+    const std::size_t d = cfg.d;
+    c.weights_t.resize(layer_weights_t(cfg, cfg.layers) + d * cfg.vocab);
+    for (std::size_t l = 0; l < cfg.layers; ++l) {
+        float* wt = c.weights_t.data() + layer_weights_t(cfg, l);
+        const TensorOffsets::Layer& w = at.layers[l];
+        transpose(params + w.attn_w, 3 * d, d, d, wt);
+        transpose(params + w.proj_w, d, d, d, wt + 3 * d * d);
+        transpose(params + w.fc_w, 4 * d, d, d, wt + 4 * d * d);
+        transpose(params + w.mlp_proj_w, d, 4 * d, 4 * d, wt + 8 * d * d);
+    }
+    transpose(params + at.head, cfg.vocab, d, d, c.weights_t.data() + layer_weights_t(cfg, cfg.layers));
+    c.weights_stale = false;
+}
+
+void size_cache(const ModelConfig& cfg, std::size_t n, PrefixCache& c) {
+    const std::uint64_t cap = cache_rows(n), d = cfg.d, L = cfg.layers;
+    c.cap = static_cast<std::size_t>(cap);
+    ensure(c.stream, (L + 1) * cap * d);
+    ensure(c.qkv, L * cap * 3 * d);
+    ensure(c.probs, L * cfg.heads * cap * cap);
+    ensure(c.surprise, cap);
+    for (auto* v : {&c.u, &c.att, &c.after_attn}) ensure(*v, cap * d);
+    ensure(c.stats, 2 * cap);
+    for (auto* v : {&c.pre, &c.act, &c.act_tanh}) ensure(*v, cap * 4 * d);
+    ensure(c.logits, std::uint64_t{kHeadRows} * cfg.vocab);
+}
+
+// Block l on rows first … n − 1 (m rows): stream slot l → slot l + 1, as block_forward does.
+void block_rows(const ModelConfig& cfg, const TensorOffsets::Layer& at, const float* params, const float* t5_table,
+                std::size_t l, std::size_t n, std::size_t first, Workspace<float>& ws, PrefixCache& c) {
+    const std::size_t d = cfg.d, h = cfg.heads, dh = d / h, m = n - first, cap = c.cap, hid = 4 * d;
+    const float* x = c.stream.data() + l * cap * d + first * d;
+    float* x_next = c.stream.data() + (l + 1) * cap * d + first * d;
+    float* qkv = c.qkv.data() + l * cap * 3 * d;
+    float* probs = c.probs.data() + l * h * cap * cap;
+    const float* wt = c.weights_t.data() + layer_weights_t(cfg, l);
+    float *u = c.u.data(), *a = c.after_attn.data(), *mean = c.stats.data(), *rstd = c.stats.data() + m;
+    layernorm_forward(x, m, d, params + at.ln1_w, params + at.ln1_b, u, mean, rstd);
+    linear_forward_transposed(u, m, d, wt, params + at.attn_b, 3 * d, qkv + first * 3 * d);
+    if (cfg.scheme == Scheme::rotary)
+        for (std::size_t p = first; p < n; ++p) detail::rotate_qk_row(cfg, ws, qkv + p * 3 * d, p, false);
+    for (std::size_t head = 0; head < h; ++head) {
+        const float* q = qkv + head * dh;
+        attention_head_rows(q, q + d, q + 2 * d, 3 * d, n, first, dh, ws.scale, detail::head_bias(cfg, ws, t5_table, head),
+                            ws.head_t.data(), probs + head * cap * cap, cap, c.att.data() + head * dh, d);
+    }
+    linear_forward_transposed(c.att.data(), m, d, wt + 3 * d * d, params + at.proj_b, d, a);
+    add_into(a, x, m * d);
+    layernorm_forward(a, m, d, params + at.ln2_w, params + at.ln2_b, u, mean, rstd);
+    linear_forward_transposed(u, m, d, wt + 4 * d * d, params + at.fc_b, hid, c.pre.data());
+    gelu_forward(c.pre.data(), m * hid, c.act.data(), c.act_tanh.data());
+    linear_forward_transposed(c.act.data(), m, hid, wt + 8 * d * d, params + at.mlp_proj_b, d, x_next);
+    add_into(x_next, a, m * d);
+}
+
+// Surprise at positions first … n − 2: ln_f and lm_head on those rows of x_L, kHeadRows at a time.
+void surprise_rows(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
+                   std::size_t n, std::size_t first, PrefixCache& c) {
+    const std::size_t d = cfg.d, V = cfg.vocab;
+    const float* x_last = c.stream.data() + cfg.layers * c.cap * d;
+    for (std::size_t r0 = first; r0 + 1 < n; r0 += kHeadRows) {
+        const std::size_t rows = std::min(kHeadRows, n - 1 - r0);
+        layernorm_forward(x_last + r0 * d, rows, d, params + at.lnf_w, params + at.lnf_b, c.u.data(), c.stats.data(),
+                          c.stats.data() + rows);
+        linear_forward_transposed(c.u.data(), rows, d, c.weights_t.data() + layer_weights_t(cfg, cfg.layers),
+                                  static_cast<const float*>(nullptr), V, c.logits.data());
+        for (std::size_t r = 0; r < rows; ++r)
+            c.surprise[r0 + r] = next_token_loss(c.logits.data() + r * V, V, static_cast<std::size_t>(tokens[r0 + r + 1]));
+    }
+}
+
+void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float* attention_out, float* surprise_out) {
+    if (surprise_out && n > 1) std::copy(c.surprise.begin(), c.surprise.begin() + static_cast<std::ptrdiff_t>(n - 1), surprise_out);
+    if (!attention_out) return;
+    // Cached rows hold their causal part (columns 0 … i); the rest of an output row is 0.
+    for (std::size_t map = 0; map < cfg.layers * cfg.heads; ++map) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const float* row = c.probs.data() + (map * c.cap + i) * c.cap;
+            float* out = attention_out + (map * n + i) * n;
+            std::copy(row, row + i + 1, out);
+            std::fill(out + i + 1, out + n, 0.0f);
+        }
+    }
+}
+
+}  // namespace
+
+std::uint64_t inspect_floats(const ModelConfig& cfg, std::uint64_t n) {
+    const std::uint64_t cap = cache_rows(n), d = cfg.d, L = cfg.layers;
+    return (L + 1) * cap * d + L * cap * 3 * d + L * cfg.heads * cap * cap + cap + 3 * cap * d + 2 * cap +
+           3 * cap * 4 * d + std::uint64_t{kHeadRows} * cfg.vocab + L * 12 * d * d + d * cfg.vocab;
+}
+
+void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
+                  std::size_t n, const EvalOptions& eval, Workspace<float>& ws, PrefixCache& cache,
+                  float* attention_out, float* surprise_out) {
+    if (cache.weights_stale) transpose_weights(cfg, at, params, cache);
+    const std::size_t first = reusable_rows(cache, tokens, n, eval);
+    if (first == 0) size_cache(cfg, n, cache);
+    if (first < n) {
+        const std::size_t d = cfg.d;
+        for (std::size_t p = first; p < n; ++p)
+            detail::embed_row(cfg, at, params, tokens[p], p, ws, cache.stream.data() + p * d);
+        const float* t5_table = cfg.scheme == Scheme::t5 ? params + at.t5 : nullptr;
+        for (std::size_t l = 0; l < cfg.layers; ++l) block_rows(cfg, at.layers[l], params, t5_table, l, n, first, ws, cache);
+    }
+    // Surprise p reads id p + 1: a change at `first` reaches position first − 1.
+    surprise_rows(cfg, at, params, tokens, n, first > 0 ? first - 1 : 0, cache);
+    cache.ids.assign(tokens, tokens + n);
+    cache.eval = eval;
+    copy_out(cfg, cache, n, attention_out, surprise_out);
+}
+
+}  // namespace posenc::model

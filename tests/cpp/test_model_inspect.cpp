@@ -1,0 +1,154 @@
+// Transformer::inspect: one pass giving attention() and the per-position surprise, and its reuse
+// of the previous call's rows, bit for bit against fresh passes.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <vector>
+
+#include "compare_bits.hpp"
+#include "model_test_support.hpp"
+
+using namespace posenc;
+using namespace posenc::model;
+using namespace posenc::test;
+
+namespace {
+
+// d 12 (d_h 6: 3 rotary pairs; 4d = 48), context 70 so learned takes every n below; lengths hit
+// every SIMD tail of the n-wide rows and 65 > 64 regrows the cache (inspect.cpp's row step).
+constexpr std::size_t kVocab = 37, kD = 12, kContext = 70;
+constexpr std::size_t kLengths[] = {1, 2, 3, 5, 8, 9, 17, 33, 64, 65, 70};
+
+Transformer perturbed_model(const Variant& v) {
+    Transformer m(variant_config(v, kVocab, kD, 2, 2, kContext, 11));
+    perturb(m, 0.5f, 23);  // weights of ordinary size: attention far from uniform
+    return m;
+}
+
+struct Outputs {
+    std::vector<float> attention, surprise;
+};
+
+Outputs inspect(Transformer& m, const std::vector<std::int32_t>& ids, const EvalOptions& eval = {}) {
+    const ModelConfig& cfg = m.config();
+    const std::size_t n = ids.size();
+    Outputs o{std::vector<float>(cfg.layers * cfg.heads * n * n, -1.0f), std::vector<float>(n - 1, -1.0f)};
+    m.inspect(ids.data(), n, o.attention.data(), o.surprise.data(), eval);
+    return o;
+}
+
+// A fresh model with the same weights: its inspect has nothing to reuse.
+Outputs fresh_inspect(const Transformer& m, const std::vector<std::int32_t>& ids, const EvalOptions& eval = {}) {
+    Transformer fresh(m.config());
+    fresh.set_parameters(m.parameters(), m.parameter_count());
+    return inspect(fresh, ids, eval);
+}
+
+}  // namespace
+
+TEST_CASE("inspect: attention() bit for bit, surprise = the terms of loss() exactly, every scheme and tail",
+          "[model][inspect]") {
+    for (const Variant& v : kVariants) {
+        Transformer m = perturbed_model(v);
+        for (std::size_t n : kLengths) {
+            CAPTURE(v.name, n);
+            const auto ids = random_tokens(n, kVocab, 100 + n);
+            const Outputs got = fresh_inspect(m, ids);
+            std::vector<float> attention(got.attention.size());
+            m.attention(ids.data(), n, attention.data());
+            REQUIRE(same_bits(got.attention, attention));
+            if (n < 2) continue;
+            // loss over the one row ids[0 … n − 2] → ids[1 … n − 1] sums the same float terms in
+            // the same order in double, so the mean is equal, not close.
+            double total = 0.0;
+            for (float s : got.surprise) total += static_cast<double>(s);
+            REQUIRE(total / static_cast<double>(n - 1) == m.loss(ids.data(), 1, n - 1, nullptr));
+            // Against a float64 log-softmax of logits(): the core's exp (fastmath) and float sums
+            // differ from it by a few ulps of the row's logsumexp (|value| < 20 here): 1e-5.
+            std::vector<float> logits(n * kVocab);
+            m.logits(ids.data(), n, logits.data());
+            for (std::size_t p = 0; p + 1 < n; ++p) {
+                const float* z = logits.data() + p * kVocab;
+                double max = z[0], sum = 0.0;
+                for (std::size_t j = 1; j < kVocab; ++j) max = std::max(max, static_cast<double>(z[j]));
+                for (std::size_t j = 0; j < kVocab; ++j) sum += std::exp(z[j] - max);
+                REQUIRE(got.surprise[p] == Approx(std::log(sum) + max - z[ids[p + 1]]).margin(1e-5));
+            }
+        }
+    }
+}
+
+TEST_CASE("inspect: reused rows equal a fresh pass bit for bit through edits, deletions and regrowth",
+          "[model][inspect]") {
+    for (const Variant& v : kVariants) {
+        Transformer m = perturbed_model(v);
+        std::vector<std::int32_t> ids = random_tokens(20, kVocab, 5);
+        std::vector<std::vector<std::int32_t>> steps;
+        auto step = [&](std::vector<std::int32_t> next) {
+            steps.push_back(next);
+            ids = std::move(next);
+        };
+        step(ids);
+        auto typed = ids;
+        typed.back() = (typed.back() + 1) % kVocab;  // the last word changes (a keystroke)
+        step(typed);
+        typed.push_back(3);  // a word appended
+        step(typed);
+        typed[7] = (typed[7] + 5) % kVocab;  // an edit in the middle
+        step(typed);
+        typed.pop_back();  // a deletion at the end
+        step(typed);
+        step(typed);  // the same ids again: nothing recomputed
+        step(std::vector<std::int32_t>(typed.begin(), typed.begin() + 4));  // n shrinks
+        step(std::vector<std::int32_t>(typed.begin(), typed.begin() + 1));  // one word: no surprise
+        step(random_tokens(66, kVocab, 9));                                // past the cache's 64 rows
+        auto longer = steps.back();
+        longer[65] = (longer[65] + 1) % kVocab;
+        step(longer);
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            CAPTURE(v.name, i, steps[i].size());
+            const Outputs got = inspect(m, steps[i]);
+            const Outputs want = fresh_inspect(m, steps[i]);
+            REQUIRE(same_bits(got.attention, want.attention));
+            REQUIRE(same_bits(got.surprise, want.surprise));
+        }
+    }
+}
+
+TEST_CASE("inspect: new weights, ropeScaling and a refused learned call are never served from the cache",
+          "[model][inspect]") {
+    const Variant rotary{Scheme::rotary, Layout::interleaved, "rotary"};
+    Transformer m = perturbed_model(rotary);
+    const auto ids = random_tokens(12, kVocab, 3);
+    const Outputs before = inspect(m, ids);
+    const EvalOptions yarn{RopeScaling::yarn, 4.0};
+    const Outputs scaled = inspect(m, ids, yarn);
+    REQUIRE_FALSE(same_bits(scaled.attention, before.attention));  // the check can fail
+    REQUIRE(same_bits(scaled.attention, fresh_inspect(m, ids, yarn).attention));
+    REQUIRE(same_bits(inspect(m, ids).attention, before.attention));
+
+    perturb(m, 0.1f, 77);  // writes through parameters()
+    const Outputs moved = inspect(m, ids);
+    REQUIRE_FALSE(same_bits(moved.surprise, before.surprise));
+    REQUIRE(same_bits(moved.surprise, fresh_inspect(m, ids).surprise));
+
+    // learned: n > context is refused before inspect runs (validate_sequence); the cache still
+    // holds the last accepted call and serves the next one correctly.
+    Transformer learned = perturbed_model({Scheme::learned, Layout::interleaved, "learned"});
+    const auto accepted = random_tokens(kContext, kVocab, 4);
+    inspect(learned, accepted);
+    const auto too_long = random_tokens(kContext + 1, kVocab, 4);
+    REQUIRE(validate_sequence(learned.config(), too_long.data(), kContext + 1, kContext + 1) != nullptr);
+    auto edited = accepted;
+    edited[kContext - 1] = (edited[kContext - 1] + 1) % kVocab;
+    REQUIRE(same_bits(inspect(learned, edited).surprise, fresh_inspect(learned, edited).surprise));
+}
+
+TEST_CASE("inspect: the cache is bounded like the workspace", "[model][inspect]") {
+    ModelConfig cfg = variant_config({Scheme::nope, Layout::interleaved, "nope"}, kVocab, kD, 2, 2, kContext);
+    REQUIRE(validate_inspect(cfg, 64) == nullptr);
+    cfg.layers = 8;
+    cfg.heads = 4;
+    cfg.d = 16;
+    REQUIRE(validate_inspect(cfg, 4096) != nullptr);  // 8·4·4096² floats of weights alone
+}
