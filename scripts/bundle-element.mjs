@@ -23,6 +23,7 @@ import { readFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 
 const BUDGET_RAW = 400 * 1024;
 const BUDGET_GZIP = 150 * 1024;
@@ -70,6 +71,15 @@ const cores = {
   },
 };
 let payload; // packed once, shared by both builds
+
+// The scheme table the build wrote into OUT_DIR (scripts/scheme-module.mjs): the sources import it
+// as a sibling of web/posenc.mjs, where it is never written.
+const schemeTable = {
+  name: 'posenc-scheme-table',
+  setup(build) {
+    build.onResolve({ filter: /(^|\/)scheme-table\.mjs$/ }, () => ({ path: resolve(outDir, 'scheme-table.mjs') }));
+  },
+};
 
 async function packCores() {
   const [simd, scalar] = await Promise.all(['simd', 'scalar'].map((f) => readFile(core(f, 'wasm'))));
@@ -124,7 +134,7 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
     inject,
     // The JS API's Node and unbundled-core branches are never taken inside the bundle.
     external: ['node:*'],
-    plugins: [cores],
+    plugins: [cores, schemeTable],
     banner: { js: '/* PosEnc Lab <posenc-lab> element - MIT licence. Includes d3-scale-chromatic (with ColorBrewer colours), d3-color, d3-interpolate and d3-array, ISC licence, copyright Mike Bostock: see licences/ beside this file. GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */' },
     metafile: true,
     logLevel: 'warning',

@@ -7,38 +7,27 @@
 
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
 import { Model, configJson, createTask } from './model.mjs';
+import { SCHEME_TABLE } from './scheme-table.mjs';
 
-// LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links and build their
-// skeletons with them first); load() checks that they are the core's own (limits.hpp,
-// scheme_table.hpp) and refuses a core that differs.
-// Everything else about the schemes — labels, families, terms, papers, the scheme parameters'
-// defaults and limits, the rules between them — comes from the core's table (lab.schemeTable).
+// LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links
+// and build their skeletons with them first). They come from scheme-table.mjs, which the build
+// writes from the core's own table (scripts/scheme-module.mjs; limits.hpp, scheme_table.hpp);
+// load() checks that the core it loads has the same table and refuses one that differs.
+// Everything else about the schemes — families, terms, papers, the rules between the scheme
+// parameters — comes from the loaded core's table (lab.schemeTable).
 export const LIMITS = Object.freeze({
-  maxRows: 8192,          // n for sinusoidal and rotate
-  maxAttentionRows: 4096, // n for attention
-  maxDim: 4096,           // d
-  maxElements: 1 << 24,   // n·d, and heads·n² for compare
-  maxCompareTokens: 1024, // tokens per compare()
-  maxHeads: 64,
-  maxBase: 1e12,          // base must be > 1
-  maxOffset: 32768,       // |offset|, an integer
+  ...SCHEME_TABLE.limits, // maxRows, maxAttentionRows, maxDim, maxElements (n·d, and heads·n² for compare), …
   maxTextLength: 1 << 20, // characters (UTF-16 code units) per tokenize() call
-  maxBuckets: 256,        // T5 numBuckets / t5Buckets (even, ≥ 4), everywhere
-  maxT5Distance: 1000000, // T5 maxDistance
   maxLength: 1e9,         // trainedLength / evalLength for RoPE scaling
-  maxContextLength: 1 << 20, // compare / distanceCurves: trainedLength, evalLength
-  maxCompareBuckets: 256, // the same limit, by its older name
-  maxDistance: 65536,     // distanceCurves: maxDistance
+  maxCompareBuckets: SCHEME_TABLE.limits.maxBuckets, // the same limit as maxBuckets, by its older name
 });
 
 /** Every scheme compare() can compute, in display order (the core's table order), with its label. */
-export const SCHEME_LABELS = Object.freeze({
-  additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary', learned: 'Learned-style table', alibi: 'ALiBi',
-  nope: 'NoPE', t5: 'T5 bias', xpos: 'xPos', 'rope-pi': 'RoPE + PI', 'rope-ntk': 'RoPE + NTK', yarn: 'YaRN',
-});
+export const SCHEME_LABELS = Object.freeze(Object.fromEntries(SCHEME_TABLE.schemes.map((s) => [s.name, s.label])));
 export const SCHEMES = Object.freeze(Object.keys(SCHEME_LABELS));
 /** The RoPE extensions: scheme → the ropeScaling type ('pi' | 'ntk' | 'yarn') a rotary model takes for it. */
-export const SCHEME_ROPE_SCALING = Object.freeze({ 'rope-pi': 'pi', 'rope-ntk': 'ntk', yarn: 'yarn' });
+export const SCHEME_ROPE_SCALING = Object.freeze(Object.fromEntries(SCHEME_TABLE.schemes
+  .filter((s) => s.ropeScaling && s.ropeScaling !== 'none').map((s) => [s.name, s.ropeScaling])));
 const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
 
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -1206,22 +1195,14 @@ const RULE_NOTES = [
   (given, used) => `YaRN needs α < β (got α = ${given.yarnAlpha}, β = ${given.yarnBeta}); using α = ${used.yarnAlpha}, β = ${used.yarnBeta}.`,
 ];
 
-// The core's table made ready for use: frozen copies, lookups by name. A core whose scheme list
-// or limits differ from SCHEMES and LIMITS (which pages use before load) is refused.
+// The core's table made ready for use: frozen copies, lookups by name. A core whose table differs
+// from scheme-table.mjs (which pages use before load: a dist/ built from another core) is refused.
 function deriveTable(table) {
   const freeze = (value) => {
     if (value && typeof value === 'object') Object.values(value).forEach(freeze);
     return Object.freeze(value);
   };
-  const names = table.schemes.map((s) => s.name);
-  if (names.join() !== SCHEMES.join()) throw new Error(`the wasm core's schemes (${names}) differ from this module's SCHEMES`);
-  for (const { name, label, ropeScaling } of table.schemes) {
-    if (SCHEME_LABELS[name] !== label) throw new Error(`the wasm core labels ${name} '${label}', this module '${SCHEME_LABELS[name]}'`);
-    if ((SCHEME_ROPE_SCALING[name] ?? 'none') !== (ropeScaling ?? 'none')) throw new Error(`the wasm core scales ${name}'s RoPE by '${ropeScaling}'`);
-  }
-  for (const [key, value] of Object.entries(table.limits)) {
-    if (LIMITS[key] !== value) throw new Error(`the wasm core's limit ${key} = ${value} differs from this module's LIMITS`);
-  }
+  checkSameTable('schemeTable', SCHEME_TABLE, table);
   const schemes = freeze(table.schemes);
   const params = freeze(table.params);
   return {
@@ -1230,6 +1211,18 @@ function deriveTable(table) {
     paramNames: params.map((p) => p.name),
     byName: Object.fromEntries(schemes.map((s) => [s.name, s])),
   };
+}
+
+// Every value scheme-table.mjs holds is the core's, at the same place (arrays of the same length).
+function checkSameTable(path, known, core) {
+  if (known === null || typeof known !== 'object') {
+    if (!Object.is(known, core)) throw new Error(`the wasm core's ${path} is ${core}; this module's scheme-table.mjs says ${known}`);
+    return;
+  }
+  if (Array.isArray(known) && known.length !== core?.length) {
+    throw new Error(`the wasm core's ${path} has ${core?.length} entries; this module's scheme-table.mjs has ${known.length}`);
+  }
+  for (const [key, value] of Object.entries(known)) checkSameTable(`${path}.${key}`, value, core?.[key]);
 }
 
 // The rows and position options that rotate, rotateWith and xpos share.

@@ -159,7 +159,7 @@ describe('pretrained models: a copy of dist/ with a bad or missing file', () => 
   // A module copy in its own folder is its own instance, with its own models/ beside it.
   function copyDist(edit) {
     const dir = mkdtempSync(join(tmpdir(), 'posenc-pretrained-'));
-    for (const file of ['posenc.mjs', 'model.mjs', 'checks.mjs', 'posenc-core-simd.mjs', 'posenc-core-simd.wasm',
+    for (const file of ['posenc.mjs', 'model.mjs', 'checks.mjs', 'scheme-table.mjs', 'posenc-core-simd.mjs', 'posenc-core-simd.wasm',
       'posenc-core-scalar.mjs', 'posenc-core-scalar.wasm']) cpSync(join(ROOT, 'dist', file), join(dir, file));
     cpSync(join(ROOT, 'dist/models'), join(dir, 'models'), { recursive: true });
     edit(dir);

@@ -3,8 +3,11 @@
 // core's table, and the rules between parameters settle values as the core does, with its notes.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { load, LIMITS, SCHEMES, SCHEME_LABELS } from '../../dist/posenc.mjs';
-import { DEFAULTS, parseField } from '../../web/pipeline/state.js';
+import { readFile } from 'node:fs/promises';
+import { load, LIMITS, SCHEMES, SCHEME_LABELS, SCHEME_ROPE_SCALING } from '../../dist/posenc.mjs';
+import { DEFAULTS, FIELDS, parseField, readHash } from '../../dist/pipeline/state.js';
+import { SCHEME_TABLE } from '../../dist/scheme-table.mjs';
+import { staticTable } from '../../scripts/scheme-module.mjs';
 
 const FAMILIES = ['absolute', 'concatenated', 'rotation', 'logit bias', 'none'];
 
@@ -114,19 +117,21 @@ for (const simd of [true, false]) {
   });
 }
 
-describe('a core whose table disagrees with the static SCHEMES, SCHEME_LABELS, SCHEME_ROPE_SCALING or LIMITS is refused', () => {
+describe('a core whose table disagrees with scheme-table.mjs (SCHEMES, SCHEME_LABELS, SCHEME_ROPE_SCALING, LIMITS, the page\'s ranges) is refused', () => {
   // A separate instance of the module (its own load() cache), given stand-in cores.
   const core = (table) => ({ schemeTable: () => table, version: () => '0.0.0', simdBuild: () => false });
   const real = async () => (await load({ simd: false })).schemeTable;
 
-  it('a renamed scheme, a relabelled one, a different RoPE scaling and a different limit each reject load()', async () => {
+  it('a renamed scheme, a relabelled one, a different RoPE scaling, limit or default, a missing scheme each reject load()', async () => {
     const { schemes, params, trainable } = await real();
     const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, limits: { ...LIMITS }, ...change });
     const cases = [
-      [table({ schemes: schemes.map((s, i) => ({ ...s, name: i === 9 ? 'rope-ntk2' : s.name })) }), /SCHEMES/],
-      [table({ schemes: schemes.map((s, i) => ({ ...s, label: i === 0 ? 'Added' : s.label })) }), /labels additive/],
-      [table({ limits: { ...LIMITS, maxBuckets: 1024 } }), /maxBuckets/],
-      [table({ schemes: schemes.map((s) => ({ ...s, ropeScaling: s.name === 'rope-ntk' ? 'pi' : s.ropeScaling })) }), /scales rope-ntk/],
+      [table({ schemes: schemes.map((s, i) => ({ ...s, name: i === 9 ? 'rope-ntk2' : s.name })) }), /schemes\.9\.name is rope-ntk2/],
+      [table({ schemes: schemes.map((s, i) => ({ ...s, label: i === 0 ? 'Added' : s.label })) }), /schemes\.0\.label is Added/],
+      [table({ limits: { ...LIMITS, maxBuckets: 1024 } }), /limits\.maxBuckets is 1024/],
+      [table({ params: params.map((p, i) => ({ ...p, default: i === 4 ? 16 : p.default })) }), /params\.4\.default is 16/],
+      [table({ schemes: schemes.slice(0, -1) }), /schemes has 10 entries/],
+      [table({ schemes: schemes.map((s) => ({ ...s, ropeScaling: s.name === 'rope-ntk' ? 'pi' : s.ropeScaling })) }), /schemes\.9\.ropeScaling is pi/],
     ];
     for (const [index, [stand, message]] of cases.entries()) {
       const module = await import(`../../dist/posenc.mjs?stand-in=${index}`);
@@ -136,5 +141,42 @@ describe('a core whose table disagrees with the static SCHEMES, SCHEME_LABELS, S
     const module = await import('../../dist/posenc.mjs?stand-in=same');
     module.setCoreLoader(async () => core(table({})));
     assert.deepEqual((await module.load({ simd: false })).schemeTable.schemes.map((s) => s.name), [...SCHEMES]);
+  });
+});
+
+const hashFor = (name, value) => `#${FIELDS[name][0]}=${value}`;
+
+describe('scheme-table.mjs, generated at build time, is each core\'s own table', () => {
+  for (const flavour of ['simd', 'scalar']) {
+    it(`the ${flavour} core`, async () => {
+      const { default: createCore } = await import(`../../dist/posenc-core-${flavour}.mjs`);
+      const wasmBinary = await readFile(new URL(`../../dist/posenc-core-${flavour}.wasm`, import.meta.url));
+      const table = (await createCore({ wasmBinary })).schemeTable();
+      assert.deepEqual(SCHEME_TABLE, staticTable(table));
+      assert.ok(Object.isFrozen(SCHEME_TABLE) && Object.isFrozen(SCHEME_TABLE.params[0]) && Object.isFrozen(SCHEME_TABLE.schemes));
+    });
+  }
+
+  it('the JS API\'s constants are the generated table\'s', () => {
+    assert.deepEqual([...SCHEMES], SCHEME_TABLE.schemes.map((s) => s.name));
+    assert.deepEqual(Object.entries(SCHEME_LABELS), SCHEME_TABLE.schemes.map((s) => [s.name, s.label]));
+    assert.deepEqual(SCHEME_ROPE_SCALING, { 'rope-pi': 'pi', 'rope-ntk': 'ntk', yarn: 'yarn' });
+    for (const [key, value] of Object.entries(SCHEME_TABLE.limits)) assert.equal(LIMITS[key], value, key);
+  });
+
+  it("a link's scheme parameter at each end of the table's page range is kept, one past it is refused with that range", () => {
+    for (const p of SCHEME_TABLE.params) {
+      const step = p.even ? 2 : 1;
+      for (const edge of [p.pageMin, p.pageMax]) {
+        const hash = hashFor(p.name, edge);
+        assert.deepEqual(readHash(hash).notes, [], hash);
+        assert.equal(readHash(hash).state[p.name], edge, hash);
+      }
+      const past = hashFor(p.name, p.pageMax + step);
+      const { state, notes } = readHash(past);
+      assert.equal(state[p.name], p.default, past);
+      assert.equal(notes.length, 1, past);
+      assert.match(notes[0], new RegExp(`from ${p.pageMin.toLocaleString('en-US')} to ${p.pageMax.toLocaleString('en-US')}`), past);
+    }
   });
 });

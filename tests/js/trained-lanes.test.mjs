@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from '../../web/panels/trained-data.js';
 import { lengthTitles, resultsSentences, resultsTable, rowLabel } from '../../web/panels/results-data.js';
-import { DEFAULTS, readHash, writeHash } from '../../web/pipeline/state.js';
+import { DEFAULTS, readHash, writeHash } from '../../dist/pipeline/state.js';
 
 describe('trained lanes: data helpers', () => {
   it('labels the Heads choice with the models’ layers × heads, and offers nothing without models', () => {

@@ -324,7 +324,7 @@ const element = (tag, className, text) => {
  * @tagname posenc-lab
  *
  * @attr {string} [sentence=The king sat on the throne, and the queen smiled at the king.] - The words to show: any text up to 200,000 characters; the first 512 tokens are analysed.
- * @attr {string} [schemes=additive,concatenated,rotary] - The schemes the per-scheme panels show, in this order: a list of `additive`, `concatenated`, `rotary`, `learned`, `alibi`, `nope`, `t5`, `xpos`, `rope-pi`, `rope-ntk`, `yarn`. One lane each in `attention`, `input` and `terms`, one row each in `retrieval` and `shift`; `distance` draws every scheme and marks these. Only these are computed. `learned` (a learned-style absolute table) and `t5` (T5's relative bias) use seeded random values, not trained ones, and say so under their figures; `nope`'s attention shows two maps, without and with the causal mask.
+ * @attr {string} [schemes=additive,concatenated,rotary] - The schemes the per-scheme panels show, in this order: a comma-separated list of the core's scheme names (`SCHEMES`). One lane each in `attention`, `input` and `terms`, one row each in `retrieval` and `shift`; `distance` draws every scheme and marks these. Only these are computed. `learned` (a learned-style absolute table) and `t5` (T5's relative bias) use seeded random values, not trained ones, and say so under their figures; `nope`'s attention shows two maps, without and with the causal mask.
  * @attr {string} [panel=attention] - One or more of `attention`, `input`, `terms`, `pe`, `disturbance`, `retrieval`, `shift`, `distance`, `orthogonality`, `angles`, `train`, shown in this order. `train` replays the page's default Train run (loss curves, length generalisation, the run's sentence) from numbers shipped inside the element; it trains nothing and ignores the sentence.
  * @attr {number} [d=64] - Width of synthetic word vectors, an even number from 4 to 1024 (GloVe fixes d = 100).
  * @attr {number} [base=10000] - Base of the frequencies ωᵢ = base^(−2i/d): a number above 1, at most 10¹².
@@ -333,7 +333,7 @@ const element = (tag, className, text) => {
  * @attr {'interleaved' | 'half'} [pairing=interleaved] - RoPE pairing: (2i, 2i+1) as RoFormer, or (i, i + d/2) as GPT-NeoX and LLaMA.
  * @attr {boolean} [causal=false] - Causal mask (the bare attribute, `true` or `false`): each word attends only to itself and earlier words.
  * @attr {number} [trained-length=2048] - L, the trained context, a whole number from 1 to 1,048,576: the learned-style table has rows only below it, and the RoPE extensions stretch by s = max(1, L′/L).
- * @attr {number} [eval-length=8192] - L′, the context the model is evaluated at, a whole number from 1 to 1,048,576 (`rope-pi`, `rope-ntk`, `yarn` and the `angles` panel).
+ * @attr {number} [eval-length=8192] - L′, the context the model is evaluated at, a whole number from 1 to 1,048,576 (the RoPE extensions and the `angles` panel).
  * @attr {number} [alibi-heads=8] - H, a whole number from 1 to 64: ALiBi's slopes are those of an H-head model.
  * @attr {number} [alibi-head=1] - The head k (1 to H) whose slope m = 2^(−8k/H) the `alibi` figures use; a k above H becomes H, with a note under the figure.
  * @attr {'glove' | 'synthetic'} [vectors=glove] - Word vectors: GloVe 6B 100-d (2.2 MB, fetched once per page from `vectors-src`), or synthetic ones seeded by each word. When GloVe cannot be fetched (a `file://` page, a missing file, another origin without CORS), synthetic vectors are used and a note says why.

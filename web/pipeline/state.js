@@ -4,6 +4,7 @@
 // value the form would refuse. A malformed value falls back to its default and is reported.
 
 import { SCHEMES } from '../posenc.mjs';
+import { SCHEME_TABLE } from '../scheme-table.mjs';
 
 export const MAX_TOKENS = 512;
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';
@@ -38,16 +39,8 @@ export const DEFAULTS = Object.freeze({
   spreadLength: 0,         // 0 = the sentence's length
   maxDistance: 128,
   schemes: Object.freeze(['additive', 'concatenated', 'rotary']), // the lanes, in display order
-  trainedLength: 2048,     // L: learned table rows and the RoPE extensions' trained context
-  evalLength: 8192,        // L': the context the RoPE extensions stretch to, s = max(1, L'/L)
-  alibiHeads: 8,           // H: ALiBi's slopes are those of an H-head model …
-  alibiHead: 1,            // … and the lanes (W = I) use head k's slope
-  t5Buckets: 32,
-  t5MaxDistance: 128,
-  xposGamma: 0.4,
-  xposScaleBase: 512,
-  yarnAlpha: 1,
-  yarnBeta: 32,
+  // The scheme parameters (trainedLength L, evalLength L′, alibiHeads H, …): the core's defaults.
+  ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, p.default])),
 });
 
 const isEven = (v) => Number.isInteger(v) && v % 2 === 0;
@@ -66,6 +59,25 @@ function parseHeads(text) {
   if (text === TRAINED_HEADS) return text;
   const v = num(text);
   return Number.isInteger(v) && v >= 0 && v <= 64 ? v : undefined;
+}
+// Each scheme parameter's link key, and what its page range leaves unsaid (the rules between
+// parameters, which the core applies and the page notes). Ranges and defaults are the core's.
+const SCHEME_PARAM_LINKS = {
+  trainedLength: ['tl'], evalLength: ['el'], alibiHeads: ['ahs'], alibiHead: ['ah', ' (at most H)'], t5Buckets: ['tb'],
+  t5MaxDistance: ['tmd', ', above the exact buckets'], xposGamma: ['xg'], xposScaleBase: ['xsb'],
+  yarnAlpha: ['ya', ', below β'], yarnBeta: ['yb', ', above α'],
+};
+/** A scheme parameter's FIELDS entry from its table row: its page range, whole or even as the core asks. */
+function schemeParamField(p) {
+  const [key, rule = ''] = SCHEME_PARAM_LINKS[p.name];
+  const parse = (t) => {
+    const v = num(t);
+    const kindOk = p.even ? isEven(v) : !p.integer || Number.isInteger(v);
+    return kindOk && v >= p.pageMin && v <= p.pageMax ? v : undefined;
+  };
+  const kind = p.even ? 'an even number' : p.integer ? 'a whole number' : 'a number';
+  const shown = (v) => v.toLocaleString('en-US');
+  return [key, parse, `${kind} from ${shown(p.pageMin)} to ${shown(p.pageMax)}${rule}`];
 }
 const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(text) : NaN);
 
@@ -89,17 +101,7 @@ export const FIELDS = {
   spreadLength: ['L', (t) => { const v = num(t); return Number.isInteger(v) && v >= 0 && v <= MAX_TOKENS ? v : undefined; }, `a whole number from 0 to ${MAX_TOKENS}`],
   maxDistance: ['K', (t) => { const v = num(t); return Number.isInteger(v) && v >= 8 && v <= 4096 ? v : undefined; }, 'a whole number from 8 to 4096'],
   schemes: ['sch', parseSchemes, `1 to ${MAX_LANES} different names among ${SCHEME_IDS.join(', ')}, separated by commas`],
-  trainedLength: ['tl', inRange(1, 1048576, true), 'a whole number from 1 to 1,048,576'],
-  evalLength: ['el', inRange(1, 1048576, true), 'a whole number from 1 to 1,048,576'],
-  alibiHeads: ['ahs', inRange(1, 64, true), 'a whole number from 1 to 64'],
-  alibiHead: ['ah', inRange(1, 64, true), 'a whole number from 1 to 64 (at most H)'],
-  t5Buckets: ['tb', (t) => { const v = num(t); return isEven(v) && v >= 4 && v <= 256 ? v : undefined; }, 'an even number from 4 to 256'],
-  t5MaxDistance: ['tmd', inRange(2, 1e6, true), 'a whole number from 2 to 1,000,000, above the exact buckets'],
-  // γ and λ bounds keep xPos's key scale ζ^(−p/λ) within float32 for every position the page uses.
-  xposGamma: ['xg', inRange(0.01, 10), 'a number from 0.01 to 10'],
-  xposScaleBase: ['xsb', inRange(64, 1e6), 'a number from 64 to 1,000,000'],
-  yarnAlpha: ['ya', inRange(0, 1e6), 'a number from 0 to 1,000,000, below β'],
-  yarnBeta: ['yb', inRange(0, 1e6), 'a number from 0 to 1,000,000, above α'],
+  ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, schemeParamField(p)])),
 };
 
 export const parseField = (name, text) => FIELDS[name][1](String(text));
