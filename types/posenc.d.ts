@@ -1,6 +1,8 @@
 // Declarations for the JS API, `posenc-lab` (dist/posenc.mjs, web/posenc.mjs, web/model.mjs).
-// Hand-written from the README's API section; tests/js/package.test.mjs type-checks a consumer
-// against them with `tsc --strict`, and checks that a wrong call fails to.
+// Hand-written from the README's API section, but for the unions of scheme names, families and
+// RoPE scalings, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
+// in the package beside this folder); tests/js/package.test.mjs type-checks a consumer against
+// them with `tsc --strict`, and checks that a wrong call fails to.
 //
 // Shapes: every matrix is row-major; an n×d matrix is a Float32Array(n*d) whose row p starts at
 // p*d. Inputs may be any numeric typed array or a plain array of numbers (`Matrix`).
@@ -8,10 +10,12 @@
 /** A row-major matrix as input: any numeric typed array or a plain array of numbers. */
 export type Matrix = ArrayLike<number>;
 
-/** The eleven positional schemes, in display order. */
-export type Scheme =
-  | 'additive' | 'concatenated' | 'rotary' | 'learned' | 'alibi' | 'nope' | 't5' | 'xpos'
-  | 'rope-pi' | 'rope-ntk' | 'yarn';
+// The scheme names, families and RoPE scalings are the core's table's (src/scheme_table.hpp), as
+// the build writes them beside the module (scripts/scheme-module.mjs → dist/scheme-table.d.mts).
+import type { RopeScalingType, Scheme, SchemeFamily, TrainableScheme } from '../dist/scheme-table.mjs';
+/** Scheme: the eleven positional schemes, in display order; SchemeFamily: where a scheme puts position;
+ * RopeScalingType: 'none' (plain RoPE) or an extension. */
+export type { RopeScalingType, Scheme, SchemeFamily } from '../dist/scheme-table.mjs';
 
 /** Sinusoidal layout and RoPE pairing: components (2i, 2i+1) or (i, i + d/2). */
 export type Layout = 'interleaved' | 'half';
@@ -20,10 +24,7 @@ export declare const SCHEMES: readonly Scheme[];
 /** Each scheme's short display name, in display order (the core's scheme table). */
 export declare const SCHEME_LABELS: Readonly<Record<Scheme, string>>;
 /** The RoPE extensions: scheme → the ropeScaling type a rotary model takes for it. */
-export declare const SCHEME_ROPE_SCALING: Readonly<Partial<Record<Scheme, 'pi' | 'ntk' | 'yarn'>>>;
-
-/** Where a scheme puts position. */
-export type SchemeFamily = 'absolute' | 'concatenated' | 'rotation' | 'logit bias' | 'none';
+export declare const SCHEME_ROPE_SCALING: Readonly<Partial<Record<Scheme, Exclude<RopeScalingType, 'none'>>>>;
 
 /** One row of the core's scheme table (lab.schemeTable.schemes). */
 export interface SchemeInfo {
@@ -35,7 +36,7 @@ export interface SchemeInfo {
   readonly terms: readonly string[];
   readonly paper: string;
   /** Rotation family only. */
-  readonly ropeScaling?: 'none' | 'pi' | 'ntk' | 'yarn';
+  readonly ropeScaling?: RopeScalingType;
 }
 
 /** One scheme parameter of the core's table (lab.schemeTable.params). */
@@ -253,7 +254,8 @@ export interface WordVectorSet {
 
 // ---- Trained models (DESIGN.md, "Trained models"; web/model.mjs) --------------------------
 
-export type ModelScheme = 'nope' | 'additive' | 'learned' | 'concatenated' | 'rotary' | 'alibi' | 't5';
+/** The schemes a model is built with (the core's table: lab.schemeTable.trainable). */
+export type ModelScheme = TrainableScheme;
 
 export interface ModelConfig {
   scheme: ModelScheme;
@@ -314,7 +316,7 @@ export interface ModelLimits {
 
 /** Rotary models at evaluation: position interpolation, NTK-aware or YaRN with factor s. */
 export interface RopeScaling {
-  type: 'none' | 'pi' | 'ntk' | 'yarn';
+  type: RopeScalingType;
   factor?: number;
 }
 
@@ -458,7 +460,7 @@ export interface Lab {
   ropeFrequencies(
     d: number,
     options?: {
-      base?: number; scaling?: 'none' | 'pi' | 'ntk' | 'yarn'; trainedLength?: number; evalLength?: number;
+      base?: number; scaling?: RopeScalingType; trainedLength?: number; evalLength?: number;
       alpha?: number; beta?: number;
     },
   ): { frequencies: Float64Array; scale: number; qkFactor: number };

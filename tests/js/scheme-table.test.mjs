@@ -164,6 +164,19 @@ describe('scheme-table.mjs, generated at build time, is each core\'s own table',
     for (const [key, value] of Object.entries(SCHEME_TABLE.limits)) assert.equal(LIMITS[key], value, key);
   });
 
+  it("the generated declaration's unions are the table's names, trainable schemes, families and RoPE scalings, in its order", async () => {
+    const declaration = await readFile(new URL('../../dist/scheme-table.d.mts', import.meta.url), 'utf8');
+    const union = (type) => {
+      const line = declaration.match(new RegExp(`^export type ${type} = (.*);$`, 'm'));
+      assert.ok(line, `${type} in scheme-table.d.mts`);
+      return [...line[1].matchAll(/'([^']*)'/g)].map((m) => m[1]);
+    };
+    assert.deepEqual(union('Scheme'), [...SCHEMES]);
+    assert.deepEqual(union('TrainableScheme'), [...SCHEME_TABLE.trainable]);
+    assert.deepEqual(union('SchemeFamily'), [...new Set(SCHEME_TABLE.schemes.map((s) => s.family))]);
+    assert.deepEqual(union('RopeScalingType'), ['none', ...Object.values(SCHEME_ROPE_SCALING)]);
+  });
+
   it("a link's scheme parameter at each end of the table's page range is kept, one past it is refused with that range", () => {
     for (const p of SCHEME_TABLE.params) {
       const step = p.even ? 2 : 1;
