@@ -5,7 +5,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   createTextVectorParser, parseTextVectors, checkFileSize, VectorFileError, MAX_FILE_BYTES,
-  MAX_REPORTED_ERRORS, POLICY, oddDimensionMessage,
+  MAX_REPORTED_ERRORS, POLICY, oddDimensionMessage, scanValues,
 } from '../../web/page/byo-parse.js';
 import { load } from '../../dist/posenc.mjs';
 
@@ -159,6 +159,30 @@ describe('good files', () => {
     assert.equal(file.scales[0], scale);
     assert.deepEqual([...file.values], v.map((x) => Math.sign(x) * Math.floor(Math.abs(x / scale) + 0.5) || 0));
     assert.equal(file.componentRms, Math.fround(Math.sqrt(v.reduce((s, x) => s + x * x, 0) / 18)));
+  });
+
+  it('the number scanner gives exactly what Number() gives, past 15 digits in either part included', () => {
+    // Both digit paths on each side of the 15 kept digits: integer parts that drop zeros (fast
+    // path) or nonzero digits (Number()), fractions that drop them, and digits dropped in the
+    // integer part followed by a fraction. Then fixed-seed random spellings of every shape.
+    const fixed = ['100000000000000000000', '12345678901234567890', '1234567890123456.5', '123456789012345.6',
+      '0.12345678901234567890', '0.1234567890123450000', '000000000000000000012.5', '-99999999999999999.9e-3',
+      '1.00000000000000000001', '0.000000000000001234567890123456789'];
+    let x = 20261124;
+    const next = (n) => (x = (x * 1103515245 + 12345) >>> 0) % n;
+    const digits = (n) => Array.from({ length: n }, () => next(10)).join('');
+    const random = Array.from({ length: 2000 }, () => {
+      const fraction = next(3) ? `.${digits(next(25))}` : '';
+      const exponent = next(3) ? '' : `e${['', '-', '+'][next(3)]}${next(30)}`;
+      return `${['', '-', '+'][next(3)]}${digits(next(25) + (fraction.length > 1 ? 0 : 1))}${fraction}${exponent}`;
+    });
+    for (const tokens of [fixed, random]) {
+      const out = new Float64Array(tokens.length);
+      const state = new Int32Array(3);
+      const line = utf8(tokens.join(' '));
+      assert.equal(scanValues(line, 0, line.length, out, state), tokens.length);
+      tokens.forEach((token, i) => assert.ok(Object.is(out[i], Number(token)), `${token}: ${out[i]} ≠ ${Number(token)}`));
+    }
   });
 
   it('repeated words keep their first vector; the rest are counted and named', () => {

@@ -487,7 +487,7 @@ export function createTextVectorParser({ maxWords = DEFAULT_MAX_WORDS, maxValues
 // would box returned doubles). A number has an optional sign, digits with an optional fraction
 // and an optional exponent; up to 15 significant digits and |exponent| ≤ 22 it is correctly
 // rounded (Clinger's fast path), anything longer goes through Number(), which is correct too.
-function scanValues(bytes, p, end, out, state) {
+export function scanValues(bytes, p, end, out, state) {
   let count = 0;
   state[0] = -1;
   for (;;) {
@@ -503,28 +503,24 @@ function scanValues(bytes, p, end, out, state) {
     let any = false;
     let slow = false;
     let ok = true;
+    // Integer and fraction digits in one loop: the first '.' switches to the fraction, where each
+    // kept digit lowers the exponent; in the integer part each digit dropped past 15 raises it.
+    let fraction = false;
     for (; p < end; p++) {
       const d = bytes[p] - 0x30;
-      if (d < 0 || d > 9) break;
+      if (d < 0 || d > 9) {
+        if (bytes[p] !== 0x2e || fraction) break;
+        fraction = true;
+        continue;
+      }
       any = true;
       if (digits < 15) {
         mantissa = mantissa * 10 + d;
         if (mantissa > 0) digits++;
+        if (fraction) exponent--;
       } else {
-        exponent++;
+        if (!fraction) exponent++;
         if (d !== 0) slow = true;
-      }
-    }
-    if (p < end && bytes[p] === 0x2e) {
-      for (p++; p < end; p++) {
-        const d = bytes[p] - 0x30;
-        if (d < 0 || d > 9) break;
-        any = true;
-        if (digits < 15) {
-          mantissa = mantissa * 10 + d;
-          if (mantissa > 0) digits++;
-          exponent--;
-        } else if (d !== 0) slow = true;
       }
     }
     if (p < end && (bytes[p] === 0x65 || bytes[p] === 0x45) && any) {
