@@ -187,11 +187,7 @@ TEST_CASE("max_abs: the largest |value| at every tail, NaN skipped, infinity and
 }
 
 TEST_CASE("compare: each lane's max_abs holds max|x| and max|term| of its terms", "[analyses][compare]") {
-    posenc::CompareConfig cfg;
-    cfg.n = 17;
-    cfg.d = 12;
-    cfg.d_pos = 4;
-    cfg.schemes = posenc::kAllSchemes;
+    const posenc::CompareConfig cfg = posenc::test::compare_config(17, 12, 4, posenc::kAllSchemes);
     const std::vector<float> e = random_values(cfg.n * cfg.d, 77, 1.5f);
     posenc::CompareResult r;
     posenc::compare(cfg, e.data(), r);
@@ -319,31 +315,26 @@ TEST_CASE("nearest_by_cosine: exact hand cases for ties, zero queries and rank s
     const std::size_t v = 6, d = 4;
     const std::vector<float> vocab = {1, 0, 0, 0,  0, 1, 0, 0,  1, 0, 0, 0,  -1, 0, 0, 0,  1, 1, 0, 0,  0, 0, 0, 0};
     const auto unit = unit_rows(vocab, v, d);
-    SECTION("ties go to the lower index; rank counts equal rows listed before the truth") {
-        const std::vector<float> q = {2, 0, 0, 0};  // cosine 1 with rows 0 and 2 (exactly: unit rows are exact)
+    // One query q against the rows with truth t, for each t: best == 0, the cosine expected and
+    // rank(t) == ranks[t]. Outputs start at values nearest_by_cosine never writes.
+    auto check_each_truth = [&](const std::vector<float>& q, float cosine_want, const std::uint32_t (&ranks)[v]) {
         for (std::uint32_t t = 0; t < v; ++t) {
             std::uint32_t best = 99, rank = 99;
             float cosine = 9;
             posenc::nearest_by_cosine(q.data(), 1, unit.data(), v, d, &t, &best, &cosine, &rank);
             CAPTURE(t);
             CHECK(best == 0);
-            CHECK(cosine == 1.0f);
-            // Cosines: 1, 0, 1, −1, 0.7071, 0. Rank = strictly better + equal before + 1.
-            const std::uint32_t want[v] = {1, 4, 2, 6, 3, 5};
-            CHECK(rank == want[t]);
+            CHECK(cosine == cosine_want);
+            CHECK(rank == ranks[t]);
         }
+    };
+    SECTION("ties go to the lower index; rank counts equal rows listed before the truth") {
+        // Cosine 1 with rows 0 and 2 (exactly: unit rows are exact). Cosines: 1, 0, 1, −1, 0.7071,
+        // 0. Rank = strictly better + equal before + 1.
+        check_each_truth({2, 0, 0, 0}, 1.0f, {1, 4, 2, 6, 3, 5});
     }
     SECTION("a zero query has cosine 0 with every row: best is row 0 and rank(t) = t + 1") {
-        const std::vector<float> q(d, 0.0f);
-        for (std::uint32_t t = 0; t < v; ++t) {
-            std::uint32_t best = 99, rank = 99;
-            float cosine = 9;
-            posenc::nearest_by_cosine(q.data(), 1, unit.data(), v, d, &t, &best, &cosine, &rank);
-            CAPTURE(t);
-            CHECK(best == 0);
-            CHECK(cosine == 0.0f);
-            CHECK(rank == t + 1);
-        }
+        check_each_truth(std::vector<float>(d, 0.0f), 0.0f, {1, 2, 3, 4, 5, 6});
     }
     SECTION("truth = nullptr: same best and cosine, rank left untouched") {
         const auto q = random_values(5 * d, 77);

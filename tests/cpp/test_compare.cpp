@@ -23,11 +23,9 @@ using Catch::Matchers::Contains;
 using posenc::ConcatMode;
 using posenc::Layout;
 
-posenc::CompareConfig valid_config() {
-    posenc::CompareConfig cfg;
-    cfg.n = 9;
-    cfg.d = 16;
-    cfg.d_pos = 6;
+// A valid config for the classic lanes (the sizes are the default case; the tests vary them).
+posenc::CompareConfig valid_config(std::size_t n = 9, std::size_t d = 16, std::size_t d_pos = 6) {
+    posenc::CompareConfig cfg = posenc::test::compare_config(n, d, d_pos);
     cfg.alpha = 1.25f;
     return cfg;
 }
@@ -171,10 +169,7 @@ TEST_CASE("compare: every scheme's and head's weight rows sum to 1; causal block
     for (bool causal : {false, true}) {
         for (std::size_t heads : {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{4}}) {
             for (ConcatMode mode : {ConcatMode::same_width, ConcatMode::widened}) {
-                posenc::CompareConfig cfg = valid_config();
-                cfg.n = 17;
-                cfg.d = 24;
-                cfg.d_pos = 8;  // widened: 32, divisible by 1, 2, 4
+                posenc::CompareConfig cfg = valid_config(17, 24, 8);  // widened: 32, divisible by 1, 2, 4
                 cfg.causal = causal;
                 cfg.heads = heads;
                 cfg.concat_mode = mode;
@@ -194,10 +189,7 @@ TEST_CASE("compare: every scheme's and head's weight rows sum to 1; causal block
 
 TEST_CASE("compare with projection heads: heads differ, head 0's terms explain head 0's weights", "[compare]") {
     for (bool causal : {false, true}) {
-        posenc::CompareConfig cfg = valid_config();
-        cfg.n = 12;
-        cfg.d = 32;
-        cfg.d_pos = 8;
+        posenc::CompareConfig cfg = valid_config(12, 32, 8);
         cfg.heads = 4;
         cfg.causal = causal;
         REQUIRE(posenc::validate(cfg) == nullptr);
@@ -240,10 +232,7 @@ TEST_CASE("compare with projection heads: heads differ, head 0's terms explain h
 }
 
 TEST_CASE("compare is deterministic, also when its buffers are reused", "[compare]") {
-    posenc::CompareConfig cfg = valid_config();
-    cfg.n = 10;
-    cfg.d = 20;
-    cfg.d_pos = 4;
+    posenc::CompareConfig cfg = valid_config(10, 20, 4);
     cfg.heads = 2;
     cfg.causal = true;
     cfg.pairing = Layout::half;
@@ -441,10 +430,7 @@ TEST_CASE("compare, W = I: symmetric, offset-built and zero terms against float6
 
 TEST_CASE("compare, W = I: a concatenation basis gives the same structure; widened without one shares αE·αEᵀ",
           "[compare]") {
-    posenc::CompareConfig cfg = valid_config();
-    cfg.n = 17;
-    cfg.d = 20;
-    cfg.d_pos = 6;
+    posenc::CompareConfig cfg = valid_config(17, 20, 6);
     cfg.concat_mode = ConcatMode::widened;
     const std::size_t n = cfg.n, d = cfg.d, nn = n * n;
     const auto e = random_values(n * d, 31, 1.5f);

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compare.hpp"
 #include "embedding.hpp"
 
 namespace posenc::test {
@@ -46,6 +47,18 @@ inline bool read_repo_file(const char* relative, std::vector<std::uint8_t>& out,
 
 // Sizes that hit every tail of the 4-lane loops (and the 8-wide two-accumulator loop of dot).
 inline constexpr std::size_t kTailSizes[] = {1, 2, 3, 4, 5, 6, 7, 8, 10, 14, 15, 16, 17, 63, 64, 100, 128};
+
+// A compare() call's sizes: n tokens of width d, d_pos concatenated position components, the
+// lanes computed; every other field keeps CompareConfig's default for the suite to set.
+inline posenc::CompareConfig compare_config(std::size_t n, std::size_t d, std::size_t d_pos,
+                                            posenc::SchemeSet schemes = posenc::kClassicSchemes) {
+    posenc::CompareConfig cfg;
+    cfg.n = n;
+    cfg.d = d;
+    cfg.d_pos = d_pos;
+    cfg.schemes = schemes;
+    return cfg;
+}
 
 inline double max_abs_diff(const float* got, const double* want, std::size_t count) {
     double m = 0.0;
