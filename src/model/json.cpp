@@ -113,13 +113,28 @@ private:
         }
     }
 
-    bool object(JsonValue& out, std::size_t depth) {
-        out.kind = JsonValue::Kind::object;
+    // The list grammar objects and arrays share: the opening bracket at pos_, then nothing or
+    // entries read by read_entry() (which starts past any space), separated by ',', then close.
+    // `where` and `expected` name the container in the messages.
+    template <class ReadEntry>
+    bool entries(char close, const char* where, const char* expected, ReadEntry read_entry) {
         ++pos_;
         skip_space();
-        if (!at_end() && peek() == '}') return ++pos_, true;
+        if (!at_end() && peek() == close) return ++pos_, true;
         for (;;) {
             skip_space();
+            if (!read_entry()) return false;
+            skip_space();
+            if (at_end()) return fail(where), false;
+            if (peek() == close) return ++pos_, true;
+            if (peek() != ',') return fail(expected), false;
+            ++pos_;
+        }
+    }
+
+    bool object(JsonValue& out, std::size_t depth) {
+        out.kind = JsonValue::Kind::object;
+        const bool read = entries('}', "unexpected end of text in an object", "expected ',' or '}'", [&] {
             if (at_end() || peek() != '"') return fail("expected a key string"), false;
             std::string key;
             if (!string(key)) return false;
@@ -128,14 +143,9 @@ private:
             ++pos_;
             skip_space();
             out.members.emplace_back(std::move(key), JsonValue{});
-            if (!value(out.members.back().second, depth + 1)) return false;
-            skip_space();
-            if (at_end()) return fail("unexpected end of text in an object"), false;
-            if (peek() == '}') { ++pos_; break; }
-            if (peek() != ',') return fail("expected ',' or '}'"), false;
-            ++pos_;
-        }
-        return unique_keys(out);
+            return value(out.members.back().second, depth + 1);
+        });
+        return read && unique_keys(out);
     }
 
     // Sorting copies keeps the check O(k log k) on objects with many keys.
@@ -152,19 +162,10 @@ private:
 
     bool array(JsonValue& out, std::size_t depth) {
         out.kind = JsonValue::Kind::array;
-        ++pos_;
-        skip_space();
-        if (!at_end() && peek() == ']') return ++pos_, true;
-        for (;;) {
-            skip_space();
+        return entries(']', "unexpected end of text in an array", "expected ',' or ']'", [&] {
             out.items.emplace_back();
-            if (!value(out.items.back(), depth + 1)) return false;
-            skip_space();
-            if (at_end()) return fail("unexpected end of text in an array"), false;
-            if (peek() == ']') return ++pos_, true;
-            if (peek() != ',') return fail("expected ',' or ']'"), false;
-            ++pos_;
-        }
+            return value(out.items.back(), depth + 1);
+        });
     }
 
     bool hex4(std::uint32_t& cp) {

@@ -393,6 +393,14 @@ TEST_CASE("json: strict grammar, bounded depth and exact integers", "[model][saf
         CAPTURE(bad);
         CHECK(parse_json(bad, v) != "");
     }
+    // Objects and arrays share one list grammar; each names itself, and the byte, when it breaks.
+    CHECK(parse_json("{\"a\":1", v) == "unexpected end of text in an object at byte 6");
+    CHECK(parse_json("[1, 2", v) == "unexpected end of text in an array at byte 5");
+    CHECK(parse_json("{\"a\":1 2}", v) == "expected ',' or '}' at byte 7");
+    CHECK(parse_json("[1 2]", v) == "expected ',' or ']' at byte 3");
+    CHECK(parse_json("{ }", v) == "");
+    CHECK(parse_json("[ ]", v) == "");
+    CHECK(parse_json("{\"a\":1,\"a\":2}", v) == "duplicate key \"a\" in an object ending at byte 13");
     CHECK(parse_json(std::string(32, '[') + std::string(32, ']'), v) == "");
     CHECK_THAT(parse_json(std::string(33, '[') + std::string(33, ']'), v), Contains("nesting deeper than 32"));
     std::string many = "[";
