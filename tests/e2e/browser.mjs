@@ -1,5 +1,6 @@
 // What every browser test needs: dist/ served on loopback and Debian's Chromium, headless, with
 // the flags that keep it off the (closed) network.
+import assert from 'node:assert/strict';
 import { access } from 'node:fs/promises';
 import { after, before } from 'node:test';
 import { join } from 'node:path';
@@ -147,4 +148,21 @@ export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ra
         visible: canvas.getBoundingClientRect().width > 0,
       };
     }), { figure: name, selector: canvases });
+}
+
+/**
+ * What a shared link promises: a fresh page opened (openPage from pageSuite) at `url`'s hash passes
+ * `checkRestored(page)`, then paints `figure` (read with `read`) pixel for pixel as `before`, the
+ * same figure read on the page that made the link, without one problem.
+ */
+export async function assertLinkRestores(openPage, url, { figure, before, read = readFigure, checkRestored }) {
+  const second = await openPage({ hash: new URL(url).hash });
+  try {
+    await checkRestored(second.page);
+    const restored = await read(second.page, figure);
+    assert.equal(restored[0].pixels, before[0].pixels, `the same ${figure} from the link`);
+    assert.deepEqual(second.problems, []);
+  } finally {
+    await second.close();
+  }
 }
