@@ -8,8 +8,9 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { fullPageScreenshot, pageSuite, readFigure as readFigureCanvases } from './browser.mjs';
+import { assertLinkRestores, fullPageScreenshot, pageSuite, readFigure as readFigureCanvases } from './browser.mjs';
 import { SCHEME_LABELS } from '../../dist/posenc.mjs';
+import { INPUT_RANGES } from '../../dist/pipeline/state.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const ALL = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
@@ -117,14 +118,31 @@ test('schemes and lengths round-trip through the URL; the lanes and their notes 
     const url = page.url();
     for (const part of ['sch=learned%2Crope-pi%2Cyarn', 'tl=4', 'el=32', 'ah=3']) assert.ok(url.includes(part), `${part} in ${url}`);
     const before = await readFigure(page, 'yarn-attention');
-    const second = await openPage({ hash: new URL(url).hash });
-    try {
-      await waitForLanes(second.page, ['learned', 'rope-pi', 'yarn']);
-      const restored = await readFigure(second.page, 'yarn-attention');
-      assert.equal(restored[0].pixels, before[0].pixels, 'the same YaRN map');
-      assert.deepEqual(second.problems, []);
-    } finally {
-      await second.close();
+    await assertLinkRestores(openPage, url, {
+      figure: 'yarn-attention',
+      before,
+      read: readFigure,
+      checkRestored: (restored) => waitForLanes(restored, ['learned', 'rope-pi', 'yarn']),
+    });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('k, K and every scheme-parameter input, a lane\'s included, take min, max and step from INPUT_RANGES', async () => {
+  const { page, problems, close } = await openPage({ hash: '#v=synthetic&s=a%20b%20c&sch=alibi,t5,yarn' });
+  try {
+    await waitForLanes(page, ['alibi', 't5', 'yarn']);
+    const inputs = await page.locator('#shift-k, #max-distance, [data-param]').evaluateAll((all) => all.map((input) => ({
+      id: input.id, name: input.dataset.param ?? { 'shift-k': 'shiftK', 'max-distance': 'maxDistance' }[input.id],
+      range: { min: input.min, max: input.max, step: input.step },
+    })));
+    assert.ok(inputs.some((i) => i.id === 'lane-alibi-head'), 'the ALiBi lane\'s head input is there');
+    assert.equal(inputs.length, 14);
+    for (const { id, name, range } of inputs) {
+      const want = INPUT_RANGES[name];
+      assert.deepEqual(range, { min: String(want.min), max: String(want.max), step: String(want.step) }, id);
     }
     assert.deepEqual(problems, []);
   } finally {

@@ -5,7 +5,7 @@
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
 import { load } from '../posenc.mjs';
 import {
-  DEFAULTS, FIELDS, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
+  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
 import { createPipeline, schemeParams, settleSettings } from '../pipeline/pipeline.js';
 import { disturbSummary, laneNotes, nopeText, orthSummary, shiftSummary } from '../pipeline/prose.js';
@@ -129,6 +129,7 @@ let lastSpread = null;
 start();
 
 async function start() {
+  applyInputRanges();
   applyHash({ initial: true });
   wireControls();
   try {
@@ -198,6 +199,13 @@ function writeControls() {
   writeParams();
   syncPicker();
   // d_p, α and heads depend on the word vectors; recompute() writes them.
+}
+
+/** min, max and step of k, K and every scheme-parameter input (the lanes' templates' too) from INPUT_RANGES. */
+function applyInputRanges() {
+  const params = [document, document.getElementById('lane-texts').content].flatMap((root) => [...root.querySelectorAll('[data-param]')]);
+  const inputs = [[ui.shiftK, 'shiftK'], [ui.maxDistance, 'maxDistance'], ...params.map((input) => [input, input.dataset.param])];
+  for (const [input, name] of inputs) Object.assign(input, INPUT_RANGES[name]);
 }
 
 /** Every scheme-parameter input shows the state's value, except one being typed in. */

@@ -81,6 +81,22 @@ function schemeParamField(p) {
 }
 const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(text) : NaN);
 
+/**
+ * The number inputs whose range is one interval, as their <input> takes it (app.js sets min, max
+ * and step from here; step 'any': not whole): the panels' k and K, and the scheme parameters'
+ * page ranges from the core's table.
+ */
+export const INPUT_RANGES = Object.freeze({
+  shiftK: Object.freeze({ min: 1, max: 64, step: 1 }),
+  maxDistance: Object.freeze({ min: 8, max: 4096, step: 1 }),
+  ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, Object.freeze({ min: p.pageMin, max: p.pageMax, step: p.even ? 2 : p.integer ? 1 : 'any' })])),
+});
+/** A whole-number FIELDS entry for an INPUT_RANGES name. */
+function wholeField(key, name) {
+  const { min, max } = INPUT_RANGES[name];
+  return [key, inRange(min, max, true), `a whole number from ${min} to ${max}`];
+}
+
 // name → [hash key, parse(text) → value | undefined, human description of the allowed values]
 export const FIELDS = {
   sentence: ['s', (t) => (t.length <= 200000 ? t : undefined), 'at most 200,000 characters'],
@@ -97,9 +113,9 @@ export const FIELDS = {
   // Bounded by the shipped models' own layer and head counts when the lanes show them.
   headLayer: ['hl', inRange(1, 64, true), 'a whole number from 1 to 64'],
   headIndex: ['hh', inRange(1, 64, true), 'a whole number from 1 to 64'],
-  shiftK: ['k', (t) => { const v = num(t); return Number.isInteger(v) && v >= 1 && v <= 64 ? v : undefined; }, 'a whole number from 1 to 64'],
+  shiftK: wholeField('k', 'shiftK'),
   spreadLength: ['L', (t) => { const v = num(t); return Number.isInteger(v) && v >= 0 && v <= MAX_TOKENS ? v : undefined; }, `a whole number from 0 to ${MAX_TOKENS}`],
-  maxDistance: ['K', (t) => { const v = num(t); return Number.isInteger(v) && v >= 8 && v <= 4096 ? v : undefined; }, 'a whole number from 8 to 4096'],
+  maxDistance: wholeField('K', 'maxDistance'),
   schemes: ['sch', parseSchemes, `1 to ${MAX_LANES} different names among ${SCHEME_IDS.join(', ')}, separated by commas`],
   ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, schemeParamField(p)])),
 };
