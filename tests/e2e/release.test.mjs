@@ -3,7 +3,8 @@
 //   - the folder, served under a sub-path (as a host's /posenc-lab-VERSION/), runs the page with
 //     GloVe and the embed page's first element, without one failed request or console error;
 //   - the tarball, installed with `npm install --offline` into a scratch project, runs in Node
-//     through its `exports` (load(), then a call checked against Math.sin/cos) and in Chromium
+//     through its `exports` (load(), then a call checked against Math.sin/cos), type-checks
+//     (the scheme unions from the packed dist/scheme-table.d.mts) and runs in Chromium
 //     (a tiny page served from that project loads each element build from node_modules, where
 //     the element finds GloVe beside itself and reports the package version).
 // Needs a built dist/ (./scripts/build), npm, and Debian's /usr/bin/chromium.
@@ -151,6 +152,22 @@ test('the tarball installs offline into a scratch project; Node runs the API thr
   assert.deepEqual([result.api, result.element, result.elementModule],
     ['posenc.mjs', 'posenc-lab.js', 'posenc-lab.mjs'].map((file) => dist + file));
   installed = result;
+});
+
+test("the installed declarations type-check: Scheme comes from the packed scheme-table.d.mts and refuses a name not in the table", async () => {
+  // A missing or unresolved scheme-table.d.mts fails as TS2307; a Scheme that admits any string
+  // leaves the @ts-expect-error unused, which tsc reports as an error too.
+  await writeFile(join(project, 'schemes.mts'), `import type { ModelScheme, Scheme } from 'posenc-lab';
+export const shown: Scheme[] = ['additive', 'rope-ntk', 'yarn'];
+export const trained: ModelScheme = 't5';
+// @ts-expect-error: not a scheme of the core's table
+export const misspelt: Scheme = 'rope-ntkk';
+`);
+  const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+  const args = [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext',
+    '--lib', 'es2022,dom', '--pretty', 'false', 'schemes.mts'];
+  const { stdout } = await run(process.execPath, args, { cwd: project }).catch((error) => assert.fail(error.stdout || error.message));
+  assert.equal(stdout.trim(), '');
 });
 
 test('Chromium runs both element builds from the installed package, with GloVe beside them', async () => {
