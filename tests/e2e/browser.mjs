@@ -166,3 +166,29 @@ export async function assertLinkRestores(openPage, url, { figure, before, read =
     await second.close();
   }
 }
+
+/**
+ * The page's cost per keystroke: for each n of `lengths`, a sentence of n words is typed nine times
+ * (alternately with a trailing space, so every input changes it); the first, warming up, is dropped
+ * → { [n]: the median of the other eight "last recompute … ms" the engine line reports }.
+ */
+export async function medianRecompute(page, lengths) {
+  const words = 'the quick brown fox jumps over a lazy dog while the king and queen watch'.split(' ');
+  const medians = {};
+  for (const n of lengths) {
+    const text = Array.from({ length: n }, (_, i) => words[i % words.length]).join(' ');
+    const times = await page.evaluate(async (sentence) => {
+      const input = document.getElementById('sentence');
+      const out = [];
+      for (let i = 0; i < 9; i++) {
+        input.value = sentence + (i % 2 ? ' ' : '');
+        input.dispatchEvent(new Event('input'));
+        await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+        out.push(Number(document.getElementById('engine').textContent.match(/last recompute ([\d.]+) ms/)[1]));
+      }
+      return out.slice(1).sort((a, b) => a - b);
+    }, text);
+    medians[n] = times[Math.floor(times.length / 2)];
+  }
+  return medians;
+}

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { assertLinkRestores, fullPageScreenshot, pageSuite, readFigure } from './browser.mjs';
+import { assertLinkRestores, fullPageScreenshot, medianRecompute, pageSuite, readFigure } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const SCHEMES = ['additive', 'concatenated', 'rotary'];
@@ -433,23 +433,7 @@ test('dark mode follows prefers-color-scheme', async () => {
 test('per-keystroke recompute stays small (16, 64 and 512 tokens at d = 100)', async (t) => {
   const { page, problems, close } = await openPage();
   try {
-    const words = 'the quick brown fox jumps over a lazy dog while the king and queen watch'.split(' ');
-    const medians = {};
-    for (const n of [16, 64, 512]) {
-      const text = Array.from({ length: n }, (_, i) => words[i % words.length]).join(' ');
-      const times = await page.evaluate(async (sentence) => {
-        const input = document.getElementById('sentence');
-        const out = [];
-        for (let i = 0; i < 9; i++) {
-          input.value = sentence + (i % 2 ? ' ' : '');
-          input.dispatchEvent(new Event('input'));
-          await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-          out.push(Number(document.getElementById('engine').textContent.match(/last recompute ([\d.]+) ms/)[1]));
-        }
-        return out.slice(1).sort((a, b) => a - b);
-      }, text);
-      medians[n] = times[Math.floor(times.length / 2)];
-    }
+    const medians = await medianRecompute(page, [16, 64, 512]);
     t.diagnostic(`median recompute: ${JSON.stringify(medians)} ms`);
     // Generous bounds: the machine running the tests may be busy; a frame is 16 ms.
     assert.ok(medians[64] < 60, `64 tokens recompute in ${medians[64]} ms`);

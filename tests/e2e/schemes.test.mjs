@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { assertLinkRestores, fullPageScreenshot, pageSuite, readFigure as readFigureCanvases } from './browser.mjs';
+import { assertLinkRestores, fullPageScreenshot, medianRecompute, pageSuite, readFigure as readFigureCanvases } from './browser.mjs';
 import { SCHEME_LABELS } from '../../dist/posenc.mjs';
 import { INPUT_RANGES } from '../../dist/pipeline/state.js';
 
@@ -356,23 +356,7 @@ test('a keystroke computes only the chosen lanes: three further schemes stay wit
   const { page, problems, close } = await openPage({ hash: '#sch=alibi,t5,yarn' });
   try {
     await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: 20000 });
-    const words = 'the quick brown fox jumps over a lazy dog while the king and queen watch'.split(' ');
-    const medians = {};
-    for (const n of [64, 512]) {
-      const text = Array.from({ length: n }, (_, i) => words[i % words.length]).join(' ');
-      const times = await page.evaluate(async (sentence) => {
-        const input = document.getElementById('sentence');
-        const out = [];
-        for (let i = 0; i < 9; i++) {
-          input.value = sentence + (i % 2 ? ' ' : '');
-          input.dispatchEvent(new Event('input'));
-          await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-          out.push(Number(document.getElementById('engine').textContent.match(/last recompute ([\d.]+) ms/)[1]));
-        }
-        return out.slice(1).sort((a, b) => a - b);
-      }, text);
-      medians[n] = times[Math.floor(times.length / 2)];
-    }
+    const medians = await medianRecompute(page, [64, 512]);
     t.diagnostic(`median recompute with alibi, t5, yarn: ${JSON.stringify(medians)} ms`);
     // Generous bounds, as in page.test.mjs: the machine may be busy; a frame is 16 ms.
     assert.ok(medians[64] < 60, `64 tokens recompute in ${medians[64]} ms`);
