@@ -265,18 +265,22 @@ export class Model {
    * −ln p(tokens[i + 1] | tokens[0 … i]) }. The model keeps the rows of its previous inspect call
    * and recomputes only those from the first id that differs (the model is causal), so typing at
    * the end of a sentence costs about one row; the values equal a fresh pass bit for bit.
+   * options.layer and options.head (0-based, both or neither): attention is that head's n×n map
+   * alone (what one figure shows; a keystroke then copies n² floats, not L·h·n²).
    */
   inspect(tokens, n, options = {}) {
-    checkOptions('options', options, ['ropeScaling']);
+    checkOptions('options', options, ['ropeScaling', 'layer', 'head']);
     checkInt('n', n, 1, 2 ** 31 - 1);
     checkIds('tokens', tokens, n, '(n)');
     const [rope, factor] = ropeScaling(options.ropeScaling);
-    const mapFloats = this.config.layers * this.config.heads * n * n;
+    const { layers, heads } = this.config;
+    const map = oneMap(options, layers, heads);
+    const mapFloats = (map < 0 ? layers * heads : 1) * n * n;
     return this.#scratch(n + mapFloats + n, (address) => {
       const attentionAt = address + 4 * n;
       const surpriseAt = attentionAt + 4 * mapFloats;
       this.#core.HEAP32.set(tokens, address / 4);
-      const error = this.#live().inspect(address, n, rope, factor, attentionAt, surpriseAt);
+      const error = this.#live().inspect(address, n, rope, factor, map, attentionAt, surpriseAt);
       if (error) throw new RangeError(error);
       return {
         attention: this.#core.HEAPF32.slice(attentionAt / 4, attentionAt / 4 + mapFloats),
@@ -403,6 +407,13 @@ function ropeScaling(value) {
   checkOptions('ropeScaling', value, ['type', 'factor']);
   const kind = checkEnum('ropeScaling.type', value.type, ROPE_TYPES);
   return [kind, checkFinite('ropeScaling.factor', value.factor ?? 1)];
+}
+
+// inspect's map: layer·heads + head for options.layer/options.head, −1 (every map) when neither.
+function oneMap({ layer, head }, layers, heads) {
+  if (layer === undefined && head === undefined) return -1;
+  if (layer === undefined || head === undefined) throw new TypeError('options.layer and options.head go together: give both or neither');
+  return checkInt('options.layer', layer, 0, layers - 1) * heads + checkInt('options.head', head, 0, heads - 1);
 }
 
 function isArrayLike(values) {

@@ -960,14 +960,16 @@ public:
         model_->attention(ids(tokens), n, heap(out), eval);
         return {};
     }
-    // attention_out: L·h·n·n floats; surprise_out: n − 1 floats (Transformer::inspect).
-    std::string inspect(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t attention_out,
-                        std::uintptr_t surprise_out) {
+    // map: layer·h + head, or −1 for every map; attention_out: n·n or L·h·n·n floats; surprise_out:
+    // n − 1 floats (Transformer::inspect).
+    std::string inspect(std::uintptr_t tokens, std::size_t n, int rope, double factor, int map,
+                        std::uintptr_t attention_out, std::uintptr_t surprise_out) {
         const model::EvalOptions eval = eval_options(rope, factor);
+        const std::size_t chosen = map < 0 ? model::kEveryMap : static_cast<std::size_t>(map);
         if (const char* e = check_sequence(tokens, n, eval)) return e;
-        if (const char* e = model::validate_inspect(model_->config(), n)) return e;
+        if (const char* e = model::validate_inspect(model_->config(), n, chosen)) return e;
         if (const char* e = fits(model_->inspect_capacity(), model::inspect_floats(model_->config(), n))) return e;
-        model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval);
+        model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen);
         return {};
     }
     std::string logits(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t out) {

@@ -21,12 +21,19 @@ inline std::size_t counted_targets(const std::uint8_t* mask, std::size_t N) {
     return count;
 }
 
+// ln Σ_v e^{z_v} over one row of V logits, as max z + ln Σ e^{z − max z}.
+template <class Real>
+Real log_normalizer(const Real* z, std::size_t V) {
+    const Real zmax = row_max(z, V);
+    return std::log(exp_shifted_sum(z, zmax, V, static_cast<Real*>(nullptr))) + zmax;
+}
+
 // −ln softmax(z)[t] over one row of V logits: each row's term of cross_entropy, and the surprise
-// Transformer::inspect reports per position.
+// Transformer::inspect reports per position (which keeps log_normalizer's value per row and
+// subtracts a new target's logit from it: the same two operations).
 template <class Real>
 Real next_token_loss(const Real* z, std::size_t V, std::size_t t) {
-    const Real zmax = row_max(z, V);
-    return std::log(exp_shifted_sum(z, zmax, V, static_cast<Real*>(nullptr))) + zmax - z[t];
+    return log_normalizer(z, V) - z[t];
 }
 
 // Returns the mean loss (accumulated in double: it is a report, not a gradient); dlogits may be

@@ -56,7 +56,8 @@ void size_cache(const ModelConfig& cfg, std::size_t n, PrefixCache& c) {
     ensure(c.stream, (L + 1) * cap * d);
     ensure(c.qkv, L * cap * 3 * d);
     ensure(c.probs, L * cfg.heads * cap * cap);
-    ensure(c.surprise, cap);
+    for (auto* v : {&c.surprise, &c.normalizer}) ensure(*v, cap);
+    ensure(c.final, cap * d);
     for (auto* v : {&c.u, &c.att, &c.after_attn}) ensure(*v, cap * d);
     ensure(c.stats, 2 * cap);
     for (auto* v : {&c.pre, &c.act, &c.act_tanh}) ensure(*v, cap * 4 * d);
@@ -91,30 +92,51 @@ void block_rows(const ModelConfig& cfg, const TensorOffsets::Layer& at, const fl
     add_into(x_next, a, m * d);
 }
 
-// Surprise at positions first … n − 2: ln_f and lm_head on those rows of x_L, kHeadRows at a time.
+// Surprise at positions from … n − 2: ln_f and lm_head on those rows of x_L, kHeadRows at a time,
+// each row's ln_f output and log-normaliser kept for rescore_row.
 void surprise_rows(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
-                   std::size_t n, std::size_t first, PrefixCache& c) {
+                   std::size_t n, std::size_t from, PrefixCache& c) {
     const std::size_t d = cfg.d, V = cfg.vocab;
     const float* x_last = c.stream.data() + cfg.layers * c.cap * d;
-    for (std::size_t r0 = first; r0 + 1 < n; r0 += kHeadRows) {
+    for (std::size_t r0 = from; r0 + 1 < n; r0 += kHeadRows) {
         const std::size_t rows = std::min(kHeadRows, n - 1 - r0);
-        layernorm_forward(x_last + r0 * d, rows, d, params + at.lnf_w, params + at.lnf_b, c.u.data(), c.stats.data(),
+        float* u = c.final.data() + r0 * d;
+        layernorm_forward(x_last + r0 * d, rows, d, params + at.lnf_w, params + at.lnf_b, u, c.stats.data(),
                           c.stats.data() + rows);
-        linear_forward_transposed(c.u.data(), rows, d, c.weights_t.data() + layer_weights_t(cfg, cfg.layers),
-                                  static_cast<const float*>(nullptr), V, c.logits.data());
-        for (std::size_t r = 0; r < rows; ++r)
-            c.surprise[r0 + r] = next_token_loss(c.logits.data() + r * V, V, static_cast<std::size_t>(tokens[r0 + r + 1]));
+        linear_forward_transposed(static_cast<const float*>(u), rows, d,
+                                  c.weights_t.data() + layer_weights_t(cfg, cfg.layers), static_cast<const float*>(nullptr),
+                                  V, c.logits.data());
+        for (std::size_t r = 0; r < rows; ++r) {
+            const float* z = c.logits.data() + r * V;
+            c.normalizer[r0 + r] = log_normalizer(z, V);
+            c.surprise[r0 + r] = c.normalizer[r0 + r] - z[tokens[r0 + r + 1]];
+        }
     }
 }
 
-void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float* attention_out, float* surprise_out) {
+// Surprise at position p of a kept row (p < scored) with a new target tokens[p + 1]: the target's
+// logit summed in k order from 0, as matmul sums each element (lm_head has no bias: 0 + Σ), so
+// the value is the one surprise_rows would give.
+void rescore_row(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
+                 std::size_t p, PrefixCache& c) {
+    const std::size_t d = cfg.d;
+    const float* u = c.final.data() + p * d;
+    const float* w = params + at.head + static_cast<std::size_t>(tokens[p + 1]) * d;  // lm_head row: Wᵀ's column
+    float sum = 0.0f;
+    for (std::size_t k = 0; k < d; ++k) sum = sum + u[k] * w[k];
+    c.surprise[p] = c.normalizer[p] - (0.0f + sum);
+}
+
+void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float* attention_out, float* surprise_out,
+              std::size_t map) {
     if (surprise_out && n > 1) std::copy(c.surprise.begin(), c.surprise.begin() + static_cast<std::ptrdiff_t>(n - 1), surprise_out);
     if (!attention_out) return;
+    const std::size_t first = map == kEveryMap ? 0 : map, end = map == kEveryMap ? cfg.layers * cfg.heads : map + 1;
     // Cached rows hold their causal part (columns 0 … i); the rest of an output row is 0.
-    for (std::size_t map = 0; map < cfg.layers * cfg.heads; ++map) {
+    for (std::size_t m = first; m < end; ++m) {
         for (std::size_t i = 0; i < n; ++i) {
-            const float* row = c.probs.data() + (map * c.cap + i) * c.cap;
-            float* out = attention_out + (map * n + i) * n;
+            const float* row = c.probs.data() + (m * c.cap + i) * c.cap;
+            float* out = attention_out + ((m - first) * n + i) * n;
             std::copy(row, row + i + 1, out);
             std::fill(out + i + 1, out + n, 0.0f);
         }
@@ -125,13 +147,13 @@ void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float
 
 std::uint64_t inspect_floats(const ModelConfig& cfg, std::uint64_t n) {
     const std::uint64_t cap = cache_rows(n), d = cfg.d, L = cfg.layers;
-    return (L + 1) * cap * d + L * cap * 3 * d + L * cfg.heads * cap * cap + cap + 3 * cap * d + 2 * cap +
+    return (L + 1) * cap * d + L * cap * 3 * d + L * cfg.heads * cap * cap + 2 * cap + cap * d + 3 * cap * d + 2 * cap +
            3 * cap * 4 * d + std::uint64_t{kHeadRows} * cfg.vocab + L * 12 * d * d + d * cfg.vocab;
 }
 
 void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
                   std::size_t n, const EvalOptions& eval, Workspace<float>& ws, PrefixCache& cache,
-                  float* attention_out, float* surprise_out) {
+                  float* attention_out, float* surprise_out, std::size_t map) {
     if (cache.weights_stale) transpose_weights(cfg, at, params, cache);
     const std::size_t first = reusable_rows(cache, tokens, n, eval);
     if (first == 0) size_cache(cfg, n, cache);
@@ -142,11 +164,15 @@ void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* 
         const float* t5_table = cfg.scheme == Scheme::t5 ? params + at.t5 : nullptr;
         for (std::size_t l = 0; l < cfg.layers; ++l) block_rows(cfg, at.layers[l], params, t5_table, l, n, first, ws, cache);
     }
-    // Surprise p reads id p + 1: a change at `first` reaches position first − 1.
-    surprise_rows(cfg, at, params, tokens, n, first > 0 ? first - 1 : 0, cache);
+    // Surprise p reads id p + 1: a change at `first` < n reaches position first − 1, whose row is
+    // kept (first > 0) and maybe scored already.
+    std::size_t from = first > 0 ? first - 1 : 0;
+    if (first > 0 && first < n && first - 1 < cache.scored) rescore_row(cfg, at, params, tokens, from++, cache);
+    surprise_rows(cfg, at, params, tokens, n, from, cache);
+    cache.scored = n - 1;
     cache.ids.assign(tokens, tokens + n);
     cache.eval = eval;
-    copy_out(cfg, cache, n, attention_out, surprise_out);
+    copy_out(cfg, cache, n, attention_out, surprise_out, map);
 }
 
 }  // namespace posenc::model

@@ -2,16 +2,20 @@
 // −ln p(token p + 1 | tokens 0 … p) at each position, with the rows of the previous call reused.
 //
 // Shapes (n ids, cap ≥ n the rows the cache holds, L layers, h heads, d width, V vocabulary):
-//   attention out — L·h·n·n (row = query, exactly 0 above the diagonal);  surprise out — n − 1
+//   attention out — L·h·n·n (row = query, exactly 0 above the diagonal), or n·n for one map
+//   (map = layer·h + head);  surprise out — n − 1
 //   cache: stream (L + 1)·cap·d (x_0 … x_L), qkv L·cap·3d (q and k rotated), probs L·h·cap·cap
-//   (row stride cap), surprise cap; scratch rows for the recomputed part only; weights_t: every
+//   (row stride cap), surprise cap, final cap·d (ln_f(x_L)) and normalizer cap (ln Σ e^logits),
+//   both valid on rows 0 … scored − 1; scratch rows for the recomputed part only; weights_t: every
 //   linear layer's Wᵀ (per layer c_attn, attn c_proj, c_fc, mlp c_proj: 12d², then lm_head d·V),
 //   made once per set of weights (a transpose of lm_head costs more than a one-row pass).
 // The model is causal, so row p of every activation depends on ids 0 … p alone: after a call on
 // ids a, a call on ids b recomputes rows ≥ the first position where a and b differ (or
 // min(|a|, |b|)) and keeps the rest. Recomputed rows go through the same kernels on the same row
 // values as a whole pass (per-row LayerNorm and softmax, matmul summing each element in k order),
-// so the outputs equal a fresh pass's bit for bit; test_model_inspect.cpp checks it.
+// so the outputs equal a fresh pass's bit for bit; test_model_inspect.cpp checks it. Typing inside
+// the last word changes only the target of the surprise before it, on an unchanged row: its kept
+// normaliser minus one logit (a dot product of d) replaces that row's lm_head product (d·V).
 #pragma once
 
 #include <cstddef>
@@ -27,13 +31,14 @@ struct PrefixCache {
     std::vector<std::int32_t> ids;  // the last call's ids (empty: nothing reusable)
     EvalOptions eval;
     std::size_t cap = 0;
-    std::vector<float> stream, qkv, probs, surprise;
+    std::vector<float> stream, qkv, probs, surprise, final, normalizer;
+    std::size_t scored = 0;  // rows of final and normalizer that match ids
     std::vector<float> u, stats, att, after_attn, pre, act, act_tanh, logits;  // scratch
     std::vector<float> weights_t;
     bool weights_stale = true;
     std::size_t capacity_floats() const {
         std::size_t total = weights_t.capacity();
-        for (const auto* v : {&stream, &qkv, &probs, &surprise, &u, &stats, &att, &after_attn, &pre, &act, &act_tanh, &logits})
+        for (const auto* v : {&stream, &qkv, &probs, &surprise, &final, &normalizer, &u, &stats, &att, &after_attn, &pre, &act, &act_tanh, &logits})
             total += v->capacity();
         return total;
     }
@@ -44,13 +49,17 @@ struct PrefixCache {
     }
 };
 
+// inspect_pass's map argument for every layer's every head.
+inline constexpr std::size_t kEveryMap = static_cast<std::size_t>(-1);
+
 // Floats a PrefixCache holds for a call on n ids (validate_inspect in transformer.hpp bounds it).
 std::uint64_t inspect_floats(const ModelConfig& cfg, std::uint64_t n);
 
 // Preconditions: the ids validated (validate_sequence, validate_inspect), ws prepared for (1, n,
-// evaluation, eval) (tables, scale, transpose scratch). attention_out and surprise_out nullable.
+// evaluation, eval) (tables, scale, transpose scratch); map kEveryMap or < L·h. attention_out
+// and surprise_out nullable.
 void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
                   std::size_t n, const EvalOptions& eval, Workspace<float>& ws, PrefixCache& cache,
-                  float* attention_out, float* surprise_out);
+                  float* attention_out, float* surprise_out, std::size_t map);
 
 }  // namespace posenc::model

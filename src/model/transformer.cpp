@@ -64,7 +64,9 @@ const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens
     return check_tokens(cfg, tokens, token_count);
 }
 
-const char* validate_inspect(const ModelConfig& cfg, std::size_t n) {
+const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map) {
+    if (map != kEveryMap && map >= cfg.layers * cfg.heads)
+        return "options.layer and options.head must be from 0 to layers − 1 and from 0 to heads − 1";
     return inspect_floats(cfg, n) > kMaxWorkspaceFloats
                ? "n needs more than 2^26 floats for every layer's rows (inspect): reduce n"
                : nullptr;
@@ -153,9 +155,9 @@ void Transformer::attention(const std::int32_t* tokens, std::size_t n, float* ou
 }
 
 void Transformer::inspect(const std::int32_t* tokens, std::size_t n, float* attention_out, float* surprise_out,
-                          const EvalOptions& eval) {
+                          const EvalOptions& eval, std::size_t map) {
     prepare_workspace(cfg_, 1, n, false, eval, ws_);
-    inspect_pass(cfg_, offsets_, params_.data(), tokens, n, eval, ws_, cache_, attention_out, surprise_out);
+    inspect_pass(cfg_, offsets_, params_.data(), tokens, n, eval, ws_, cache_, attention_out, surprise_out, map);
 }
 
 void Transformer::logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval) {

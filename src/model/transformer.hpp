@@ -36,8 +36,9 @@ const char* validate_shape(const ModelConfig& cfg, std::size_t B, std::size_t T,
 // The same for attention/logits over one sequence of n ids.
 const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
                               std::size_t n);
-// inspect's extra check after validate_sequence: its cache of every layer's rows fits the limit.
-const char* validate_inspect(const ModelConfig& cfg, std::size_t n);
+// inspect's extra checks after validate_sequence: its cache of every layer's rows fits the limit,
+// and map is kEveryMap or names one of the L·h maps.
+const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map);
 // ropeScaling: rotary models only; factor finite in [1, 1024].
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
 
@@ -75,10 +76,11 @@ public:
                       const AdamWOptions& options);
     // The blocks alone (no ln_f, no lm_head).
     void attention(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval = {});
-    // attention's weights and the surprise at every position from one pass (inspect.hpp), rows
-    // before the first id that differs from the previous inspect call reused. Either output nullable.
+    // attention's weights (every map, or map = layer·h + head alone) and the surprise at every
+    // position from one pass (inspect.hpp), rows before the first id that differs from the
+    // previous inspect call reused. Either output nullable.
     void inspect(const std::int32_t* tokens, std::size_t n, float* attention_out, float* surprise_out,
-                 const EvalOptions& eval = {});
+                 const EvalOptions& eval = {}, std::size_t map = kEveryMap);
     void logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval = {});
 
     // Floats the workspace holds now (capacity): constant across calls of the same or a smaller shape.

@@ -92,6 +92,8 @@ TEST_CASE("inspect: reused rows equal a fresh pass bit for bit through edits, de
         auto typed = ids;
         typed.back() = (typed.back() + 1) % kVocab;  // the last word changes (a keystroke)
         step(typed);
+        typed.back() = (typed.back() + 2) % kVocab;  // and again: the kept normaliser, a new target
+        step(typed);
         typed.push_back(3);  // a word appended
         step(typed);
         typed[7] = (typed[7] + 5) % kVocab;  // an edit in the middle
@@ -100,6 +102,9 @@ TEST_CASE("inspect: reused rows equal a fresh pass bit for bit through edits, de
         step(typed);
         step(typed);  // the same ids again: nothing recomputed
         step(std::vector<std::int32_t>(typed.begin(), typed.begin() + 4));  // n shrinks
+        auto shrunk = steps.back();
+        shrunk[3] = (shrunk[3] + 1) % kVocab;  // then its last word changes: a row scored two calls ago
+        step(shrunk);
         step(std::vector<std::int32_t>(typed.begin(), typed.begin() + 1));  // one word: no surprise
         step(random_tokens(66, kVocab, 9));                                // past the cache's 64 rows
         auto longer = steps.back();
@@ -146,9 +151,30 @@ TEST_CASE("inspect: new weights, ropeScaling and a refused learned call are neve
 
 TEST_CASE("inspect: the cache is bounded like the workspace", "[model][inspect]") {
     ModelConfig cfg = variant_config({Scheme::nope, Layout::interleaved, "nope"}, kVocab, kD, 2, 2, kContext);
-    REQUIRE(validate_inspect(cfg, 64) == nullptr);
+    REQUIRE(validate_inspect(cfg, 64, kEveryMap) == nullptr);
     cfg.layers = 8;
     cfg.heads = 4;
     cfg.d = 16;
-    REQUIRE(validate_inspect(cfg, 4096) != nullptr);  // 8·4·4096² floats of weights alone
+    REQUIRE(validate_inspect(cfg, 4096, kEveryMap) != nullptr);  // 8·4·4096² floats of weights alone
+}
+
+TEST_CASE("inspect: one map is that map of every map's output, bit for bit, cached or not", "[model][inspect]") {
+    Transformer m = perturbed_model({Scheme::alibi, Layout::interleaved, "alibi"});  // heads differ by slope
+    const ModelConfig& cfg = m.config();
+    const std::size_t maps = cfg.layers * cfg.heads;
+    REQUIRE(validate_inspect(cfg, 9, maps - 1) == nullptr);
+    REQUIRE(validate_inspect(cfg, 9, maps) != nullptr);
+    auto ids = random_tokens(9, kVocab, 6);
+    for (int call = 0; call < 2; ++call) {  // the second call reuses every row but the last
+        const Outputs every = fresh_inspect(m, ids);
+        const std::size_t n = ids.size(), nn = n * n;
+        for (std::size_t map = 0; map < maps; ++map) {
+            CAPTURE(call, map);
+            std::vector<float> one(nn, -1.0f), surprise(n - 1, -1.0f);
+            m.inspect(ids.data(), n, one.data(), surprise.data(), {}, map);
+            REQUIRE(same_bits(one, std::vector<float>(every.attention.begin() + map * nn, every.attention.begin() + (map + 1) * nn)));
+            REQUIRE(same_bits(surprise, every.surprise));
+        }
+        ids.back() = (ids.back() + 1) % kVocab;
+    }
 }

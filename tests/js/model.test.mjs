@@ -105,7 +105,15 @@ for (const simd of [true, false]) {
           assert.deepEqual(bits(got.surprise), bits(once.surprise));
           assert.equal(got.surprise.length, n - 1);
           if (n > 1) assert.equal(got.surprise.reduce((a, b) => a + b, 0) / (n - 1), fresh.loss(ids, 1, n - 1), `${scheme} n = ${n}`);
+          // One head alone: that n×n slice of every head's maps (the last of layers × heads).
+          const { layers, heads } = m.config;
+          const one = m.inspect(ids, n, { layer: layers - 1, head: heads - 1 });
+          assert.deepEqual(bits(one.attention), bits(got.attention.subarray((layers * heads - 1) * n * n)));
+          assert.deepEqual(bits(one.surprise), bits(got.surprise));
         }
+        assert.throws(() => m.inspect([2, 3], 2, { layer: 0 }), /options\.layer and options\.head go together/);
+        assert.throws(() => m.inspect([2, 3], 2, { layer: m.config.layers, head: 0 }), /options\.layer must be an integer from 0 to/);
+        assert.throws(() => m.inspect([2, 3], 2, { layer: 0, head: -1 }), /options\.head must be an integer from 0 to/);
         if (scheme === 'learned') assert.throws(() => m.inspect(new Int32Array(21).fill(2), 21), RangeError);
         assert.throws(() => m.inspect([2, 3], 3), /tokens/);
         assert.throws(() => m.inspect([2, 3], 2, { bogus: 1 }), /bogus/);

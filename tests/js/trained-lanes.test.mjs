@@ -2,7 +2,7 @@
 // (web/panels/results-data.js): the numbers the page shows, checked against direct formulas.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from '../../web/panels/trained-data.js';
+import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from '../../web/panels/trained-data.js';
 import { lengthTitles, resultsSentences, resultsTable, rowLabel } from '../../web/panels/results-data.js';
 import { DEFAULTS, readHash, writeHash } from '../../dist/pipeline/state.js';
 
@@ -28,10 +28,7 @@ describe('trained lanes: data helpers', () => {
     assert.deepEqual([...grown.ids], [2]);
   });
 
-  it('finds each head’s n×n block and clamps a 1-based choice to the model', () => {
-    assert.equal(headOffset(0, 0, 5, 4), 0);
-    assert.equal(headOffset(0, 4, 5, 4), 64);
-    assert.equal(headOffset(1, 0, 5, 4), 80);
+  it('clamps a 1-based layer and head choice to the model', () => {
     assert.deepEqual(clampHead({ layer: 1, head: 1 }, { layers: 2, heads: 5 }), { layer: 0, head: 0 });
     assert.deepEqual(clampHead({ layer: 9, head: 64 }, { layers: 2, heads: 5 }), { layer: 1, head: 4 });
   });

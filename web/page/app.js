@@ -465,8 +465,11 @@ function recompute({ typed = false } = {}) {
   view = next;
 
   tokenList.render(tokens, next.unknown, next.total, next.textCut);
-  lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength });
-  trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes, layer: state.headLayer, head: state.headIndex });
+  // Trained maps first: the identity maps they cover are then not painted at all.
+  const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
+    layer: state.headLayer, head: state.headIndex });
+  lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
+    attentionShownElsewhere: trainedMaps });
   if (settings.trained) resultsTable.load();
   lanes.select(selected);
   describeLanes(view);

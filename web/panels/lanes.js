@@ -7,6 +7,8 @@ import { maxAbs } from '../pipeline/math.js';
 import { SCHEMES, SCHEME_LABELS } from '../posenc.mjs';
 
 export { SCHEMES };
+
+const NONE = new Set();
 export const SCHEME_NAMES = SCHEME_LABELS;
 
 /** f's value, computed on the first call only. */
@@ -55,10 +57,12 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
     attach,
 
     /**
-     * view: { result (lab.compare), tokens, heads, causal, dWord, trainedLength }. Lanes whose
-     * scheme the result lacks are left as they are (the page keeps unchosen lanes detached).
+     * view: { result (lab.compare), tokens, heads, causal, dWord, trainedLength,
+     * attentionShownElsewhere (a Set of schemes whose attention figure shows another map, the
+     * trained heads': not painted over) }. Lanes whose scheme the result lacks are left as they
+     * are (the page keeps unchosen lanes detached).
      */
-    update({ result, tokens, heads, causal, dWord, trainedLength }) {
+    update({ result, tokens, heads, causal, dWord, trainedLength, attentionShownElsewhere = NONE }) {
       const { n } = result;
       const nn = n * n;
       const tokenLabel = (i) => `“${tokens[i]}” (${i})`;
@@ -94,24 +98,26 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
           note: (t, i) => (untrained !== undefined && i >= untrained ? ` (position ≥ L = ${trainedLength}: a trained table has no row for it)` : ''),
         });
         const slope = scheme === 'alibi' && data.slopes ? `, slope m = ${slopeText(data.slopes[0])}` : '';
-        const attention = scheme === 'nope' && data.masked && data.unmasked
-          ? {
-            tiles: [
-              { title: 'without a mask', values: data.unmasked, rows: n, cols: n },
-              { title: 'with the causal mask', values: data.masked, rows: n, cols: n },
-            ],
-            note: (t, i, j) => (t === 1 ? maskNote(i, j) : ''),
-          }
-          : { tiles: [{ values: data.weights, rows: n, cols: n }], note: (t, i, j) => (causal ? maskNote(i, j) : '') };
-        lanes[scheme].attention?.update({
-          ...attention,
-          min: 0,
-          max: 1,
-          label: `${name} attention weights (${headText}${slope}), ${n} × ${n} tokens, rows are queries`,
-          legendTitle: 'attention weight',
-          rowLabel: query,
-          colLabel: key,
-        });
+        if (!attentionShownElsewhere.has(scheme)) {
+          const attention = scheme === 'nope' && data.masked && data.unmasked
+            ? {
+              tiles: [
+                { title: 'without a mask', values: data.unmasked, rows: n, cols: n },
+                { title: 'with the causal mask', values: data.masked, rows: n, cols: n },
+              ],
+              note: (t, i, j) => (t === 1 ? maskNote(i, j) : ''),
+            }
+            : { tiles: [{ values: data.weights, rows: n, cols: n }], note: (t, i, j) => (causal ? maskNote(i, j) : '') };
+          lanes[scheme].attention?.update({
+            ...attention,
+            min: 0,
+            max: 1,
+            label: `${name} attention weights (${headText}${slope}), ${n} × ${n} tokens, rows are queries`,
+            legendTitle: 'attention weight',
+            rowLabel: query,
+            colLabel: key,
+          });
+        }
         const names = data.termNames;
         const termMax = names.map((_, t) => once(() => data.termMaxAbs?.[t] ?? maxAbs(data.terms, t * nn, (t + 1) * nn)));
         const termRange = once(() => Math.max(...termMax.map((m) => m())) || 1);

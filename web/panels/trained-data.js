@@ -1,8 +1,7 @@
 // The trained lanes' numbers, without the DOM: which models the Heads control offers, the page's
-// tokens as a model's ids, and where a head sits in the model's attention output.
+// tokens as a model's ids, and which head to show.
 //
-// Shapes: tokens n strings; ids Int32Array(n); attention Float32Array(L·h·n·n), layer-major then
-// head, each n×n row-major (row = query).
+// Shapes: tokens n strings; ids Int32Array(n).
 
 const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -38,11 +37,6 @@ export function idsFor(tokens, index, unknownId, out = null) {
     ids[i] = id ?? unknownId;
   }
   return { ids, unknown };
-}
-
-/** Where head `head` of layer `layer` (both 0-based) starts in an L·h·n·n attention array. */
-export function headOffset(layer, head, heads, n) {
-  return (layer * heads + head) * n * n;
 }
 
 /** The layer and head to show (0-based), the URL's 1-based choice clamped to the model's shape. */

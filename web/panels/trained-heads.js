@@ -9,13 +9,13 @@
 // rows from the first changed word) paints both inside the keystroke's frame, lane after lane,
 // while the frame's budget (IN_FRAME_BUDGET_MS) lasts. Lanes left over when it is spent (a pasted
 // sentence, a model's first pass) keep their previous map and strip, dimmed, and get their
-// inspect call in a background task after the frame. A layer or head change with the same words
-// repaints from the last outputs without calling the model.
+// inspect call in a background task after the frame. The call asks for the chosen head's map
+// alone; a layer or head change with the same words is a call that recomputes no row.
 import { HeatmapFigure } from '../figures/figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setAttr, setHidden, setStyle, setText } from '../figures/dom.js';
 import { TRAINED_HEADS } from '../pipeline/state.js';
-import { clampHead, headOffset, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
+import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
 function element(tag, className, text) {
   const node = document.createElement(tag);
@@ -144,23 +144,24 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
   // lane's `want`; while the frame's budget lasts, one inspect call makes them `shown` (map and
   // strip); otherwise the map shows what the model last computed (dimmed while stale) and the
   // pass follows in a task after the frame (runPass). frameBudget: { until } (performance.now()).
+  // → whether the lane's attention figure shows a trained map (else compare()'s identity map stays).
   function showTrained(scheme, record, parts, tokens, frameBudget) {
     const { model, index } = record;
     const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
     if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
     const n = ids.length;
-    const same = (outputs) => outputs?.model === model && sameIds(outputs.ids, ids);
-    if (!same(parts.want)) parts.want = { model, ids: ids.slice(), tokens, unknown };
+    const { layers, heads } = model.config;
+    const { layer, head } = clampHead(state.head, { layers, heads });
+    const same = (outputs) => outputs?.model === model && outputs.layer === layer && outputs.head === head && sameIds(outputs.ids, ids);
+    if (!same(parts.want)) parts.want = { model, layer, head, ids: ids.slice(), tokens, unknown };
     parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
     if (!same(parts.shown) && !same(parts.refused) && performance.now() < frameBudget.until) inspectLane(scheme, parts, false);
     if (same(parts.refused)) {
       refuse(scheme, parts);
-      return;
+      return false;
     }
-    const { layers, heads } = model.config;
-    const { layer, head } = clampHead(state.head, { layers, heads });
     const V = model.vocabulary.length;
-    setText(parts.note, parts.shown ? `Trained model: layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}` +
+    setText(parts.note, parts.shown ? `Trained model: layer ${parts.shown.layer + 1} of ${layers}, head ${parts.shown.head + 1} of ${heads}` +
       (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocabulary[model.unknownId]}).` : '.')
       : `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`);
     if (same(parts.shown)) parts.shown.tokens = tokens;
@@ -171,20 +172,22 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     showStrip(parts, n > 1 && parts.shown !== null);
     markPending(parts);
     if (parts.shown?.ids !== parts.want.ids) schedulePasses();
+    return parts.shown !== null;
   }
 
-  // The lane's one model call: map and strip of `want` (both painted by the caller). The core
-  // refuses what a model cannot do (a learned table past its rows): then `refused`, and the lane
-  // keeps compare()'s identity map (repainted by a new update when the trained map had replaced it).
+  // The lane's one model call: the chosen head's map and the strip of `want` (both painted by the
+  // caller). The core refuses what a model cannot do (a learned table past its rows): then
+  // `refused`, and the lane keeps compare()'s identity map (repainted by a new update when the
+  // trained map had replaced it).
   function inspectLane(scheme, parts, background) {
-    const { model, ids } = parts.want;
+    const { model, ids, layer, head } = parts.want;
     try {
-      const { attention, surprise } = model.inspect(ids, ids.length);
+      const { attention, surprise } = model.inspect(ids, ids.length, { layer, head });
       parts.shown = { ...parts.want, attention, surprise };
       parts.refused = null;
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      parts.refused = { model, ids, message: error.message };
+      parts.refused = { ...parts.want, message: error.message };
       const painted = parts.shown !== null;
       parts.shown = null;
       if (background && painted) requestUpdate();
@@ -192,12 +195,11 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
   }
 
   function paintMap(scheme, parts) {
-    const { model, attention, tokens, ids } = parts.shown;
+    const { model, attention, tokens, ids, layer, head } = parts.shown;
     const n = ids.length;
     const { layers, heads } = model.config;
-    const { layer, head } = clampHead(state.head, { layers, heads });
     figuresOf(scheme)?.attention?.update({
-      tiles: [{ values: attention, offset: headOffset(layer, head, heads, n), rows: n, cols: n }],
+      tiles: [{ values: attention, rows: n, cols: n }],
       min: 0,
       max: 1,
       label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
@@ -238,14 +240,14 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model cannot read this sentence: ${parts.refused.message}. ` +
       'This lane shows identity heads (W = I).');
     showStrip(parts, false);
-    parts.box.dataset.state = 'ready';
+    setAttr(parts.box, 'data-state', 'ready');
     setAttr(parts.slot, 'data-trained', 'ready');
   }
 
   // pending: the lane shows outputs for other words than the sentence's (dimmed by style.css).
   function markPending(parts) {
     const ready = parts.shown && parts.shown.ids === parts.want.ids;
-    parts.box.dataset.state = ready ? 'ready' : 'pending';
+    setAttr(parts.box, 'data-state', ready ? 'ready' : 'pending');
     setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
   }
 
@@ -308,15 +310,18 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     /**
      * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'
      * lanes: scheme → { attention, … }), layer, head (1-based, from the state) }.
+     * → the Set of schemes whose attention figure now shows a trained map (createLanes' update
+     * leaves those figures alone).
      */
     update({ active, tokens, schemes, figures, layer, head }) {
       state.head = { layer, head };
       figuresOf = (scheme) => figures[scheme];
+      const trainedMaps = new Set();
       if (!active) {
         cancelLoads();
-        picker.hidden = true;
+        setHidden(picker, true);
         for (const parts of boxes.values()) setHidden(parts.box, true);
-        return;
+        return trainedMaps;
       }
       let shape = null;
       const frameBudget = { until: performance.now() + IN_FRAME_BUDGET_MS };
@@ -340,15 +345,16 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
           setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
             'this lane shows identity heads (W = I).');
           showStrip(parts, false);
-        } else {
-          showTrained(scheme, record, parts, tokens, frameBudget);
+        } else if (showTrained(scheme, record, parts, tokens, frameBudget)) {
+          trainedMaps.add(scheme);
         }
       }
-      picker.hidden = !shape;
+      setHidden(picker, !shape);
       if (shape) {
         fillSelect(layerSelect, shape.layers, layer);
         fillSelect(headSelect, shape.heads, head);
       }
+      return trainedMaps;
     },
   };
 }
