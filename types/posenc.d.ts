@@ -347,11 +347,9 @@ export interface Model {
   readonly config: Readonly<Required<ModelConfig>>;
   readonly parameterCount: number;
   readonly tensors: readonly ModelTensor[];
-  /** The token strings stored in the weights file, or null. */
+  /** The token strings stored in the weights file, in id order (a word-level model's '<unk>' at unknownId), or null. */
   readonly vocab: readonly string[] | null;
-  /** Word-level models (a vocabulary with <unk>): the token strings in id order; else null. */
-  readonly vocabulary: readonly string[] | null;
-  /** Word-level models: the id of every token outside the vocabulary; else null. */
+  /** Word-level models (e.g. lab.loadPretrained): the id of every token outside the vocabulary; else null. */
   readonly unknownId: number | null;
   /** Word-level models: one id per lab.tokenize(text) token, same order (RangeError for other models). */
   tokenize(text: string): Int32Array;

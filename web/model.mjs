@@ -139,12 +139,10 @@ export class Model {
     this.parameterCount = handle.parameterCount();
     this.tensors = Object.freeze(JSON.parse(handle.tensors()).map(([name, rows, cols, offset]) =>
       Object.freeze({ name, shape: Object.freeze(cols ? [rows, cols] : [rows]), offset })));
-    /** The token strings stored in the weights file, or null. */
+    /** The token strings stored in the weights file, in id order (a word-level model's '<unk>' at unknownId), or null. */
     this.vocab = handle.hasVocab() ? Object.freeze(handle.vocab()) : null;
     const unknownId = handle.unknownId();
-    /** Word-level models (a vocabulary with <unk>, e.g. lab.loadPretrained): the token strings in id order, else null. */
-    this.vocabulary = unknownId >= 0 ? this.vocab : null;
-    /** The id every token outside the vocabulary maps to (word-level models), else null. */
+    /** The id every token outside the vocabulary maps to (word-level models, e.g. lab.loadPretrained), else null. */
     this.unknownId = unknownId >= 0 ? unknownId : null;
     Object.freeze(this);
   }

@@ -27,8 +27,10 @@ inline void gelu_lanes(const F* x, F* y, F* t) {
     }
 }
 
+#if POSENC_SIMD
 // Batches per step of gelu_forward's main loop.
 inline constexpr std::size_t kGeluBatches = 4;
+#endif
 
 }  // namespace
 

@@ -88,8 +88,8 @@ for (const simd of [true, false]) {
       for (const entry of lab.pretrained) {
         const m = models[entry.name];
         assert.deepEqual(m.config, entry.config);
-        assert.equal(m.vocabulary.length, entry.vocabSize);
-        assert.equal(m.vocabulary[m.unknownId], '<unk>');
+        assert.equal(m.vocab.length, entry.vocabSize);
+        assert.equal(m.vocab[m.unknownId], '<unk>');
       }
     });
 
@@ -126,14 +126,14 @@ for (const simd of [true, false]) {
         assert.ok(ids instanceof Int32Array);
         assert.equal(ids.length, tokens.length, JSON.stringify(text));
         tokens.forEach((token, i) => {
-          const id = m.vocabulary.indexOf(token);
+          const id = m.vocab.indexOf(token);
           assert.equal(ids[i], id >= 0 ? id : m.unknownId, `${JSON.stringify(token)} in ${JSON.stringify(text)}`);
         });
       }
       assert.throws(() => m.tokenize(5), TypeError);
       assert.throws(() => m.tokenize('x'.repeat(lab.limits.maxTextLength + 1)), /text/);
       const plain = lab.createModel({ scheme: 'nope', vocab: 4 });
-      assert.equal(plain.vocabulary, null);
+      assert.equal(plain.vocab, null);
       assert.equal(plain.unknownId, null);
       assert.throws(() => plain.tokenize('a'), RangeError);
       plain.dispose();

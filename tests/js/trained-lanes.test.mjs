@@ -135,7 +135,7 @@ describe('trained lanes: the vocabulary lookup equals the core’s tokenize', ()
       for (const { name } of lab.pretrained) {
         const m = await lab.loadPretrained(name);
         try {
-          const { ids, unknown } = idsFor(tokens, vocabularyIndex(m.vocabulary), m.unknownId, null);
+          const { ids, unknown } = idsFor(tokens, vocabularyIndex(m.vocab), m.unknownId, null);
           assert.deepEqual([...ids], [...m.tokenize(TEXT)], name);
           assert.ok(unknown >= 1, `${name}: "zxqv" is unknown`);
         } finally {

@@ -87,7 +87,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       },
     }).then((model) => {
       if (models.get(scheme) !== record) { model.dispose(); return; }
-      Object.assign(record, { status: 'ready', model, index: vocabularyIndex(model.vocabulary), controller: null });
+      Object.assign(record, { status: 'ready', model, index: vocabularyIndex(model.vocab), controller: null });
       requestUpdate();
     }, (error) => {
       if (models.get(scheme) !== record) return;
@@ -160,9 +160,9 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       refuse(scheme, parts);
       return false;
     }
-    const V = model.vocabulary.length;
+    const V = model.vocab.length;
     setText(parts.note, parts.shown ? `Trained model: layer ${parts.shown.layer + 1} of ${layers}, head ${parts.shown.head + 1} of ${heads}` +
-      (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocabulary[model.unknownId]}).` : '.')
+      (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocab[model.unknownId]}).` : '.')
       : `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`);
     if (same(parts.shown)) parts.shown.tokens = tokens;
     if (parts.shown) {
@@ -217,7 +217,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     if (n < 2 || parts.stripShown === parts.shown) return; // one word: nothing is predicted (showStrip hides the strip)
     parts.stripShown = parts.shown;
     // Entry i is −ln p(ids[i + 1] | ids[0 … i]): the first word has none.
-    const V = model.vocabulary.length;
+    const V = model.vocab.length;
     const uniform = Math.log(V);
     parts.figure.update({
       tiles: [{ values: surprise, rows: 1, cols: n - 1 }],
