@@ -268,29 +268,35 @@ export class Model {
    */
   inspect(tokens, n, options = {}) {
     checkOptions('options', options, ['ropeScaling', 'layer', 'head']);
-    checkInt('n', n, 1, 2 ** 31 - 1);
-    checkIds('tokens', tokens, n, '(n)');
-    const [rope, factor] = ropeScaling(options.ropeScaling);
-    const { layers, heads } = this.config;
-    const map = oneMap(options, layers, heads);
-    const mapFloats = (map < 0 ? layers * heads : 1) * n * n;
-    return this.#scratch(n + mapFloats + n, (address) => {
-      const attentionAt = address + 4 * n;
-      const surpriseAt = attentionAt + 4 * mapFloats;
-      this.#core.HEAP32.set(tokens, address / 4);
-      const error = this.#live().inspect(address, n, rope, factor, map, attentionAt, surpriseAt);
-      if (error) throw new RangeError(error);
-      return {
-        attention: this.#core.HEAPF32.slice(attentionAt / 4, attentionAt / 4 + mapFloats),
-        surprise: this.#core.HEAPF32.slice(surpriseAt / 4, surpriseAt / 4 + n - 1),
-      };
-    });
+    return this.#inspect(tokens, n, options.ropeScaling, oneMap(options, this.config.layers, this.config.heads));
   }
 
   /** Float32Array(n − 1): entry i is −ln p(tokens[i + 1] | tokens[0 … i]) (inspect's surprise). */
   tokenLosses(tokens, n, options = {}) {
     checkInt('n', n, 2, 2 ** 31 - 1);
-    return this.inspect(tokens, n, options).surprise;
+    checkOptions('options', options, ['ropeScaling']);
+    return this.#inspect(tokens, n, options.ropeScaling, null).surprise;
+  }
+
+  // The core's inspect. map: layer·heads + head, −1 for every map, or null for none (the core is
+  // given no attention buffer and copies none; attention is then null).
+  #inspect(tokens, n, scaling, map) {
+    checkInt('n', n, 1, 2 ** 31 - 1);
+    checkIds('tokens', tokens, n, '(n)');
+    const [rope, factor] = ropeScaling(scaling);
+    const { layers, heads } = this.config;
+    const mapFloats = map === null ? 0 : (map < 0 ? layers * heads : 1) * n * n;
+    return this.#scratch(n + mapFloats + n, (address) => {
+      const attentionAt = address + 4 * n;
+      const surpriseAt = attentionAt + 4 * mapFloats;
+      this.#core.HEAP32.set(tokens, address / 4);
+      const error = this.#live().inspect(address, n, rope, factor, map ?? -1, map === null ? 0 : attentionAt, surpriseAt);
+      if (error) throw new RangeError(error);
+      return {
+        attention: map === null ? null : this.#core.HEAPF32.slice(attentionAt / 4, attentionAt / 4 + mapFloats),
+        surprise: this.#core.HEAPF32.slice(surpriseAt / 4, surpriseAt / 4 + n - 1),
+      };
+    });
   }
 
   /**

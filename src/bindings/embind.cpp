@@ -960,8 +960,8 @@ public:
         model_->attention(ids(tokens), n, heap(out), eval);
         return {};
     }
-    // map: layer·h + head, or −1 for every map; attention_out: n·n or L·h·n·n floats; surprise_out:
-    // n − 1 floats (Transformer::inspect).
+    // map: layer·h + head, or −1 for every map; attention_out: n·n or L·h·n·n floats, or 0 for
+    // none (tokenLosses); surprise_out: n − 1 floats (Transformer::inspect).
     std::string inspect(std::uintptr_t tokens, std::size_t n, int rope, double factor, int map,
                         std::uintptr_t attention_out, std::uintptr_t surprise_out) {
         const model::EvalOptions eval = eval_options(rope, factor);

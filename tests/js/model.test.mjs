@@ -110,6 +110,7 @@ for (const simd of [true, false]) {
           const one = m.inspect(ids, n, { layer: layers - 1, head: heads - 1 });
           assert.deepEqual(bits(one.attention), bits(got.attention.subarray((layers * heads - 1) * n * n)));
           assert.deepEqual(bits(one.surprise), bits(got.surprise));
+          if (n > 1) assert.deepEqual(bits(m.tokenLosses(ids, n)), bits(got.surprise), 'tokenLosses: the surprise, no maps copied');
         }
         assert.throws(() => m.inspect([2, 3], 2, { layer: 0 }), /options\.layer and options\.head go together/);
         assert.throws(() => m.inspect([2, 3], 2, { layer: m.config.layers, head: 0 }), /options\.layer must be an integer from 0 to/);
