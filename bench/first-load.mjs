@@ -4,8 +4,8 @@
 //   - lanesPaint: the first recompute painted (the engine readout says "last recompute"), with
 //     the bytes received by then;
 //   - glove: GloVe loaded and the page recomputed with it (d = 100);
-//   - trained: every default lane shows its trained head (data-trained="ready" on each lane whose
-//     scheme has a model), or null when the link asks for no trained heads;
+//   - trained: every default lane shows its trained head (or says no model ships for its scheme),
+//     or null when the link asks for no trained heads;
 //   - bytes: everything received by the end, and by kind (wasm, models, vectors, scripts, other).
 //   node bench/first-load.mjs [--out FILE] [--runs N] [--hash '#h=trained']
 // (default 3 runs, each in a fresh context; the medians are printed.) --hash measures another link,
@@ -66,9 +66,10 @@ async function oneRun(browser, baseUrl) {
   const asked = await page.evaluate(() => document.getElementById('heads')?.value === 'trained');
   let trained = null;
   if (asked) {
+    // Every lane's note says its trained map shows, or that no model ships for its scheme.
     await page.waitForFunction(() => {
-      const slots = [...document.querySelectorAll('#lanes [data-trained]')];
-      return slots.length > 0 && slots.every((slot) => slot.dataset.trained === 'ready');
+      const notes = [...document.querySelectorAll('#lanes .trained-box:not([hidden]) .trained-note')];
+      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
     }, null, { timeout: TIMEOUT_MS, polling: 100 });
     trained = since();
   }
