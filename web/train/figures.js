@@ -47,6 +47,11 @@ export function createTrainFigures(parts) {
       if (Number.isFinite(run.stepsPerSecond) && !run.loaded) parts.push(`${run.stepsPerSecond.toFixed(1)} steps/s`);
       if (run.phase === 'starting') parts.push('starting…');
       if (run.phase === 'done') parts.push('budget reached');
+      if (run.phase === 'diverged') {
+        const { step, loss } = run.diverged;
+        parts.push(`diverged at step ${step} (loss ${Number.isFinite(loss) ? formatValue(loss) : loss}${Number.isFinite(loss) ? ', a gradient not finite' : ''}): ` +
+          `paused; that step was not applied, so the weights of step ${step - 1} are kept (Download saves them); press Reset to start again, with a lower learning rate`);
+      }
       return element('span', { className: 'train-status-line', 'data-run': run.key, text: parts.join(' · ') });
     }));
   }

@@ -267,7 +267,8 @@ export function mountTrain(root) {
         download(new Blob([data.bytes], { type: 'application/octet-stream' }), `posenc-train-${run.scheme}-step${run.step}.safetensors`);
         break;
       case 'paused': run.phase = 'paused'; break;
-      case 'done': run.phase = 'done'; if (![...runs.values()].some((r) => !r.loaded && r.phase !== 'done')) setPlaying(false); break;
+      case 'done': run.phase = 'done'; stopWhenSettled(); break;
+      case 'diverged': run.phase = 'diverged'; run.diverged = data; stopWhenSettled(); break;
       case 'error':
         if (data.fatal) fail(run, data.message);
         else summary.textContent = `${run.name}: ${data.message}`;
@@ -275,6 +276,11 @@ export function mountTrain(root) {
       default: break;
     }
     scheduleRender();
+  }
+
+  // Train turns back into Train when no trained run is still going (budget reached or diverged).
+  function stopWhenSettled() {
+    if (![...runs.values()].some((r) => !r.loaded && r.phase !== 'done' && r.phase !== 'diverged')) setPlaying(false);
   }
 
   function fail(run, message) {
