@@ -393,6 +393,8 @@ export class ChartFigure {
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('aria-label', title); // until update() gives the full description
     this.canvas.tabIndex = 0;
+    // Drawn `height` px tall: shown at that height too (style.css's 240 px is only the default).
+    this.canvas.style.height = `${height}px`;
     this.key = element('ul', 'chart-key');
     this.readout = element('p', 'cell-readout', 'Point at the chart to read its values.');
     this.live = liveRegion();

@@ -5,7 +5,7 @@
 import { download } from '../figures/export.js';
 import { CURVE_STYLE } from '../panels/distance.js';
 import {
-  EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
+  BIN, EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
   nextShare, readTrainHash, sizeText, trainingShare, writeTrainHash,
 } from './config.js';
 import { createTrainFigures, el, schemeName } from './figures.js';
@@ -33,8 +33,6 @@ function syntheticSentence(task, T) {
 }
 
 export function mountTrain(root) {
-  const link = el('link', { rel: 'stylesheet', href: new URL('./train.css', import.meta.url).href });
-  document.head.append(link);
   let state = readTrainHash(location.hash);
   const runs = new Map(); // key → run (one per worker)
   let playing = false;
@@ -82,38 +80,51 @@ export function mountTrain(root) {
   const weightsNote = el('p', { className: 'train-note', role: 'alert' });
   const summary = el('p', { className: 'train-summary' });
 
+  // From 1200 px the section spans the page (train.css): the settings in one bar, the buttons with
+  // each model's status, the two charts side by side, one attention map per model side by side,
+  // then samples and weights.
+  const group = (className, children) => el('div', { className: `train-group ${className}` }, children);
+  const chartHead = (title, control) => el('div', { className: 'train-chart-head' }, [el('h3', { text: title }), ...(control ? [control] : [])]);
   root.replaceChildren(
-    el('p', { className: 'caption', text: 'The same tiny decoder-only Transformer, trained from the same seed on the same batches, once per ' +
+    el('p', { className: 'caption train-intro', text: 'The same tiny decoder-only Transformer, trained from the same seed on the same batches, once per ' +
       'positional scheme, each in its own worker. Press Train, watch the losses separate, then see how each model does on ' +
       'sequences longer than it was trained on. Change the learning rate while it runs; every setting is in the link.' }),
-    el('div', { className: 'train-controls' }, [
-      labelled('Task', task), textField, schemes,
-      labelled('Model size', size), labelled('dPos (concatenated)', dPos, el('small', { className: 'train-hint' })),
-      labelled('Training length T', length), labelled('Batch', batch), labelled('Learning rate', lr),
-      labelled('Seed', seed), labelled('Step budget', steps),
+    el('div', { className: 'train-bar', role: 'group', 'aria-label': 'Training settings' }, [
+      group('train-group-task', [labelled('Task', task)]),
+      schemes,
+      group('train-group-model', [labelled('Model size', size), labelled('dPos (concatenated)', dPos, el('small', { className: 'train-hint' }))]),
+      group('train-group-run', [labelled('Training length T', length), labelled('Batch', batch), labelled('Learning rate', lr),
+        labelled('Seed', seed), labelled('Step budget', steps)]),
+      textField,
     ]),
-    el('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]),
-    status,
+    el('div', { className: 'train-run' }, [el('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]), status]),
+    el('div', { className: 'train-charts' }, [
+      el('div', { className: 'train-chart' }, [
+        chartHead('Loss', labelled('x axis', xAxis)),
+        el('p', { className: 'caption', text: `Each model's training loss (lines, means of ${BIN} steps) and held-out loss (dots, every ` +
+          `${EVAL_EVERY} steps) in nats per token: lower is better. The y axis fits the curves.` }),
+        lossSlot,
+      ]),
+      el('div', { className: 'train-chart' }, [
+        chartHead('Past the training length'),
+        el('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
+          'fresh examples for copy, reverse and sort); the rotary model also with position interpolation, NTK-aware and YaRN scaling ' +
+          '(factor = length / T). Updated every 100 steps and on pause.' }),
+        lengthSlot,
+      ]),
+    ]),
     summary,
-    el('h3', { text: 'Loss' }),
-    el('div', { className: 'train-row' }, [labelled('x axis', xAxis)]),
-    lossSlot,
-    el('h3', { text: 'Past the training length' }),
-    el('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
-      'fresh examples for copy, reverse and sort); the rotary model also with position interpolation, NTK-aware and YaRN scaling ' +
-      '(factor = length / T). Updated every 100 steps and on pause.' }),
-    lengthSlot,
-    el('h3', { text: 'Learned attention' }),
-    el('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
-    inspectNote,
-    attentionSlot,
-    stripSlot,
-    el('h3', { text: 'Samples' }),
-    samples,
-    el('h3', { text: 'Weights' }),
-    downloads,
-    drop,
-    weightsNote,
+    el('div', { className: 'train-inspect' }, [
+      el('h3', { text: 'Learned attention' }),
+      el('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
+      inspectNote,
+      attentionSlot,
+      stripSlot,
+    ]),
+    el('div', { className: 'train-outputs' }, [
+      el('div', { className: 'train-output' }, [el('h3', { text: 'Samples' }), samples]),
+      el('div', { className: 'train-output' }, [el('h3', { text: 'Weights' }), downloads, drop, weightsNote]),
+    ]),
   );
   const dPosHint = dPos.parentElement.querySelector('.train-hint');
   const figures = createTrainFigures({
@@ -394,6 +405,8 @@ export function mountTrain(root) {
   function paint() {
     root.dataset.motion = reducedMotion.matches ? 'reduced' : 'full';
     const list = [...runs.values()];
+    // The status keeps a line per model from the start (train.css), so nothing below it moves when training starts.
+    root.style.setProperty('--train-runs', String(Math.max(state.schemes.length, list.length)));
     figures.status(list, state);
     figures.loss(list, state);
     if (dirty.lengths) figures.lengths(list, state);
@@ -413,8 +426,12 @@ export function mountTrain(root) {
 
   function renderDownloads(list) {
     const trained = list.filter((r) => !r.loaded && r.phase !== 'starting');
-    if (downloads.dataset.keys === trained.map((r) => r.key).join()) return;
+    if (downloads.dataset.keys === trained.map((r) => r.key).join() && downloads.childElementCount) return;
     downloads.dataset.keys = trained.map((r) => r.key).join();
+    if (!trained.length) {
+      downloads.replaceChildren(el('p', { className: 'train-note', text: 'Each model\'s weights can be downloaded once it has started.' }));
+      return;
+    }
     downloads.replaceChildren(...trained.map((run) => {
       const button = el('button', { type: 'button', text: `Download ${run.name} weights` });
       button.addEventListener('click', () => run.worker.postMessage({ type: 'save' }));
