@@ -1,10 +1,12 @@
 // The Train section's figures and readouts, painted from the runs' numbers (web/train/panel.js
 // owns the runs): the status line, the loss chart, length generalisation, the learned attention
 // with its per-token loss strip, the samples, and the run sentence's inputs.
-import { ChartFigure, HeatmapFigure, formatValue } from '../figures/figure.js';
+import { ChartFigure } from '../figures/chart-figure.js';
+import { HeatmapFigure } from '../figures/heatmap-figure.js';
+import { formatValue } from '../figures/accessibility.js';
 import { SCHEME_ROPE_SCALING } from '../posenc.mjs';
-import { CURVE_STYLE } from '../panels/distance.js';
-import { SCHEME_NAMES } from '../panels/lanes.js';
+import { element } from '../figures/dom.js';
+import { CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 import { fitRange } from './axis.js';
 import { BIN, EVAL_EVERY, MULTIPLES, isLanguageTask } from './config.js';
 // The rotary model's curves with each RoPE scaling, drawn in the style of the lane that scales ω
@@ -53,7 +55,7 @@ export function createTrainFigures(parts) {
       if (Number.isFinite(run.stepsPerSecond) && !run.loaded) parts.push(`${run.stepsPerSecond.toFixed(1)} steps/s`);
       if (run.phase === 'starting') parts.push('starting…');
       if (run.phase === 'done') parts.push('budget reached');
-      return el('span', { className: 'train-status-line', 'data-run': run.key, text: parts.join(' · ') });
+      return element('span', { className: 'train-status-line', 'data-run': run.key, text: parts.join(' · ') });
     }));
   }
 
@@ -179,7 +181,7 @@ export function createTrainFigures(parts) {
 
   function renderSamples(list) {
     samples.replaceChildren(...list.filter((r) => r.sample).map((r) =>
-      el('p', { className: 'train-sample' }, [el('strong', { text: `${r.name}: ` }), el('span', { text: r.sample })])));
+      element('p', { className: 'train-sample' }, [element('strong', { text: `${r.name}: ` }), element('span', { text: r.sample })])));
     if (!isLanguageTask(state.task)) samples.textContent = 'Samples are shown for the language-model tasks.';
     else if (!list.some((r) => r.sample)) samples.textContent = 'A sample from each model appears after 100 steps or on pause.';
   }
@@ -230,15 +232,15 @@ const axisText = (range) => (range ? `; the y axis runs from ${formatValue(range
  * → show(names): one frame per name.
  */
 function placeholders(slot, ratio) {
-  const box = el('div', { className: 'train-placeholders', 'aria-hidden': 'true' });
+  const box = element('div', { className: 'train-placeholders', 'aria-hidden': 'true' });
   slot.prepend(box);
   return (names) => {
     if (box.dataset.names === names.join()) return;
     box.dataset.names = names.join();
     box.replaceChildren(...names.map((name) => {
-      const frame = el('div', { className: 'map-frame train-placeholder' });
+      const frame = element('div', { className: 'map-frame train-placeholder' });
       frame.style.aspectRatio = String(ratio);
-      return el('div', { className: 'fig-tile' }, [el('span', { className: 'tile-title', text: name }), frame]);
+      return element('div', { className: 'fig-tile' }, [element('span', { className: 'tile-title', text: name }), frame]);
     }));
   };
 }
@@ -257,16 +259,4 @@ function meanOf(values, from, to) {
     if (values[i] !== undefined) { sum += values[i]; count++; }
   }
   return count ? sum / count : NaN;
-}
-
-/** An element with properties (text → textContent; names with a dash → attributes) and children. */
-export function el(tag, props = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === 'text') node.textContent = value;
-    else if (key in node && !key.includes('-')) node[key] = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
 }
