@@ -227,13 +227,14 @@ const STRIP_RATIO = 3;
 const axisText = (range) => (range ? `; the y axis runs from ${formatValue(range.min)} to ${formatValue(range.max)}` : '');
 
 /**
- * Empty frames the size of a heatmap's tiles (title line, frame of width ∶ height = ratio), before
- * the figure in `slot`, hidden from assistive technology (the note says what will come).
+ * Empty frames the size of a heatmap's tiles (title line, frame of width ∶ height = ratio), just
+ * before the tiles of the figure in `slot` (inside the figure, so that it counts as in view, and
+ * paints, as soon as the frames are), hidden from assistive technology (the note says what will come).
  * → show(names): one frame per name.
  */
 function placeholders(slot, ratio) {
   const box = element('div', { className: 'train-placeholders', 'aria-hidden': 'true' });
-  slot.prepend(box);
+  slot.querySelector('.fig-tiles').before(box);
   return (names) => {
     if (box.dataset.names === names.join()) return;
     box.dataset.names = names.join();

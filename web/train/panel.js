@@ -407,7 +407,8 @@ export function mountTrain(root) {
     root.dataset.motion = reducedMotion.matches ? 'reduced' : 'full';
     const list = [...runs.values()];
     // The status keeps a line per model from the start (train.css), so nothing below it moves when training starts.
-    root.style.setProperty('--train-runs', String(Math.max(state.schemes.length, list.length)));
+    const lines = String(Math.max(state.schemes.length, list.length));
+    if (root.style.getPropertyValue('--train-runs') !== lines) root.style.setProperty('--train-runs', lines);
     figures.status(list, state);
     figures.loss(list, state);
     if (dirty.lengths) figures.lengths(list, state);
