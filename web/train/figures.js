@@ -187,16 +187,19 @@ export function createTrainFigures(parts) {
   }
 
   // The sentence compares the models where all have numbers: up to the step the slowest reached,
-  // and at the latest length evaluation they all made.
+  // at the latest held-out evaluation after step 0 they all made (a pause evaluates each model at
+  // its own step), and at the latest length evaluation they all made.
   const commonStep = (list) => Math.min(...list.map((r) => r.step));
+  const commonHeldStep = (list) => Math.max(-1, ...(list[0]?.heldout ?? []).map((h) => h.step)
+    .filter((step) => step > 0 && list.every((r) => r.heldout.some((h) => h.step === step))));
   const commonLengthStep = (list) => Math.max(-1, ...[...(list[0]?.curvesByStep.keys() ?? [])]
     .filter((step) => list.every((r) => r.curvesByStep.has(step))));
 
-  function summaryInput(run, upTo, lengthStep) {
+  function summaryInput(run, upTo, heldStep, lengthStep) {
     const bins = Math.floor(upTo / BIN);
     const steps = Array.from({ length: bins }, (_, k) => (k + 1) * BIN);
     const metric = isLanguageTask(state.task) ? 'loss' : 'accuracy';
-    const held = run.heldout.filter((h) => h.step <= upTo).sort((a, b) => a.step - b.step).at(-1);
+    const held = run.heldout.find((h) => h.step === heldStep);
     const curves = run.curvesByStep.get(lengthStep);
     return {
       scheme: run.scheme,
@@ -216,7 +219,7 @@ export function createTrainFigures(parts) {
     attention: using(renderAttention),
     samples: using(renderSamples),
     // The run sentence's inputs (web/train/summary.js) for the trained (not loaded) runs.
-    summaryInputs: using((list) => list.map((r) => summaryInput(r, commonStep(list), commonLengthStep(list)))),
+    summaryInputs: using((list) => list.map((r) => summaryInput(r, commonStep(list), commonHeldStep(list), commonLengthStep(list)))),
   };
 }
 

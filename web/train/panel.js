@@ -15,6 +15,7 @@ import { describeRun } from './summary.js';
 const SYMBOLS = 10;
 const BOOK_SENTENCE = 'Call me Ishmael. Some years ago—never mind how long precisely—having little money';
 const BOOK_PROMPT = 'Call me ';
+const SUMMARY_WAITING = 'Once the models have trained a few dozen steps, a sentence here compares them.';
 const PAINT_MS = 250;
 const PAINT_MS_REDUCED = 1000;
 const VSYNC_MS = 1000 / 60;
@@ -117,9 +118,13 @@ export function mountTrain(root) {
     summary,
     element('div', { className: 'train-inspect' }, [
       element('h3', { text: 'Learned attention' }),
+      element('p', { className: 'caption', text: 'Where each model looks in the chosen layer and head: row i is token i of the sentence, ' +
+        'spreading its attention (brighter = more) over itself and the tokens before it.' }),
       element('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
       inspectNote,
       attentionSlot,
+      element('p', { className: 'caption train-strip-caption', text: 'Per-token loss: each model\'s loss predicting each token of the ' +
+        'sentence from the ones before it (brighter = more surprised).' }),
       stripSlot,
     ]),
     element('div', { className: 'train-outputs' }, [
@@ -423,7 +428,9 @@ export function mountTrain(root) {
     const text = describeRun(figures.summaryInputs(trained, state), {
       metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: dPosFor(state), d: SIZES[state.size].d,
     });
-    if (text || list.length) summary.textContent = text;
+    // Until there is something to say the sentence's place says what will come (and holds its room).
+    if (text) summary.textContent = text;
+    else if (list.length || !summary.textContent) summary.textContent = SUMMARY_WAITING;
   }
 
   function renderDownloads(list) {
