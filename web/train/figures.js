@@ -85,7 +85,7 @@ export function createTrainFigures(parts) {
       series.push({ name: `${run.name} held-out`, colour: run.style.colour, dash: [2, 3], kind: 'line', x: span, y: span.map(() => loss) });
     }
     const xLabel = perStep === 1 ? 'step' : `tokens seen (${perStep} per step)`;
-    lossRange = fitRange(series.flatMap((c) => c.y), lossRange);
+    lossRange = fitRange(series.flatMap((c) => c.y), lossRange, { floor: 0 }); // a loss is never negative
     const loadedText = loaded.length
       ? ` Loaded models have no training curve; their held-out loss is a flat dotted line: ${
         loaded.map((r) => `${r.name} ${formatValue(lastHeldout(r).loss)}`).join(', ')}.`
@@ -119,7 +119,7 @@ export function createTrainFigures(parts) {
     }
     // Both metrics fit their curves, like the loss chart (an accuracy within 0 … 1); before any
     // curve, an accuracy shows 0 … 1 and a loss the chart's default.
-    lengthRange = fitRange(series.flatMap((c) => c.y), lengthRange, accuracy ? { floor: 0, ceiling: 1 } : {}) ??
+    lengthRange = fitRange(series.flatMap((c) => c.y), lengthRange, accuracy ? { floor: 0, ceiling: 1 } : { floor: 0 }) ??
       (accuracy ? { min: 0, max: 1 } : null);
     const span = lengthRange ? [lengthRange.min, lengthRange.max] : [0, 1];
     series.push({ name: `training length T = ${state.length}`, colour: CURVE_STYLE.bound.colour, dash: [1, 2], kind: 'line', x: [1, 1], y: span });
@@ -145,7 +145,7 @@ export function createTrainFigures(parts) {
     fillSelect(layer, layers);
     fillSelect(head, heads);
     if (!shown.length) {
-      inspectNote.textContent ||= 'The attention maps appear after 100 steps or on pause.';
+      inspectNote.textContent ||= 'The maps appear after 100 steps or on pause.';
       const names = list.length ? list.map((r) => r.name) : state.schemes.map(schemeName);
       mapFrames(names);
       stripFrames(names);
