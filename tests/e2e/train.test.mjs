@@ -61,7 +61,7 @@ for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alib
       if (schemes.includes('rotary')) assert.match(await lengths.getAttribute('aria-label'), /PI, NTK-aware and YaRN/);
       // The run's sentence, no longer the note that holds its place.
       const sentenceText = await train.locator('.train-summary').textContent();
-      assert.ok(sentenceText.length > 20 && !/^Once the models/.test(sentenceText), sentenceText);
+      assert.ok(sentenceText.length > 20 && !/^A sentence comparing the models appears/.test(sentenceText), sentenceText);
       // The learned attention: one map per model on the copy example, with its loss strip.
       await train.getByRole('heading', { name: 'Learned attention' }).scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]').length === n, schemes.length);

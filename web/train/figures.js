@@ -30,8 +30,8 @@ export function createTrainFigures(parts) {
   const stripFigure = new HeatmapFigure(parts.stripSlot, { title: 'Per-token loss' });
   // Until the first maps arrive, one empty frame per model holds their place (train.css hides the
   // frames once the figure has tiles), so the section does not grow when they come.
-  const mapFrames = placeholders(parts.attentionSlot, 1);
-  const stripFrames = placeholders(parts.stripSlot, STRIP_RATIO);
+  const mapFrames = placeholders(parts.attentionSlot, 1, ['rows', 'cols']);
+  const stripFrames = placeholders(parts.stripSlot, STRIP_RATIO, ['cols']);
   // The charts' y ranges, kept between paints while the data stays inside (axis.js).
   let lossRange = null;
   let lengthRange = null;
@@ -234,21 +234,25 @@ const STRIP_RATIO = 3;
 const axisText = (range) => (range ? `; the y axis runs from ${formatValue(range.min)} to ${formatValue(range.max)}` : '');
 
 /**
- * Empty frames the size of a heatmap's tiles (title line, frame of width ∶ height = ratio), just
- * before the tiles of the figure in `slot` (inside the figure, so that it counts as in view, and
- * paints, as soon as the frames are), hidden from assistive technology (the note says what will come).
+ * Empty frames the size of a heatmap's tiles, just before the tiles of the figure in `slot` (inside
+ * the figure, so that it counts as in view, and paints, as soon as the frames are), hidden from
+ * assistive technology (the note says what will come). Each is built like a tile (heatmap-figure.js):
+ * a title line, then a map grid with the word gutters the tiles will have (rows and/or cols) around
+ * a frame of width ∶ height = ratio; the box carries the tiles' data-count, which sets the gutters.
  * → show(names): one frame per name.
  */
-function placeholders(slot, ratio) {
-  const box = element('div', { className: 'train-placeholders', 'aria-hidden': 'true' });
+function placeholders(slot, ratio, gutters) {
+  const box = element('div', { class: 'fig-tiles train-placeholders', 'aria-hidden': 'true' });
   slot.querySelector('.fig-tiles').before(box);
   return (names) => {
     if (box.dataset.names === names.join()) return;
     box.dataset.names = names.join();
+    box.dataset.count = String(names.length);
     box.replaceChildren(...names.map((name) => {
-      const frame = element('div', { className: 'map-frame train-placeholder' });
+      const frame = element('div', { class: 'map-frame train-placeholder' });
       frame.style.aspectRatio = String(ratio);
-      return element('div', { className: 'fig-tile' }, [element('span', { className: 'tile-title', text: name }), frame]);
+      const grid = element('div', { class: `map-grid ${gutters.map((g) => `has-${g}`).join(' ')}` }, [frame]);
+      return element('div', { class: 'fig-tile' }, [element('span', { class: 'tile-title', text: name }), grid]);
     }));
   };
 }

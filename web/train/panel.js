@@ -15,7 +15,7 @@ import { describeRun } from './summary.js';
 const SYMBOLS = 10;
 const BOOK_SENTENCE = 'Call me Ishmael. Some years ago—never mind how long precisely—having little money';
 const BOOK_PROMPT = 'Call me ';
-const SUMMARY_WAITING = 'Once the models have trained a few dozen steps, a sentence here compares them.';
+const SUMMARY_WAITING = 'A sentence comparing the models appears here once there is enough to compare.';
 const PAINT_MS = 250;
 const PAINT_MS_REDUCED = 1000;
 const VSYNC_MS = 1000 / 60;
