@@ -81,8 +81,8 @@ const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
 }
 
 Transformer::Transformer(const ModelConfig& cfg)
-    : cfg_(cfg), specs_(parameter_specs(cfg)), offsets_(tensor_offsets(cfg)) {
-    const std::size_t count = model::parameter_count(cfg);
+    : cfg_(settled(cfg)), specs_(parameter_specs(cfg_)), offsets_(tensor_offsets(cfg_)) {
+    const std::size_t count = model::parameter_count(cfg_);
     params_.assign(count, 0.0f);
     grads_.assign(count, 0.0f);
     m_.assign(count, 0.0f);
