@@ -120,6 +120,7 @@ const trainedHeads = createTrainedHeads({
 });
 const resultsTable = createResultsTable({
   panel: $('panel-trained-results'), slot: slot('trained-results'), summary: $('trained-results-summary'),
+  positions: slot('trained-positions'),
 });
 let distanceKey = '';
 let anglesKey = '';

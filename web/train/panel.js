@@ -10,6 +10,7 @@ import {
 } from './config.js';
 import { createTrainFigures, el, schemeName } from './figures.js';
 import { describeRun } from './summary.js';
+import { seedComparison } from '../pipeline/intervals.js';
 
 const SYMBOLS = 10;
 const BOOK_SENTENCE = 'Call me Ishmael. Some years ago—never mind how long precisely—having little money';
@@ -407,6 +408,7 @@ export function mountTrain(root) {
     const trained = list.filter((r) => !r.loaded);
     const text = describeRun(figures.summaryInputs(trained, state), {
       metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: dPosFor(state), d: SIZES[state.size].d,
+      compare: seedComparison,
     });
     if (text || list.length) summary.textContent = text;
   }
