@@ -97,7 +97,7 @@ describe('results panel: the store as a table, sentences and lines', () => {
 
   it('claims under the interval rule, says its seeds, and ranks holding up by growth and by level', () => {
     const text = resultsSentences(results, LABELS).join(' ');
-    assert.match(text, /T = 32, Rotary scored best on average \(90\.\d \[.*\] perplexity, over 3 seeds\)/);
+    assert.match(text, /T = 32, Rotary scored best on average \(perplexity 90\.\d \[.*\], over 3 seeds\)/);
     assert.match(text, /Against the runner-up: Rotary beat Additive on held-out loss \(nats per word\) at T by 0\.1/);
     assert.match(text, /at T: Additive and Concatenated: no clear difference/);
     assert.match(text, /At 8T: Concatenated beat Additive .* by 0\.55/);
@@ -119,11 +119,13 @@ describe('results panel: the store as a table, sentences and lines', () => {
     assert.deepEqual(runSetAt(a, 1, b)[0], a.records[1].byWindow[1]);
   });
 
-  it('a loss-by-position line per plain scheme with positions, averaged over seeds', () => {
+  it('a loss-by-position line per plain scheme with positions, averaged over seeds and bins of 8 positions', () => {
     const series = positionSeries(results, LABELS);
     assert.deepEqual(series.map((s) => s.name), ['NoPE', 'Additive', 'Concatenated', 'Rotary']);
-    assert.equal(series[1].x.length, 256);
-    assert.ok(Math.abs(series[1].y[0] - 4.6) < 1e-12 && Math.abs(series[1].y[255] - 5.3) < 1e-12);
+    assert.equal(series[1].x.length, 32);  // bins of 8 positions
+    assert.deepEqual(series[1].x.slice(0, 3), [0, 8, 16]);
+    assert.ok(Math.abs(series[1].y[0] - 4.6) < 1e-12 && Math.abs(series[1].y[31] - 5.3) < 1e-12);
+    assert.equal(positionSeries(results, LABELS, { bin: 1 })[1].x.length, 256);
   });
 });
 

@@ -116,10 +116,13 @@ export function resultsSentences(store, labels) {
   };
   const sentences = [];
   const T = store.records[0].config.context;
+  const f = perplexity ? Math.exp : (v) => v;
   const [best, second] = topTwo(groups, (g) => meanAt(g, 1), lowerIsBetter);
   if (best) {
     const c = cellInterval(best, 1);
-    sentences.push(`At the training length T = ${T}, ${name(best)} scored best on average (${shown(c, perplexity)}${perplexity ? ' perplexity' : ''}, ${seedsText(c.n)}).`);
+    const interval = c.low === null ? '' : ` [${digits(f(c.low))}, ${digits(f(c.high))}]`;
+    sentences.push(`At the training length T = ${T}, ${name(best)} scored best on average ` +
+      `(${perplexity ? 'perplexity ' : ''}${digits(f(c.mean))}${interval}, ${seedsText(c.n)}).`);
     if (second) sentences.push(`Against the runner-up: ${compare(best, second, 1, `${measure} at T`)}`);
   }
   const find = (scheme) => groups.find((g) => g.scheme === scheme && g.variant === 'none');
@@ -142,15 +145,18 @@ export function resultsSentences(store, labels) {
 }
 
 /**
- * The loss-by-position lines: one per plain scheme with byPosition, the mean over its seeds at
- * positions 0 … 8T − 1 of the 8× windows: [{ scheme, name, x, y, seeds }].
+ * The loss-by-position lines: one per plain scheme with byPosition, the mean over its seeds and
+ * over each `bin` consecutive positions of the 8× windows (one position alone averages only the
+ * windows' targets there, too few to read a trend from): [{ scheme, name, x (the bins' first
+ * positions), y, seeds }].
  */
-export function positionSeries(store, labels) {
+export function positionSeries(store, labels, { bin = 8 } = {}) {
   return groupRuns(store.records).filter((g) => g.variant === 'none' && g.records.every((r) => r.byPosition?.[8]))
     .map((g) => {
       const n = g.records[0].byPosition[8].length;
-      const y = new Float64Array(n);
-      for (const r of g.records) r.byPosition[8].forEach((v, p) => { y[p] += v / g.records.length; });
-      return { scheme: g.scheme, name: runLabel(g, labels), x: Array.from({ length: n }, (_, p) => p), y: Array.from(y), seeds: g.records.length };
+      const y = new Float64Array(Math.ceil(n / bin));
+      const per = new Float64Array(y.length);
+      for (const r of g.records) r.byPosition[8].forEach((v, p) => { y[Math.floor(p / bin)] += v; per[Math.floor(p / bin)] += 1; });
+      return { scheme: g.scheme, name: runLabel(g, labels), x: Array.from(y, (_, i) => i * bin), y: Array.from(y, (v, i) => v / per[i]), seeds: g.records.length };
     });
 }

@@ -56,10 +56,11 @@ export function createResultsTable({ panel, slot, summary, positions = null, sto
       chart.update({
         series: series.map((s) => ({ name: `${s.name} (${s.seeds} seed${s.seeds === 1 ? '' : 's'})`,
           colour: CURVE_STYLE[s.scheme]?.colour ?? '#56B4E9', dash: CURVE_STYLE[s.scheme]?.dash, kind: 'line', x: s.x, y: s.y })),
-        xLabel: `position inside a window of 8T = ${8 * T} words (trained up to ${T - 1})`,
+        xLabel: `position in a window of ${8 * T} words (trained: 0–${T - 1})`,
         yLabel: 'held-out loss (nats per word)',
         yMin: Math.min(...series.flatMap((s) => s.y)) * 0.95,
-        label: `Held-out loss by position inside windows of ${8 * T} words, one line per scheme (mean over windows and seeds): ` +
+        label: `Held-out loss by position inside windows of ${8 * T} words, one line per scheme (mean over windows, seeds and ` +
+          'each 8 positions): ' +
           `positions past ${T - 1} were never seen in training.`,
       });
     }
