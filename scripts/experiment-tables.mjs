@@ -33,8 +33,8 @@ export const TABLES = {
   // length L, accuracy over fresh examples; each unit is one batch of its own seed.
   copy: {
     task: 'copy', engine: 'wasm', metric: 'accuracy', steps: 3000,
-    model: { layers: 2, d: 64, heads: 4, context: 16 }, dPos: 16,
-    train: { B: 32, lr: 0.003 },
+    model: { ...tiny, context: 8 }, dPos: dPosFor(DEFAULTS),
+    train: { B: DEFAULTS.batch, lr: DEFAULTS.lr },
     windows: 16, unitRows: 16,
     variants: [],
     check: 'rotary',

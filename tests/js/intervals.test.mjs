@@ -70,7 +70,10 @@ test('the rule: a clear gap is claimed, noise is "no clear difference", in both 
   assert.match(text, /over 5 seeds and 64 units/);
   const claim = comparisonSentence(pairedDifference(a, worse), { names: ['Rotary', 'ALiBi'], what: 'loss' });
   assert.match(claim, /^Rotary beat ALiBi on loss by 0\.1 /);
-  assert.match(comparisonSentence(pairedDifference([a[0]], [worse[0]]), { names: ['A', 'B'], what: 'loss' }), /from one seed/);
+  // One seed: the units alone would call it, but no claim is made.
+  const one = comparisonSentence(pairedDifference([a[0]], [worse[0]]), { names: ['A', 'B'], what: 'loss' });
+  assert.match(one, /^A − B in loss: −0\.1 \(95% interval over 64 held-out units \[−0\.1, −0\.1\], from one seed: .* so no claim\)\.$/);
+  assert.doesNotMatch(one, /beat/);
 });
 
 test('the seeds count: a gap that one seed shows but the others reverse is not claimed', () => {

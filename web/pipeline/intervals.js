@@ -102,10 +102,17 @@ export function seedsText(n) {
 
 /**
  * The sentence for one paired comparison under the rule: a claim only when the 95% interval of
- * a − b excludes zero, else "no clear difference" with the interval. names: [a's, b's]; what:
+ * a − b excludes zero, else "no clear difference" with the interval; from one seed, no claim. names: [a's, b's]; what:
  * the measure ("held-out loss at 8×"); lowerIsBetter for losses and perplexities.
  */
 export function comparisonSentence(result, { names, what, lowerIsBetter = true, digits = 2 }) {
+  if (result.seeds < 2) {
+    // One training seed: the interval covers the held-out text only, not how another seed would
+    // train, so it cannot carry a claim about the schemes.
+    const signed = `${result.diff > 0 ? '+' : result.diff < 0 ? '−' : ''}${fmt(Math.abs(result.diff), digits)}`;
+    return `${names[0]} − ${names[1]} in ${what}: ${signed} (95% interval over ${result.units} held-out units ` +
+      `${intervalText(result, digits)}, from one seed: the spread over training seeds is unmeasured, so no claim).`;
+  }
   const winner = clearWinner(result, lowerIsBetter);
   const basis = `95% interval of ${names[0]} − ${names[1]}: ${intervalText(result, digits)}, paired by seed and ` +
     `held-out unit, ${seedsText(result.seeds)} and ${result.units} units`;
