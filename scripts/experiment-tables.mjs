@@ -55,7 +55,7 @@ export const TABLES = {
 export function tableRuns(table, schemes = SCHEMES) {
   const t = TABLES[table];
   const plain = schemes.filter((s) => SCHEMES.includes(s)).map((scheme) => ({ scheme, variant: 'none', config: {} }));
-  const variants = t.variants.filter((v) => schemes.includes(v.name) || schemes.includes(v.scheme))
+  const variants = t.variants.filter((v) => schemes.includes(v.name))
     .map((v) => ({ scheme: v.scheme, variant: v.name, config: v.config }));
   return [...plain, ...variants];
 }

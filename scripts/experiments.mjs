@@ -129,7 +129,8 @@ async function trainWords(t, run, seed, { retrain }) {
   const scratch = path.join(ROOT, 'build-data/experiments');
   fs.mkdirSync(scratch, { recursive: true });
   const file = path.join(scratch, `words-${run.scheme}-${run.variant}-seed${seed}.safetensors`);
-  const extra = Object.entries(run.config).flatMap(([key, value]) => [`--${key.replace(/[A-Z0-9]+/g, (m) => `-${m.toLowerCase()}`)}`, String(value)]);
+  // The config's JS names as the trainer's flags: t5MaxDistance → --t5-max-distance.
+  const extra = Object.entries(run.config).flatMap(([key, value]) => [`--${key.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}`, String(value)]);
   const result = await trainNative([...trainerArgs(run.scheme, path.join(ROOT, 'build-data/words-train.txt'), file, t.steps, { seed }), ...extra]);
   return { model: lab.loadModel(fs.readFileSync(file)), trainLoss: null, loggedLoss: lastLoggedLoss(result.log) };
 }
