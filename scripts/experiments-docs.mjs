@@ -7,8 +7,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../web/pipeline/intervals.js';
 import { MULTIPLES, SCHEMES, TABLES } from './experiment-tables.mjs';
-import { groupRuns, runLabel, runSetAt, growthSet } from '../web/panels/results-data.js';
+import { groupRuns, runLabel as label, runSetAt, growthSet } from '../web/panels/results-data.js';
+import { SCHEME_LABELS } from '../dist/posenc.mjs';
 
+const runLabel = (group) => label(group, SCHEME_LABELS);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const DOC = path.join(ROOT, 'docs/EXPERIMENTS.md');
 
