@@ -127,6 +127,7 @@ const page = { get lab() { return lab; }, get pipeline() { return pipeline; }, g
 const captions = createCaptions({ ui, trainedHeads, showControlError });
 const resultsTable = createResultsTable({
   panel: $('panel-trained-results'), slot: slot('trained-results'), summary: $('trained-results-summary'),
+  positions: slot('trained-positions'),
 });
 const settingsFigures = createSettingsFigures({ ui, spreadPanel, distancePanel, anglesPanel });
 

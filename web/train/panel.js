@@ -11,6 +11,7 @@ import {
 import { createTrainFigures, schemeName } from './figures.js';
 import { element } from '../figures/dom.js';
 import { describeRun } from './summary.js';
+import { seedComparison } from '../pipeline/intervals.js';
 
 const SYMBOLS = 10;
 const BOOK_SENTENCE = 'Call me Ishmael. Some years ago—never mind how long precisely—having little money';
@@ -433,6 +434,7 @@ export function mountTrain(root) {
     const trained = list.filter((r) => !r.loaded);
     const text = describeRun(figures.summaryInputs(trained, state), {
       metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: dPosFor(state), d: SIZES[state.size].d,
+      compare: seedComparison,
     });
     // Until there is something to say the sentence's place says what will come (and holds its room).
     if (text) summary.textContent = text;
