@@ -749,7 +749,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("distanceCurves", &distance_curves);
 }
 
-// ---- Trainable models (DESIGN.md, "Trained models"; JS side: web/model.mjs) ----------------------
+// ---- Trainable models (docs/ARCHITECTURE.md, "The trained model"; JS side: web/model.mjs) ---
 // Only in the page's cores (POSENC_MODELS): the <posenc-lab> element's cores leave them out, and
 // with them every model routine the linker would otherwise keep (about 130 KB of wasm per core).
 #if POSENC_MODELS
