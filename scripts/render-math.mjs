@@ -36,7 +36,7 @@ function mathml(tex) {
 }
 
 // The page's CSP (style-src 'self') refuses style attributes. Temml writes one kind: an accent
-// (\tilde) kept at full size with style="math-depth:0;"; the same rule comes from style.css
+// (\tilde) kept at full size with style="math-depth:0;"; the same rule comes from styles/lab.css
 // through a class. Any other style attribute fails the build rather than being lost in the browser.
 function withoutStyleAttributes(markup, source) {
   const moved = markup.replace(/<(m[a-z]+)([^>]*?)\sstyle="math-depth:0;"([^>]*)>/g, (_, tag, before, after) => {
@@ -45,7 +45,7 @@ function withoutStyleAttributes(markup, source) {
       ? `<${tag}${attributes.replace(/\sclass="([^"]*)"/, ' class="$1 tml-depth-0"')}>`
       : `<${tag}${attributes} class="tml-depth-0">`;
   });
-  if (/<[^>]*\sstyle=/.test(moved)) throw new Error(`render-math: Temml styled \\(${source}\\) in a way style.css does not cover`);
+  if (/<[^>]*\sstyle=/.test(moved)) throw new Error(`render-math: Temml styled \\(${source}\\) in a way styles/lab.css does not cover`);
   return moved;
 }
 

@@ -759,7 +759,7 @@ class Lab {
   }
 
   // compare()'s result from the core's heap views of its lanes (lanes_view in
-  // src/bindings/embind.cpp), copied out — into reuse's array of the same place and size if any
+  // src/bindings/analysis.cpp), copied out — into reuse's array of the same place and size if any
   // (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512).
   [LANES](raw, args, n, d, reuse) {
     const { schemes, params, dPos, heads } = args;

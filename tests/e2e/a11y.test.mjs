@@ -1,7 +1,7 @@
 // Accessibility in headless Chromium: axe-core (a dev dependency; its source is handed to the page
 // by the test, never fetched) on the page, the embed page and an element host page, with every
 // figure drawn and every "Values as a table" disclosure open — no serious or critical violation
-// may remain. Then the figure toolkit's promises (web/figures/figure.js): the keyboard readout's live
+// may remain. Then the figure toolkit's promises (web/figures/heatmap-figure.js): the keyboard readout's live
 // region is in the DOM, empty, from load and an arrow key fills it; a figure of several matrices
 // is one tab stop whose arrows cross into the next matrix; each matrix up to 32 × 32 has its values
 // as a table, larger ones point to the CSV. Needs a built dist/ (./scripts/build).

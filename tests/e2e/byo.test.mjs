@@ -16,7 +16,7 @@ const BENCH_MB = Number(process.env.BYO_BENCH_MB ?? 30);
 // and the picker mounted with callbacks that record what they receive. It is served by the
 // browser context (page.route), so dist/ holds nothing but the build.
 const HARNESS = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>BYO harness</title><link rel="stylesheet" href="page/style.css"></head>
+<html lang="en"><head><meta charset="utf-8"><title>BYO harness</title><link rel="stylesheet" href="styles/lab.css"></head>
 <body><main><section id="byo-vectors"></section></main>
 <script type="module">
   import { load } from './posenc.mjs';

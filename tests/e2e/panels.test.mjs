@@ -31,7 +31,7 @@ async function readTable(page, figure, rows) {
 
 /** Scheme id → the name the page shows for it (the legend buttons use the same names). */
 async function schemeNames(page) {
-  return page.evaluate(async () => (await import('./panels/lanes.js')).SCHEME_NAMES);
+  return page.evaluate(async () => (await import('./pipeline/schemes.js')).SCHEME_NAMES);
 }
 
 const distanceLabel = (page) => page.locator('[data-figure="distance"] canvas.chart-canvas').getAttribute('aria-label');

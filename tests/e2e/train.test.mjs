@@ -63,7 +63,7 @@ for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alib
       // The learned attention: one map per model on the copy example, with its loss strip.
       await train.getByRole('heading', { name: 'Learned attention' }).scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]').length === n, schemes.length);
-      // Figures paint once in view (web/figures/figure.js): with four maps the strips sit below the fold.
+      // Figures paint once in view (web/figures/heatmap-figure.js): with four maps the strips sit below the fold.
       await train.getByRole('button', { name: /Per-token loss/ }).first().scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Per-token loss"]').length === n, schemes.length);
       // Every live figure exports as PNG, CSV and JSON like the rest of the page.

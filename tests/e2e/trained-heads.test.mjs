@@ -112,7 +112,7 @@ describe('trained heads in the lanes', () => {
       await page.locator('#sentence').focus();
       await page.keyboard.press('Control+End');
       await page.keyboard.type(' the cat sat');
-      // Figures off screen paint when they scroll in (web/figures/figure.js), so bring the strip back.
+      // Figures off screen paint when they scroll in (web/figures/heatmap-figure.js), so bring the strip back.
       await page.locator('#lanes [data-scheme="additive"] .trained-strip').scrollIntoViewIfNeeded();
       await page.waitForFunction(() => document.querySelector('#lanes [data-scheme="additive"] .trained-strip canvas.map-canvas').width === 17);
       const [after] = await readFigure(page, 'additive-attention', STRIP);

@@ -8,15 +8,17 @@
 // instance (load() is cached) and one GloVe set; each starts only when it first scrolls into
 // view. Everything lives in a shadow root: host styles do not reach in, ours do not leak out.
 // Bad attribute values fall back to their defaults with one console warning each.
-import { load, setCoreLoader } from '../posenc.mjs';
+import { setCoreLoader } from '../posenc.mjs';
 import createCore from 'posenc:core-glue';
 import cores from 'posenc:cores';
 import { decodeLzma } from './lzma.js';
-import pageCss from '../page/style.css';
-import { DEFAULTS as PAGE_DEFAULTS, DEFAULT_SENTENCE, FIELDS, validHeads } from '../pipeline/state.js';
+import { ATTRIBUTES, DEFAULTS, OPTION_OF, PANELS, PANEL_ALIASES, PARSERS, TAG, attributeOf, parseAttribute, warnOnce } from './attributes.js';
+import { sharedGlove, sharedLab, syntheticFor, unwatch, whenVisible, wordSpread } from './shared.js';
+import { adoptStyles } from './styles.js';
+import { DEFAULTS as PAGE_DEFAULTS, validHeads } from '../pipeline/state.js';
 import { createPipeline, schemeParams, settleSettings } from '../pipeline/pipeline.js';
-import { syntheticSource, vectorSetSource } from '../pipeline/vocab.js';
-import { createLanes, SCHEMES, SCHEME_NAMES } from '../panels/lanes.js';
+import { createLanes } from '../panels/lanes.js';
+import { SCHEME_NAMES } from '../pipeline/schemes.js';
 import { createTokenList } from '../panels/tokens.js';
 import { createPeFigure, createSpreadPanel } from '../panels/encoding.js';
 import { createRetrievalPanel } from '../panels/retrieval.js';
@@ -26,12 +28,10 @@ import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
 import { createTrainReplay } from '../train/replay.js';
 import { scaled } from '../pipeline/math.js';
-import { runInTasks } from '../pipeline/tasks.js';
+import { createGenerations } from '../pipeline/tasks.js';
+import { element } from '../figures/dom.js';
 // The package's version (package.json, the one source); the bundler keeps only this field.
 import { version as VERSION } from '../../package.json';
-
-const TAG = 'posenc-lab';
-const GLOVE_FILE = 'glove-6b-100d-20k.i8';
 
 // ---- The wasm cores inside this file ------------------------------------------------------
 
@@ -53,264 +53,7 @@ setCoreLoader(async (flavour) => {
   return createCore({ wasmBinary: simd ? bytes : bytes.subarray(cores.simd), locateFile: (path) => path });
 });
 
-// ---- Attributes ---------------------------------------------------------------------------
-
-/**
- * Panels by attribute name: lane panels show one figure per scheme. `train` replays the page's
- * default Train run from data/train-replay.json (web/train/replay.js): no model inside, static.
- * `sentence: false`: the panel never reads the sentence, so alone it shows no sentence box.
- */
-const PANELS = {
-  attention: { lane: true, title: 'Attention (query × key)' },
-  input: { lane: true, title: 'Encoded input (tokens × dimensions)' },
-  terms: { lane: true, title: 'Logit decomposition' },
-  pe: { title: 'Positional encoding' },
-  disturbance: { title: 'Per-dimension disturbance' },
-  retrieval: { title: 'Identity and position retrieval' },
-  shift: { title: 'Shift invariance' },
-  distance: { title: 'Score versus distance', sentence: false },
-  orthogonality: { title: 'Near-orthogonality versus d' },
-  angles: { title: 'Rotation angles per frequency (RoPE variants)', sentence: false },
-  train: { title: 'Trained models: loss and length generalisation (replay)', sentence: false },
-};
-const PANEL_ALIASES = { decomposition: 'terms', logits: 'terms', encoding: 'pe', spread: 'disturbance', orth: 'orthogonality' };
-const CONTROLS = ['vectors', 'd', 'base', 'scale', 'layout', 'pairing', 'causal', 'export'];
-
-const DEFAULTS = Object.freeze({
-  sentence: DEFAULT_SENTENCE,
-  schemes: PAGE_DEFAULTS.schemes, // additive, concatenated, rotary; any of the eleven may be asked for
-  panel: ['attention'],
-  d: 64,
-  base: 10000,
-  scale: 'auto',
-  layout: 'interleaved',
-  pairing: 'interleaved',
-  causal: false,
-  trainedLength: PAGE_DEFAULTS.trainedLength, // L and L′: the learned table's rows, the RoPE
-  evalLength: PAGE_DEFAULTS.evalLength,       // extensions' scale s = max(1, L′/L), the angle panel
-  alibiHeads: PAGE_DEFAULTS.alibiHeads,
-  alibiHead: PAGE_DEFAULTS.alibiHead,
-  vectors: 'glove',
-  vectorsSrc: '', // '' = GLOVE_FILE beside this script
-  controls: [],
-  editable: true,
-});
-// Options are camelCase (also the properties); their attributes are kebab-case: evalLength ↔ eval-length.
-const ATTRIBUTES = Object.keys(DEFAULTS);
-const attributeOf = (name) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-const OPTION_OF = Object.fromEntries(ATTRIBUTES.map((name) => [attributeOf(name), name]));
-
-const words = (text) => text.toLowerCase().split(/[\s,]+/).filter(Boolean);
-function list(allowed, aliases = {}, { none = false } = {}) {
-  return (text) => {
-    const items = words(text).map((w) => aliases[w] ?? w);
-    if (none && items.length === 1 && items[0] === 'none') return [];
-    if (none && items.length === 1 && items[0] === 'all') return [...allowed];
-    if (items.length === 0 || items.some((w) => !allowed.includes(w))) return undefined;
-    return [...new Set(items)];
-  };
-}
-const flag = (text) => (['', 'true', '1', 'yes'].includes(text.trim().toLowerCase()) ? true
-  : ['false', '0', 'no'].includes(text.trim().toLowerCase()) ? false : undefined);
-
-// name → [parse(text) → value | undefined, what is allowed]
-const PARSERS = {
-  sentence: [(t) => (t.length <= 200000 ? t : undefined), 'at most 200,000 characters'],
-  schemes: [list(SCHEMES), `a list of ${SCHEMES.join(', ')}`],
-  panel: [list(Object.keys(PANELS), PANEL_ALIASES), `one or more of ${Object.keys(PANELS).join(', ')}`],
-  d: [(t) => FIELDS.d[1](t), FIELDS.d[2]],
-  base: [(t) => FIELDS.base[1](t), FIELDS.base[2]],
-  scale: [(t) => FIELDS.alpha[1](t.trim()), FIELDS.alpha[2]],
-  layout: [(t) => FIELDS.layout[1](t.trim()), FIELDS.layout[2]],
-  pairing: [(t) => FIELDS.pairing[1](t.trim()), FIELDS.pairing[2]],
-  causal: [flag, 'true or false (or the bare attribute)'],
-  trainedLength: [(t) => FIELDS.trainedLength[1](t.trim()), FIELDS.trainedLength[2]],
-  evalLength: [(t) => FIELDS.evalLength[1](t.trim()), FIELDS.evalLength[2]],
-  alibiHeads: [(t) => FIELDS.alibiHeads[1](t.trim()), FIELDS.alibiHeads[2]],
-  alibiHead: [(t) => FIELDS.alibiHead[1](t.trim()), FIELDS.alibiHead[2]],
-  vectors: [(t) => FIELDS.vectors[1](t.trim()), FIELDS.vectors[2]],
-  vectorsSrc: [(t) => t.trim(), 'a URL'],
-  controls: [list(CONTROLS, {}, { none: true }), `none, all, or a list of ${CONTROLS.join(', ')}`],
-  editable: [flag, 'true or false'],
-};
-
-const warned = new Set();
-function warnOnce(message) {
-  if (warned.has(message)) return;
-  warned.add(message);
-  console.warn(`<${TAG}>: ${message}`);
-}
-
-function parseAttribute(name, raw) {
-  if (raw === null) return DEFAULTS[name];
-  const value = PARSERS[name][0](String(raw));
-  if (value !== undefined) return value;
-  const shown = raw.length > 40 ? `${raw.slice(0, 40)}…` : raw;
-  const fallback = Array.isArray(DEFAULTS[name]) ? DEFAULTS[name].join(',') || 'none' : String(DEFAULTS[name]);
-  warnOnce(`${attributeOf(name)}="${shown}" is not valid (${PARSERS[name][1]}); using the default "${fallback}".`);
-  return DEFAULTS[name];
-}
-
-// ---- Shared among every element on the page ----------------------------------------------
-
-let labPromise = null;
-const sharedLab = () => (labPromise ??= load());
-const vectorFiles = new Map(); // GloVe file URL → Promise of { source } or { note }
-const synthetics = new Map();
-const spreads = new WeakMap();
-
-/**
- * GloVe from src (relative to the page; '' = beside this file) when it is served over http(s):
- * { source } or { note } explaining why not.
- */
-function sharedGlove(lab, src) {
-  let url;
-  try {
-    url = src ? new URL(src, document.baseURI) : new URL(GLOVE_FILE, import.meta.url);
-  } catch {
-    // A module loaded from a blob: or data: URL (anywidget's) has no folder; or src is not a URL.
-    return Promise.resolve({ note: `Synthetic word vectors: ${src ? `vectors-src="${src}" is not a URL` : 'this script has no folder to fetch GloVe from; set vectors-src to its URL'}.` });
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    return Promise.resolve({ note: 'Synthetic word vectors: GloVe cannot be fetched by a page opened from a file.' });
-  }
-  if (!vectorFiles.has(url.href)) {
-    vectorFiles.set(url.href, lab.loadVectors(src ? url : 'glove').then(
-      (vectors) => ({ source: vectorSetSource(lab, vectors) }),
-      (error) => ({ note: `Synthetic word vectors: GloVe could not be loaded (${error.message}).` }),
-    ));
-  }
-  return vectorFiles.get(url.href);
-}
-
-function syntheticFor(lab, d) {
-  if (!synthetics.has(d)) synthetics.set(d, syntheticSource(lab, d));
-  return synthetics.get(d);
-}
-
-function wordSpread(source) {
-  if (!spreads.has(source)) spreads.set(source, source.vocabularySpread());
-  return spreads.get(source);
-}
-
-// One observer for every element: each starts the first time it comes near the viewport.
-const waiting = new WeakMap();
-let visibility = null;
-function whenVisible(element, start) {
-  visibility ??= new IntersectionObserver((entries) => {
-    for (const entry of entries) {
-      if (!entry.isIntersecting) continue;
-      visibility.unobserve(entry.target);
-      waiting.get(entry.target)?.();
-      waiting.delete(entry.target);
-    }
-  }, { rootMargin: '100px' });
-  waiting.set(element, start);
-  visibility.observe(element);
-}
-
-// ---- Styles: the page's stylesheet, re-rooted at the host, plus the element's own ----------
-
-const ELEMENT_CSS = `
-:host {
-  all: initial;
-  color-scheme: inherit;
-  display: block;
-  box-sizing: border-box;
-  max-width: var(--posenc-max-width, 100%);
-  margin: 1em 0;
-  padding: 10px 12px;
-  --bg: var(--posenc-background, light-dark(#fbfbfa, #15171a));
-  --fg: var(--posenc-color, light-dark(#1c1d1f, #e6e7ea));
-  --muted: var(--posenc-muted, light-dark(#5a5e66, #a2a7b0));
-  --panel: var(--posenc-background, light-dark(#ffffff, #1e2125));
-  --border: var(--posenc-border, light-dark(#d5d7dc, #3a3f47));
-  --accent: var(--posenc-accent, light-dark(#1d5fd1, #7fb0ff));
-  --focus: var(--posenc-accent, light-dark(#1d5fd1, #7fb0ff));
-  --token-bg: var(--posenc-token-background, light-dark(#eef0f4, #2a2e34));
-  --select: var(--posenc-highlight, light-dark(#d4a017, #f2c14e));
-  --error: light-dark(#b42318, #ff8a80);
-  --notice-bg: light-dark(#fff4d6, #3a3220);
-  --unknown: light-dark(#a4470b, #ffb37a);
-  --radius: var(--posenc-radius, 6px);
-  font-family: var(--posenc-font, system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif);
-  font-size: var(--posenc-font-size, 1rem);
-  line-height: 1.45;
-  color: var(--fg);
-  background: var(--bg);
-  border: 1px solid var(--border);
-  border-radius: var(--radius);
-}
-@supports not (color: light-dark(#000, #fff)) {
-  :host {
-    --bg: var(--posenc-background, #fbfbfa); --fg: var(--posenc-color, #1c1d1f); --muted: var(--posenc-muted, #5a5e66);
-    --panel: var(--posenc-background, #fff); --border: var(--posenc-border, #d5d7dc); --accent: var(--posenc-accent, #1d5fd1);
-    --focus: var(--posenc-accent, #1d5fd1); --token-bg: var(--posenc-token-background, #eef0f4); --select: var(--posenc-highlight, #d4a017);
-    --error: #b42318; --notice-bg: #fff4d6; --unknown: #a4470b;
-  }
-  @media (prefers-color-scheme: dark) {
-    :host {
-      --bg: var(--posenc-background, #15171a); --fg: var(--posenc-color, #e6e7ea); --muted: var(--posenc-muted, #a2a7b0);
-      --panel: var(--posenc-background, #1e2125); --border: var(--posenc-border, #3a3f47); --accent: var(--posenc-accent, #7fb0ff);
-      --focus: var(--posenc-accent, #7fb0ff); --token-bg: var(--posenc-token-background, #2a2e34); --select: var(--posenc-highlight, #f2c14e);
-      --error: #ff8a80; --notice-bg: #3a3220; --unknown: #ffb37a;
-    }
-  }
-}
-:host([hidden]) { display: none; }
-.pl-edit { display: grid; gap: 6px; margin-bottom: 6px; }
-.pl-edit textarea { font-size: 1em; padding: 4px 8px; }
-.pl-label { font-weight: 600; font-size: 0.9em; }
-.pl-controls { display: flex; flex-wrap: wrap; gap: 6px 14px; font-size: 0.88em; align-items: center; }
-.pl-controls label { display: inline-flex; align-items: center; gap: 4px; }
-.pl-controls input[type="number"] { width: 6em; font: inherit; padding: 2px 4px; border: 1px solid var(--border); border-radius: 4px; background: var(--bg); color: var(--fg); }
-.pl-sentence-text { margin: 0 0 4px; font-style: italic; }
-.tokens { max-height: 8em; margin-bottom: 4px; }
-.token { font-size: 0.88em; }
-.pl-note { font-size: 0.85em; margin: 4px 0; }
-.pl-panels { display: grid; gap: 12px; transition: opacity 0.25s ease-out; }
-.pl-panels.is-pending { opacity: 0.35; }
-.pl-title { font-weight: 600; font-size: 0.95em; margin: 4px 0; }
-.pl-lanes { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 180px), 1fr)); gap: 10px; }
-.pl-figure { margin: 0; min-width: 0; max-width: var(--posenc-figure-width, 100%); }
-.pl-figure figcaption { font-size: 0.85em; color: var(--muted); margin-bottom: 2px; }
-.pl-status { margin: 6px 0 0; font-size: 0.78em; color: var(--muted); font-variant-numeric: tabular-nums; }
-.pl-status:empty { display: none; }
-.pl.no-export .fig-actions { display: none; }
-.cell-readout { min-height: 1.4em; }
-@media (prefers-reduced-motion: reduce) {
-  *, *::before, *::after { transition: none !important; animation: none !important; scroll-behavior: auto !important; }
-}
-`;
-// The page's :root rules cannot match inside a shadow tree; its variables come from :host above.
-const STYLES = `${pageCss.replace(/:root\s*\{[^}]*\}/g, '').replace(/@media \(prefers-color-scheme: dark\)\s*\{\s*\}/g, '')}\n${ELEMENT_CSS}`;
-
-// One constructed stylesheet shared by every element (a host page's CSP style-src does not
-// apply to it); a <style> in each shadow root where constructed sheets are missing.
-let sheet = null;
-function adoptStyles(root) {
-  if ('adoptedStyleSheets' in ShadowRoot.prototype && typeof CSSStyleSheet === 'function' && 'replaceSync' in CSSStyleSheet.prototype) {
-    if (!sheet) {
-      sheet = new CSSStyleSheet();
-      sheet.replaceSync(STYLES);
-    }
-    root.adoptedStyleSheets = [sheet];
-    return;
-  }
-  if (!root.querySelector('style')) {
-    const style = document.createElement('style');
-    style.textContent = STYLES;
-    root.prepend(style);
-  }
-}
-
 let nextId = 0;
-const element = (tag, className, text) => {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-};
 
 // ---- The element --------------------------------------------------------------------------
 
@@ -372,7 +115,7 @@ export class PosencLabElement extends HTMLElement {
   #source = null;
   #note = '';
   #frame = 0;
-  #generation = 0;
+  #work = createGenerations(() => this.isConnected);
   #view = null;
   #selected = null;
   #readyResolve;
@@ -465,15 +208,15 @@ export class PosencLabElement extends HTMLElement {
     if (key === this.#layoutKey && this.#ui) { this.#syncControls(); return; }
     this.#layoutKey = key;
     const id = (part) => `${this.#id}-${part}`;
-    const box = element('div', `pl${o.controls.includes('export') ? '' : ' no-export'}`);
+    const box = element('div', { class: `pl${o.controls.includes('export') ? '' : ' no-export'}` });
     box.setAttribute('part', 'container');
 
     const ui = { panels: {}, controls: {} };
-    const edit = element('div', 'pl-edit');
+    const edit = element('div', { class: 'pl-edit' });
     // Panels that never read the sentence (sentence: false) show neither its box nor its tokens.
     const usesSentence = o.panel.some((name) => PANELS[name].sentence !== false);
     if (usesSentence && o.editable) {
-      const label = element('label', 'pl-label', 'Sentence');
+      const label = element('label', { class: 'pl-label', text: 'Sentence' });
       label.htmlFor = id('sentence');
       const area = element('textarea');
       area.id = id('sentence');
@@ -487,22 +230,22 @@ export class PosencLabElement extends HTMLElement {
       ui.sentence = area;
     } else if (usesSentence) {
       // Readers see the sentence as text; the tokens below follow once the core has run.
-      ui.sentenceText = element('p', 'pl-sentence-text', o.sentence);
+      ui.sentenceText = element('p', { class: 'pl-sentence-text', text: o.sentence });
       edit.append(ui.sentenceText);
     }
     const controls = this.#buildControls(ui, id);
     if (controls) edit.append(controls);
 
-    const tokenLabel = element('span', 'visually-hidden', 'Tokens');
+    const tokenLabel = element('span', { class: 'visually-hidden', text: 'Tokens' });
     tokenLabel.id = id('tokens');
-    const tokens = element('ol', 'tokens');
+    const tokens = element('ol', { class: 'tokens' });
     tokens.setAttribute('aria-labelledby', id('tokens'));
     const count = element('span');
-    const truncation = element('p', 'notice pl-note');
+    const truncation = element('p', { class: 'notice pl-note' });
     truncation.hidden = true;
     const unknownLegend = element('span');
     unknownLegend.hidden = true;
-    ui.note = element('p', 'notice pl-note');
+    ui.note = element('p', { class: 'notice pl-note' });
     ui.note.setAttribute('role', 'status');
     ui.note.hidden = true;
     ui.tokens = createTokenList({
@@ -510,30 +253,30 @@ export class PosencLabElement extends HTMLElement {
       onSelect: (index) => this.#select(index),
     });
 
-    const panels = element('div', 'pl-panels is-pending');
+    const panels = element('div', { class: 'pl-panels is-pending' });
     ui.panelBox = panels;
     for (const name of o.panel) {
       const spec = PANELS[name];
-      const section = element('section', 'pl-panel');
-      const title = element('div', 'pl-title', spec.title);
+      const section = element('section', { class: 'pl-panel' });
+      const title = element('div', { class: 'pl-title', text: spec.title });
       title.id = id(`title-${name}`);
       section.setAttribute('aria-labelledby', title.id);
       section.append(title);
       if (spec.lane) {
-        const lanes = element('div', 'pl-lanes');
+        const lanes = element('div', { class: 'pl-lanes' });
         for (const scheme of o.schemes) {
-          const figure = element('figure', 'pl-figure');
+          const figure = element('figure', { class: 'pl-figure' });
           figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${spec.title}`);
           const slot = element('div');
           slot.dataset.figure = `${scheme}-${name}`;
           // The learned-style table and T5's bucket values are seeded stand-ins: say so under each.
           const seeded = scheme === 'learned' || scheme === 't5' ? ' (seeded, not trained)' : '';
-          figure.append(element('figcaption', '', SCHEME_NAMES[scheme] + seeded), slot);
+          figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
           lanes.append(figure);
         }
         section.append(lanes);
       } else {
-        const figure = element('figure', 'pl-figure');
+        const figure = element('figure', { class: 'pl-figure' });
         figure.setAttribute('aria-labelledby', title.id);
         const slot = element('div');
         slot.dataset.figure = name;
@@ -543,7 +286,7 @@ export class PosencLabElement extends HTMLElement {
       }
       panels.append(section);
     }
-    ui.status = element('p', 'pl-status', this.#started ? '' : 'The figure starts when it scrolls into view.');
+    ui.status = element('p', { class: 'pl-status', text: this.#started ? '' : 'The figure starts when it scrolls into view.' });
     ui.status.setAttribute('aria-live', 'polite');
     box.append(edit, ...(usesSentence ? [tokenLabel, tokens, truncation] : []), ui.note, panels, ui.status);
     this.#root.replaceChildren(box);
@@ -576,11 +319,11 @@ export class PosencLabElement extends HTMLElement {
   #buildControls(ui, id) {
     const shown = this.#options.controls.filter((c) => c !== 'export');
     if (!shown.length) return null;
-    const box = element('div', 'pl-controls');
+    const box = element('div', { class: 'pl-controls' });
     box.setAttribute('role', 'group');
     box.setAttribute('aria-label', 'Settings');
     const select = (name, label, options) => {
-      const wrap = element('label', '', `${label} `);
+      const wrap = element('label', { text: `${label} ` });
       const input = element('select');
       for (const [value, text] of options) input.add(new Option(text, value));
       input.addEventListener('change', () => this.#edit(name, input.value));
@@ -589,7 +332,7 @@ export class PosencLabElement extends HTMLElement {
       return wrap;
     };
     const number = (name, label, attributes) => {
-      const wrap = element('label', '', `${label} `);
+      const wrap = element('label', { text: `${label} ` });
       const input = element('input');
       input.type = 'number';
       Object.assign(input, attributes);
@@ -650,7 +393,7 @@ export class PosencLabElement extends HTMLElement {
   async #start() {
     if (this.#started) return;
     this.#started = true;
-    visibility?.unobserve(this);
+    unwatch(this);
     this.#setStatus('Loading…');
     try {
       this.#lab = await sharedLab();
@@ -685,9 +428,9 @@ export class PosencLabElement extends HTMLElement {
   }
 
   async #recompute() {
-    const mine = ++this.#generation;
+    const mine = this.#work.next();
     const { source, note } = await this.#sourceFor();
-    if (mine !== this.#generation || !this.isConnected) return;
+    if (!this.#work.isCurrent(mine)) return;
     this.#source = source;
     this.#syncControls();
     const ui = this.#ui;
@@ -781,10 +524,7 @@ export class PosencLabElement extends HTMLElement {
   #runSteps(mine, steps) {
     if (steps.length === 0) return;
     // The first step waits one task too: connectedCallback and attribute changes return first.
-    setTimeout(() => runInTasks(steps, {
-      isCurrent: () => mine === this.#generation && this.isConnected,
-      onError: (error) => warnOnce(`an analysis failed: ${error.message}`),
-    }), 0);
+    this.#work.runLater(mine, steps, { onError: (error) => warnOnce(`an analysis failed: ${error.message}`) });
   }
 
 

@@ -36,3 +36,19 @@ export function setStyle(node, property, value) {
   styles[property] = value;
   node.style[property] = value;
 }
+
+/**
+ * A new element: props set properties (`text` → textContent; `class`, names with a dash and
+ * names that are not properties → attributes), then children are appended. `doc` is the
+ * document that owns it (a picker mounted in another document passes its own).
+ */
+export function element(tag, props = {}, children = [], doc = document) {
+  const node = doc.createElement(tag);
+  for (const [key, value] of Object.entries(props)) {
+    if (key === 'text') node.textContent = value;
+    else if (key in node && !key.includes('-')) node[key] = value;
+    else node.setAttribute(key, value);
+  }
+  node.append(...children);
+  return node;
+}

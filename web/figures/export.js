@@ -1,4 +1,6 @@
-// Figure export: PNG pictures and CSV/JSON data, downloaded through a temporary object URL.
+// Figure export: PNG pictures and CSV/JSON data, downloaded through a temporary object URL, and
+// the PNG / CSV / JSON buttons every figure shows.
+import { element } from './dom.js';
 
 /** Downloads a Blob under `filename`. */
 export function download(blob, filename) {
@@ -56,4 +58,20 @@ export function jsonBlob(value) {
 /** File names from a figure's title: lowercase words joined by dashes. */
 export function fileStem(title) {
   return `posenc-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
+}
+
+/** The PNG / CSV / JSON buttons of figure `title`: each calls its maker and downloads the Blob. */
+export function exportBar(title, { png, csv, json }) {
+  const bar = element('div', { class: 'fig-actions' });
+  const button = (label, what, run) => {
+    const b = element('button', { class: 'fig-export', text: label });
+    b.type = 'button';
+    b.setAttribute('aria-label', `Download ${title} as ${what}`);
+    b.addEventListener('click', run);
+    bar.append(b);
+  };
+  button('PNG', 'PNG image', async () => download(await png(), `${fileStem(title)}.png`));
+  button('CSV', 'CSV data', () => download(csv(), `${fileStem(title)}.csv`));
+  button('JSON', 'JSON data', () => download(json(), `${fileStem(title)}.json`));
+  return bar;
 }

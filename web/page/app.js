@@ -5,13 +5,14 @@
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
 import { load } from '../posenc.mjs';
 import {
-  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
+  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
-import { createPipeline, schemeParams, settleSettings } from '../pipeline/pipeline.js';
-import { disturbSummary, laneNotes, nopeText, orthSummary, shiftSummary } from '../pipeline/prose.js';
+import { createPipeline, settleSettings } from '../pipeline/pipeline.js';
+import { disturbSummary, orthSummary, shiftSummary } from '../pipeline/prose.js';
 import { meanNormRatio } from '../pipeline/statistics.js';
 import { syntheticSource, vectorSetSource } from '../pipeline/vocab.js';
-import { SCHEME_NAMES, createLanes } from '../panels/lanes.js';
+import { createLanes } from '../panels/lanes.js';
+import { SCHEME_NAMES } from '../pipeline/schemes.js';
 import { createTokenList } from '../panels/tokens.js';
 import { createPeFigure, createSpreadPanel } from '../panels/encoding.js';
 import { createRetrievalPanel } from '../panels/retrieval.js';
@@ -21,9 +22,12 @@ import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
 import { createTrainedHeads } from '../panels/trained-heads.js';
 import { createResultsTable } from '../panels/results-table.js';
-import { scaled } from '../pipeline/math.js';
-import { runInTasks } from '../pipeline/tasks.js';
-import { setHidden, setText, setValue } from '../figures/dom.js';
+import { createDelay, createGenerations, runInTasks } from '../pipeline/tasks.js';
+import { createCaptions } from './captions.js';
+import { createSettingsFigures } from './settings-figures.js';
+import { laneArticle } from './lane-article.js';
+import { additiveTerms, relativeSchemes, runOrthogonality, runRetrieval, runShift } from './analyses.js';
+import { setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
@@ -87,10 +91,8 @@ let pipeline = null;      // settings + text → view, one wasm call per keystro
 let selected = null;      // selected token position
 let frameRequested = false;
 let stale = false;        // the state changed since the last recompute
-let heavyTimer = 0;
-let generation = 0;       // bumps on every recompute; stale heavy work checks it and stops
+const work = createGenerations(); // a new generation per recompute; stale heavy work checks it and stops
 let decoderCache = { key: '', decoder: null };
-const spreadCache = new WeakMap();
 let lastHeavyMs = null;
 
 const lanes = createLanes(document, { onPickToken: selectToken, schemes: [] });
@@ -118,13 +120,13 @@ const trainedHeads = createTrainedHeads({
   onPickHead: (pick) => { Object.assign(state, pick); requestRecompute(); },
   requestUpdate: requestRecompute,
 });
+// What the analyses (web/page/analyses.js) read of the page: its current lab, pipeline and state.
+const page = { get lab() { return lab; }, get pipeline() { return pipeline; }, get state() { return state; } };
+const captions = createCaptions({ ui, trainedHeads, showControlError });
 const resultsTable = createResultsTable({
   panel: $('panel-trained-results'), slot: slot('trained-results'), summary: $('trained-results-summary'),
 });
-let distanceKey = '';
-let anglesKey = '';
-let spreadKey = '';
-let lastSpread = null;
+const settingsFigures = createSettingsFigures({ ui, spreadPanel, distancePanel, anglesPanel });
 
 start();
 
@@ -154,7 +156,7 @@ function loadGlove() {
     // One-off costs (the vocabulary's per-dimension spread, the PCA axes): pay them while the
     // reader reads, not inside the next keystroke.
     setTimeout(() => {
-      wordSpread(glove);
+      settingsFigures.wordSpread(glove);
       glove.warmUp?.();
       gloveSource = glove;
       setStatus(`Word vectors: ${glove.label}.`);
@@ -239,7 +241,7 @@ function showLanes(schemes) {
   lanesShown = key;
   for (const scheme of schemes) {
     if (laneArticles[scheme]) continue;
-    const article = laneArticle(scheme);
+    const article = laneArticle(lab, scheme);
     lanes.attach(scheme, article);
     laneArticles[scheme] = article;
   }
@@ -247,31 +249,8 @@ function showLanes(schemes) {
   ui.lanesBox.dataset.count = String(schemes.length);
   // Other [data-field] elements are in the document now, some holding text from when their lane
   // was last shown: look them up again and rewrite them all.
-  fields.clear();
-  reflectedKey = '';
-  describedKey = '';
+  captions.forget();
   writeParams();
-}
-
-/**
- * A scheme's lane: index.html's one lane template, headed by the scheme table's label (with a
- * badge when its position values are seeded), its figure slots named `<scheme>-<part>`, and the
- * scheme's own formula, about text, extras and caption from #lane-texts in place of the blanks.
- */
-function laneArticle(scheme) {
-  const { label, seeded } = lab.schemeTable.schemes.find((s) => s.name === scheme);
-  const texts = document.getElementById('lane-texts').content.querySelector(`[data-scheme="${scheme}"]`);
-  const article = document.importNode(document.getElementById('lane').content, true).firstElementChild;
-  article.dataset.scheme = scheme;
-  const heading = article.querySelector('h3');
-  heading.id = `lane-${scheme}-h`;
-  heading.textContent = label;
-  if (seeded) heading.append(' ', Object.assign(document.createElement('span'), { className: 'badge', textContent: 'seeded, not trained' }));
-  article.setAttribute('aria-labelledby', heading.id);
-  for (const part of texts.children) article.querySelector(`:scope > .${part.classList[0]}`).replaceWith(document.importNode(part, true));
-  if (texts.dataset.attentionHeading) article.querySelector('h4').textContent = texts.dataset.attentionHeading;
-  for (const slot of article.querySelectorAll('[data-figure]')) slot.dataset.figure = `${scheme}-${slot.dataset.figure}`;
-  return article;
 }
 
 function wireControls() {
@@ -431,10 +410,10 @@ function currentSource() {
 function recompute({ typed = false } = {}) {
   stale = false;
   const started = performance.now();
-  generation++;
+  work.next();
   const source = currentSource();
   const settings = settleSettings(lab, state, source, { trainedAvailable: trainedHeads.available });
-  reflectSettings(source, settings);
+  captions.reflectSettings(source, settings, state);
   scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
 
   let next;
@@ -472,10 +451,10 @@ function recompute({ typed = false } = {}) {
     attentionShownElsewhere: trainedMaps });
   if (settings.trained) resultsTable.load();
   lanes.select(selected);
-  describeLanes(view);
+  captions.describeLanes(view, state, lab);
   peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
-  const spread = updateSpread(source, settings, n);
-  updateDistance(settings);
+  const spread = settingsFigures.updateSpread(lab, state, source, settings, n);
+  settingsFigures.updateDistance(lab, state, settings);
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${meanNormRatio(next.E, pe, n, settings.d, settings.alpha).toFixed(3)} (mean over tokens)`);
   summarise('disturb', disturbSummary(view, spread, null));
 
@@ -490,21 +469,19 @@ function recompute({ typed = false } = {}) {
 // 150–200 ms apart, and each write would land between two of them). Leaving the page writes it.
 const URL_DELAY_MS = 150;
 const URL_DELAY_TYPING_MS = 1000;
-let urlTimer = 0;
 function writeUrl() {
-  clearTimeout(urlTimer);
-  urlTimer = 0;
+  urlWrite.cancel();
   // The Train section's keys ("t.…", web/train/config.js) ride along unchanged.
   const params = new URLSearchParams(writeHash(state).slice(1));
   for (const [key, value] of new URLSearchParams(location.hash.slice(1))) if (key.startsWith('t.')) params.set(key, value);
   const hash = params.toString();
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
 }
+const urlWrite = createDelay(writeUrl);
 function scheduleUrlWrite(delay = URL_DELAY_MS) {
-  clearTimeout(urlTimer);
-  urlTimer = setTimeout(writeUrl, delay);
+  urlWrite.after(delay);
 }
-addEventListener('pagehide', () => { if (urlTimer) writeUrl(); });
+addEventListener('pagehide', () => { if (urlWrite.pending) writeUrl(); });
 
 function engineName() {
   return lab.simd ? 'wasm SIMD' : 'scalar wasm';
@@ -515,82 +492,6 @@ function showEngine() {
   const heavy = lastHeavyMs === null ? '' : ` · analyses ${lastHeavyMs.toFixed(0)} ms after typing pauses`;
   ui.engine.textContent = `${engineName()} · last recompute ${view.recomputeMs.toFixed(1)} ms ` +
     `(n = ${view.n}, d = ${view.settings.d})${heavy}`;
-}
-
-// Controls and captions that follow the source and the settings. The control values and the
-// settings' notes are checked on every call (the control being typed in is skipped, and other
-// messages share the error line); the captions and the heads list only when what they read — the
-// source and reflectedKey's values — changed.
-let lastSettingsNote = '';
-let reflectedKey = '';
-let reflectedSource = null;
-function reflectSettings(source, settings) {
-  setValue(ui.vectors, state.vectors);
-  if (source.fixedDim || document.activeElement !== ui.dim) setValue(ui.dim, String(settings.d));
-  if (document.activeElement !== ui.dpos) setValue(ui.dpos, String(settings.dPos));
-  if (document.activeElement !== ui.alpha) setValue(ui.alpha, String(Number(settings.alpha.toPrecision(4))));
-  const notes = settings.notes.join(' ');
-  if (notes) showControlError(notes);
-  else if (ui.controlError.textContent === lastSettingsNote) showControlError('');
-  lastSettingsNote = notes;
-  const key = JSON.stringify([settings, state.alpha, state.layout, state.pairing, state.concat]);
-  if (source !== reflectedSource || key !== reflectedKey) {
-    reflectedSource = source;
-    reflectedKey = key;
-    reflectCaptions(source, settings);
-  }
-  setValue(ui.heads, settings.trained ? TRAINED_HEADS : String(settings.heads));
-}
-
-function reflectCaptions(source, settings) {
-  ui.dim.disabled = source.fixedDim;
-  setText(ui.dimHint, source.fixedDim ? `fixed at ${source.dim} by these word vectors` : 'synthetic only, even');
-  ui.alphaAuto.disabled = state.alpha === 'auto';
-  ui.alphaAuto.title = source.kind === 'synthetic'
-    ? 'α = 1: synthetic components already have RMS 1'
-    : `α = 1/RMS of a component (${(1 / source.defaultAlpha).toPrecision(4)}), so αE's components have RMS 1 — the role of ×√d_model`;
-  const headLabels = settings.headChoices.map((h) => [h, h === 0 ? 'identity (W = I)' : `${h} random head${h === 1 ? '' : 's'}`])
-    .concat(trainedHeads.headOptions()); // trained
-  if (ui.heads.options.length !== headLabels.length || [...ui.heads.options].some((o, i) => o.value !== String(headLabels[i][0]))) {
-    ui.heads.replaceChildren(...headLabels.map(([h, label]) => new Option(label, String(h))));
-  }
-
-  setField('d', String(settings.d));
-  setField('dWord', String(settings.dWord));
-  setField('dPos', String(settings.dPos));
-  setField('layout', state.layout);
-  setField('layoutNote', state.layout === 'half' ? ', as in tensor2tensor: sines in the first half, cosines in the second' : ', as in Vaswani et al.');
-  setField('pairing', state.pairing === 'half' ? 'half (i, i + d/2), as in GPT-NeoX and LLaMA code' : 'interleaved (2i, 2i+1), as in RoFormer');
-  setField('concatMode', state.concat === 'same-width' ? `same total width ${settings.d}` : `widened to ${settings.d + settings.dPos}`);
-  setField('reduction', state.concat === 'same-width' ? `Word part: ${source.reductionLabel(settings.dWord)}.` : 'The whole word vector is kept.');
-  setField('concatCross', settings.heads === 0
-    ? 'With W = I the word and position parts live in separate coordinates, so both cross terms are exactly 0.'
-    : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`);
-  setField('spreadVocab', source.kind === 'synthetic' ? '2,000 hashed filler words' : 'the whole vocabulary');
-  setText(ui.headsNote, settings.trained ? trainedHeads.headsNote() : settings.heads === 0
-    ? 'Projections are the identity (W = I): queries, keys and values are the encoded vectors themselves, so the pictures show what the encoding alone does, with no learned weights in the way.'
-    : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`);
-}
-
-// The lanes' numbers in words (web/pipeline/prose.js). NoPE's sentence reads the words and their
-// attention, so it is rewritten on every call; the others read only n, the settings and the state
-// besides the sentence (describedKey).
-let describedKey = '';
-function describeLanes({ result, tokens, n, settings }) {
-  if (result.nope?.masked) setField('nopeNote', nopeText(result.nope, tokens, n));
-  const key = JSON.stringify([n, settings, { ...state, sentence: null }]);
-  if (key === describedKey) return;
-  describedKey = key;
-  const rope = lab.schemeTable.params.find((p) => p.name === 'evalLength').schemes;
-  for (const [name, text] of Object.entries(laneNotes({ result, n, settings, state, rope }))) setField(name, text);
-}
-
-// name → the [data-field] elements in the document; cleared when showLanes changes the lanes.
-const fields = new Map();
-function setField(name, text) {
-  let elements = fields.get(name);
-  if (!elements) fields.set(name, elements = [...document.querySelectorAll(`[data-field="${name}"]`)]);
-  for (const element of elements) setText(element, text);
 }
 
 function showEmptyState() {
@@ -604,49 +505,6 @@ function showFailure(message) {
   setText(ui.failure, message);
   setHidden(ui.failure, false);
   setHidden(ui.results, true);
-}
-
-// ---- Cheap panels (every frame) ----------------------------------------------------------
-
-function wordSpread(source) {
-  if (!spreadCache.has(source)) spreadCache.set(source, source.vocabularySpread());
-  return spreadCache.get(source);
-}
-
-function updateSpread(source, settings, n) {
-  const length = state.spreadLength || n;
-  if (state.spreadLength === 0) setValue(ui.spreadLength, String(n));
-  setText(ui.spreadLengthValue, `L = ${length}${state.spreadLength === 0 ? ' (the sentence)' : ''}`);
-  // Computed once per source (GloVe's right after loading, before the page switches to it).
-  const spread = wordSpread(source);
-  // The picture depends on L, not on the words, so most keystrokes leave it as it is.
-  const key = [source.kind, settings.d, settings.alpha, state.base, state.layout, length].join('/');
-  if (key === spreadKey) return lastSpread;
-  spreadKey = key;
-  lastSpread = spreadPanel.update({ lab, d: settings.d, base: state.base, layout: state.layout, alpha: settings.alpha, wordSpread: spread, length });
-}
-
-// Score versus distance and the rotation angles depend on the settings, not on the words: most
-// keystrokes leave both as they are.
-function updateDistance(settings) {
-  updateAngles(settings);
-  // No schemes: the panel draws every scheme.
-  const options = { dPos: settings.dPos, concat: state.concat, causal: state.causal, ...schemeParams(lab, settings) };
-  const key = JSON.stringify([settings.d, state.base, state.maxDistance, state.schemes, options]);
-  if (key === distanceKey) return;
-  distanceKey = key;
-  distancePanel.update({ lab, d: settings.d, base: state.base, maxDistance: state.maxDistance, lanes: state.schemes, options });
-}
-
-function updateAngles(settings) {
-  // RoPE rotates each head's d_head = d/h coordinates (d with W = I).
-  const dHead = settings.heads ? settings.d / settings.heads : settings.d;
-  const options = { lab, dHead, base: state.base, trainedLength: state.trainedLength, evalLength: state.evalLength,
-    yarnAlpha: settings.yarnAlpha, yarnBeta: settings.yarnBeta };
-  const key = JSON.stringify({ ...options, lab: 0 });
-  if (key === anglesKey) return;
-  anglesKey = key;
-  anglesPanel.update(options);
 }
 
 // ---- Token selection and nearest words ---------------------------------------------------
@@ -695,88 +553,35 @@ function showNeighbors() {
 
 // ---- Expensive analyses (after typing pauses) --------------------------------------------
 
+const heavy = createDelay(runHeavy);
 function scheduleHeavy() {
-  clearTimeout(heavyTimer);
-  heavyTimer = setTimeout(runHeavy, HEAVY_DELAY_MS);
+  heavy.after(HEAVY_DELAY_MS);
 }
 
 // Each analysis is its own task, and the long ones are generators that yield between their
 // expensive parts, so a keystroke arriving in between is handled before the next part.
 function runHeavy() {
-  const mine = generation;
+  const mine = work.current;
   const snapshot = view;
   if (!snapshot) return;
   let total = 0;
   const steps = [
     () => { if (selected !== null) showNeighbors(); },
-    function* retrieval() { snapshot.identity = yield* runRetrieval(snapshot); },
-    function* shift() { snapshot.shift = yield* runShift(snapshot); },
-    function* orthogonality() { snapshot.orth = yield* runOrthogonality(snapshot); },
+    function* retrieval() { snapshot.identity = yield* runRetrieval(snapshot, page, { panel: retrievalPanel, decoder: currentDecoder }); },
+    function* shift() { snapshot.shift = yield* runShift(snapshot, page, { panel: shiftPanel }); },
+    function* orthogonality() { snapshot.orth = yield* runOrthogonality(snapshot, page, { panel: orthogonalityPanel }); },
     () => {
-      summarise('disturb', disturbSummary(view, updateSpread(snapshot.source, snapshot.settings, snapshot.n), snapshot.identity));
-      summarise('shift', shiftSummary(snapshot.shift, snapshot.state.shiftK, relativeSchemes()));
-      summarise('orth', snapshot.orth ? orthSummary(snapshot.orth, additiveTerms(snapshot), snapshot.n) : null);
+      summarise('disturb', disturbSummary(view, settingsFigures.updateSpread(lab, state, snapshot.source, snapshot.settings, snapshot.n), snapshot.identity));
+      summarise('shift', shiftSummary(snapshot.shift, snapshot.state.shiftK, relativeSchemes(lab)));
+      summarise('orth', snapshot.orth ? orthSummary(snapshot.orth, additiveTerms(snapshot, { pipeline }), snapshot.n) : null);
       lastHeavyMs = total;
       showEngine();
     },
   ];
   runInTasks(steps, {
-    isCurrent: () => generation === mine,
+    isCurrent: () => work.isCurrent(mine),
     onError: (error) => showFailure(`An analysis failed: ${error.message}`),
     onTask: (ms) => { total += ms; },
-  });
-}
-
-// Compares for the analyses. For the sentence itself they are cached per snapshot and heads and
-// merged scheme by scheme, so each scheme is computed once per pause (the keystroke's own result
-// serves the lanes' schemes; the retrieval's compare of the others serves the shift panel's
-// unshifted side); only x and the weights are kept (≈ 12 MB at n = 512), not the n×n terms.
-// Shifted sentences are used once and not kept.
-function analysisCompare(snapshot) {
-  snapshot.compares ??= new Map();
-  const { settings, tokens, result } = snapshot;
-  return (heads, words, schemes) => {
-    if (words !== tokens) return pipeline.compare(snapshot, heads, words, undefined, schemes);
-    let entry = snapshot.compares.get(heads) ?? (heads === settings.heads ? result : null);
-    const missing = schemes.filter((scheme) => !entry?.[scheme]);
-    if (missing.length) {
-      const fresh = pipeline.compare(snapshot, heads, words, snapshot.E, missing);
-      for (const scheme of missing) fresh[scheme] = { width: fresh[scheme].width, x: fresh[scheme].x, weights: fresh[scheme].weights };
-      entry = entry ? { ...fresh, ...entry, schemes: lab.SCHEMES.filter((s) => entry[s] || fresh[s]) } : fresh;
-      snapshot.compares.set(heads, entry);
-    }
-    return entry;
-  };
-}
-
-// About one 512-token scheme's attention per compare, so a task never holds a keystroke long.
-const CELLS_PER_COMPARE = 1 << 18;
-
-function* runRetrieval(snapshot) {
-  const { tokens, settings, E, n } = snapshot;
-  const compare = analysisCompare(snapshot);
-  const schemes = lab.SCHEMES;
-  const perCompare = Math.max(1, Math.floor(CELLS_PER_COMPARE / (n * n * Math.max(1, settings.heads))));
-  for (let from = 0; from < schemes.length; from += perCompare) {
-    compare(settings.heads, tokens, schemes.slice(from, from + perCompare));
-    yield;
-  }
-  return yield* retrievalPanel.update({ lab, result: compare(settings.heads, tokens, schemes), tokens, decoder: currentDecoder(),
-    alpha: settings.alpha, dWord: settings.dWord, E, base: state.base, layout: state.layout });
-}
-
-function runShift(snapshot) {
-  const { settings, tokens } = snapshot;
-  const random = settings.heads || Math.max(...settings.headChoices.filter((h) => h <= 4));
-  const headTypes = random > 0 ? [0, random] : [0];
-  // n + k must stay within compare's limit of 1024 tokens: n ≤ 512 and k ≤ 64 do.
-  return shiftPanel.update({ lab, run: analysisCompare(snapshot), tokens, k: state.shiftK, headTypes, schemes: lab.SCHEMES });
-}
-
-function runOrthogonality({ source, settings, tokens, E }) {
-  return orthogonalityPanel.update({
-    lab, tokens, base: state.base, layout: state.layout,
-    current: { vectors: scaled(E, settings.alpha), d: settings.d, label: source.kind === 'synthetic' ? 'current (synthetic)' : source.kind === 'glove' ? 'GloVe' : 'your vectors' },
   });
 }
 
@@ -784,19 +589,4 @@ function runOrthogonality({ source, settings, tokens, E }) {
 
 function summarise(which, text) {
   if (text !== null) setText(document.querySelector(`#summary-${which} .summary-text`), text);
-}
-
-/** The schemes whose logits depend on distances only: rotation, logit bias, none. */
-function relativeSchemes() {
-  return ['rotation', 'logit bias', 'none']
-    .flatMap((family) => lab.schemeTable.schemes.filter((s) => s.family === family).map((s) => s.name));
-}
-
-/**
- * The additive lane's logit terms: the lanes' own, or (additive not a lane) one additive-only
- * compare after typing pauses — the analyses' cached compares keep no terms.
- */
-function additiveTerms(snapshot) {
-  const { result, settings, tokens, E } = snapshot;
-  return (result.additive ?? pipeline.compare(snapshot, settings.heads, tokens, E, ['additive']).additive).terms;
 }

@@ -15,7 +15,8 @@
 // simply keeps what it had. It does not dispose the sets it hands over; the page owns them
 // (call set.dispose() on a custom set once the page has switched away from it).
 // All file-derived text is shown with textContent, never as markup.
-import { MAX_FILE_BYTES, POLICY, checkFileSize } from './byo-parse.js';
+import { element } from '../figures/dom.js';
+import { MAX_FILE_BYTES, POLICY, checkFileSize } from '../formats/vector-text.js';
 
 let instances = 0;
 
@@ -36,18 +37,6 @@ const MB = 1e6; // decimal megabytes, as file managers show them
 const fmt = (n) => n.toLocaleString('en-US');
 const megabytes = (bytes) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
 
-function element(doc, tag, props = {}, children = []) {
-  const node = doc.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === 'text') node.textContent = value;
-    else if (key === 'class') node.className = value;
-    else if (key in node && !key.includes('-')) node[key] = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}
-
 /**
  * Mounts the picker into `container` (emptied first). Options: lab (the page's lab; loaded from
  * posenc.mjs when omitted), onLoaded(vectorSet, summary), onError(message, details), onReset(),
@@ -62,38 +51,38 @@ export function mountVectorPicker(container, options = {}) {
   linkStylesheet(doc);
   const id = `byo-${++instances}`;
 
-  const input = element(doc, 'input', { type: 'file', id: `${id}-file`, accept: '.txt,.vec,.text,text/plain', 'aria-describedby': `${id}-hint` });
-  const progress = element(doc, 'progress', { max: 1, value: 0, 'aria-labelledby': `${id}-progress-text` });
-  const progressText = element(doc, 'span', { class: 'byo-progress-text', id: `${id}-progress-text` });
-  const cancelButton = element(doc, 'button', { type: 'button', class: 'byo-cancel', text: 'Cancel' });
-  const progressRow = element(doc, 'div', { class: 'byo-progress-row', hidden: true }, [progress, progressText, cancelButton]);
-  const status = element(doc, 'p', { class: 'byo-status', role: 'status', 'aria-live': 'polite' });
-  const details = element(doc, 'ul', { class: 'byo-lines byo-details', hidden: true });
-  const errorMessage = element(doc, 'p', { class: 'byo-error-message' });
-  const errorLines = element(doc, 'ul', { class: 'byo-lines' });
-  const errorBox = element(doc, 'div', { class: 'byo-error', role: 'alert', hidden: true }, [errorMessage, errorLines]);
-  const resetButton = element(doc, 'button', { type: 'button', class: 'byo-reset', hidden: true, text: `Use ${defaultName} again` });
-  const root = element(doc, 'div', { class: 'byo' }, [
-    element(doc, 'p', { class: 'byo-title', id: `${id}-title`, text: 'Your own word vectors' }),
-    element(doc, 'p', {
+  const input = element('input', { type: 'file', id: `${id}-file`, accept: '.txt,.vec,.text,text/plain', 'aria-describedby': `${id}-hint` }, [], doc);
+  const progress = element('progress', { max: 1, value: 0, 'aria-labelledby': `${id}-progress-text` }, [], doc);
+  const progressText = element('span', { class: 'byo-progress-text', id: `${id}-progress-text` }, [], doc);
+  const cancelButton = element('button', { type: 'button', class: 'byo-cancel', text: 'Cancel' }, [], doc);
+  const progressRow = element('div', { class: 'byo-progress-row', hidden: true }, [progress, progressText, cancelButton], doc);
+  const status = element('p', { class: 'byo-status', role: 'status', 'aria-live': 'polite' }, [], doc);
+  const details = element('ul', { class: 'byo-lines byo-details', hidden: true }, [], doc);
+  const errorMessage = element('p', { class: 'byo-error-message' }, [], doc);
+  const errorLines = element('ul', { class: 'byo-lines' }, [], doc);
+  const errorBox = element('div', { class: 'byo-error', role: 'alert', hidden: true }, [errorMessage, errorLines], doc);
+  const resetButton = element('button', { type: 'button', class: 'byo-reset', hidden: true, text: `Use ${defaultName} again` }, [], doc);
+  const root = element('div', { class: 'byo' }, [
+    element('p', { class: 'byo-title', id: `${id}-title`, text: 'Your own word vectors' }, [], doc),
+    element('p', {
       class: 'byo-intro', id: `${id}-hint`,
       text: `A GloVe or word2vec text file, up to ${megabytes(MAX_FILE_BYTES)}. It is read here, in your browser; nothing is uploaded.`,
-    }),
-    element(doc, 'div', { class: 'byo-row' }, [
-      element(doc, 'label', { htmlFor: input.id, text: 'Vector file' }),
+    }, [], doc),
+    element('div', { class: 'byo-row' }, [
+      element('label', { htmlFor: input.id, text: 'Vector file' }, [], doc),
       input,
       resetButton,
-    ]),
-    element(doc, 'p', { class: 'byo-drop-hint', text: '…or drop the file anywhere in this box.' }),
+    ], doc),
+    element('p', { class: 'byo-drop-hint', text: '…or drop the file anywhere in this box.' }, [], doc),
     progressRow,
     status,
     details,
     errorBox,
-    element(doc, 'details', { class: 'byo-policy' }, [
-      element(doc, 'summary', { text: 'Which files work?' }),
-      element(doc, 'p', { text: POLICY }),
-    ]),
-  ]);
+    element('details', { class: 'byo-policy' }, [
+      element('summary', { text: 'Which files work?' }, [], doc),
+      element('p', { text: POLICY }, [], doc),
+    ], doc),
+  ], doc);
   root.setAttribute('aria-labelledby', `${id}-title`);
   root.setAttribute('role', 'group');
   container.replaceChildren(root);
@@ -106,8 +95,8 @@ export function mountVectorPicker(container, options = {}) {
   const emit = (type, detail) => container.dispatchEvent(new CustomEvent(type, { detail, bubbles: true }));
 
   function setLines(list, items, total) {
-    list.replaceChildren(...items.map((text) => element(doc, 'li', { text })));
-    if (total > items.length) list.append(element(doc, 'li', { text: `… and ${fmt(total - items.length)} more` }));
+    list.replaceChildren(...items.map((text) => element('li', { text }, [], doc)));
+    if (total > items.length) list.append(element('li', { text: `… and ${fmt(total - items.length)} more` }, [], doc));
   }
 
   function clearMessages() {

@@ -1,5 +1,5 @@
 // Module Web Worker: reads a word-vector text file chunk by chunk (file.stream()) and packs it
-// into PELVEC01 bytes with byo-parse.js, off the page's main thread.
+// into PELVEC01 bytes with formats/vector-text.js, off the page's main thread.
 //
 // In:  { type: 'parse', file: File | Blob, maxWords?: number }   one per worker at a time
 //      { type: 'cancel' }                                          aborts the reader
@@ -7,7 +7,7 @@
 //      { type: 'done', buffer: ArrayBuffer (transferred), summary }
 //      { type: 'error', message, code, errors: [{ line, reason }], errorCount }
 //      { type: 'cancelled' }
-import { checkFileSize, createTextVectorParser, VectorFileError } from './byo-parse.js';
+import { checkFileSize, createTextVectorParser, VectorFileError } from '../formats/vector-text.js';
 
 const PROGRESS_MS = 100;
 let job = null; // { cancelled, reader }

@@ -1,5 +1,5 @@
 // The settings panel (#settings, a <details>) is open where the page lays it out beside the lanes
-// and folded where it would push the lanes below the first screen. style.css decides which layout
+// and folded where it would push the lanes below the first screen. styles/lab.css decides which layout
 // applies and says so in --settings-beside (1 or 0), so the breakpoint is written only there.
 // Summary, Enter or Space opens and folds it by hand; the settings' values live in the URL either way.
 const panel = document.getElementById('settings');

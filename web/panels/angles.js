@@ -2,8 +2,8 @@
 // evaluation length reaches (L'·ω'_i, the variant's own ω') against the range plain RoPE swept in
 // training (L·ω_i), with the pairs that meet angles never seen in training marked and counted.
 // xPos rotates exactly like plain RoPE (its ζ scaling changes lengths, not angles).
-import { ChartFigure, SERIES_COLOURS } from '../figures/figure.js';
-import { CURVE_STYLE } from './distance.js';
+import { ChartFigure } from '../figures/chart-figure.js';
+import { CURVE_STYLE, SERIES_COLOURS } from '../pipeline/schemes.js';
 import { TWO_PI, angleReach, pairRanges } from './angle-flags.js';
 
 // The variants' names by their RoPE scaling (the core's table gives each rotation scheme one).

@@ -3,42 +3,12 @@
 // RoFormer's long-term decay bound. A legend of toggle buttons shows or hides each curve; the
 // lanes' schemes are marked in it. ALiBi's −m·k dwarfs every other curve, so by default the y
 // range fits the others and ALiBi's line is clipped, and the note below says where it leaves.
-import { ChartFigure, SERIES_COLOURS } from '../figures/figure.js';
+import { ChartFigure } from '../figures/chart-figure.js';
+import { element } from '../figures/dom.js';
 import { SCHEME_IDS } from '../pipeline/state.js';
-import { SCHEME_NAMES } from './lanes.js';
-
-const BOUND = 'bound';
-
-// A colour AND a dash per curve, so each reads in greyscale and for colour-blind readers
-// (Okabe–Ito's eight, then three of Paul Tol's muted set; all mid-luminance, for light and dark):
-// one style per scheme in SCHEME_IDS order (a new scheme adds one at its place), then the bound.
-const SCHEME_STYLES = [
-  { colour: SERIES_COLOURS.additive, dash: null }, // solid
-  { colour: SERIES_COLOURS.concatenated, dash: [10, 4] },
-  { colour: SERIES_COLOURS.rotary, dash: [2, 3] },
-  { colour: '#D55E00', dash: [10, 3, 2, 3] },
-  { colour: '#CC79A7', dash: [5, 3] },
-  { colour: '#999999', dash: [1, 4] },
-  { colour: SERIES_COLOURS.other, dash: [12, 3, 2, 3, 2, 3] },
-  { colour: '#999933', dash: [6, 2, 1, 2] },
-  { colour: '#AA4499', dash: [3, 2] },
-  { colour: '#44AA99', dash: [14, 4, 6, 4] },
-  { colour: '#CC6677', dash: [8, 2, 8, 6] },
-];
-if (SCHEME_STYLES.length !== SCHEME_IDS.length) throw new Error('distance.js: one curve style per scheme');
-export const CURVE_STYLE = Object.freeze({
-  ...Object.fromEntries(SCHEME_IDS.map((id, i) => [id, SCHEME_STYLES[i]])),
-  [BOUND]: { colour: SERIES_COLOURS.reference, dash: [1, 2] },
-});
+import { BOUND, CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 
 export const curveName = (id) => (id === BOUND ? 'RoFormer decay bound' : SCHEME_NAMES[id] ?? id);
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 /**
  * A short line in the curve's colour and dash, for the legend buttons: a CSS gradient repeating
@@ -46,7 +16,7 @@ function element(tag, className, text) {
  * see only the chart).
  */
 function swatch({ colour, dash }) {
-  const span = element('span', 'curve-swatch');
+  const span = element('span', { class: 'curve-swatch' });
   span.setAttribute('aria-hidden', 'true');
   if (!dash) {
     span.style.background = colour;
@@ -79,22 +49,22 @@ function range(arrays) {
 }
 
 export function createDistancePanel(slot) {
-  const root = element('div', 'distance-panel');
-  const toggles = element('div', 'curve-toggles');
+  const root = element('div', { class: 'distance-panel' });
+  const toggles = element('div', { class: 'curve-toggles' });
   toggles.setAttribute('role', 'group');
   toggles.setAttribute('aria-label', 'Curves shown (press to show or hide)');
-  const tools = element('div', 'panel-controls');
-  const showAll = element('button', 'small-button', 'Show all');
-  const lanesOnly = element('button', 'small-button', "Only the lanes' schemes");
+  const tools = element('div', { class: 'panel-controls' });
+  const showAll = element('button', { class: 'small-button', text: 'Show all' });
+  const lanesOnly = element('button', { class: 'small-button', text: "Only the lanes' schemes" });
   showAll.type = 'button';
   lanesOnly.type = 'button';
-  const rangeLabel = element('label', 'inline-check', 'y range ');
+  const rangeLabel = element('label', { class: 'inline-check', text: 'y range ' });
   const rangeSelect = element('select');
   rangeSelect.append(new Option('fit all but ALiBi (ALiBi clipped)', 'clip'), new Option('fit every shown curve', 'all'));
   rangeLabel.append(rangeSelect);
   tools.append(showAll, lanesOnly, rangeLabel);
   const chartSlot = element('div');
-  const note = element('p', 'table-note distance-note');
+  const note = element('p', { class: 'table-note distance-note' });
   root.append(toggles, tools, note, chartSlot);
   slot.replaceChildren(root);
   const chart = new ChartFigure(chartSlot, { title: 'Score versus distance', height: 280 });
@@ -144,7 +114,7 @@ export function createDistancePanel(slot) {
   };
 
   for (const id of [...SCHEME_IDS, BOUND]) {
-    const button = element('button', 'curve-toggle');
+    const button = element('button', { class: 'curve-toggle' });
     button.type = 'button';
     button.append(swatch(CURVE_STYLE[id]), document.createTextNode(curveName(id)));
     button.addEventListener('click', () => {

@@ -1,5 +1,7 @@
 // Shared encoding panels: the positional-encoding heatmap and the per-dimension disturbance.
-import { HeatmapFigure, ChartFigure, SERIES_COLOURS } from '../figures/figure.js';
+import { HeatmapFigure } from '../figures/heatmap-figure.js';
+import { ChartFigure } from '../figures/chart-figure.js';
+import { SERIES_COLOURS } from '../pipeline/schemes.js';
 
 export function createPeFigure(slot) {
   const figure = new HeatmapFigure(slot, { title: 'Positional encoding', palette: 'diverging' });

@@ -2,14 +2,11 @@
 // logit decomposition. One shared colour scale per lane's decomposition, so the terms can be
 // compared with each other. NoPE's attention shows two maps (without and with the causal mask);
 // the learned-style table's input flags the positions a trained table of L rows would not have.
-import { HeatmapFigure } from '../figures/figure.js';
+import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { maxAbs } from '../pipeline/math.js';
-import { SCHEMES, SCHEME_LABELS } from '../posenc.mjs';
-
-export { SCHEMES };
+import { SCHEMES, SCHEME_NAMES, slopeText } from '../pipeline/schemes.js';
 
 const NONE = new Set();
-export const SCHEME_NAMES = SCHEME_LABELS;
 
 /** f's value, computed on the first call only. */
 function once(f) {
@@ -19,15 +16,6 @@ function once(f) {
     if (!done) { value = f(); done = true; }
     return value;
   };
-}
-
-const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
-
-/** An ALiBi slope as text: 2⁻ᵉ exactly when it is a power of two (the usual case), then decimal. */
-export function slopeText(m) {
-  const e = -Math.log2(m);
-  const power = Number.isInteger(e) ? `2${[...String(-e)].map((c) => SUPERSCRIPT[c]).join('')} = ` : '';
-  return `${power}${Number(m.toPrecision(4))}`;
 }
 
 // Figures are made for the slots found under `root` (`[data-figure="<scheme>-<part>"]`): the page
@@ -92,6 +80,7 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
           label: `${name} encoded input x: ${n} tokens × ${width} dimensions` +
             (untrained === undefined ? '' : `; rows ${untrained} to ${n - 1} (hatched) are beyond the trained length L = ${trainedLength}`),
           legendTitle: 'component value',
+          rowWords: tokens,
           rowLabel: tokenLabel,
           colLabel: dimLabel,
           flagRowsFrom: untrained,
@@ -114,6 +103,8 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
             max: 1,
             label: `${name} attention weights (${headText}${slope}), ${n} × ${n} tokens, rows are queries`,
             legendTitle: 'attention weight',
+            rowWords: tokens,
+            colWords: tokens,
             rowLabel: query,
             colLabel: key,
           });
@@ -134,6 +125,8 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
           get max() { return termRange(); },
           label: `${name} logit decomposition (${headText}${slope}, scaled by 1/√d_head, before any mask)`,
           legendTitle: 'logit term (shared scale)',
+          rowWords: tokens,
+          colWords: tokens,
           rowLabel: query,
           colLabel: key,
         });

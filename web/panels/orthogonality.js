@@ -1,5 +1,6 @@
 // Near-orthogonality versus d: why adding behaves almost like concatenating in high dimensions.
-import { ChartFigure, SERIES_COLOURS } from '../figures/figure.js';
+import { ChartFigure } from '../figures/chart-figure.js';
+import { SERIES_COLOURS } from '../pipeline/schemes.js';
 
 const DIMS = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
 

@@ -4,7 +4,7 @@
 // "results.json", written beside the models by scripts/model-results); that file is then fetched
 // once, lazily: when the panel nears the viewport, or when load() is called (the Heads control
 // switching to trained). Text goes in with DOM APIs only.
-import { TableFigure } from '../figures/figure.js';
+import { TableFigure } from '../figures/table-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setHidden, setText } from '../figures/dom.js';
 import { resultsSentences, resultsTable, seedCount } from './results-data.js';

@@ -2,9 +2,9 @@
 // position. Every scheme in the result gets a row. Schemes that leave x = αE (the rotary family,
 // ALiBi, T5, NoPE) are checked element by element against αE rather than assumed to match, and
 // one decode of αE then serves them all.
-import { TableFigure } from '../figures/figure.js';
+import { TableFigure } from '../figures/table-figure.js';
 import { leadingColumns } from '../pipeline/math.js';
-import { SCHEME_NAMES } from './lanes.js';
+import { SCHEME_NAMES } from '../pipeline/schemes.js';
 
 const CLASSIC = ['additive', 'concatenated', 'rotary'];
 // Where position is instead of x, by the scheme's family in the core's table.

@@ -1,7 +1,7 @@
 // Shift invariance: prepend k filler words; how much does attention among the original words move?
 // One row per scheme asked for, one column per head type.
-import { TableFigure } from '../figures/figure.js';
-import { SCHEME_NAMES } from './lanes.js';
+import { TableFigure } from '../figures/table-figure.js';
+import { SCHEME_NAMES } from '../pipeline/schemes.js';
 
 const FILLERS = ['so', 'well', 'then', 'now', 'yes', 'and', 'but', 'oh'];
 const CLASSIC = ['additive', 'concatenated', 'rotary'];

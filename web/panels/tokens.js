@@ -76,7 +76,7 @@ export function createTokenList({ list, count, truncation, unknownLegend, neighb
         button.tabIndex = -1;
         const text = document.createElement('span');
         text.className = 'token-text';
-        // The unknown mark and the position are drawn by CSS (style.css, .token): the visible text
+        // The unknown mark and the position are drawn by CSS (styles/lab.css, .token): the visible text
         // is then the token alone, which the accessible name starts with (WCAG 2.5.3, label in name).
         button.append(text);
         item.append(button);

@@ -11,18 +11,11 @@
 // sentence, a model's first pass) keep their previous map and strip, dimmed, and get their
 // inspect call in a background task after the frame. The call asks for the chosen head's map
 // alone; a layer or head change with the same words is a call that recomputes no row.
-import { HeatmapFigure } from '../figures/figure.js';
+import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
-import { setAttr, setHidden, setStyle, setText } from '../figures/dom.js';
+import { element, setAttr, setHidden, setStyle, setText } from '../figures/dom.js';
 import { TRAINED_HEADS } from '../pipeline/state.js';
 import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
-
-function element(tag, className, text) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 // Milliseconds of model passes a keystroke's frame may spend on the trained lanes (of the 16 ms
 // frame, the rest is the page's own recompute and paint); a lane starts its pass only while some
@@ -46,16 +39,16 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
   buildPicker();
 
   function buildPicker() {
-    const group = element('div', 'trained-picker-group');
+    const group = element('div', { class: 'trained-picker-group' });
     group.setAttribute('role', 'group');
     group.setAttribute('aria-label', 'Trained head shown in the lanes');
     const label = (text, control, id) => {
       control.id = id;
-      const l = element('label', '', text);
+      const l = element('label', { text: text });
       l.htmlFor = id;
       return [l, control];
     };
-    group.append(element('span', 'trained-picker-title', 'Trained head:'),
+    group.append(element('span', { class: 'trained-picker-title', text: 'Trained head:' }),
       ...label('Layer', layerSelect, 'trained-layer'), ...label('Head', headSelect, 'trained-head'));
     const pick = () => onPickHead({ headLayer: Number(layerSelect.value), headIndex: Number(headSelect.value) });
     layerSelect.addEventListener('change', pick);
@@ -122,11 +115,11 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     if (!slot) return null;
     let parts = boxes.get(scheme);
     if (parts?.slot === slot) return parts;
-    const box = element('div', 'trained-box');
-    const note = element('p', 'lane-note trained-note');
+    const box = element('div', { class: 'trained-box' });
+    const note = element('p', { class: 'lane-note trained-note' });
     note.setAttribute('role', 'status');
-    const heading = element('p', 'trained-strip-title', 'Surprise: −ln p(next word) under the trained model');
-    const strip = element('div', 'fig-slot trained-strip');
+    const heading = element('p', { class: 'trained-strip-title', text: 'Surprise: −ln p(next word) under the trained model' });
+    const strip = element('div', { class: 'fig-slot trained-strip' });
     box.append(note, heading, strip);
     slot.append(box);
     const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
@@ -205,6 +198,8 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
         `${n} × ${n} tokens, rows are queries`,
       legendTitle: 'attention weight',
+      rowWords: tokens,
+      colWords: tokens,
       rowLabel: (i) => `query ${tokenLabel(tokens, i)}`,
       colLabel: (j) => `key ${tokenLabel(tokens, j)}`,
       note: (t, i, j) => (j > i ? ' (masked: a later word)' : ''),
@@ -226,11 +221,13 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${n - 1} ` +
         `(the first word has no prediction); ln V = ${uniform.toFixed(2)} is a uniform guess over ${V} words`,
       legendTitle: `−ln p (nats; ${uniform.toFixed(1)} = uniform guess)`,
+      colWords: tokens.slice(1),
       rowLabel: () => 'surprise',
       colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
     });
-    // Cell j belongs to word j + 1: indented by one of the map's n columns, it sits under that word's column.
-    setStyle(parts.figure.tileBox, 'paddingLeft', `${100 / n}%`);
+    // Cell j belongs to word j + 1: indented by the map's word gutter and one of its n columns, it
+    // sits under that word's column (the gutter's width is styles/lab.css's --axis-side).
+    setStyle(parts.figure.tileBox, 'paddingLeft', `calc(var(--axis-side) + (100% - var(--axis-side)) / ${n})`);
     showStrip(parts, true);
   }
 
@@ -244,7 +241,7 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     setAttr(parts.slot, 'data-trained', 'ready');
   }
 
-  // pending: the lane shows outputs for other words than the sentence's (dimmed by style.css).
+  // pending: the lane shows outputs for other words than the sentence's (dimmed by styles/lab.css).
   function markPending(parts) {
     const ready = parts.shown && parts.shown.ids === parts.want.ids;
     setAttr(parts.box, 'data-state', ready ? 'ready' : 'pending');

@@ -1,6 +1,6 @@
 // The page's explanations in words: the lanes' notes and the plain-language summaries, made from
 // the pipeline's view and the numbers of web/pipeline/statistics.js. Strings only; no DOM.
-import { SCHEME_NAMES, slopeText } from '../panels/lanes.js';
+import { SCHEME_NAMES, slopeText } from './schemes.js';
 import { bucketsUsed, crossTermRatio, firstRepeat, meanOwnCosine, rowGap, worstShift } from './statistics.js';
 
 // One formatter each, made once: toLocaleString with options builds a new one per call.

@@ -30,3 +30,42 @@ export function runInTasks(steps, { isCurrent, onError, onTask = () => {} }) {
   };
   next();
 }
+
+/**
+ * The generation counter of one view (the page, or one <posenc-lab>): each recompute starts a
+ * new generation, and work started under an older one stops at its next task, as does all of it
+ * once isAlive() is false (an element that left the document).
+ */
+export function createGenerations(isAlive = () => true) {
+  let current = 0;
+  const isCurrent = (mine) => mine === current && isAlive();
+  return {
+    /** Starts a new generation and returns it. */
+    next: () => ++current,
+    get current() { return current; },
+    isCurrent,
+    /** runInTasks(steps) under generation `mine`, its first task after delayMs (default: the next task). */
+    runLater(mine, steps, { delayMs = 0, onError, onTask } = {}) {
+      return setTimeout(() => runInTasks(steps, { isCurrent: () => isCurrent(mine), onError, onTask }), delayMs);
+    },
+  };
+}
+
+/**
+ * run() once changes pause: after(ms) (re)starts the wait, so a burst of calls runs it once, ms
+ * after the last; pending says whether a run is waiting (e.g. to run it now when the page hides).
+ */
+export function createDelay(run) {
+  let timer = 0;
+  return {
+    after(ms) {
+      clearTimeout(timer);
+      timer = setTimeout(() => { timer = 0; run(); }, ms);
+    },
+    cancel() {
+      clearTimeout(timer);
+      timer = 0;
+    },
+    get pending() { return timer !== 0; },
+  };
+}

@@ -1,10 +1,12 @@
 // The Train section's figures and readouts, painted from the runs' numbers (web/train/panel.js
 // owns the runs): the status line, the loss chart, length generalisation, the learned attention
 // with its per-token loss strip, the samples, and the run sentence's inputs.
-import { ChartFigure, HeatmapFigure, formatValue } from '../figures/figure.js';
+import { ChartFigure } from '../figures/chart-figure.js';
+import { HeatmapFigure } from '../figures/heatmap-figure.js';
+import { formatValue } from '../figures/accessibility.js';
 import { SCHEME_ROPE_SCALING } from '../posenc.mjs';
-import { CURVE_STYLE } from '../panels/distance.js';
-import { SCHEME_NAMES } from '../panels/lanes.js';
+import { element } from '../figures/dom.js';
+import { CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 import { BIN, EVAL_EVERY, MULTIPLES, isLanguageTask } from './config.js';
 // The rotary model's curves with each RoPE scaling, drawn in the style of the lane that scales ω
 // the same way: type → [scheme, label].
@@ -45,7 +47,7 @@ export function createTrainFigures(parts) {
       if (Number.isFinite(run.stepsPerSecond) && !run.loaded) parts.push(`${run.stepsPerSecond.toFixed(1)} steps/s`);
       if (run.phase === 'starting') parts.push('starting…');
       if (run.phase === 'done') parts.push('budget reached');
-      return el('span', { className: 'train-status-line', 'data-run': run.key, text: parts.join(' · ') });
+      return element('span', { className: 'train-status-line', 'data-run': run.key, text: parts.join(' · ') });
     }));
   }
 
@@ -137,6 +139,7 @@ export function createTrainFigures(parts) {
     const h = Number(head.value);
     const pieces = shown.reduce((a, r) => (r.inspect.pieces.length > a.length ? r.inspect.pieces : a), []);
     const show = (i) => `${i} “${pieces[i] === '\n' ? '↵' : pieces[i]}”`;
+    const words = pieces.map(String);
     attentionFigure.update({
       tiles: shown.filter((r) => l < r.inspect.layers && h < r.inspect.heads).map((r) => ({
         title: r.name, values: r.inspect.attention, rows: r.inspect.n, cols: r.inspect.n, offset: (l * r.inspect.heads + h) * r.inspect.n ** 2,
@@ -145,6 +148,8 @@ export function createTrainFigures(parts) {
       max: 1,
       label: `Learned attention of layer ${l + 1}, head ${h + 1} on “${sentence.value.slice(0, 60)}”, rows are queries, columns keys`,
       legendTitle: 'attention weight',
+      rowWords: words,
+      colWords: words,
       rowLabel: (i) => `query ${show(i)}`,
       colLabel: (j) => `key ${show(j)}`,
     });
@@ -156,6 +161,7 @@ export function createTrainFigures(parts) {
       max: maxLoss || 1,
       label: 'Per-token loss: the loss of predicting each token of the sentence from the ones before it',
       legendTitle: 'loss (nats)',
+      colWords: words.slice(1),
       rowLabel: () => 'loss',
       colLabel: (j) => `predicting ${show(j + 1)}`,
     });
@@ -163,7 +169,7 @@ export function createTrainFigures(parts) {
 
   function renderSamples(list) {
     samples.replaceChildren(...list.filter((r) => r.sample).map((r) =>
-      el('p', { className: 'train-sample' }, [el('strong', { text: `${r.name}: ` }), el('span', { text: r.sample })])));
+      element('p', { className: 'train-sample' }, [element('strong', { text: `${r.name}: ` }), element('span', { text: r.sample })])));
     if (!isLanguageTask(state.task)) samples.textContent = 'Samples are shown for the language-model tasks.';
     else if (!list.some((r) => r.sample)) samples.textContent = 'A sample from each model appears after 100 steps or on pause.';
   }
@@ -218,14 +224,3 @@ function meanOf(values, from, to) {
   return count ? sum / count : NaN;
 }
 
-/** An element with properties (text → textContent; names with a dash → attributes) and children. */
-export function el(tag, props = {}, children = []) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(props)) {
-    if (key === 'text') node.textContent = value;
-    else if (key in node && !key.includes('-')) node[key] = value;
-    else node.setAttribute(key, value);
-  }
-  node.append(...children);
-  return node;
-}

@@ -3,12 +3,13 @@
 // learned attention with its per-token loss, samples, weights download/load and a sentence
 // computed from the run. Settings live in the URL hash (web/train/config.js).
 import { download } from '../figures/export.js';
-import { CURVE_STYLE } from '../panels/distance.js';
+import { CURVE_STYLE } from '../pipeline/schemes.js';
 import {
   EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
   nextShare, readTrainHash, sizeText, trainingShare, writeTrainHash,
 } from './config.js';
-import { createTrainFigures, el, schemeName } from './figures.js';
+import { createTrainFigures, schemeName } from './figures.js';
+import { element } from '../figures/dom.js';
 import { describeRun } from './summary.js';
 
 const SYMBOLS = 10;
@@ -20,7 +21,7 @@ const VSYNC_MS = 1000 / 60;
 const reducedMotion = matchMedia('(prefers-reduced-motion: reduce)');
 
 function labelled(text, control, hint) {
-  return el('label', { className: 'train-field' }, [el('span', { text }), control, ...(hint ? [hint] : [])]);
+  return element('label', { className: 'train-field' }, [element('span', { text }), control, ...(hint ? [hint] : [])]);
 }
 
 // x_1 … x_n SEP y_1 … y_n for n = ⌊T/2⌋ items taken from π's digits: the attention view's
@@ -33,7 +34,7 @@ function syntheticSentence(task, T) {
 }
 
 export function mountTrain(root) {
-  const link = el('link', { rel: 'stylesheet', href: new URL('./train.css', import.meta.url).href });
+  const link = element('link', { rel: 'stylesheet', href: new URL('./train.css', import.meta.url).href });
   document.head.append(link);
   let state = readTrainHash(location.hash);
   const runs = new Map(); // key → run (one per worker)
@@ -45,72 +46,72 @@ export function mountTrain(root) {
   const dirty = { lengths: true, inspect: true };
 
   // ---- Controls ----
-  const task = el('select', { id: 'train-task' }, Object.entries(TASKS).map(([value, text]) => new Option(text, value)));
-  const text = el('textarea', { id: 'train-text', rows: 4, placeholder: 'Paste a text (at least a few hundred characters).' });
+  const task = element('select', { id: 'train-task' }, Object.entries(TASKS).map(([value, text]) => new Option(text, value)));
+  const text = element('textarea', { id: 'train-text', rows: 4, placeholder: 'Paste a text (at least a few hundred characters).' });
   const textField = labelled('Your text', text);
   const schemeBoxes = TRAIN_SCHEMES.map((scheme) => {
-    const box = el('input', { type: 'checkbox', value: scheme });
-    return el('label', { className: 'train-check' }, [box, ` ${schemeName(scheme)}`]);
+    const box = element('input', { type: 'checkbox', value: scheme });
+    return element('label', { className: 'train-check' }, [box, ` ${schemeName(scheme)}`]);
   });
-  const schemes = el('fieldset', { className: 'train-schemes' }, [el('legend', { text: `Schemes (up to ${MAX_TRAIN_SCHEMES})` }), ...schemeBoxes]);
-  const size = el('select', { id: 'train-size' }, Object.keys(SIZES).map((s) => new Option(`${s} (${sizeText(s)})`, s)));
-  const number = (id, min, max, step) => el('input', { id, type: 'number', min, max, step, inputMode: 'decimal' });
+  const schemes = element('fieldset', { className: 'train-schemes' }, [element('legend', { text: `Schemes (up to ${MAX_TRAIN_SCHEMES})` }), ...schemeBoxes]);
+  const size = element('select', { id: 'train-size' }, Object.keys(SIZES).map((s) => new Option(`${s} (${sizeText(s)})`, s)));
+  const number = (id, min, max, step) => element('input', { id, type: 'number', min, max, step, inputMode: 'decimal' });
   const dPos = number('train-dpos', 2, 254, 2);
   const length = number('train-length', ...LIMITS.length, 1);
   const batch = number('train-batch', ...LIMITS.batch, 1);
   const lr = number('train-lr', ...LIMITS.lr, 'any');
   const seed = number('train-seed', ...LIMITS.seed, 1);
   const steps = number('train-steps', ...LIMITS.steps, 1);
-  const trainButton = el('button', { type: 'button', className: 'train-go', text: 'Train' });
-  const stepButton = el('button', { type: 'button', text: 'Step' });
-  const resetButton = el('button', { type: 'button', text: 'Reset' });
-  const status = el('div', { role: 'status', className: 'train-status', 'aria-live': 'polite' });
-  const xAxis = el('select', { id: 'train-x' }, [new Option('step', 'step'), new Option('tokens seen', 'tokens')]);
+  const trainButton = element('button', { type: 'button', className: 'train-go', text: 'Train' });
+  const stepButton = element('button', { type: 'button', text: 'Step' });
+  const resetButton = element('button', { type: 'button', text: 'Reset' });
+  const status = element('div', { role: 'status', className: 'train-status', 'aria-live': 'polite' });
+  const xAxis = element('select', { id: 'train-x' }, [new Option('step', 'step'), new Option('tokens seen', 'tokens')]);
 
-  const lossSlot = el('div');
-  const lengthSlot = el('div');
-  const attentionSlot = el('div');
-  const stripSlot = el('div');
-  const sentence = el('input', { id: 'train-sentence', type: 'text', spellcheck: false });
-  const layer = el('select', { id: 'train-layer' });
-  const head = el('select', { id: 'train-head' });
-  const inspectNote = el('p', { className: 'train-note' });
-  const samples = el('div', { className: 'train-samples' });
-  const downloads = el('div', { className: 'train-downloads' });
-  const picker = el('input', { type: 'file', id: 'train-load', accept: '.safetensors,application/octet-stream', 'aria-label': 'Choose a .safetensors weights file' });
-  const drop = el('div', { className: 'train-drop', text: 'Drop a .safetensors weights file here, or choose one: ' }, [picker]);
-  const weightsNote = el('p', { className: 'train-note', role: 'alert' });
-  const summary = el('p', { className: 'train-summary' });
+  const lossSlot = element('div');
+  const lengthSlot = element('div');
+  const attentionSlot = element('div');
+  const stripSlot = element('div');
+  const sentence = element('input', { id: 'train-sentence', type: 'text', spellcheck: false });
+  const layer = element('select', { id: 'train-layer' });
+  const head = element('select', { id: 'train-head' });
+  const inspectNote = element('p', { className: 'train-note' });
+  const samples = element('div', { className: 'train-samples' });
+  const downloads = element('div', { className: 'train-downloads' });
+  const picker = element('input', { type: 'file', id: 'train-load', accept: '.safetensors,application/octet-stream', 'aria-label': 'Choose a .safetensors weights file' });
+  const drop = element('div', { className: 'train-drop', text: 'Drop a .safetensors weights file here, or choose one: ' }, [picker]);
+  const weightsNote = element('p', { className: 'train-note', role: 'alert' });
+  const summary = element('p', { className: 'train-summary' });
 
   root.replaceChildren(
-    el('p', { className: 'caption', text: 'The same tiny decoder-only Transformer, trained from the same seed on the same batches, once per ' +
+    element('p', { className: 'caption', text: 'The same tiny decoder-only Transformer, trained from the same seed on the same batches, once per ' +
       'positional scheme, each in its own worker. Press Train, watch the losses separate, then see how each model does on ' +
       'sequences longer than it was trained on. Change the learning rate while it runs; every setting is in the link.' }),
-    el('div', { className: 'train-controls' }, [
+    element('div', { className: 'train-controls' }, [
       labelled('Task', task), textField, schemes,
-      labelled('Model size', size), labelled('dPos (concatenated)', dPos, el('small', { className: 'train-hint' })),
+      labelled('Model size', size), labelled('dPos (concatenated)', dPos, element('small', { className: 'train-hint' })),
       labelled('Training length T', length), labelled('Batch', batch), labelled('Learning rate', lr),
       labelled('Seed', seed), labelled('Step budget', steps),
     ]),
-    el('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]),
+    element('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]),
     status,
     summary,
-    el('h3', { text: 'Loss' }),
-    el('div', { className: 'train-row' }, [labelled('x axis', xAxis)]),
+    element('h3', { text: 'Loss' }),
+    element('div', { className: 'train-row' }, [labelled('x axis', xAxis)]),
     lossSlot,
-    el('h3', { text: 'Past the training length' }),
-    el('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
+    element('h3', { text: 'Past the training length' }),
+    element('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
       'fresh examples for copy, reverse and sort); the rotary model also with position interpolation, NTK-aware and YaRN scaling ' +
       '(factor = length / T). Updated every 100 steps and on pause.' }),
     lengthSlot,
-    el('h3', { text: 'Learned attention' }),
-    el('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
+    element('h3', { text: 'Learned attention' }),
+    element('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
     inspectNote,
     attentionSlot,
     stripSlot,
-    el('h3', { text: 'Samples' }),
+    element('h3', { text: 'Samples' }),
     samples,
-    el('h3', { text: 'Weights' }),
+    element('h3', { text: 'Weights' }),
     downloads,
     drop,
     weightsNote,
@@ -416,7 +417,7 @@ export function mountTrain(root) {
     if (downloads.dataset.keys === trained.map((r) => r.key).join()) return;
     downloads.dataset.keys = trained.map((r) => r.key).join();
     downloads.replaceChildren(...trained.map((run) => {
-      const button = el('button', { type: 'button', text: `Download ${run.name} weights` });
+      const button = element('button', { type: 'button', text: `Download ${run.name} weights` });
       button.addEventListener('click', () => run.worker.postMessage({ type: 'save' }));
       return button;
     }));

@@ -4,8 +4,9 @@
 // (scripts/train-replay.mjs). No model and no worker: the element's cores leave the training code out.
 import replay from '../../data/train-replay.json';
 import { BIN, isLanguageTask } from './config.js';
-import { CURVE_STYLE } from '../panels/distance.js';
-import { createTrainFigures, el, schemeName } from './figures.js';
+import { CURVE_STYLE } from '../pipeline/schemes.js';
+import { createTrainFigures, schemeName } from './figures.js';
+import { element } from '../figures/dom.js';
 import { describeRun } from './summary.js';
 
 /** A recorded run as panel.js's run objects (training losses per step: each bin's mean repeated). */
@@ -26,20 +27,20 @@ export function createTrainReplay(slot) {
   const { settings } = replay;
   const state = { ...settings, schemes: replay.runs.map((r) => r.scheme) };
   const runs = replay.runs.map((r) => asRun(r, settings.steps));
-  const lossSlot = el('div');
-  const lengthSlot = el('div');
-  const summary = el('p', { className: 'pl-note train-summary' });
+  const lossSlot = element('div');
+  const lengthSlot = element('div');
+  const summary = element('p', { className: 'pl-note train-summary' });
   slot.replaceChildren(
-    el('p', { className: 'pl-note', text: `A replay of the lab page's Train section, default run: ${settings.layers}-layer, ` +
+    element('p', { className: 'pl-note', text: `A replay of the lab page's Train section, default run: ${settings.layers}-layer, ` +
       `width-${settings.d}, ${settings.heads}-head character models on Moby-Dick, one per scheme, ${settings.steps} steps of ` +
       `${settings.batch} × ${settings.length} characters (seed ${settings.seed}, learning rate ${settings.lr}). ` +
       'Train your own on the page.' }),
     summary, lossSlot, lengthSlot,
   );
-  const xAxis = el('select', {}, [new Option('step', 'step')]);
-  const spare = () => el('div');
+  const xAxis = element('select', {}, [new Option('step', 'step')]);
+  const spare = () => element('div');
   const figures = createTrainFigures({
-    status: spare(), samples: spare(), inspectNote: spare(), layer: el('select'), head: el('select'), sentence: el('input'),
+    status: spare(), samples: spare(), inspectNote: spare(), layer: element('select'), head: element('select'), sentence: element('input'),
     xAxis, lossSlot, lengthSlot, attentionSlot: spare(), stripSlot: spare(),
   });
   figures.loss(runs, state);

@@ -1,7 +1,7 @@
 // Bring-your-own word vectors: a streaming parser for GloVe and word2vec *text* files that packs
 // them into the PELVEC01 format (data/README.md) the core's loader reads (lab.loadVectors).
 //
-// Pure: no DOM, no I/O. The worker (byo-worker.js) feeds it a File chunk by chunk; tests feed it
+// Pure: no DOM, no I/O. The page's worker (page/byo-worker.js) feeds it a File chunk by chunk; tests feed it
 // byte arrays. Works in browsers, workers and Node ≥ 20.
 //
 //   const parser = createTextVectorParser({ maxWords: 400000 });

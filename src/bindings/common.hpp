@@ -1,0 +1,55 @@
+// What the binding files share: heap addresses as pointers and heap views of the core's arrays.
+// Only the files in src/bindings/ include Emscripten headers.
+//
+// Arrays cross the boundary as heap addresses owned by the JS API module (web/posenc.mjs),
+// which validates types and lengths first; every entry re-checks sizes and values against
+// limits.hpp and returns "" on success or the error message, which JS raises as a RangeError.
+// Nothing here throws or aborts, so a bad call never takes the instance down.
+#pragma once
+
+#include <emscripten/val.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "scheme_table.hpp"
+
+namespace posenc::bindings {
+
+inline float* heap(std::uintptr_t address) { return reinterpret_cast<float*>(address); }
+
+// Finite inputs can still overflow float32 inside a kernel (α·E or q·kᵀ·scale beyond ~3.4e38);
+// the result is then checked rather than handed back full of NaN.
+inline bool all_finite(const float* p, std::size_t count) {
+    for (std::size_t i = 0; i < count; ++i) {
+        if (!std::isfinite(p[i])) return false;
+    }
+    return true;
+}
+
+inline const char* check_layout(int layout, const char* name_error) {
+    return (layout == 0 || layout == 1) ? nullptr : name_error;
+}
+
+inline emscripten::val token_array(const std::vector<std::string>& tokens) {
+    emscripten::val array = emscripten::val::array();
+    for (const std::string& token : tokens) array.call<void>("push", token);
+    return array;
+}
+
+template <typename T>
+emscripten::val memory_view(const std::vector<T>& v) {
+    return emscripten::val(emscripten::typed_memory_view(v.size(), v.data()));
+}
+
+// The scheme parameters as the JS API passes them: an array of numbers in kParamTable's order.
+inline posenc::ParamValues param_values(const emscripten::val& values) {
+    posenc::ParamValues v{};
+    for (unsigned i = 0; i < posenc::kParamCount; ++i) v.v[i] = values[i].as<double>();
+    return v;
+}
+
+}  // namespace posenc::bindings
