@@ -1,4 +1,4 @@
-// The training benchmark's peer: DESIGN.md's model in TensorFlow.js (bench/tfjs-model.mjs) with
+// The training benchmark's peer: docs/ARCHITECTURE.md's model in TensorFlow.js (bench/tfjs-model.mjs) with
 // clip_grad_norm_ then AdamW written out in tensor ops (TF.js's own Adam has no decoupled decay),
 // one thread, timed on the batch shape of the core's benchmark step.
 //
@@ -23,7 +23,7 @@ export async function useBackend(name) {
   tf.enableProdMode();  // no per-op NaN checks: fair to the peer
 }
 
-// clip_grad_norm_ then AdamW (DESIGN.md, "Training step"); 2-D tensors decay.
+// clip_grad_norm_ then AdamW (docs/ARCHITECTURE.md, "Training step"); 2-D tensors decay.
 function adamW(variables, grads, state, { lr, beta1, beta2, eps, weightDecay, clip }) {
   state.t += 1;
   const list = variables.map((v) => grads[v.name]);

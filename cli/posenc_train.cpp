@@ -1,4 +1,4 @@
-// posenc-train: trains one model of DESIGN.md ("Trained models") natively, from the same core the
+// posenc-train: trains one model of docs/ARCHITECTURE.md ("The trained model") natively, from the same core the
 // page runs in wasm, and writes its weights file. The only layer with file I/O besides the page.
 //
 //   posenc-train --scheme rotary --task copy --steps 500 --out copy-rotary.safetensors

@@ -1,4 +1,4 @@
-// The measurements behind the page's shared panels (DESIGN.md, "Analyses the page shows").
+// The measurements behind the page's shared panels (docs/ARCHITECTURE.md, "What the page measures").
 //
 // Shapes and terms:
 //   m      — n×d row-major matrix (n rows, d columns)

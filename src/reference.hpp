@@ -1,4 +1,4 @@
-// Plain float64 references for the kernels: straight loops over the definitions in DESIGN.md,
+// Plain float64 references for the kernels: straight loops over the definitions in docs/ARCHITECTURE.md ("The math"),
 // no SIMD, no tricks. Tests compare every kernel against these.
 //
 // Shapes match the kernels they mirror (row-major, n rows of d).

@@ -1,4 +1,4 @@
-// Identity retrieval (DESIGN.md, analysis 2) made cheap enough to rerun on every keystroke.
+// Identity retrieval (docs/ARCHITECTURE.md, "What the page measures", 2) made cheap enough to rerun on every keystroke.
 //
 // Decoding x_p = α·e_p + PE(p) back to a word by cosine over a v-word unit vocabulary û_r costs
 // n·v·d multiply-adds brute force (64 × 20,000 × 100 = 128 M). The algebra

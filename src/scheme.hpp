@@ -22,7 +22,7 @@ inline constexpr bool is_rope_family(Scheme s) {
            s == Scheme::yarn;
 }
 
-// The schemes a trainable model (model/) can be built with: DESIGN.md, "Trained models".
+// The schemes a trainable model (model/) can be built with: docs/ARCHITECTURE.md, "The trained model".
 inline constexpr SchemeSet kTrainableSchemes =
     scheme_bit(Scheme::nope) | scheme_bit(Scheme::additive) | scheme_bit(Scheme::learned) |
     scheme_bit(Scheme::concatenated) | scheme_bit(Scheme::rotary) | scheme_bit(Scheme::alibi) |

@@ -1,5 +1,5 @@
 // Declarations for the JS API, `posenc-lab` (dist/posenc.mjs, web/posenc.mjs, web/model.mjs).
-// Hand-written from the README's API section, but for the unions of scheme names, families and
+// Hand-written from docs/API.md and docs/MODELS.md, but for the unions of scheme names, families and
 // RoPE scalings, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
 // in the package beside this folder); tests/js/package.test.mjs type-checks a consumer against
 // them with `tsc --strict`, and checks that a wrong call fails to.
@@ -252,7 +252,7 @@ export interface WordVectorSet {
   dispose(): void;
 }
 
-// ---- Trained models (DESIGN.md, "Trained models"; web/model.mjs) --------------------------
+// ---- Trained models (docs/ARCHITECTURE.md, "The trained model"; web/model.mjs) ----
 
 /** The schemes a model is built with (the core's table: lab.schemeTable.trainable). */
 export type ModelScheme = TrainableScheme;

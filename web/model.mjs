@@ -1,4 +1,4 @@
-// Trainable models of DESIGN.md ("Trained models"): the JS side of the core's TrainableModel.
+// Trainable models of docs/ARCHITECTURE.md ("The trained model"): the JS side of the core's TrainableModel.
 // lab.createModel / lab.loadModel (web/posenc.mjs) hand out Model objects; every method checks its
 // arguments' types here and their values in the core, which refuses before it allocates.
 //
@@ -199,7 +199,7 @@ export class Model {
   }
 
   /**
-   * clip_grad_norm_ then AdamW (DESIGN.md); returns the loss before the update. A diverged step
+   * clip_grad_norm_ then AdamW (docs/ARCHITECTURE.md, "Training step"); returns the loss before the update. A diverged step
    * (loss or gradient norm not finite) is not applied: TrainingDivergedError.
    */
   trainStep(tokens, B, T, options = {}) {
@@ -357,7 +357,7 @@ export class Model {
     return Object.fromEntries(this.tensors.map(({ name, offset, shape }) => [name, all.slice(offset, offset + size(shape))]));
   }
 
-  /** The safetensors weights file (DESIGN.md), F32 by default or { dtype: 'f16' }. */
+  /** The safetensors weights file (docs/ARCHITECTURE.md), F32 by default or { dtype: 'f16' }. */
   save(options = {}) {
     checkOptions('options', options, ['dtype']);
     const dtype = checkEnum('dtype', options.dtype ?? 'f32', WEIGHT_DTYPES);

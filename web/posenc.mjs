@@ -73,7 +73,7 @@ const loaded = new Map();
  * @param {{ simd?: boolean, assetsUrl?: string | URL }} [options] simd: false forces the scalar
  *   build; true requires SIMD. assetsUrl: the folder holding the data files (glove-6b-100d-20k.i8),
  *   for hosts that copy only the script; default: beside this module. Another origin must send
- *   Access-Control-Allow-Origin (README, "Assets from another host").
+ *   Access-Control-Allow-Origin (docs/EMBEDDING.md, "Assets from another host").
  */
 export function load(options = {}) {
   checkOptions('load options', options, ['simd', 'assetsUrl']);
@@ -682,7 +682,7 @@ class Lab {
     return this.#read(out, n * d);
   }
 
-  /** Lowercased word and punctuation tokens (see README for the rules). */
+  /** Lowercased word and punctuation tokens (rules: docs/API.md, "Tokenizer"). */
   tokenize(text) {
     return this.#core.tokenize(preparedText(text));
   }
@@ -704,14 +704,14 @@ class Lab {
   /**
    * Runs one sentence through the requested schemes (options.schemes, a non-empty subset of
    * SCHEMES; default ['additive', 'concatenated', 'rotary']); only those are computed.
-   * embeddings: Float32Array(n*d) word vectors (e.g. from embed()); see README for the options
+   * embeddings: Float32Array(n*d) word vectors (e.g. from embed()); see docs/API.md for the options
    * and the result ({ n, d, dPos, heads, schemes, pe?, peConcat?, [scheme]: lane }).
    * options.concatWords: the same words in the basis whose leading coordinates the concatenated
    * scheme keeps (vectors.reduce(E, n, d) for PCA); by default it keeps E's leading coordinates.
    * options.reuse: a previous result of compare() whose arrays may be overwritten with this
    * call's (those of the same place and length are; it must not be read as the old result after).
    * Each lane also reports xMaxAbs = max|x| and termMaxAbs[t] = max|term t| (colour ranges).
-   * The lab remembers its last call: rows unchanged since then keep their products (README).
+   * The lab remembers its last call: rows unchanged since then keep their products (docs/API.md).
    */
   compare(embeddings, n, d, options = {}) {
     this.#comparison ??= new this.#core.Comparison();
@@ -899,7 +899,7 @@ class Lab {
    * module, or in load's assetsUrl, as glove-6b-100d-20k.i8 and read only when asked for), a URL
    * of a file in the same format (fetched each call), or such a file's bytes. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
    */
-  /** A trainable model of DESIGN.md ("Trained models"), seeded from config.seed (web/model.mjs). */
+  /** A trainable model of docs/ARCHITECTURE.md ("The trained model"), seeded from config.seed (web/model.mjs). */
   createModel(config) {
     const json = configJson(config);
     return this.#adoptModel((handle) => handle.create(json));

@@ -1,4 +1,4 @@
-// Bindings of the trainable models (block `models`; DESIGN.md, "Trained models"; JS side:
+// Bindings of the trainable models (block `models`; docs/ARCHITECTURE.md, "The trained model"; JS side:
 // web/model.mjs). Linked only into the page's cores: the <posenc-lab> element's cores leave them
 // out, and with them every model routine the linker would otherwise keep (about 130 KB of wasm
 // per core). Thin embind wrappers; see common.hpp for the conventions they follow.

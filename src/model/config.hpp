@@ -1,5 +1,5 @@
 // A trainable model's configuration and its parameter layout: the one home of the tensor names,
-// shapes and file order of DESIGN.md, "Trained models", shared by the model, the weights file,
+// shapes and file order of docs/ARCHITECTURE.md, "The trained model", shared by the model, the weights file,
 // the bindings and the trainer.
 //
 // Shapes (V vocabulary, d width, L layers, h heads, d_h = d/h, T context, d_pos position dims):

@@ -1,4 +1,4 @@
-// The model of DESIGN.md ("Trained models") written once over the real type: float in the core
+// The model of docs/ARCHITECTURE.md ("The trained model") written once over the real type: float in the core
 // (the kernels' float overloads are SIMD), double in the tests' reference (tests/cpp).
 //
 // Shapes (B rows, T positions, N = B·T, d width, h heads, dh = d/h, V vocabulary, L layers):
@@ -28,7 +28,7 @@
 
 namespace posenc::model {
 
-// Evaluation-time context extension for rotary models (DESIGN.md, last paragraph of the
+// Evaluation-time context extension for rotary models (docs/ARCHITECTURE.md, "Longer contexts at evaluation"; the
 // JS contract): factor s, RoPE frequencies per head from rope_frequencies with d_h for d.
 struct EvalOptions {
     RopeScaling rope = RopeScaling::none;
@@ -173,7 +173,7 @@ HeadBias<Real> head_bias(const ModelConfig& cfg, const Workspace<Real>& ws, cons
     return bias;
 }
 
-// The input row x_p of token `token` at position p (DESIGN.md) into row (d floats).
+// The input row x_p of token `token` at position p (docs/ARCHITECTURE.md, "Input") into row (d floats).
 template <class Real>
 void embed_row(const ModelConfig& cfg, const TensorOffsets& at, const Real* params, std::int32_t token, std::size_t p,
                const Workspace<Real>& ws, Real* row) {

@@ -1,5 +1,5 @@
 // Training tasks: deterministic batch generators, each a pure function of (task, seed, batch
-// index) that writes into caller-owned buffers (DESIGN.md, "Trained models", Batches).
+// index) that writes into caller-owned buffers (docs/ARCHITECTURE.md, "Batches").
 //
 // Glossary (B rows, T positions fed per row):
 //   tokens  int32 [B, T+1]  row b feeds tokens[b][0 … T−1] and predicts tokens[b][1 … T]

@@ -1,4 +1,4 @@
-// A trainable model of DESIGN.md ("Trained models"): parameters, gradients, AdamW state and the
+// A trainable model of docs/ARCHITECTURE.md ("The trained model"): parameters, gradients, AdamW state and the
 // activation workspace, with the operations of the JS contract (loss, gradients, trainStep,
 // attention, logits).
 //
@@ -74,7 +74,7 @@ public:
     // count whatever order the parts run in. shards 1 (the default) is the plain pass.
     void set_parallel(std::size_t shards, ParallelFor run);
 
-    // Seeded initialisation (DESIGN.md) and a fresh optimiser.
+    // Seeded initialisation (docs/ARCHITECTURE.md, "Output, loss and initialisation") and a fresh optimiser.
     void init();
     // AdamW's m, v and t back to zero.
     void reset_optimizer();

@@ -1,4 +1,4 @@
-// model/config.hpp: the parameter layout of DESIGN.md ("Trained models") and the config limits.
+// model/config.hpp: the parameter layout of docs/ARCHITECTURE.md ("Weights file") and the config limits.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -37,7 +37,7 @@ std::string msg(const char* m) { return m ? m : ""; }
 
 }  // namespace
 
-TEST_CASE("clip and AdamW match a float64 re-implementation of DESIGN.md over several steps", "[model][adamw]") {
+TEST_CASE("clip and AdamW match a float64 re-implementation of the documented step over several steps", "[model][adamw]") {
     // Both get the same float gradients (from the float model at its current parameters), so
     // what differs is the optimiser's arithmetic only: per step the float update carries a few
     // roundings of lr·m̂/(√v̂ + eps) (|·| ≤ lr·~3 here) and of θ·(1 − lr·wd): after 6 steps the

@@ -29,7 +29,7 @@ for (const simd of [true, false]) {
         assert.ok(Object.isFrozen(s) && Object.isFrozen(s.terms));
       }
       assert.deepEqual(trainable, schemes.filter((s) => s.trainable).map((s) => s.name));
-      // DESIGN.md, "Trained models": the seven schemes a model is built with.
+      // docs/ARCHITECTURE.md, "The trained model": the seven schemes a model is built with.
       assert.deepEqual([...trainable].sort(), ['additive', 'alibi', 'concatenated', 'learned', 'nope', 'rotary', 't5']);
     });
 
