@@ -9,11 +9,6 @@ namespace posenc::model {
 
 namespace {
 
-bool ends_with(const std::string& s, const char* tail) {
-    const std::string t(tail);
-    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
-
 const char* check_tokens(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t count) {
     if (!tokens && count) return "tokens must be an Int32Array";
     for (std::size_t i = 0; i < count; ++i)
@@ -96,14 +91,12 @@ void Transformer::init() {
     for (std::size_t i = 0; i < specs_.size(); ++i) {
         const TensorSpec& s = specs_[i];
         float* at = params_.data() + s.offset;
-        if (ends_with(s.name, "ln_1.weight") || ends_with(s.name, "ln_2.weight") || s.name == "ln_f.weight") {
-            std::fill(at, at + s.size(), 1.0f);
-        } else if (!s.decayed() || s.name == "t5_bias.weight") {
-            std::fill(at, at + s.size(), 0.0f);
+        if (s.init == Init::ones || s.init == Init::zeros) {
+            std::fill(at, at + s.size(), s.init == Init::ones ? 1.0f : 0.0f);
         } else {
             // One seeded stream per tensor, so a tensor's values do not depend on the ones before it.
             const std::uint64_t seed = cfg_.seed ^ (0x9E3779B97F4A7C15ull * (i + 1));
-            gaussian_matrix(seed, s.rows, s.cols, ends_with(s.name, "c_proj.weight") ? residual_sigma : sigma, at);
+            gaussian_matrix(seed, s.rows, s.cols, s.init == Init::residual ? residual_sigma : sigma, at);
         }
     }
     reset_optimizer();
