@@ -34,8 +34,8 @@
 #include "model/training.hpp"
 #include "model/transformer.hpp"
 #include "model/word_vocabulary.hpp"
-#include "tokenizer.hpp"
-#include "vectors.hpp"
+#include "vectors/tokenizer.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 

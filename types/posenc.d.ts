@@ -10,7 +10,7 @@
 /** A row-major matrix as input: any numeric typed array or a plain array of numbers. */
 export type Matrix = ArrayLike<number>;
 
-// The scheme names, families and RoPE scalings are the core's table's (src/scheme_table.hpp), as
+// The scheme names, families and RoPE scalings are the core's table's (src/encodings/scheme_table.hpp), as
 // the build writes them beside the module (scripts/scheme-module.mjs → dist/scheme-table.d.mts).
 import type { RopeScalingType, Scheme, SchemeFamily, TrainableScheme } from '../dist/scheme-table.mjs';
 /** Scheme: the eleven positional schemes, in display order; SchemeFamily: where a scheme puts position;

@@ -457,7 +457,7 @@ class Lab {
   }
 
   /**
-   * The core's scheme table (src/scheme_table.hpp): { schemes, params, trainable }, frozen.
+   * The core's scheme table (src/encodings/scheme_table.hpp): { schemes, params, trainable }, frozen.
    * schemes: [{ name, label, family ('absolute' | 'concatenated' | 'rotation' | 'logit bias' |
    * 'none'), trainable, seeded, terms, paper }] in SCHEMES order; params: [{ name, label, default,
    * min, max, minOpen, integer, even, pageMin, pageMax, schemes }] — compare's and
@@ -1187,7 +1187,7 @@ function checkDPos(value, d, concat, needed) {
   return dPos;
 }
 
-// The note for each rule between scheme options (src/scheme_table.hpp, Rule, in its order): what
+// The note for each rule between scheme options (src/encodings/scheme_table.hpp, Rule, in its order): what
 // was given, what is used instead. The page shows it; the element shows it and says it once.
 const RULE_NOTES = [
   (given, used) => `ALiBi head k = ${given.alibiHead} is more than H = ${given.alibiHeads} heads; using head ${used.alibiHead}.`,

@@ -10,17 +10,17 @@
 #include <utility>
 #include <vector>
 
-#include "analyses.hpp"
-#include "attention.hpp"
+#include "analysis/analyses.hpp"
+#include "attention/attention.hpp"
 #include "bindings/common.hpp"
-#include "compare.hpp"
-#include "embedding.hpp"
-#include "limits.hpp"
-#include "rotary.hpp"
-#include "scheme_table.hpp"
-#include "schemes.hpp"
-#include "sinusoidal.hpp"
-#include "tokenizer.hpp"
+#include "compare/compare.hpp"
+#include "vectors/embedding.hpp"
+#include "base/limits.hpp"
+#include "encodings/rotary.hpp"
+#include "encodings/scheme_table.hpp"
+#include "encodings/schemes.hpp"
+#include "encodings/sinusoidal.hpp"
+#include "vectors/tokenizer.hpp"
 
 namespace {
 

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "scheme_table.hpp"
+#include "encodings/scheme_table.hpp"
 
 namespace posenc::model {
 

@@ -18,8 +18,8 @@
 #include <string_view>
 #include <vector>
 
-#include "phases.hpp"
-#include "scheme.hpp"
+#include "encodings/phases.hpp"
+#include "encodings/scheme.hpp"
 
 namespace posenc::model {
 

@@ -24,7 +24,7 @@
 #include "model/row_ops.hpp"
 #include "model/linear.hpp"
 #include "model/position_tables.hpp"
-#include "schemes.hpp"
+#include "encodings/schemes.hpp"
 
 namespace posenc::model {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "embedding.hpp"
+#include "vectors/embedding.hpp"
 
 namespace posenc::model {
 
