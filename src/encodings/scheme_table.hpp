@@ -125,8 +125,8 @@ inline constexpr ParamInfo kParamTable[kParamCount] = {
      kMaxT5Distance, scheme_bit(Scheme::t5)},
     {Param::xpos_gamma, "xposGamma", "xPos γ", 0.4, 0, 10, true, false, false, 0.01, 10, scheme_bit(Scheme::xpos)},
     {Param::xpos_scale_base, "xposScaleBase", "xPos λ", 512, 0, 1e9, true, false, false, 64, 1e6, scheme_bit(Scheme::xpos)},
-    {Param::yarn_alpha, "yarnAlpha", "YaRN α", 1, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
-    {Param::yarn_beta, "yarnBeta", "YaRN β", 32, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
+    {Param::yarn_alpha, "yarnAlpha", "YaRN α", RopeScalingConfig{}.alpha, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
+    {Param::yarn_beta, "yarnBeta", "YaRN β", RopeScalingConfig{}.beta, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
 };
 
 constexpr const ParamInfo& param_info(Param p) { return kParamTable[static_cast<unsigned>(p)]; }

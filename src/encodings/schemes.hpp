@@ -51,7 +51,13 @@ void t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_distanc
 
 // ---- RoPE context extension ----------------------------------------------------------------
 enum class RopeScaling { none, pi, ntk, yarn };
+// The JS names, in enum order (the bindings map names, never indices; schemeTable().ropeScalings).
+inline constexpr const char* kRopeScalingNames[] = {"none", "pi", "ntk", "yarn"};
+static_assert(sizeof(kRopeScalingNames) / sizeof(kRopeScalingNames[0]) == static_cast<std::size_t>(RopeScaling::yarn) + 1);
+// trained_length and eval_length (and YaRN's α, β) are at most this.
+inline constexpr double kMaxRopeLength = 1e9;
 
+// The defaults here are the JS API's (schemeTable().ropeDefaults).
 struct RopeScalingConfig {
     RopeScaling kind = RopeScaling::none;
     double trained_length = 2048.0;  // L

@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "base/limits.hpp"
+#include "base/names.hpp"
 #include "encodings/scheme_table.hpp"
 
 namespace posenc::model {
@@ -9,6 +11,11 @@ namespace posenc::model {
 namespace {
 
 bool is_even(std::size_t v) { return v % 2 == 0; }
+
+// "<field> must be an integer from <lo> to <hi>", from the limits.
+std::string integer_range(const char* field, std::size_t lo, std::size_t hi) {
+    return std::string(field) + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+}
 
 }  // namespace
 
@@ -25,20 +32,26 @@ bool trainable_scheme_from_name(std::string_view name, Scheme& out) {
 const char* validate(const ModelConfig& cfg) {
     if (!has(kTrainableSchemes, cfg.scheme))
         return "scheme must be one of nope, additive, learned, concatenated, rotary, alibi, t5";
-    if (cfg.vocab < 2 || cfg.vocab > kMaxVocab) return "vocab must be an integer from 2 to 65536";
-    if (cfg.d < 2 || cfg.d > kMaxWidth) return "d must be an integer from 2 to 1024";
-    if (cfg.layers < 1 || cfg.layers > kMaxLayers) return "layers must be an integer from 1 to 16";
-    if (cfg.heads < 1 || cfg.heads > kMaxHeads) return "heads must be an integer from 1 to 64";
+    static const std::string vocab = integer_range("vocab", 2, kMaxVocab), width = integer_range("d", 2, kMaxWidth),
+                             layers = integer_range("layers", 1, kMaxLayers), heads = integer_range("heads", 1, kMaxHeads),
+                             context = integer_range("context", 1, kMaxContext),
+                             base = "base must be a number above 1 and at most " + number_text(limits::kMaxBase),
+                             too_big = "the model has more than 2^" + std::to_string(kMaxParametersLog2) +
+                                       " parameters: reduce vocab, d or layers";
+    if (cfg.vocab < 2 || cfg.vocab > kMaxVocab) return vocab.c_str();
+    if (cfg.d < 2 || cfg.d > kMaxWidth) return width.c_str();
+    if (cfg.layers < 1 || cfg.layers > kMaxLayers) return layers.c_str();
+    if (cfg.heads < 1 || cfg.heads > kMaxHeads) return heads.c_str();
     if (cfg.d % cfg.heads != 0) return "heads must divide d";
     if (!is_even(cfg.d / cfg.heads)) return "heads must leave an even head width d/heads";
-    if (cfg.context < 1 || cfg.context > kMaxContext) return "context must be an integer from 1 to 4096";
+    if (cfg.context < 1 || cfg.context > kMaxContext) return context.c_str();
     if (cfg.scheme == Scheme::concatenated) {
         if (cfg.d_pos < 2 || cfg.d_pos > cfg.d - 2 || cfg.d_pos % 2 != 0)  // d ≥ 2 here: no wrap
             return "dPos must be an even integer from 2 to d − 2 for the concatenated scheme";
     } else if (cfg.d_pos != 0) {
         return "dPos applies to the concatenated scheme only";
     }
-    if (!(cfg.base > 1.0) || !(cfg.base <= 1e12)) return "base must be a number above 1 and at most 1e12";
+    if (!(cfg.base > limits::kMinBase) || !(cfg.base <= limits::kMaxBase)) return base.c_str();
     if (cfg.pairing != Layout::interleaved && cfg.pairing != Layout::half)
         return "pairing must be 'interleaved' or 'half'";
     if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || cfg.alpha > 1e6f)
@@ -50,7 +63,7 @@ const char* validate(const ModelConfig& cfg) {
         if (cfg.t5_max_distance < t5_min_max_distance(cfg.t5_buckets, true))
             return "t5MaxDistance must exceed the exact buckets (t5Buckets/2 for a causal model)";
     }
-    if (parameter_count(cfg) > kMaxParameters) return "the model has more than 2^24 parameters: reduce vocab, d or layers";
+    if (parameter_count(cfg) > kMaxParameters) return too_big.c_str();
     return nullptr;
 }
 

@@ -18,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/limits.hpp"
 #include "encodings/phases.hpp"
 #include "encodings/scheme.hpp"
 
@@ -48,9 +49,10 @@ struct ModelConfig {
 inline constexpr std::size_t kMaxVocab = 65536;
 inline constexpr std::size_t kMaxWidth = 1024;
 inline constexpr std::size_t kMaxLayers = 16;
-inline constexpr std::size_t kMaxHeads = 64;
+inline constexpr std::size_t kMaxHeads = limits::kMaxHeads;  // the page's, one home (base/limits.hpp)
 inline constexpr std::size_t kMaxContext = 4096;
-inline constexpr std::size_t kMaxParameters = std::size_t{1} << 24;
+inline constexpr unsigned kMaxParametersLog2 = 24;
+inline constexpr std::size_t kMaxParameters = std::size_t{1} << kMaxParametersLog2;
 
 // nullptr when cfg is valid, else a message naming the offending field by its JS name
 // (scheme, vocab, d, layers, heads, context, dPos, base, pairing, alpha, t5Buckets,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/names.hpp"
 #include "vectors/embedding.hpp"
 
 namespace posenc::model {
@@ -28,8 +29,10 @@ const char* check_length(const ModelConfig& cfg, std::size_t length, std::size_t
 }  // namespace
 
 const char* validate_shape(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training) {
-    if (B < 1 || B > kMaxBatch) return "B must be an integer from 1 to 1024";
-    return check_length(cfg, T, B, training, "T must be an integer from 1 to 4096",
+    static const std::string batch = "B must be an integer from 1 to " + std::to_string(kMaxBatch),
+                             length = "T must be an integer from 1 to " + std::to_string(kMaxSequence);
+    if (B < 1 || B > kMaxBatch) return batch.c_str();
+    return check_length(cfg, T, B, training, length.c_str(),
                         "T must be at most context for the learned scheme (its position table has context rows)",
                         "B·T needs more than 2^26 floats of workspace: reduce B or T");
 }
@@ -51,7 +54,8 @@ const char* validate_batch(const ModelConfig& cfg, const std::int32_t* tokens, s
 
 const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
                               std::size_t n) {
-    if (const char* e = check_length(cfg, n, 1, false, "n must be an integer from 1 to 4096",
+    static const std::string length = "n must be an integer from 1 to " + std::to_string(kMaxSequence);
+    if (const char* e = check_length(cfg, n, 1, false, length.c_str(),
                                      "n must be at most context for the learned scheme (its position table has context rows)",
                                      "n needs more than 2^26 floats of workspace: reduce n"))
         return e;
@@ -70,8 +74,8 @@ const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t 
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
     if (eval.rope == RopeScaling::none) return nullptr;
     if (cfg.scheme != Scheme::rotary) return "ropeScaling applies to the rotary scheme only";
-    if (!std::isfinite(eval.factor) || eval.factor < 1.0 || eval.factor > 1024.0)
-        return "ropeScaling.factor must be a number from 1 to 1024";
+    static const std::string factor = "ropeScaling.factor must be a number from 1 to " + number_text(kMaxRopeFactor);
+    if (!std::isfinite(eval.factor) || eval.factor < 1.0 || eval.factor > kMaxRopeFactor) return factor.c_str();
     return nullptr;
 }
 

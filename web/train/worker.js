@@ -8,13 +8,13 @@
 // worker → page: ready { parameterCount, config } | progress { step, from, losses, stepsPerSecond }
 //                heldout { step, loss, accuracy } | lengths { step, curves } | inspect { … }
 //                sample { text } | saved { bytes } | paused { step } | done { step } | error { message, fatal }
-import { load } from '../posenc.mjs';
+import { ROPE_SCALINGS as SCALINGS, load } from '../posenc.mjs';
 import { EVAL_BATCHES as EVAL } from './config.js';
 
 const CHUNK_MS = 60;
 const SAMPLE_LENGTH = 160;
 const SAMPLE_TEMPERATURE = 0.8;
-const ROPE_SCALINGS = ['pi', 'ntk', 'yarn'];
+const ROPE_SCALINGS = SCALINGS.filter((type) => type !== 'none');
 
 let lab, task, model, settings;
 let running = false;
