@@ -292,6 +292,12 @@ int main(int argc, char** argv) {
         const std::string error = train(model, task, o.batch, o.model.context, o.data_seed, step - 1, 1, o.adamw, &loss);
         seconds += std::chrono::duration<double>(Clock::now() - start).count();
         if (!error.empty()) fail(error);
+        if (model.steps() != step) {
+            // The core refused the step (model/transformer.hpp): the weights are those after step - 1.
+            const std::string why = std::isfinite(loss) ? "a gradient was not finite" : "the loss was " + std::to_string(loss);
+            fail("diverged at step " + std::to_string(step) + " (" + why +
+                 "): the step was not applied and training stops, nothing written; lower --lr or keep --clip above 0");
+        }
         window_loss += loss;
         ++window;
         if (step % o.log_every == 0 || step == o.steps) {

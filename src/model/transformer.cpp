@@ -139,7 +139,10 @@ double Transformer::train_step(const std::int32_t* tokens, std::size_t B, std::s
     const double before = gradients(tokens, B, T, mask);
     // A frozen wte's gradient stays reported but, as in PyTorch, counts in no norm and no update.
     const std::size_t trained = trained_offset(specs_);
-    clip_gradients(grads_.data() + trained, grads_.size() - trained, options.clip);
+    const double norm = clip_gradients(grads_.data() + trained, grads_.size() - trained, options.clip);
+    // A diverged step (NaN or infinite loss or gradient) would make every weight NaN for good:
+    // it is not applied, and t stays, so the caller sees steps() unchanged and can stop or retry.
+    if (!std::isfinite(before) || !std::isfinite(norm)) return before;
     ++step_;
     cache_.forget();
     adamw_update(specs_, params_.data(), grads_.data(), m_.data(), v_.data(), step_, options);

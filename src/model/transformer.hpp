@@ -72,7 +72,9 @@ public:
                 const EvalOptions& eval = {});
     // Loss, and gradient_buffer() holds its gradient.
     double gradients(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask);
-    // gradients, clip, AdamW; returns the loss before the update.
+    // gradients, clip, AdamW; returns the loss before the update. A step whose loss or gradient
+    // norm is not finite (the run diverged) changes nothing but the gradient buffer: parameters,
+    // m, v and steps() stay as they were.
     double train_step(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask,
                       const AdamWOptions& options);
     // The blocks alone (no ln_f, no lm_head).

@@ -35,12 +35,16 @@ export function closeServer(server) {
 
 /**
  * Opens the page (baseUrl + hash) in a fresh context and waits for its first recompute, and for
- * GloVe unless `glove` is false (default: unless the hash asks for synthetic vectors). Console
+ * GloVe unless `glove` is false (default: unless the hash asks for synthetic vectors). `heads`:
+ * 'identity' (default) adds h=0 to a hash that names no heads, because most page tests check the
+ * encoding alone (W = I), whose maps are exact; 'default' opens the link as a reader would, with
+ * the page's default trained heads (first-screen and trained-heads tests). Console
  * errors, page errors and HTTP errors are collected in `problems`. prepare(context), if given, runs
  * before the page opens.
  * → { page, problems, close }
  */
-export async function openLabPage(browser, baseUrl, { hash = '', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash), prepare = null } = {}) {
+export async function openLabPage(browser, baseUrl, { hash = '', heads = 'identity', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash), prepare = null } = {}) {
+  if (heads === 'identity') hash = withIdentityHeads(hash);
   const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
   await prepare?.(context); // e.g. routes set up before the page loads
   const page = await context.newPage();
@@ -61,6 +65,13 @@ export async function openLabPage(browser, baseUrl, { hash = '', width = 1280, h
     throw new Error(`the page never finished loading (${problems.join('; ') || 'no console errors'}): ${error.message}`);
   }
   return { page, problems, close: () => context.close() };
+}
+
+/** `hash` with h=0 (W = I) added unless it names the heads already. */
+export function withIdentityHeads(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  if (params.has('h')) return hash;
+  return hash && hash !== '#' ? `${hash}&h=0` : '#h=0';
 }
 
 /** Waits until GloVe has loaded and the page has recomputed with it (d = 100). */
@@ -120,7 +131,8 @@ export async function fullPageScreenshot(page, path) {
 
 /**
  * Reads a figure's canvases (`[data-figure="name"]`, those matching `canvases`, not hidden) after
- * scrolling it into view and letting it paint: size, opaque pixels, distinct colours, a data URL
+ * scrolling it into view and letting it paint: size, the matrix's rows and cols (a map larger
+ * than its device pixels is painted at their size), opaque pixels, distinct colours, a data URL
  * of the pixels, the accessible name and whether it is laid out.
  */
 export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ramp)' } = {}) {
@@ -142,6 +154,8 @@ export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ra
         opaque,
         width: canvas.width,
         height: canvas.height,
+        rows: Number(canvas.dataset.rows ?? canvas.height),
+        cols: Number(canvas.dataset.cols ?? canvas.width),
         colours: colours.size,
         pixels: canvas.toDataURL(),
         label: canvas.getAttribute('aria-label') ?? '',

@@ -80,6 +80,7 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
           label: `${name} encoded input x: ${n} tokens × ${width} dimensions` +
             (untrained === undefined ? '' : `; rows ${untrained} to ${n - 1} (hatched) are beyond the trained length L = ${trainedLength}`),
           legendTitle: 'component value',
+          rowWords: tokens,
           rowLabel: tokenLabel,
           colLabel: dimLabel,
           flagRowsFrom: untrained,
@@ -102,6 +103,8 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
             max: 1,
             label: `${name} attention weights (${headText}${slope}), ${n} × ${n} tokens, rows are queries`,
             legendTitle: 'attention weight',
+            rowWords: tokens,
+            colWords: tokens,
             rowLabel: query,
             colLabel: key,
           });
@@ -122,6 +125,8 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
           get max() { return termRange(); },
           label: `${name} logit decomposition (${headText}${slope}, scaled by 1/√d_head, before any mask)`,
           legendTitle: 'logit term (shared scale)',
+          rowWords: tokens,
+          colWords: tokens,
           rowLabel: query,
           colLabel: key,
         });
