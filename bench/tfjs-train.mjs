@@ -5,11 +5,15 @@
 //   node bench/tfjs-train.mjs [--backend wasm|cpu] [--steps N] [--json]
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { fileURLToPath } from 'node:url';
+import { load } from '../dist/posenc.mjs';
 import { BENCH_MODEL } from './grid.mjs';
 import { initialTensors, meanLoss, tf, variablesFrom } from './tfjs-model.mjs';
 
 export { BENCH_MODEL };
-const ADAMW = { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, clip: 1 };
+// The core's AdamW defaults (DESIGN.md, "Training step"), so the peer trains with the same options.
+const lab = await load();
+await lab.loadModels?.();  // a lazily loaded model core, where the build has one
+const ADAMW = lab.modelLimits.adamw;
 
 // tfjs's wasm files live in its package; one thread, as the core's step runs on one.
 export async function useBackend(name) {

@@ -75,6 +75,9 @@ std::string heldout_batch(const TextCorpus& corpus, std::size_t B, std::size_t T
                           std::int32_t* tokens, std::uint8_t* mask, std::size_t* starts = nullptr);
 
 enum class SyntheticKind { copy, reverse, sort };
+// The JS names (lab.createTask's kind), in enum order; the bindings map names, never indices.
+inline constexpr const char* kSyntheticKindNames[] = {"copy", "reverse", "sort"};
+static_assert(sizeof(kSyntheticKindNames) / sizeof(kSyntheticKindNames[0]) == static_cast<std::size_t>(SyntheticKind::sort) + 1);
 
 struct SyntheticTask {
     SyntheticKind kind = SyntheticKind::copy;

@@ -280,7 +280,7 @@ TEST_CASE("train_step end to end against the float64 model and AdamW, the key bi
         for (std::size_t i = 0; i < params.size(); ++i) {
             bool key_bias = false;
             for (const auto& layer : at.layers)
-                key_bias = key_bias || (i >= layer.attn_b + cfg.d && i < layer.attn_b + 2 * cfg.d);
+                key_bias = key_bias || (i >= layer[Tensor::attn_b] + cfg.d && i < layer[Tensor::attn_b] + 2 * cfg.d);
             if (key_bias && variant.scheme != Scheme::rotary) continue;
             worst = std::fmax(worst, std::fabs(m.parameters()[i] - params[i]));
         }
