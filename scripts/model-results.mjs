@@ -49,6 +49,7 @@ await pool(pending.map(({ scheme, seed }) => async () => {
 // bits at T (tests/js/pretrained.test.mjs).
 const { load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
 const lab = await load({ simd: true });
+await lab.loadModels();
 const heldOut = fs.readFileSync(path.join(ROOT, 'data/words-heldout.txt'), 'utf8');
 const TARGETS = SHIPPED.evalBatches * SHIPPED.batch * T;
 

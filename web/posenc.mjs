@@ -6,7 +6,7 @@
 // Float32Array(n*d) whose row p starts at p*d.
 
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
-import { Model, configJson, createTask } from './model.mjs';
+import { coreBeside, modelsBeside, modelCode } from './cores.mjs';
 import { SCHEME_TABLE } from './scheme-table.mjs';
 
 // LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links
@@ -81,7 +81,7 @@ export function load(options = {}) {
   const flavour = simd ? 'simd' : 'scalar';
   const key = `${flavour} ${assets?.href}`;
   if (!loaded.has(key)) {
-    const pending = instantiate(flavour).then(async (core) => new Lab(core, assets, core.TrainableModel ? await readManifest(assets) : Object.freeze([])));
+    const pending = instantiate(flavour).then(async (core) => new Lab(core, assets, readsManifest ? await readManifest(assets) : Object.freeze([])));
     pending.catch(() => loaded.delete(key));
     loaded.set(key, pending);
   }
@@ -113,24 +113,49 @@ function assetsFolder(assetsUrl) {
 }
 
 // How a core flavour becomes a running Emscripten module: by default the posenc-core-<flavour>
-// .mjs/.wasm pair beside this module. A bundle that carries the wasm inside itself (the
-// <posenc-lab> element, web/element/element.js → dist/posenc-lab.js) installs its own before any load().
-let instantiate = instantiateBeside;
+// .mjs/.wasm pair beside this module, and the model core's posenc-models-<flavour> pair
+// (web/cores.mjs). A bundle that carries the wasm inside itself (the <posenc-lab> element,
+// web/element/element.js → dist/posenc-lab.js) installs its own before any load().
+let instantiate = coreBeside;
+let instantiateModels = modelsBeside;
+let readsManifest = true;  // lab.pretrained from the data folder's models/manifest.json
 
-/** For bundles, not pages: loader(flavour: 'simd' | 'scalar') → Promise of the Emscripten module. */
-export function setCoreLoader(loader) {
+/**
+ * For bundles, not pages: loader(flavour: 'simd' | 'scalar') → Promise of the core's Emscripten
+ * module. options.models: the same for the model core (default: beside this module);
+ * options.pretrained: whether load() reads the shipped models' manifest (default false).
+ */
+export function setCoreLoader(loader, options = {}) {
   if (typeof loader !== 'function') throw new TypeError('loader must be a function');
+  checkOptions('options', options, ['models', 'pretrained']);
+  if (options.models !== undefined && typeof options.models !== 'function') throw new TypeError('models must be a function');
   instantiate = loader;
+  instantiateModels = options.models ?? instantiateModels;
+  readsManifest = checkBoolean('pretrained', options.pretrained ?? false);
 }
 
-async function instantiateBeside(flavour) {
-  const { default: createCore } = await import(`./posenc-core-${flavour}.mjs`);
-  const wasmUrl = new URL(`posenc-core-${flavour}.wasm`, import.meta.url);
-  if (IS_NODE) {
-    const { readFile } = await import('node:fs/promises');
-    return createCore({ wasmBinary: await readFile(wasmUrl) });
+const models = new Map();
+
+/**
+ * Resolves to the model core (web/model.mjs, Models: createModel, createTask, loadModel,
+ * modelLimits, simd), fetched on first use: posenc-models-<flavour>, its own wasm module and heap,
+ * so pages that show no model never download it. Cached per flavour.
+ * @param {{ simd?: boolean }} [options] as load's.
+ */
+export function loadModels(options = {}) {
+  checkOptions('loadModels options', options, ['simd']);
+  const { simd = wasmSimdSupported() } = options;
+  if (typeof simd !== 'boolean') throw new TypeError('simd must be a boolean');
+  if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
+  const flavour = simd ? 'simd' : 'scalar';
+  if (!models.has(flavour)) {
+    // The model code (web/model.mjs) comes with the model core, not with the page's first load.
+    const pending = Promise.all([instantiateModels(flavour), modelCode()])
+      .then(([core, { Models }]) => new Models(core, simd, preparedText));
+    pending.catch(() => models.delete(flavour));
+    models.set(flavour, pending);
   }
-  return createCore({ locateFile: () => wasmUrl.href });
+  return models.get(flavour);
 }
 
 // Bytes of a data file: read from disk for file: URLs in Node, fetched otherwise. A fetch refused
@@ -433,6 +458,8 @@ class Lab {
   #comparison;
   #glove;
   #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
+  #models;   // loadModels()'s promise once asked for, and its result once resolved:
+  #modelCore;
 
   #table;    // the core's scheme table, derived once (schemeTable below)
   #settled;  // the last settleSchemeOptions call: { key, result }
@@ -445,12 +472,10 @@ class Lab {
     this.simd = core.simdBuild();
     this.limits = LIMITS;
     this.SCHEMES = SCHEMES;
-    // null in the <posenc-lab> element's cores, which leave the trainable models out.
-    this.modelLimits = core.modelLimits ? Object.freeze(core.modelLimits()) : null;
     /**
      * The shipped word-level models (data/models/manifest.json), one per scheme: frozen
      * { name, scheme, label, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens,
-     * bytes, sha256 }; [] when the manifest is missing (and in the element's cores).
+     * bytes, sha256 }; [] when the manifest is missing (and in the <posenc-lab> element).
      */
     this.pretrained = pretrained;
     Object.freeze(this);
@@ -896,28 +921,42 @@ class Lab {
    * module, or in load's assetsUrl, as glove-6b-100d-20k.i8 and read only when asked for), a URL
    * of a file in the same format (fetched each call), or such a file's bytes. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
    */
+  /**
+   * Resolves to the model core (loadModels() with this lab's flavour) once it is loaded: fetched
+   * the first time a model is needed. Afterwards createModel, createTask and loadModel work and
+   * modelLimits is set; loadPretrained calls it itself.
+   */
+  loadModels() {
+    this.#models ??= loadModels({ simd: this.simd }).then((core) => (this.#modelCore = core));
+    this.#models.catch(() => { this.#models = undefined; });
+    return this.#models;
+  }
+
+  /** The core's model limits once the model core is loaded (lab.loadModels()), else null. */
+  get modelLimits() {
+    return this.#modelCore?.modelLimits ?? null;
+  }
+
   /** A trainable model of DESIGN.md ("Trained models"), seeded from config.seed (web/model.mjs). */
   createModel(config) {
-    const json = configJson(config);
-    return this.#adoptModel((handle) => handle.create(json));
+    return this.#needModels().createModel(config);
   }
 
   /** A training task in the core for model.train / evaluate (web/model.mjs, Task). */
   createTask(spec) {
-    return createTask(this.#core, this.modelLimits, spec, (bytes, fn) => this.#withBytes(bytes, 'text', fn));
+    return this.#needModels().createTask(spec);
   }
 
   /** A model from its safetensors weights file; a bad file is refused and nothing else changes. */
   loadModel(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array or an ArrayBuffer');
-    return this.#withBytes(bytes, 'weights file', (address) => this.#adoptModel((handle) => handle.load(address, bytes.length)));
+    return this.#needModels().loadModel(bytes);
   }
 
   /**
-   * A shipped word-level model (lab.pretrained, by name), fetched on demand beside this module:
-   * a Model with tokenize(text), vocabulary and unknownId. Options: onProgress({ loaded, total }),
-   * signal (an AbortSignal: rejects with an AbortError). The file must match its manifest sha256.
+   * A shipped word-level model (lab.pretrained, by name), fetched on demand beside this module
+   * (with the model core, the first time): a Model with tokenize(text), vocab and unknownId.
+   * Options: onProgress({ loaded, total }), signal (an AbortSignal: rejects with an AbortError).
+   * The file must match its manifest sha256.
    */
   async loadPretrained(name, options = {}) {
     checkOptions('options', options, ['onProgress', 'signal']);
@@ -930,35 +969,22 @@ class Lab {
       throw new RangeError(`name must be one of the pretrained models (${names}), got ${JSON.stringify(name)}`);
     }
     throwIfAborted(signal);
+    const core = this.loadModels();
     const file = new URL(`${MODELS_DIR}${entry.name}.safetensors`, this.#assets);
     const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes });
     const sha256 = await sha256Hex(bytes);
     throwIfAborted(signal);
     if (sha256 !== entry.sha256) throw new Error(`${file} has sha256 ${sha256}, but the manifest says ${entry.sha256}`);
+    await core;
+    throwIfAborted(signal);
     return this.loadModel(bytes);
   }
 
-  // Runs fn(address) with a heap copy of bytes, freed afterwards.
-  #withBytes(bytes, what, fn) {
-    const address = this.#core._malloc(Math.max(1, bytes.length));
-    if (!address) throw new RangeError(`not enough wasm memory for a ${bytes.length}-byte ${what}`);
-    try {
-      this.#core.HEAPU8.set(bytes, address);
-      return fn(address);
-    } finally {
-      this.#core._free(address);
+  #needModels() {
+    if (!this.#modelCore) {
+      throw new RangeError('the model core is not loaded yet: await lab.loadModels() first (lab.loadPretrained loads it itself)');
     }
-  }
-
-  #adoptModel(start) {
-    if (!this.#core.TrainableModel) throw new RangeError('this build has no trainable models (the <posenc-lab> element leaves them out)');
-    const handle = new this.#core.TrainableModel();
-    const error = start(handle);
-    if (error) {
-      handle.delete();
-      throw new RangeError(error);
-    }
-    return new Model(this.#core, handle, (floats, fn) => this[WITH_SCRATCH](floats, fn), this.modelLimits, preparedText);
+    return this.#modelCore;
   }
 
   loadVectors(source = 'glove') {

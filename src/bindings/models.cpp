@@ -1,7 +1,8 @@
 // Bindings of the trainable models (block `models`; DESIGN.md, "Trained models"; JS side:
-// web/model.mjs). Linked only into the page's cores: the <posenc-lab> element's cores leave them
-// out, and with them every model routine the linker would otherwise keep (about 130 KB of wasm
-// per core). Thin embind wrappers; see common.hpp for the conventions they follow.
+// web/model.mjs). They make a module pair of their own, posenc-models-{simd,scalar} (CMakeLists.txt),
+// fetched the first time a model is needed, so the cores of the page's first paint and of the
+// <posenc-lab> element carry none of the model routines. Thin embind wrappers; see common.hpp for
+// the conventions they follow.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 

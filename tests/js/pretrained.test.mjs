@@ -71,6 +71,7 @@ for (const simd of [true, false]) {
     const models = {};
     before(async () => {
       lab = await load({ simd });
+      await lab.loadModels();
       for (const name of NAMES) models[name] = await lab.loadPretrained(name);
     });
 
@@ -160,7 +161,8 @@ describe('pretrained models: a copy of dist/ with a bad or missing file', () => 
   function copyDist(edit) {
     const dir = mkdtempSync(join(tmpdir(), 'posenc-pretrained-'));
     for (const file of ['posenc.mjs', 'model.mjs', 'checks.mjs', 'scheme-table.mjs', 'posenc-core-simd.mjs', 'posenc-core-simd.wasm',
-      'posenc-core-scalar.mjs', 'posenc-core-scalar.wasm']) cpSync(join(ROOT, 'dist', file), join(dir, file));
+      'posenc-core-scalar.mjs', 'posenc-core-scalar.wasm', 'cores.mjs', 'posenc-models-simd.mjs', 'posenc-models-simd.wasm',
+      'posenc-models-scalar.mjs', 'posenc-models-scalar.wasm']) cpSync(join(ROOT, 'dist', file), join(dir, file));
     cpSync(join(ROOT, 'dist/models'), join(dir, 'models'), { recursive: true });
     edit(dir);
     return dir;
@@ -199,6 +201,7 @@ describe('pretrained models: a copy of dist/ with a bad or missing file', () => 
 describe('frozenEmbedding through the JS API', () => {
   it('wte stays bit-identical over trainStep, every other tensor moves, gradients() still reports it', async () => {
     const lab = await load({ simd: true });
+    await lab.loadModels();
     for (const scheme of ['additive', 'concatenated']) {
       const m = lab.createModel({ scheme, vocab: 12, d: 16, layers: 1, heads: 2, context: 8, seed: 3, frozenEmbedding: true,
         ...(scheme === 'concatenated' ? { dPos: 4 } : {}) });

@@ -24,7 +24,7 @@ import { createShiftPanel } from '../panels/shift.js';
 import { createDistancePanel } from '../panels/distance.js';
 import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
-import { createTrainReplay } from '../train/replay.js';
+import { createTrainLive } from './train-live.js';
 import { scaled } from '../pipeline/math.js';
 import { runInTasks } from '../pipeline/tasks.js';
 // The package's version (package.json, the one source); the bundler keeps only this field.
@@ -57,7 +57,8 @@ setCoreLoader(async (flavour) => {
 
 /**
  * Panels by attribute name: lane panels show one figure per scheme. `train` replays the page's
- * default Train run from data/train-replay.json (web/train/replay.js): no model inside, static.
+ * default Train run from data/train-replay.json, then trains it live when the reader presses
+ * Train (web/element/train-live.js: the model core is fetched beside this script then).
  */
 const PANELS = {
   attention: { lane: true, title: 'Attention (query × key)' },
@@ -70,7 +71,7 @@ const PANELS = {
   distance: { title: 'Score versus distance' },
   orthogonality: { title: 'Near-orthogonality versus d' },
   angles: { title: 'Rotation angles per frequency (RoPE variants)' },
-  train: { title: 'Trained models: loss and length generalisation (replay)' },
+  train: { title: 'Trained models: loss and length generalisation' },
 };
 const PANEL_ALIASES = { decomposition: 'terms', logits: 'terms', encoding: 'pe', spread: 'disturbance', orth: 'orthogonality' };
 const CONTROLS = ['vectors', 'd', 'base', 'scale', 'layout', 'pairing', 'causal', 'export'];
@@ -325,7 +326,7 @@ const element = (tag, className, text) => {
  *
  * @attr {string} [sentence=The king sat on the throne, and the queen smiled at the king.] - The words to show: any text up to 200,000 characters; the first 512 tokens are analysed.
  * @attr {string} [schemes=additive,concatenated,rotary] - The schemes the per-scheme panels show, in this order: a comma-separated list of the core's scheme names (`SCHEMES`). One lane each in `attention`, `input` and `terms`, one row each in `retrieval` and `shift`; `distance` draws every scheme and marks these. Only these are computed. `learned` (a learned-style absolute table) and `t5` (T5's relative bias) use seeded random values, not trained ones, and say so under their figures; `nope`'s attention shows two maps, without and with the causal mask.
- * @attr {string} [panel=attention] - One or more of `attention`, `input`, `terms`, `pe`, `disturbance`, `retrieval`, `shift`, `distance`, `orthogonality`, `angles`, `train`, shown in this order. `train` replays the page's default Train run (loss curves, length generalisation, the run's sentence) from numbers shipped inside the element; it trains nothing and ignores the sentence.
+ * @attr {string} [panel=attention] - One or more of `attention`, `input`, `terms`, `pe`, `disturbance`, `retrieval`, `shift`, `distance`, `orthogonality`, `angles`, `train`, shown in this order. `train` shows the page's default Train run (loss curves, length generalisation, the run's sentence) from numbers shipped inside the element, and trains it live when the reader presses Train live (fetching posenc-models-simd.wasm or -scalar.wasm, their .mjs and moby-dick.txt from beside the script); it ignores the sentence.
  * @attr {number} [d=64] - Width of synthetic word vectors, an even number from 4 to 1024 (GloVe fixes d = 100).
  * @attr {number} [base=10000] - Base of the frequencies ωᵢ = base^(−2i/d): a number above 1, at most 10¹².
  * @attr {string} [scale=auto] - Embedding scale α: `auto` (the RMS of a component of αE is 1) or a number above 0.
@@ -557,7 +558,7 @@ export class PosencLabElement extends HTMLElement {
       distance: createDistancePanel,
       orthogonality: createOrthogonalityPanel,
       angles: createAnglesPanel,
-      train: createTrainReplay,
+      train: createTrainLive,
     };
     for (const [name, panel] of Object.entries(ui.panels)) {
       const made = make[name](panel.slot);
