@@ -64,8 +64,9 @@ test('package-lock.json, CITATION.cff, the README and CHANGELOG.md state the sam
 
 test("the README's bundle sizes match the built files (within 5%)", async () => {
   const readme = await read('README.md');
-  const stated = [...readme.matchAll(/`dist\/(posenc-lab\.m?js)` \(about (\d+) KB, (\d+) KB gzipped/g)];
-  assert.deepEqual(stated.map((m) => m[1]).sort(), ['posenc-lab.js', 'posenc-lab.mjs'], 'a size for each element build');
+  const stated = [...readme.matchAll(/`dist\/(posenc-lab\.m?js|posenc-models-simd\.wasm)` \(about (\d+) KB, (\d+) KB gzipped/g)];
+  assert.deepEqual(stated.map((m) => m[1]).sort(), ['posenc-lab.js', 'posenc-lab.mjs', 'posenc-models-simd.wasm'],
+    'a size for each element build and the lazy model core');
   for (const [, file, raw, gzip] of stated) {
     const bytes = await readFile(new URL(`dist/${file}`, ROOT));
     const actual = { raw: bytes.length / 1024, gzip: gzipSync(bytes, { level: 9 }).length / 1024 };
