@@ -23,6 +23,15 @@ export async function modelsBeside(flavour) {
   return start(create, simd ? new URL('./posenc-models-simd.wasm', import.meta.url) : new URL('./posenc-models-scalar.wasm', import.meta.url));
 }
 
+/** The word-vector file beside this module (GloVe 6B 100-d, 20k words); null when there is no folder (blob:). */
+export function gloveBeside() {
+  try {
+    return new URL('./glove-6b-100d-20k.i8', import.meta.url);
+  } catch {
+    return null;
+  }
+}
+
 /** The model core's JS side (web/model.mjs), loaded with it. */
 export const modelCode = () => import('./model.mjs');
 

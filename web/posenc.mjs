@@ -6,7 +6,7 @@
 // Float32Array(n*d) whose row p starts at p*d.
 
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
-import { coreBeside, modelsBeside, modelCode } from './cores.mjs';
+import { coreBeside, gloveBeside, modelsBeside, modelCode } from './cores.mjs';
 import { SCHEME_TABLE } from './scheme-table.mjs';
 
 // LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links
@@ -81,7 +81,10 @@ export function load(options = {}) {
   const flavour = simd ? 'simd' : 'scalar';
   const key = `${flavour} ${assets?.href}`;
   if (!loaded.has(key)) {
-    const pending = instantiate(flavour).then(async (core) => new Lab(core, assets, readsManifest ? await readManifest(assets) : Object.freeze([])));
+    // Without assetsUrl, GloVe is named statically beside this module (gloveBeside), so bundlers copy it.
+    const glove = options.assetsUrl === undefined ? gloveBeside() : assets && new URL(GLOVE_FILE, assets);
+    const pending = instantiate(flavour).then(async (core) =>
+      new Lab(core, assets, glove, readsManifest ? await readManifest(assets) : Object.freeze([])));
     pending.catch(() => loaded.delete(key));
     loaded.set(key, pending);
   }
@@ -458,15 +461,17 @@ class Lab {
   #comparison;
   #glove;
   #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
+  #gloveUrl; // GLOVE_FILE's URL: in #assets, or beside this module (web/cores.mjs), or null
   #models;   // loadModels()'s promise once asked for, and its result once resolved:
   #modelCore;
 
   #table;    // the core's scheme table, derived once (schemeTable below)
   #settled;  // the last settleSchemeOptions call: { key, result }
 
-  constructor(core, assets, pretrained) {
+  constructor(core, assets, gloveUrl, pretrained) {
     this.#core = core;
     this.#assets = assets;
+    this.#gloveUrl = gloveUrl;
     this.#table = deriveTable(core.schemeTable());
     this.version = core.version();
     this.simd = core.simdBuild();
@@ -989,10 +994,10 @@ class Lab {
 
   loadVectors(source = 'glove') {
     if (source === 'glove') {
-      if (!this.#assets) {
+      if (!this.#gloveUrl) {
         return Promise.reject(new Error(`${GLOVE_FILE}: this module was loaded from a URL with no folder (${import.meta.url.slice(0, 5)}…); pass load({ assetsUrl })`));
       }
-      this.#glove ??= readAsset(new URL(GLOVE_FILE, this.#assets)).then((bytes) => this.#parseVectors('glove', bytes));
+      this.#glove ??= readAsset(this.#gloveUrl).then((bytes) => this.#parseVectors('glove', bytes));
       this.#glove.catch(() => { this.#glove = undefined; });
       return this.#glove;
     }

@@ -23,5 +23,14 @@ export async function modelsBeside(flavour) {
   return glue.default({ locateFile: () => wasmUrl.href });
 }
 
+/** The word-vector file beside this file; null when there is no folder (anywidget's blob: URL). */
+export function gloveBeside() {
+  try {
+    return new URL('./glove-6b-100d-20k.i8', import.meta.url);
+  } catch {
+    return null;
+  }
+}
+
 /** The model core's JS side (model.mjs, beside this file), loaded with it. */
 export const modelCode = () => (POSENC_CLASSIC_SCRIPT ? import(new URL('./model.mjs', import.meta.url).href) : import('./model.mjs'));
