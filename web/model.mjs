@@ -134,11 +134,17 @@ export class Models {
     return createTask(this.#core, this.modelLimits, spec, (bytes, fn) => this.#withBytes(bytes, 'text', fn));
   }
 
-  /** A model from its safetensors weights file; a bad file is refused and nothing else changes. */
-  loadModel(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array or an ArrayBuffer');
-    return this.#withBytes(bytes, 'weights file', (address) => this.#adopt((handle) => handle.load(address, bytes.length)));
+  /**
+   * A model from its safetensors weights file; a bad file is refused and nothing else changes.
+   * options.vectors: the bytes of the word-vector file a frozen word model was trained on, for a
+   * file that leaves its wte rows out (the shipped models: lab.loadPretrained passes GloVe's).
+   */
+  loadModel(bytes, options = {}) {
+    checkOptions('options', options, ['vectors']);
+    bytes = asBytes('bytes', bytes);
+    const vectors = options.vectors === undefined ? new Uint8Array(0) : asBytes('vectors', options.vectors);
+    return this.#withBytes(bytes, 'weights file', (address) => this.#withBytes(vectors, 'word-vector file', (at) =>
+      this.#adopt((handle) => handle.load(address, bytes.length, at, vectors.length))));
   }
 
   #adopt(start) {
@@ -176,6 +182,12 @@ export class Models {
     }
     return fn(this.#buffer);
   }
+}
+
+function asBytes(name, bytes) {
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array or an ArrayBuffer`);
+  return bytes;
 }
 
 /** The config as the core's JSON: types checked here, values (limits, dependent rules) in the core. */

@@ -461,6 +461,7 @@ class Lab {
   #comparison;
   #glove;
   #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
+  #gloveBytes; // a promise of its bytes, once asked for
   #gloveUrl; // GLOVE_FILE's URL: in #assets, or beside this module (web/cores.mjs), or null
   #models;   // loadModels()'s promise once asked for, and its result once resolved:
   #modelCore;
@@ -952,9 +953,12 @@ class Lab {
     return this.#needModels().createTask(spec);
   }
 
-  /** A model from its safetensors weights file; a bad file is refused and nothing else changes. */
-  loadModel(bytes) {
-    return this.#needModels().loadModel(bytes);
+  /**
+   * A model from its safetensors weights file; a bad file is refused and nothing else changes.
+   * options.vectors: the word-vector file's bytes, for a file that leaves its frozen wte out.
+   */
+  loadModel(bytes, options) {
+    return this.#needModels().loadModel(bytes, options);
   }
 
   /**
@@ -975,14 +979,24 @@ class Lab {
     }
     throwIfAborted(signal);
     const core = this.loadModels();
+    // The shipped files leave their frozen wte rows out: the model core rebuilds them from GloVe,
+    // bit for bit (scripts/train-models), so the page does not download those rows twice.
+    const vectors = this.#gloveFile();
     const file = new URL(`${MODELS_DIR}${entry.name}.safetensors`, this.#assets);
     const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes });
     const sha256 = await sha256Hex(bytes);
     throwIfAborted(signal);
     if (sha256 !== entry.sha256) throw new Error(`${file} has sha256 ${sha256}, but the manifest says ${entry.sha256}`);
-    await core;
+    const [glove] = await Promise.all([vectors, core]);
     throwIfAborted(signal);
-    return this.loadModel(bytes);
+    return this.loadModel(bytes, { vectors: glove });
+  }
+
+  // GloVe's bytes, fetched once for both loadVectors('glove') and loadPretrained's wte rows.
+  #gloveFile() {
+    this.#gloveBytes ??= this.#gloveUrl ? readAsset(this.#gloveUrl) : Promise.reject(new Error(`${GLOVE_FILE}: no folder known; pass load({ assetsUrl })`));
+    this.#gloveBytes.catch(() => { this.#gloveBytes = undefined; });
+    return this.#gloveBytes;
   }
 
   #needModels() {
@@ -997,7 +1011,7 @@ class Lab {
       if (!this.#gloveUrl) {
         return Promise.reject(new Error(`${GLOVE_FILE}: this module was loaded from a URL with no folder (${import.meta.url.slice(0, 5)}…); pass load({ assetsUrl })`));
       }
-      this.#glove ??= readAsset(this.#gloveUrl).then((bytes) => this.#parseVectors('glove', bytes));
+      this.#glove ??= this.#gloveFile().then((bytes) => this.#parseVectors('glove', bytes));
       this.#glove.catch(() => { this.#glove = undefined; });
       return this.#glove;
     }

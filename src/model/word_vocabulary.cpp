@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "model/safetensors.hpp"
 #include "pca.hpp"
 #include "tokenizer.hpp"
 
@@ -77,6 +78,35 @@ std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& 
     std::vector<float> reduced(V * cols);
     pca.project(full.data(), V, cols, reduced.data());
     return reduced;
+}
+
+std::vector<float> frozen_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols, bool f16) {
+    std::vector<float> rows = embedding_rows(vocab, vectors, cols);
+    if (f16)
+        for (float& x : rows) x = from_f16(to_f16(x));
+    return rows;
+}
+
+std::string rebuild_frozen_rows(LoadedWeights& weights, const VectorSet& vectors) {
+    const ModelConfig& cfg = weights.config;
+    if (vectors.dim != cfg.d)
+        return "word vectors: " + std::to_string(vectors.dim) + " wide, the model's d is " + std::to_string(cfg.d);
+    WordVocabulary vocab;
+    if (std::string e = vocab.set(weights.vocab); !e.empty()) return "weights file: " + e;
+    for (std::size_t i = 0; i < vocab.size(); ++i) {
+        if (static_cast<std::int32_t>(i) != vocab.unknown_id() && vectors.find(vocab.tokens()[i]) < 0)
+            return "word vectors: no row for the model's word \"" + vocab.tokens()[i] + "\" (not the vectors it was trained on)";
+    }
+    for (const TensorSpec& spec : parameter_specs(cfg)) {
+        if (spec.name != "wte.weight") continue;
+        // PCA-reduced rows (the concatenated scheme) differ by a few ulps between the SIMD and
+        // scalar cores, enough to move binary16 roundings: only unreduced rows are rebuilt.
+        if (spec.cols != vectors.dim) return "weights file: tensor wte.weight is missing (only unreduced rows are rebuilt from word vectors)";
+        const std::vector<float> rows = frozen_rows(vocab, vectors, spec.cols, weights.f16);
+        std::copy(rows.begin(), rows.end(), weights.params.begin() + static_cast<std::ptrdiff_t>(spec.offset));
+    }
+    weights.wte_missing = false;
+    return {};
 }
 
 }  // namespace posenc::model
