@@ -32,6 +32,24 @@ export function gloveBeside() {
   }
 }
 
+/**
+ * The shipped models' manifest and the three default models' files beside this module, each named
+ * statically so bundlers copy them (the npm package ships these; the other schemes' models are
+ * on a host of the whole dist/, through load({ assetsUrl })); null when there is no folder.
+ */
+export function modelFilesBeside() {
+  try {
+    return {
+      manifest: new URL('./models/manifest.json', import.meta.url),
+      additive: new URL('./models/additive.safetensors', import.meta.url),
+      concatenated: new URL('./models/concatenated.safetensors', import.meta.url),
+      rotary: new URL('./models/rotary.safetensors', import.meta.url),
+    };
+  } catch {
+    return null;
+  }
+}
+
 /** The model core's JS side (web/model.mjs), loaded with it. */
 export const modelCode = () => import('./model.mjs');
 

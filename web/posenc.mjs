@@ -6,7 +6,7 @@
 // Float32Array(n*d) whose row p starts at p*d.
 
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
-import { coreBeside, gloveBeside, modelsBeside, modelCode } from './cores.mjs';
+import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode } from './cores.mjs';
 import { SCHEME_TABLE } from './scheme-table.mjs';
 
 // LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links
@@ -82,9 +82,11 @@ export function load(options = {}) {
   const key = `${flavour} ${assets?.href}`;
   if (!loaded.has(key)) {
     // Without assetsUrl, GloVe is named statically beside this module (gloveBeside), so bundlers copy it.
-    const glove = options.assetsUrl === undefined ? gloveBeside() : assets && new URL(GLOVE_FILE, assets);
+    const beside = options.assetsUrl === undefined;
+    const glove = beside ? gloveBeside() : assets && new URL(GLOVE_FILE, assets);
+    const files = (beside && readsManifest ? modelFilesBeside() : null) ?? {};
     const pending = instantiate(flavour).then(async (core) =>
-      new Lab(core, assets, glove, readsManifest ? await readManifest(assets) : Object.freeze([])));
+      new Lab(core, assets, glove, files, readsManifest ? await readManifest(assets, files.manifest) : Object.freeze([])));
     pending.catch(() => loaded.delete(key));
     loaded.set(key, pending);
   }
@@ -206,10 +208,10 @@ async function readAsset(url, { onProgress, signal, total } = {}) {
 const MODELS_DIR = 'models/';
 const PRETRAINED_KEYS = ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens', 'bytes', 'sha256'];
 
-async function readManifest(assets) {
+async function readManifest(assets, url = assets && new URL(`${MODELS_DIR}manifest.json`, assets)) {
   if (!assets) return Object.freeze([]);
   try {
-    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(new URL(`${MODELS_DIR}manifest.json`, assets))));
+    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(url)));
     return Object.freeze(manifest.models.map((entry) => {
       const picked = Object.fromEntries(PRETRAINED_KEYS.map((key) => [key, entry[key]]));
       return Object.freeze({ ...picked, label: SCHEME_LABELS[entry.scheme], config: Object.freeze({ ...entry.config }) });
@@ -462,6 +464,7 @@ class Lab {
   #glove;
   #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
   #gloveBytes; // a promise of its bytes, once asked for
+  #modelFiles; // { manifest, <model name>: URL } named statically beside this module (web/cores.mjs), or {}
   #gloveUrl; // GLOVE_FILE's URL: in #assets, or beside this module (web/cores.mjs), or null
   #models;   // loadModels()'s promise once asked for, and its result once resolved:
   #modelCore;
@@ -469,10 +472,11 @@ class Lab {
   #table;    // the core's scheme table, derived once (schemeTable below)
   #settled;  // the last settleSchemeOptions call: { key, result }
 
-  constructor(core, assets, gloveUrl, pretrained) {
+  constructor(core, assets, gloveUrl, modelFiles, pretrained) {
     this.#core = core;
     this.#assets = assets;
     this.#gloveUrl = gloveUrl;
+    this.#modelFiles = modelFiles;
     this.#table = deriveTable(core.schemeTable());
     this.version = core.version();
     this.simd = core.simdBuild();
@@ -982,8 +986,12 @@ class Lab {
     // The shipped files leave their frozen wte rows out: the model core rebuilds them from GloVe,
     // bit for bit (scripts/train-models), so the page does not download those rows twice.
     const vectors = this.#gloveFile();
-    const file = new URL(`${MODELS_DIR}${entry.name}.safetensors`, this.#assets);
-    const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes });
+    const file = Object.hasOwn(this.#modelFiles, entry.name) ? this.#modelFiles[entry.name] : new URL(`${MODELS_DIR}${entry.name}.safetensors`, this.#assets);
+    const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes }).catch((error) => {
+      if (!/HTTP 404|ENOENT/.test(error.message)) throw error;
+      throw new Error(`${error.message}: the npm package ships the additive, concatenated and rotary models only; ` +
+        'for the others serve a built dist/ (its models/ folder) and pass load({ assetsUrl }) naming that folder');
+    });
     const sha256 = await sha256Hex(bytes);
     throwIfAborted(signal);
     if (sha256 !== entry.sha256) throw new Error(`${file} has sha256 ${sha256}, but the manifest says ${entry.sha256}`);

@@ -2,8 +2,8 @@
 // page per entry — `posenc-lab` (the JS API), `posenc-lab/element` and `posenc-lab/element.mjs` —
 // served and loaded in headless Chromium. Each must get its assets through the bundler (every one
 // is named by a static new URL('./file', import.meta.url) or import('./file'): web/cores.mjs,
-// web/element/cores.mjs): the core, GloVe (not synthetic vectors), and the lazy model core with
-// its JS side when a model is first needed. Needs a built dist/ (./scripts/build) and the vite
+// web/element/cores.mjs): the core, GloVe (not synthetic vectors), the lazy model core with its JS
+// side when a model is first needed, and the three default trained models the package ships. Needs a built dist/ (./scripts/build) and the vite
 // dev dependency.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -32,7 +32,10 @@ const glove = await lab.loadVectors('glove');
 const models = await lab.loadModels();
 const model = lab.createModel({ scheme: 'rotary', vocab: 8, d: 16, layers: 1, heads: 2, context: 4, seed: 1 });
 const loss = model.trainStep(new Int32Array([1, 2, 3, 4, 5, 2, 3, 4, 5, 6]), 2, 4);
-window.result = { simd: lab.simd, gloveWords: glove.size, king: glove.has('king'), modelCore: models.simd === lab.simd, loss };
+const rotary = await lab.loadPretrained('rotary');
+const ids = rotary.tokenize('the king spoke to the queen');
+window.result = { simd: lab.simd, gloveWords: glove.size, king: glove.has('king'), modelCore: models.simd === lab.simd, loss,
+  pretrained: lab.pretrained.map((m) => m.name), pretrainedLoss: rotary.loss(ids, 1, ids.length - 1) };
 </script></head><body><p>api</p></body></html>`,
   'element.html': ELEMENT_PAGE('posenc-lab/element'),
   'element-mjs.html': ELEMENT_PAGE('posenc-lab/element.mjs'),
@@ -81,7 +84,7 @@ async function open(name) {
 
 const got = (fetched, pattern) => fetched.some(({ name, status }) => pattern.test(name) && status === 200);
 
-test("Vite: import { load } from 'posenc-lab' gets the core, GloVe and the model core", async () => {
+test("Vite: import { load } from 'posenc-lab' gets the core, GloVe, the model core and a shipped model", async () => {
   const { page, context, problems, fetched } = await open('api.html');
   try {
     await page.waitForFunction(() => window.result, null, { timeout: 60000 });
@@ -90,6 +93,9 @@ test("Vite: import { load } from 'posenc-lab' gets the core, GloVe and the model
     assert.equal(result.king, true);
     assert.equal(result.modelCore, true);
     assert.ok(Number.isFinite(result.loss));
+    assert.deepEqual(result.pretrained.slice(0, 3), ['additive', 'concatenated', 'rotary']);
+    assert.ok(result.pretrainedLoss > 0 && result.pretrainedLoss < 10, `the shipped rotary model scores the sentence: ${result.pretrainedLoss}`);
+    assert.ok(got(fetched, /^rotary.*\.safetensors$/), 'a shipped model through the bundler');
     assert.ok(got(fetched, /^glove-6b-100d-20k.*\.i8$/), 'GloVe through the bundler');
     assert.ok(got(fetched, /^posenc-core-(simd|scalar).*\.wasm$/), 'the core');
     assert.ok(got(fetched, /^posenc-models-(simd|scalar).*\.wasm$/), 'the lazy model core');

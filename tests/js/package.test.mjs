@@ -34,6 +34,7 @@ const EXPECTED_FILES = [
   'dist/anywidget.mjs', 'dist/checks.mjs', 'dist/custom-elements.json', 'dist/glove-6b-100d-20k.i8', 'dist/posenc-fallback.png', 'dist/model.mjs', 'dist/posenc.mjs', 'dist/scheme-table.mjs', 'dist/scheme-table.d.mts',
   'dist/posenc-core-scalar.mjs', 'dist/posenc-core-scalar.wasm', 'dist/posenc-core-simd.mjs', 'dist/posenc-core-simd.wasm',
   'dist/posenc-lab.js', 'dist/posenc-lab.mjs', 'dist/cores.mjs', 'dist/moby-dick.txt',
+  'dist/models/manifest.json', 'dist/models/additive.safetensors', 'dist/models/concatenated.safetensors', 'dist/models/rotary.safetensors',
   'dist/posenc-models-scalar.mjs', 'dist/posenc-models-scalar.wasm', 'dist/posenc-models-simd.mjs', 'dist/posenc-models-simd.wasm',
   'types/anywidget.d.ts', 'types/element-script.d.ts', 'types/element.d.ts', 'types/posenc.d.ts',
 ];
@@ -61,8 +62,12 @@ test('the manifest is publishable and points every entry into the package', () =
   assert.equal(pkg.private, undefined, 'private: true would refuse npm publish');
   assert.deepEqual(Object.keys(pkg.exports), ['.', './element', './element.mjs', './anywidget', './custom-elements.json', './package.json']);
   for (const entry of ['.', './element', './element.mjs', './anywidget']) {
-    assert.deepEqual(Object.keys(pkg.exports[entry]), ['types', 'default'], `exports["${entry}"]: types first`);
+    // ./element: bundlers (the import condition) get the ES module, whose assets they can follow
+    // (new URL('./file', import.meta.url)); <script src> hosts and CDNs the classic script.
+    const keys = entry === './element' ? ['types', 'import', 'default'] : ['types', 'default'];
+    assert.deepEqual(Object.keys(pkg.exports[entry]), keys, `exports["${entry}"]: types first`);
   }
+  assert.equal(pkg.exports['./element'].import, pkg.exports['./element.mjs'].default);
   assert.equal(pkg.exports['.'].default, pkg.main);
   assert.equal(pkg.exports['.'].types, pkg.types);
   assert.equal(pkg.unpkg, pkg.exports['./element'].default);

@@ -32,5 +32,8 @@ export function gloveBeside() {
   }
 }
 
+/** None: the element reads no models manifest (setCoreLoader's pretrained: false). */
+export const modelFilesBeside = () => null;
+
 /** The model core's JS side (model.mjs, beside this file), loaded with it. */
 export const modelCode = () => (POSENC_CLASSIC_SCRIPT ? import(new URL('./model.mjs', import.meta.url).href) : import('./model.mjs'));
