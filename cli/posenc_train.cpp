@@ -208,9 +208,7 @@ std::vector<float> prepare_words(Options& o, TrainingTask& task) {
     if (!o.alpha_given) o.model.alpha = 1.0f / vectors.component_rms;
     const std::size_t cols = o.model.scheme == posenc::Scheme::concatenated ? o.model.d - o.model.d_pos : o.model.d;
     if (vectors.dim != o.model.d) fail("--d must be the vectors' width " + std::to_string(vectors.dim) + " for --task words");
-    std::vector<float> rows = embedding_rows(vocab, vectors, cols);
-    if (o.f16)
-        for (float& x : rows) x = from_f16(to_f16(x));
+    std::vector<float> rows = frozen_rows(vocab, vectors, cols, o.f16);
     std::size_t unknown = 0;
     for (std::int32_t id : task.corpus().ids) unknown += id == vocab.unknown_id();
     std::printf("words: %zu training tokens, %zu held out, %.2f%% of them %s\n", task.corpus().train_end,

@@ -110,16 +110,29 @@ function xz(bytes, options) {
   }
 }
 
+// The JS API's default loaders (web/cores.mjs) become the element's (web/element/cores.mjs): the
+// core inside, the model core and model.mjs fetched beside the element's file (external imports).
+const elementCores = {
+  name: 'posenc-element-cores',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/cores\.mjs$/ }, (args) =>
+      (args.importer.endsWith('/web/posenc.mjs') ? { path: resolve(ROOT, 'web/element/cores.mjs') } : undefined));
+    build.onResolve({ filter: /^\.\/(posenc-models-(simd|scalar)|model)\.mjs$/ }, (args) =>
+      (args.importer.endsWith('/web/element/cores.mjs') ? { path: args.path, external: true } : undefined));
+  },
+};
+
 const BUILDS = [
   {
     outfile: `${outDir}/posenc-lab.js`,
     format: 'iife',
-    define: { 'import.meta.url': 'posencScriptUrl' },
+    define: { 'import.meta.url': 'posencScriptUrl', POSENC_CLASSIC_SCRIPT: 'true' },
     inject: ['web/element/element-url.js'],
   },
-  { outfile: `${outDir}/posenc-lab.mjs`, format: 'esm' },
-  // The notebook widget (web/element/anywidget.mjs): the element inside, so it needs no other file.
-  { outfile: `${outDir}/anywidget.mjs`, format: 'esm', entry: 'web/element/anywidget.mjs' },
+  { outfile: `${outDir}/posenc-lab.mjs`, format: 'esm', define: { POSENC_CLASSIC_SCRIPT: 'false' } },
+  // The notebook widget (web/element/anywidget.mjs): the element inside, so it needs no other file
+  // (but the model core, which its Train button fetches beside it).
+  { outfile: `${outDir}/anywidget.mjs`, format: 'esm', entry: 'web/element/anywidget.mjs', define: { POSENC_CLASSIC_SCRIPT: 'false' } },
 ];
 
 const built = [];
@@ -147,12 +160,10 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
     inject,
     // The JS API's Node and unbundled-core branches are never taken inside the bundle.
     external: ['node:*'],
-    plugins: [cores, schemeTable, minifiedCss],
+    plugins: [cores, schemeTable, minifiedCss, elementCores],
     metafile: true,
     write: false,  // written below, under a banner naming the packages the metafile shows inside
     logLevel: 'warning',
-    // posenc.mjs's default core loader imports posenc-core-<flavour>.mjs; the bundle installs its own.
-    logOverride: { 'empty-glob': 'silent' },
   });
   // Every bundled npm package by name, version and licence; their texts go to licences/.
   const packages = await shipLicences(metafile, ROOT, outDir, [outfile]);

@@ -49,11 +49,14 @@ await pool(pending.map(({ scheme, seed }) => async () => {
 const { ROPE_SCALINGS, load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
 const SCALINGS = ROPE_SCALINGS.filter((type) => type !== 'none');
 const lab = await load({ simd: true });
+await lab.loadModels();
+// The shipped files leave their frozen wte rows out: the model core rebuilds them from GloVe.
+const GLOVE = fs.readFileSync(path.join(ROOT, 'data/glove-6b-100d-20k.i8'));
 const heldOut = fs.readFileSync(path.join(ROOT, 'data/words-heldout.txt'), 'utf8');
 const TARGETS = SHIPPED.evalBatches * SHIPPED.batch * T;
 
 function lengthLosses(file) {
-  const model = lab.loadModel(fs.readFileSync(file));
+  const model = lab.loadModel(fs.readFileSync(file), { vectors: GLOVE });
   const ids = model.tokenize(heldOut);
   const B = SHIPPED.batch;
   const evals = [];
@@ -128,7 +131,7 @@ console.log(markdown(results));
 //   lnGain          |ln_1.weight[j]|: whether training turned the shaken dimensions down
 //   pageDisturbance the page's untrained std(PE[:, j]) / std(αE[:, j]) over the same tokens
 async function pollution() {
-  const model = lab.loadModel(fs.readFileSync(path.join(ROOT, 'data/models/additive.safetensors')));
+  const model = lab.loadModel(fs.readFileSync(path.join(ROOT, 'data/models/additive.safetensors')), { vectors: GLOVE });
   const { d, alpha } = model.config;
   const params = model.parameters();
   const wte = params['wte.weight'];

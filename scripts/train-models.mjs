@@ -9,6 +9,14 @@
 //                                                           committed texts only; its sha256 must be
 //                                                           the manifest's check.sha256
 //   node scripts/train-models.mjs --record-quick             recompute check.sha256 in the manifest
+//   node scripts/train-models.mjs --slim                     data/models/ files that still hold wte:
+//                                                           leave it out, record both hashes
+//
+// The shipped files leave out wte, the frozen GloVe rows (39% of a file, and bytes the page already
+// has in glove-6b-100d-20k.i8): the model core rebuilds them from GloVe bit for bit at load
+// (src/model/word_vocabulary.hpp, rebuild_frozen_rows), and m.save() writes the complete file
+// again. The manifest records both: bytes/sha256 of the shipped file, fullBytes/fullSha256 of the
+// trainer's complete one (tests/js/pretrained.test.mjs checks a loaded model saves to it).
 //
 // Node 20, no npm dependencies. Every model is a pure function of the flags below and the texts
 // (build-native/posenc-train is deterministic for a given build), so --check compares bytes.
@@ -106,6 +114,45 @@ export function saveRun(scheme, seed, steps, { loss, seconds }) {
 }
 
 const sha256 = (file) => crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+const sha256Of = (bytes) => crypto.createHash('sha256').update(bytes).digest('hex');
+
+/**
+ * A complete weights file without its wte.weight tensor: the other tensors, their order and the
+ * metadata kept. Only where wte holds GloVe's rows unreduced: the concatenated scheme's rows are
+ * PCA coordinates, which the scalar wasm core computes a few ulps apart (enough to move some
+ * binary16 roundings), so that file keeps its wte.
+ */
+export function slimWeights(full) {
+  const headerLength = Number(full.readBigUInt64LE(0));
+  const header = JSON.parse(full.subarray(8, 8 + headerLength).toString('utf8'));
+  const config = JSON.parse(header.__metadata__.posenc);
+  if (!header['wte.weight'] || header['wte.weight'].shape[1] !== config.d) return full;
+  const data = full.subarray(8 + headerLength);
+  const kept = Object.entries(header).filter(([name]) => name !== 'wte.weight' && name !== '__metadata__')
+    .sort(([, a], [, b]) => a.data_offsets[0] - b.data_offsets[0]);
+  const slim = { __metadata__: header.__metadata__ };
+  const pieces = [];
+  let at = 0;
+  for (const [name, tensor] of kept) {
+    const [begin, end] = tensor.data_offsets;
+    pieces.push(data.subarray(begin, end));
+    slim[name] = { ...tensor, data_offsets: [at, at + end - begin] };
+    at += end - begin;
+  }
+  let json = JSON.stringify(slim);
+  json += ' '.repeat((8 - (json.length % 8)) % 8);  // the data section 8-byte aligned, as the trainer writes it
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(Buffer.byteLength(json)));
+  return Buffer.concat([length, Buffer.from(json, 'utf8'), ...pieces]);
+}
+
+// The trainer's complete file at `file` becomes the shipped slim one; → its hashes and size.
+function slimInPlace(file) {
+  const full = fs.readFileSync(file);
+  const slim = slimWeights(full);
+  fs.writeFileSync(file, slim);
+  return { fullBytes: full.length, fullSha256: sha256Of(full) };
+}
 const configOf = (file) => {
   const bytes = fs.readFileSync(file);
   const headerLength = Number(bytes.readBigUInt64LE(0));
@@ -119,9 +166,10 @@ async function trainAll(text, out, steps, jobs) {
     const file = path.join(out, `${scheme}.safetensors`);
     const run = await train(trainerArgs(scheme, text, file, steps));
     saveRun(scheme, SHIPPED.seed, steps, run);
+    const full = slimInPlace(file);
     console.log(`${scheme.padEnd(13)} held-out loss ${run.loss.toFixed(4)} (perplexity ${Math.exp(run.loss).toFixed(1)}), ` +
-      `${run.seconds.toFixed(0)} s, ${fs.statSync(file).size} bytes`);
-    return { scheme, file, ...run };
+      `${run.seconds.toFixed(0)} s, ${fs.statSync(file).size} bytes (${full.fullBytes} with wte)`);
+    return { scheme, file, ...run, ...full };
   }), jobs);
   return { runs, wallSeconds: (Date.now() - started) / 1000 };
 }
@@ -150,11 +198,11 @@ function writeManifest(runs, wallSeconds, steps, quick) {
     // The three-seed table beside the models (scripts/model-results.mjs); the page's results panel
     // (web/panels/results-table.js) fetches it by this name.
     results: 'results.json',
-    models: runs.map(({ scheme, file, loss, seconds }) => {
+    models: runs.map(({ scheme, file, loss, seconds, fullBytes, fullSha256 }) => {
       const config = configOf(file);
       return {
         name: scheme, scheme, config, vocabSize: config.vocab, heldOutLoss: loss, heldOutPerplexity: Math.exp(loss),
-        heldOutTokens, bytes: fs.statSync(file).size, sha256: sha256(file), trainSeconds: Math.round(seconds),
+        heldOutTokens, bytes: fs.statSync(file).size, sha256: sha256(file), fullBytes, fullSha256, trainSeconds: Math.round(seconds),
       };
     }),
   };
@@ -178,11 +226,26 @@ async function main(argv) {
     console.log(`train-models: quick check reproduced (${QUICK.scheme}, ${QUICK.steps} steps, sha256 ${got})`);
   } else if (flag('--record-quick')) {
     fs.writeFileSync(manifestPath, `${JSON.stringify({ ...manifest(), check: { ...QUICK, sha256: await quickSha(scratch) } }, null, 2)}\n`);
+  } else if (flag('--slim')) {
+    const m = manifest();
+    m.models = m.models.map((entry) => {
+      const file = path.join(ROOT, MODELS, `${entry.name}.safetensors`);
+      if (sha256(file) !== entry.sha256) fail(`${file} is not the manifest's file`);
+      if (entry.fullSha256) return entry;  // done before
+      const full = slimInPlace(file);
+      const { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, trainSeconds } = entry;
+      console.log(`train-models: ${name} ${full.fullBytes} → ${fs.statSync(file).size} bytes`);
+      return { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens,
+        bytes: fs.statSync(file).size, sha256: sha256(file), ...full, trainSeconds };
+    });
+    fs.writeFileSync(manifestPath, `${JSON.stringify(m, null, 2)}\n`);
   } else if (!text) {
     fail('usage: train-models.mjs TRAIN.txt [--check | --steps N] [--jobs 2]');
   } else if (flag('--check')) {
     const { runs } = await trainAll(text, scratch, manifest().training.steps, jobs);
-    const differ = runs.filter(({ scheme, file }) => sha256(file) !== sha256(path.join(ROOT, MODELS, `${scheme}.safetensors`)));
+    const shipped = new Map(manifest().models.map((entry) => [entry.name, entry]));
+    const differ = runs.filter(({ scheme, file, fullSha256 }) =>
+      sha256(file) !== sha256(path.join(ROOT, MODELS, `${scheme}.safetensors`)) || fullSha256 !== shipped.get(scheme)?.fullSha256);
     if (differ.length) fail(`${differ.map((r) => r.scheme).join(', ')} differ from ${MODELS}/ (fresh files in ${scratch})`);
     console.log(`train-models: all ${runs.length} models reproduced byte for byte`);
   } else {

@@ -18,6 +18,7 @@ const ROPE_SCALINGS = SCALINGS.filter((type) => type !== 'none');
 const round = (v) => Number(v.toPrecision(6));
 
 const lab = await load({ simd: true });
+await lab.loadModels();
 const task = lab.createTask({ kind: 'text', text: new Uint8Array(await readFile(new URL('../data/moby-dick.txt', import.meta.url))) });
 const state = { ...DEFAULTS };
 const { layers, d, heads } = SIZES[state.size];

@@ -20,6 +20,7 @@ const schemes = (args.schemes ?? DEFAULTS.schemes.join(',')).split(',');
 const state = { ...DEFAULTS, task: args.task ?? DEFAULTS.task, steps: Number(args.steps ?? DEFAULTS.steps) };
 
 const lab = await load({ simd: args.scalar !== 'true' });
+await lab.loadModels();
 const task = state.task === 'book'
   ? lab.createTask({ kind: 'text', text: new Uint8Array(await readFile(new URL('../data/moby-dick.txt', import.meta.url))) })
   : lab.createTask({ kind: state.task, symbols: 10 });

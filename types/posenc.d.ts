@@ -96,7 +96,19 @@ export declare function load(options?: LoadOptions): Promise<Lab>;
 /** Whether this engine runs wasm SIMD128. */
 export declare function wasmSimdSupported(): boolean;
 /** For bundles that carry the cores themselves (as the element does); not for pages. */
-export declare function setCoreLoader(loader: (flavour: 'simd' | 'scalar') => Promise<unknown>): void;
+export declare function setCoreLoader(loader: (flavour: 'simd' | 'scalar') => Promise<unknown>,
+  options?: { models?: (flavour: 'simd' | 'scalar') => Promise<unknown>; pretrained?: boolean }): void;
+/** The model core (posenc-models-<flavour>: its own wasm module), fetched on first use; cached per flavour. */
+export declare function loadModels(options?: { simd?: boolean }): Promise<Models>;
+
+/** The model core: makes models and tasks, which live in its own heap (a type only). */
+export interface Models {
+  readonly simd: boolean;
+  readonly modelLimits: ModelLimits;
+  createTask(spec: TaskSpec): Task;
+  createModel(config: ModelConfig): Model;
+  loadModel(bytes: Uint8Array | ArrayBuffer): Model;
+}
 
 // ---- Options ------------------------------------------------------------------------------
 
@@ -452,7 +464,7 @@ export interface Lab {
   readonly limits: Limits;
   /** Current wasm memory size in bytes. */
   readonly heapBytes: number;
-  /** The trained models' limits; null in a build without models (the element's). */
+  /** The trained models' limits once the model core is loaded (lab.loadModels()), else null. */
   readonly modelLimits: ModelLimits | null;
   /** The shipped word-level models (data/models/manifest.json); [] without a manifest. */
   readonly pretrained: readonly PretrainedModelInfo[];
@@ -504,9 +516,11 @@ export interface Lab {
   readonly schemeTable: SchemeTable;
   /** The scheme parameters with the dependent rules applied (page and element share it), and one note per rule applied. */
   settleSchemeOptions(options: SchemeParameters, context?: { causal?: boolean }): { options: Required<SchemeParameters>; notes: string[] };
-  /** A training task in the core (page cores only). */
+  /** Fetches the model core the first time (cached); createTask, createModel and loadModel need it. */
+  loadModels(): Promise<Models>;
+  /** A training task in the model core (after lab.loadModels()). */
   createTask(spec: TaskSpec): Task;
-  /** A trainable model, seeded from config.seed (page cores; the element's cores leave models out). */
+  /** A trainable model, seeded from config.seed (after lab.loadModels()). */
   createModel(config: ModelConfig): Model;
   /** A model from its safetensors weights file; a bad file is refused with a RangeError. */
   loadModel(bytes: Uint8Array | ArrayBuffer): Model;

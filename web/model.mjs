@@ -75,11 +75,10 @@ export class Task {
 }
 
 /** A Task from its spec (see Task), built in the core once. */
-export function createTask(core, limits, spec, withBytes) {
+function createTask(core, limits, spec, withBytes) {
   checkOptions('spec', spec, ['kind', 'text', 'heldOutPercent', 'symbols']);
   const kinds = ['text', ...limits.syntheticKinds];
   const kind = kinds[checkEnum('kind', spec.kind, kinds)];
-  if (!core.TrainingTask) throw new RangeError('this build has no trainable models (the <posenc-lab> element leaves them out)');
   const handle = new core.TrainingTask();
   try {
     let error;
@@ -99,6 +98,93 @@ export function createTask(core, limits, spec, withBytes) {
     throw failure;
   }
   return new Task(handle, kind);
+}
+
+/**
+ * The model core (posenc-models-<flavour>, its own wasm module and heap, loaded on demand by
+ * loadModels() in posenc.mjs): makes models and tasks, which live in its heap.
+ */
+export class Models {
+  #core;
+  #text;
+  #buffer = 0;    // heap address of the scratch buffer, reused by every model of this core
+  #capacity = 0;  // in floats
+
+  /** Not for direct use: loadModels() or lab.loadModels(). */
+  constructor(core, simd, text) {
+    this.#core = core;
+    this.#text = text;
+    this.simd = simd;
+    /** The core's model limits (src/model/config.hpp, transformer.hpp): one home. */
+    this.modelLimits = Object.freeze(core.modelLimits());
+    Object.freeze(this);
+  }
+
+  /** A trainable model of docs/ARCHITECTURE.md ("The trained model"), seeded from config.seed. */
+  createModel(config) {
+    const json = configJson(config);
+    return this.#adopt((handle) => handle.create(json));
+  }
+
+  /** A training task in the core for model.train / evaluate (Task). */
+  createTask(spec) {
+    return createTask(this.#core, this.modelLimits, spec, (bytes, fn) => this.#withBytes(bytes, 'text', fn));
+  }
+
+  /**
+   * A model from its safetensors weights file; a bad file is refused and nothing else changes.
+   * options.vectors: the bytes of the word-vector file a frozen word model was trained on, for a
+   * file that leaves its wte rows out (the shipped models: lab.loadPretrained passes GloVe's).
+   */
+  loadModel(bytes, options = {}) {
+    checkOptions('options', options, ['vectors']);
+    bytes = asBytes('bytes', bytes);
+    const vectors = options.vectors === undefined ? new Uint8Array(0) : asBytes('vectors', options.vectors);
+    return this.#withBytes(bytes, 'weights file', (address) => this.#withBytes(vectors, 'word-vector file', (at) =>
+      this.#adopt((handle) => handle.load(address, bytes.length, at, vectors.length))));
+  }
+
+  #adopt(start) {
+    const handle = new this.#core.TrainableModel();
+    const error = start(handle);
+    if (error) {
+      handle.delete();
+      throw new RangeError(error);
+    }
+    return new Model(this.#core, handle, (floats, fn) => this.#scratch(floats, fn), this.modelLimits, this.#text);
+  }
+
+  // Runs fn(address) with a heap copy of bytes, freed afterwards.
+  #withBytes(bytes, what, fn) {
+    const address = this.#core._malloc(Math.max(1, bytes.length));
+    if (!address) throw new RangeError(`not enough wasm memory for a ${bytes.length}-byte ${what}`);
+    try {
+      this.#core.HEAPU8.set(bytes, address);
+      return fn(address);
+    } finally {
+      this.#core._free(address);
+    }
+  }
+
+  // Runs fn(address) with `floats` floats of scratch heap, one allocation grown as needed.
+  #scratch(floats, fn) {
+    if (floats > this.#capacity) {
+      if (this.#buffer) this.#core._free(this.#buffer);
+      this.#buffer = 0;
+      this.#capacity = 0;
+      const address = this.#core._malloc(floats * 4);
+      if (!address) throw new RangeError(`not enough wasm memory for ${floats} floats of scratch`);
+      this.#buffer = address;
+      this.#capacity = floats;
+    }
+    return fn(this.#buffer);
+  }
+}
+
+function asBytes(name, bytes) {
+  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (!(bytes instanceof Uint8Array)) throw new TypeError(`${name} must be a Uint8Array or an ArrayBuffer`);
+  return bytes;
 }
 
 /** The config as the core's JSON: types checked here, values (limits, dependent rules) in the core. */

@@ -6,7 +6,7 @@
 // Float32Array(n*d) whose row p starts at p*d.
 
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
-import { Model, configJson, createTask } from './model.mjs';
+import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode } from './cores.mjs';
 import { SCHEME_TABLE } from './scheme-table.mjs';
 
 // A diverged training step (web/model.mjs): not applied, reported by name.
@@ -85,7 +85,12 @@ export function load(options = {}) {
   const flavour = simd ? 'simd' : 'scalar';
   const key = `${flavour} ${assets?.href}`;
   if (!loaded.has(key)) {
-    const pending = instantiate(flavour).then(async (core) => new Lab(core, assets, core.TrainableModel ? await readManifest(assets) : Object.freeze([])));
+    // Without assetsUrl, GloVe is named statically beside this module (gloveBeside), so bundlers copy it.
+    const beside = options.assetsUrl === undefined;
+    const glove = beside ? gloveBeside() : assets && new URL(GLOVE_FILE, assets);
+    const files = (beside && readsManifest ? modelFilesBeside() : null) ?? {};
+    const pending = instantiate(flavour).then(async (core) =>
+      new Lab(core, assets, glove, files, readsManifest ? await readManifest(assets, files.manifest) : Object.freeze([])));
     pending.catch(() => loaded.delete(key));
     loaded.set(key, pending);
   }
@@ -117,24 +122,49 @@ function assetsFolder(assetsUrl) {
 }
 
 // How a core flavour becomes a running Emscripten module: by default the posenc-core-<flavour>
-// .mjs/.wasm pair beside this module. A bundle that carries the wasm inside itself (the
-// <posenc-lab> element, web/element/element.js → dist/posenc-lab.js) installs its own before any load().
-let instantiate = instantiateBeside;
+// .mjs/.wasm pair beside this module, and the model core's posenc-models-<flavour> pair
+// (web/cores.mjs). A bundle that carries the wasm inside itself (the <posenc-lab> element,
+// web/element/element.js → dist/posenc-lab.js) installs its own before any load().
+let instantiate = coreBeside;
+let instantiateModels = modelsBeside;
+let readsManifest = true;  // lab.pretrained from the data folder's models/manifest.json
 
-/** For bundles, not pages: loader(flavour: 'simd' | 'scalar') → Promise of the Emscripten module. */
-export function setCoreLoader(loader) {
+/**
+ * For bundles, not pages: loader(flavour: 'simd' | 'scalar') → Promise of the core's Emscripten
+ * module. options.models: the same for the model core (default: beside this module);
+ * options.pretrained: whether load() reads the shipped models' manifest (default false).
+ */
+export function setCoreLoader(loader, options = {}) {
   if (typeof loader !== 'function') throw new TypeError('loader must be a function');
+  checkOptions('options', options, ['models', 'pretrained']);
+  if (options.models !== undefined && typeof options.models !== 'function') throw new TypeError('models must be a function');
   instantiate = loader;
+  instantiateModels = options.models ?? instantiateModels;
+  readsManifest = checkBoolean('pretrained', options.pretrained ?? false);
 }
 
-async function instantiateBeside(flavour) {
-  const { default: createCore } = await import(`./posenc-core-${flavour}.mjs`);
-  const wasmUrl = new URL(`posenc-core-${flavour}.wasm`, import.meta.url);
-  if (IS_NODE) {
-    const { readFile } = await import('node:fs/promises');
-    return createCore({ wasmBinary: await readFile(wasmUrl) });
+const models = new Map();
+
+/**
+ * Resolves to the model core (web/model.mjs, Models: createModel, createTask, loadModel,
+ * modelLimits, simd), fetched on first use: posenc-models-<flavour>, its own wasm module and heap,
+ * so pages that show no model never download it. Cached per flavour.
+ * @param {{ simd?: boolean }} [options] as load's.
+ */
+export function loadModels(options = {}) {
+  checkOptions('loadModels options', options, ['simd']);
+  const { simd = wasmSimdSupported() } = options;
+  if (typeof simd !== 'boolean') throw new TypeError('simd must be a boolean');
+  if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
+  const flavour = simd ? 'simd' : 'scalar';
+  if (!models.has(flavour)) {
+    // The model code (web/model.mjs) comes with the model core, not with the page's first load.
+    const pending = Promise.all([instantiateModels(flavour), modelCode()])
+      .then(([core, { Models }]) => new Models(core, simd, preparedText));
+    pending.catch(() => models.delete(flavour));
+    models.set(flavour, pending);
   }
-  return createCore({ locateFile: () => wasmUrl.href });
+  return models.get(flavour);
 }
 
 // Bytes of a data file: read from disk for file: URLs in Node, fetched otherwise. A fetch refused
@@ -182,10 +212,10 @@ async function readAsset(url, { onProgress, signal, total } = {}) {
 const MODELS_DIR = 'models/';
 const PRETRAINED_KEYS = ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens', 'bytes', 'sha256'];
 
-async function readManifest(assets) {
+async function readManifest(assets, url = assets && new URL(`${MODELS_DIR}manifest.json`, assets)) {
   if (!assets) return Object.freeze([]);
   try {
-    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(new URL(`${MODELS_DIR}manifest.json`, assets))));
+    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(url)));
     return Object.freeze(manifest.models.map((entry) => {
       const picked = Object.fromEntries(PRETRAINED_KEYS.map((key) => [key, entry[key]]));
       return Object.freeze({ ...picked, label: SCHEME_LABELS[entry.scheme], config: Object.freeze({ ...entry.config }) });
@@ -437,24 +467,29 @@ class Lab {
   #comparison;
   #glove;
   #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
+  #gloveBytes; // a promise of its bytes, once asked for
+  #modelFiles; // { manifest, <model name>: URL } named statically beside this module (web/cores.mjs), or {}
+  #gloveUrl; // GLOVE_FILE's URL: in #assets, or beside this module (web/cores.mjs), or null
+  #models;   // loadModels()'s promise once asked for, and its result once resolved:
+  #modelCore;
 
   #table;    // the core's scheme table, derived once (schemeTable below)
   #settled;  // the last settleSchemeOptions call: { key, result }
 
-  constructor(core, assets, pretrained) {
+  constructor(core, assets, gloveUrl, modelFiles, pretrained) {
     this.#core = core;
     this.#assets = assets;
+    this.#gloveUrl = gloveUrl;
+    this.#modelFiles = modelFiles;
     this.#table = deriveTable(core.schemeTable());
     this.version = core.version();
     this.simd = core.simdBuild();
     this.limits = LIMITS;
     this.SCHEMES = SCHEMES;
-    // null in the <posenc-lab> element's cores, which leave the trainable models out.
-    this.modelLimits = core.modelLimits ? Object.freeze(core.modelLimits()) : null;
     /**
      * The shipped word-level models (data/models/manifest.json), one per scheme: frozen
      * { name, scheme, label, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens,
-     * bytes, sha256 }; [] when the manifest is missing (and in the element's cores).
+     * bytes, sha256 }; [] when the manifest is missing (and in the <posenc-lab> element).
      */
     this.pretrained = pretrained;
     Object.freeze(this);
@@ -901,28 +936,45 @@ class Lab {
    * module, or in load's assetsUrl, as glove-6b-100d-20k.i8 and read only when asked for), a URL
    * of a file in the same format (fetched each call), or such a file's bytes. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
    */
+  /**
+   * Resolves to the model core (loadModels() with this lab's flavour) once it is loaded: fetched
+   * the first time a model is needed. Afterwards createModel, createTask and loadModel work and
+   * modelLimits is set; loadPretrained calls it itself.
+   */
+  loadModels() {
+    this.#models ??= loadModels({ simd: this.simd }).then((core) => (this.#modelCore = core));
+    this.#models.catch(() => { this.#models = undefined; });
+    return this.#models;
+  }
+
+  /** The core's model limits once the model core is loaded (lab.loadModels()), else null. */
+  get modelLimits() {
+    return this.#modelCore?.modelLimits ?? null;
+  }
+
   /** A trainable model of docs/ARCHITECTURE.md ("The trained model"), seeded from config.seed (web/model.mjs). */
   createModel(config) {
-    const json = configJson(config);
-    return this.#adoptModel((handle) => handle.create(json));
+    return this.#needModels().createModel(config);
   }
 
   /** A training task in the core for model.train / evaluate (web/model.mjs, Task). */
   createTask(spec) {
-    return createTask(this.#core, this.modelLimits, spec, (bytes, fn) => this.#withBytes(bytes, 'text', fn));
-  }
-
-  /** A model from its safetensors weights file; a bad file is refused and nothing else changes. */
-  loadModel(bytes) {
-    if (bytes instanceof ArrayBuffer) bytes = new Uint8Array(bytes);
-    if (!(bytes instanceof Uint8Array)) throw new TypeError('bytes must be a Uint8Array or an ArrayBuffer');
-    return this.#withBytes(bytes, 'weights file', (address) => this.#adoptModel((handle) => handle.load(address, bytes.length)));
+    return this.#needModels().createTask(spec);
   }
 
   /**
-   * A shipped word-level model (lab.pretrained, by name), fetched on demand beside this module:
-   * a Model with tokenize(text), vocabulary and unknownId. Options: onProgress({ loaded, total }),
-   * signal (an AbortSignal: rejects with an AbortError). The file must match its manifest sha256.
+   * A model from its safetensors weights file; a bad file is refused and nothing else changes.
+   * options.vectors: the word-vector file's bytes, for a file that leaves its frozen wte out.
+   */
+  loadModel(bytes, options) {
+    return this.#needModels().loadModel(bytes, options);
+  }
+
+  /**
+   * A shipped word-level model (lab.pretrained, by name), fetched on demand beside this module
+   * (with the model core, the first time): a Model with tokenize(text), vocab and unknownId.
+   * Options: onProgress({ loaded, total }), signal (an AbortSignal: rejects with an AbortError).
+   * The file must match its manifest sha256.
    */
   async loadPretrained(name, options = {}) {
     checkOptions('options', options, ['onProgress', 'signal']);
@@ -935,43 +987,44 @@ class Lab {
       throw new RangeError(`name must be one of the pretrained models (${names}), got ${JSON.stringify(name)}`);
     }
     throwIfAborted(signal);
-    const file = new URL(`${MODELS_DIR}${entry.name}.safetensors`, this.#assets);
-    const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes });
+    const core = this.loadModels();
+    // The shipped files leave their frozen wte rows out: the model core rebuilds them from GloVe,
+    // bit for bit (scripts/train-models), so the page does not download those rows twice.
+    const vectors = this.#gloveFile();
+    const file = Object.hasOwn(this.#modelFiles, entry.name) ? this.#modelFiles[entry.name] : new URL(`${MODELS_DIR}${entry.name}.safetensors`, this.#assets);
+    const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes }).catch((error) => {
+      if (!/HTTP 404|ENOENT/.test(error.message)) throw error;
+      throw new Error(`${error.message}: the npm package ships the additive, concatenated and rotary models only; ` +
+        'for the others serve a built dist/ (its models/ folder) and pass load({ assetsUrl }) naming that folder');
+    });
     const sha256 = await sha256Hex(bytes);
     throwIfAborted(signal);
     if (sha256 !== entry.sha256) throw new Error(`${file} has sha256 ${sha256}, but the manifest says ${entry.sha256}`);
-    return this.loadModel(bytes);
+    const [glove] = await Promise.all([vectors, core]);
+    throwIfAborted(signal);
+    return this.loadModel(bytes, { vectors: glove });
   }
 
-  // Runs fn(address) with a heap copy of bytes, freed afterwards.
-  #withBytes(bytes, what, fn) {
-    const address = this.#core._malloc(Math.max(1, bytes.length));
-    if (!address) throw new RangeError(`not enough wasm memory for a ${bytes.length}-byte ${what}`);
-    try {
-      this.#core.HEAPU8.set(bytes, address);
-      return fn(address);
-    } finally {
-      this.#core._free(address);
-    }
+  // GloVe's bytes, fetched once for both loadVectors('glove') and loadPretrained's wte rows.
+  #gloveFile() {
+    this.#gloveBytes ??= this.#gloveUrl ? readAsset(this.#gloveUrl) : Promise.reject(new Error(`${GLOVE_FILE}: no folder known; pass load({ assetsUrl })`));
+    this.#gloveBytes.catch(() => { this.#gloveBytes = undefined; });
+    return this.#gloveBytes;
   }
 
-  #adoptModel(start) {
-    if (!this.#core.TrainableModel) throw new RangeError('this build has no trainable models (the <posenc-lab> element leaves them out)');
-    const handle = new this.#core.TrainableModel();
-    const error = start(handle);
-    if (error) {
-      handle.delete();
-      throw new RangeError(error);
+  #needModels() {
+    if (!this.#modelCore) {
+      throw new RangeError('the model core is not loaded yet: await lab.loadModels() first (lab.loadPretrained loads it itself)');
     }
-    return new Model(this.#core, handle, (floats, fn) => this[WITH_SCRATCH](floats, fn), this.modelLimits, preparedText);
+    return this.#modelCore;
   }
 
   loadVectors(source = 'glove') {
     if (source === 'glove') {
-      if (!this.#assets) {
+      if (!this.#gloveUrl) {
         return Promise.reject(new Error(`${GLOVE_FILE}: this module was loaded from a URL with no folder (${import.meta.url.slice(0, 5)}…); pass load({ assetsUrl })`));
       }
-      this.#glove ??= readAsset(new URL(GLOVE_FILE, this.#assets)).then((bytes) => this.#parseVectors('glove', bytes));
+      this.#glove ??= this.#gloveFile().then((bytes) => this.#parseVectors('glove', bytes));
       this.#glove.catch(() => { this.#glove = undefined; });
       return this.#glove;
     }

@@ -1,7 +1,8 @@
 // Bindings of the trainable models (block `models`; docs/ARCHITECTURE.md, "The trained model"; JS side:
-// web/model.mjs). Linked only into the page's cores: the <posenc-lab> element's cores leave them
-// out, and with them every model routine the linker would otherwise keep (about 130 KB of wasm
-// per core). Thin embind wrappers; see common.hpp for the conventions they follow.
+// web/model.mjs). They make a module pair of their own, posenc-models-{simd,scalar} (CMakeLists.txt),
+// fetched the first time a model is needed, so the cores of the page's first paint and of the
+// <posenc-lab> element carry none of the model routines. Thin embind wrappers; see common.hpp for
+// the conventions they follow.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
@@ -20,6 +21,7 @@
 #include "model/training.hpp"
 #include "model/transformer.hpp"
 #include "model/word_vocabulary.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 
@@ -105,11 +107,22 @@ public:
     }
 
     // bytes: size bytes of a weights file. Nothing changes unless the whole file is valid.
-    std::string load(std::uintptr_t address, std::size_t size) {
-        if (!memory_available(2 * std::uint64_t{size})) return kNoMemory;
+    // vectors: vectors_size bytes of a word-vector file (vectors.hpp), or 0: what a file that
+    // leaves its frozen wte out (the shipped models) rebuilds it from.
+    std::string load(std::uintptr_t address, std::size_t size, std::uintptr_t vectors, std::size_t vectors_size) {
+        if (!memory_available(2 * std::uint64_t{size} + 4 * std::uint64_t{vectors_size})) return kNoMemory;
         model::LoadedWeights loaded;
-        const std::string error = model::read_weights(bytes_at(address), size, loaded);
+        const std::string error = model::read_weights(bytes_at(address), size, loaded, true);
         if (!error.empty()) return error;
+        if (loaded.wte_missing) {
+            if (vectors_size == 0) {
+                return "weights file: wte.weight is left out (frozen word-vector rows): load it with the word vectors it was "
+                       "trained on (loadModel(bytes, { vectors }); lab.loadPretrained does)";
+            }
+            posenc::VectorSet set;
+            if (const char* e = posenc::parse_packed_vectors(bytes_at(vectors), vectors_size, set)) return std::string("word vectors: ") + e;
+            if (std::string e = model::rebuild_frozen_rows(loaded, set); !e.empty()) return e;
+        }
         std::string adopted = adopt(loaded.config, loaded.params.data());
         if (!adopted.empty()) return adopted;
         vocab_ = std::move(loaded.vocab);

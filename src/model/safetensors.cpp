@@ -310,7 +310,7 @@ std::string read_tensor(const std::string& name, const JsonValue& v, const Tenso
 }
 
 std::string read_tensors(const JsonValue& root, const std::vector<TensorSpec>& specs, std::uint64_t data_size,
-                         std::vector<TensorPlacement>& placements) {
+                         std::vector<TensorPlacement>& placements, bool allow_missing_wte, bool& wte_missing) {
     std::vector<bool> seen(specs.size(), false);
     for (const auto& member : root.members) {
         const std::string& name = member.first;
@@ -327,8 +327,11 @@ std::string read_tensors(const JsonValue& root, const std::vector<TensorSpec>& s
         seen[placement.spec] = true;
         placements.push_back(placement);
     }
-    for (std::size_t i = 0; i < specs.size(); ++i)
-        if (!seen[i]) return "tensor " + specs[i].name + " is missing";
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        if (seen[i]) continue;
+        if (!(allow_missing_wte && specs[i].name == "wte.weight")) return "tensor " + specs[i].name + " is missing";
+        wte_missing = true;
+    }
     return {};
 }
 
@@ -380,7 +383,7 @@ std::string read_header_length(const std::uint8_t* bytes, std::size_t size, std:
 
 }  // namespace
 
-std::string read_weights(const std::uint8_t* bytes, std::size_t size, LoadedWeights& out) {
+std::string read_weights(const std::uint8_t* bytes, std::size_t size, LoadedWeights& out, bool allow_missing_wte) {
     std::uint64_t n = 0;
     if (std::string error = read_header_length(bytes, size, n); !error.empty()) return fail(error);
     const std::string_view header(reinterpret_cast<const char*>(bytes + 8), static_cast<std::size_t>(n));
@@ -394,12 +397,16 @@ std::string read_weights(const std::uint8_t* bytes, std::size_t size, LoadedWeig
     const std::vector<TensorSpec> specs = parameter_specs(loaded.config);
     const std::uint64_t data_size = size - 8 - n;
     std::vector<TensorPlacement> placements;
-    if (std::string error = read_tensors(root, specs, data_size, placements); !error.empty()) return fail(error);
+    const bool wte_optional = allow_missing_wte && loaded.config.frozen_embedding && loaded.has_vocab;
+    if (std::string error = read_tensors(root, specs, data_size, placements, wte_optional, loaded.wte_missing); !error.empty())
+        return fail(error);
+    if (placements.empty()) return fail("has no tensors");
     if (std::string error = check_tiling(placements, specs, data_size); !error.empty()) return fail(error);
 
     // Allocated only now: the tensors tile the file's real data section, so this is ≤ size floats.
     loaded.params.resize(parameter_count(loaded.config));
     for (const TensorPlacement& p : placements) copy_values(bytes + 8 + n, p, specs[p.spec], loaded.params.data());
+    loaded.f16 = placements.front().f16;
     out = std::move(loaded);
     return {};
 }

@@ -48,10 +48,14 @@ struct LoadedWeights {
     std::vector<float> params;       // parameter_count(config) floats, parameter_specs order
     std::vector<std::string> vocab;  // empty unless the file has __metadata__.vocab (then V strings)
     bool has_vocab = false;
+    bool f16 = false;          // the file stores F16 values
+    bool wte_missing = false;  // a frozen word model's file without wte (params' wte rows are 0)
 };
 // "" and out filled when bytes[0, size) is a valid weights file; else a message starting with
 // "weights file: " that says what is wrong. Memory is allocated only in proportion to size.
-std::string read_weights(const std::uint8_t* bytes, std::size_t size, LoadedWeights& out);
+// allow_missing_wte: a frozen-embedding model with a vocabulary may leave wte.weight out (the
+// shipped models do: its rows are the word vectors', rebuilt by rebuild_frozen_rows).
+std::string read_weights(const std::uint8_t* bytes, std::size_t size, LoadedWeights& out, bool allow_missing_wte = false);
 
 // IEEE 754 binary16 ↔ binary32. to_f16 rounds to nearest, ties to even; NaN stays NaN.
 std::uint16_t to_f16(float value);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analysis/pca.hpp"
+#include "model/safetensors.hpp"
 #include "vectors/tokenizer.hpp"
 
 namespace posenc::model {
@@ -51,11 +52,14 @@ std::vector<std::string> frequent_vector_words(const std::unordered_map<std::str
     return words;
 }
 
-std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols) {
+namespace {
+
+// embedding_rows before any reduction (V × vectors.dim); words: the vocabulary's word rows (for
+// the principal axes).
+std::vector<float> unreduced_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::vector<float>& words) {
     const std::size_t d = vectors.dim, V = vocab.size();
     std::vector<float> full(V * d, 0.0f);
     std::vector<bool> in_vocab(vectors.count, false);
-    std::vector<float> words;  // the vocabulary's word rows, for the principal axes
     for (std::size_t i = 0; i < V; ++i) {
         if (static_cast<std::int32_t>(i) == vocab.unknown_id()) continue;
         const auto row = static_cast<std::size_t>(vectors.find(vocab.tokens()[i]));
@@ -72,11 +76,55 @@ std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& 
     }
     float* unknown = full.data() + static_cast<std::size_t>(vocab.unknown_id()) * d;
     for (std::size_t j = 0; j < d; ++j) unknown[j] = others ? static_cast<float>(mean[j] / static_cast<double>(others)) : 0.0f;
+    return full;
+}
+
+void round_to_f16(std::vector<float>& rows) {
+    for (float& x : rows) x = from_f16(to_f16(x));
+}
+
+}  // namespace
+
+std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols) {
+    const std::size_t d = vectors.dim, V = vocab.size();
+    std::vector<float> words;
+    std::vector<float> full = unreduced_rows(vocab, vectors, words);
     if (cols >= d) return full;
     const Pca pca = principal_components(words.data(), words.size() / d, d);
     std::vector<float> reduced(V * cols);
     pca.project(full.data(), V, cols, reduced.data());
     return reduced;
+}
+
+std::vector<float> frozen_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols, bool f16) {
+    std::vector<float> rows = embedding_rows(vocab, vectors, cols);
+    if (f16) round_to_f16(rows);
+    return rows;
+}
+
+std::string rebuild_frozen_rows(LoadedWeights& weights, const VectorSet& vectors) {
+    const ModelConfig& cfg = weights.config;
+    if (vectors.dim != cfg.d)
+        return "word vectors: " + std::to_string(vectors.dim) + " wide, the model's d is " + std::to_string(cfg.d);
+    WordVocabulary vocab;
+    if (std::string e = vocab.set(weights.vocab); !e.empty()) return "weights file: " + e;
+    for (std::size_t i = 0; i < vocab.size(); ++i) {
+        if (static_cast<std::int32_t>(i) != vocab.unknown_id() && vectors.find(vocab.tokens()[i]) < 0)
+            return "word vectors: no row for the model's word \"" + vocab.tokens()[i] + "\" (not the vectors it was trained on)";
+    }
+    for (const TensorSpec& spec : parameter_specs(cfg)) {
+        if (spec.name != "wte.weight") continue;
+        // PCA-reduced rows (the concatenated scheme) differ by a few ulps between the SIMD and
+        // scalar cores, enough to move binary16 roundings: only unreduced rows are rebuilt.
+        if (spec.cols != vectors.dim) return "weights file: tensor wte.weight is missing (only unreduced rows are rebuilt from word vectors)";
+        // frozen_rows for cols = vectors.dim, without linking the PCA it never needs here.
+        std::vector<float> words;
+        std::vector<float> rows = unreduced_rows(vocab, vectors, words);
+        if (weights.f16) round_to_f16(rows);
+        std::copy(rows.begin(), rows.end(), weights.params.begin() + static_cast<std::ptrdiff_t>(spec.offset));
+    }
+    weights.wte_missing = false;
+    return {};
 }
 
 }  // namespace posenc::model

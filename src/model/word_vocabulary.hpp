@@ -56,4 +56,16 @@ std::vector<std::string> frequent_vector_words(const std::unordered_map<std::str
 // scheme's smaller word vector, pca.hpp). Every token but kUnknownToken must be in vectors.
 std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols);
 
+// A word model's frozen input rows (wte, V × cols) as it trains on them and its file stores them:
+// embedding_rows, each value rounded to binary16 when the file is F16. The trainer (cli/) and the
+// loader of a file that leaves wte out (rebuild_frozen_rows) share it, so a rebuilt wte is the
+// trained one bit for bit.
+std::vector<float> frozen_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols, bool f16);
+
+struct LoadedWeights;
+// A file read with its wte left out (LoadedWeights::wte_missing) gets wte back from the word-vector
+// set it was trained on: "" or what is wrong (the vectors' width is not the model's, or they lack
+// one of its words).
+std::string rebuild_frozen_rows(LoadedWeights& weights, const VectorSet& vectors);
+
 }  // namespace posenc::model

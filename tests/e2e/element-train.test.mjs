@@ -1,7 +1,8 @@
 // <posenc-lab panel="train"> in headless Chromium: the replay of the page's default Train run
 // (data/train-replay.json, web/train/replay.js) draws the loss and length-generalisation charts
-// with the shipped numbers, states the run's sentence, exports them, and needs no model or worker.
-// Needs a built dist/ (./scripts/build).
+// with the shipped numbers, states the run's sentence, exports them, and needs no model or worker;
+// pressing Train live fetches the model core beside the script and trains the run in the page
+// (web/element/train-live.js). Needs a built dist/ (./scripts/build).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -66,5 +67,47 @@ test('panel="train" replays the shipped run: both charts, their numbers in the C
   } finally {
     await context.close();
     await rm(join(DIST, HOST), { force: true });
+  }
+});
+
+test('an article with panel="train" trains live: the model core only once Train is pressed, steps climb, no console errors', async () => {
+  const ARTICLE = 'element-train-article.html';
+  await writeFile(join(DIST, ARTICLE), '<!doctype html><html lang="en"><title>An article</title><link rel="icon" href="data:,">' +
+    '<script src="posenc-lab.js"></script><main><h1>Why rotary?</h1><p>Press Train live below.</p>' +
+    '<posenc-lab id="live" panel="train"></posenc-lab><p>The end.</p></main>');
+  const context = await suite.browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  const requested = [];
+  page.on('request', (r) => requested.push(new URL(r.url()).pathname.split('/').pop()));
+  try {
+    await page.goto(`${suite.baseUrl}${ARTICLE}`);
+    const host = page.locator('#live');
+    await host.getByRole('img', { name: /^Loss during training/ }).waitFor();
+    const lazy = (name) => /^posenc-models-|^model\.mjs$|^moby-dick\.txt$/.test(name);
+    assert.deepEqual(requested.filter(lazy), [], 'the first load fetches no model core, model code or book');
+
+    await host.getByRole('button', { name: 'Train live' }).click();
+    const status = host.locator('.train-live-status');
+    const stepOf = async () => Number((/Additive: step (\d+)/.exec(await status.textContent()) ?? [0, 0])[1]);
+    await page.waitForFunction(() => /Additive: step [1-9]/.test(document.getElementById('live').shadowRoot.querySelector('.train-live-status').textContent), null, { timeout: 60000 });
+    const first = await stepOf();
+    await page.waitForFunction((before) => {
+      const match = /Additive: step (\d+)/.exec(document.getElementById('live').shadowRoot.querySelector('.train-live-status').textContent);
+      return match && Number(match[1]) > before;
+    }, first, { timeout: 60000 });
+    assert.ok(await stepOf() > first, 'the steps climb');
+    assert.match(await status.textContent(), /Concatenated: step \d+.*Rotary: step \d+/);
+    assert.ok(requested.some((name) => /^posenc-models-(simd|scalar)\.wasm$/.test(name)), 'the model core was fetched');
+    assert.ok(requested.includes('moby-dick.txt'), 'the book was fetched');
+
+    await host.getByRole('button', { name: 'Pause' }).click();
+    await page.waitForFunction(() => /Paused/.test(document.getElementById('live').shadowRoot.querySelector('.train-live-status').textContent));
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    await rm(join(DIST, ARTICLE), { force: true });
   }
 });

@@ -25,6 +25,7 @@ for (const simd of [true, false]) {
       const result = await page.evaluate(async (simd) => {
         const { load } = await import('./posenc.mjs');
         const lab = await load({ simd });
+        await lab.loadModels();
         const m = lab.createModel({ scheme: 'rotary', vocab: 12, d: 16, layers: 2, heads: 2, context: 8, seed: 2 });
         const tokens = Int32Array.from({ length: 4 * 9 }, (_, i) => 2 + ((i * 7) % 10));
         const first = m.trainStep(tokens, 4, 8);

@@ -149,8 +149,10 @@ test('the tarball installs offline into a scratch project; Node runs the API thr
   // 1e-6: docs/TESTING.md's tolerance for the tables (a few float32 ulps of values up to 1).
   result.pe.forEach((value, j) => assert.ok(Math.abs(value - expected[j]) < 1e-6, `PE[${j}] = ${value}, expected ${expected[j]}`));
   const dist = `file://${join(project, 'node_modules/posenc-lab/dist')}/`;
+  // An ES import of posenc-lab/element gets the ES-module build (the import condition: its assets
+  // are named from import.meta.url, which bundlers follow); <script src> and CDNs get posenc-lab.js.
   assert.deepEqual([result.api, result.element, result.elementModule],
-    ['posenc.mjs', 'posenc-lab.js', 'posenc-lab.mjs'].map((file) => dist + file));
+    ['posenc.mjs', 'posenc-lab.mjs', 'posenc-lab.mjs'].map((file) => dist + file));
   installed = result;
 });
 
@@ -177,7 +179,8 @@ test('Chromium runs both element builds from the installed package, with GloVe b
     <link rel="icon" href="data:,"></head><body>
     <posenc-lab sentence="the cat sat on the mat" schemes="additive,rotary" panel="attention"></posenc-lab>
     ${script}</body></html>`;
-  await writeFile(join(project, 'classic.html'), host(`<script src="${path(element)}"></script>`));
+  // The classic script is the file a <script src> names (unpkg and jsdelivr's field): posenc-lab.js.
+  await writeFile(join(project, 'classic.html'), host(`<script src="${path(new URL('posenc-lab.js', element))}"></script>`));
   await writeFile(join(project, 'module.html'), host(`<script type="module">
     import { PosencLabElement } from './${path(elementModule)}';
     window.exportedIsDefined = customElements.get('posenc-lab') === PosencLabElement;

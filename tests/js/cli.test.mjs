@@ -26,7 +26,7 @@ function train(out) {
 
 describe('posenc-train (native CLI)', () => {
   let lab;
-  before(async () => { lab = await load({ simd: true }); });
+  before(async () => { lab = await load({ simd: true }); await lab.loadModels(); });
 
   it('writes a weights file that loads with the same held-out loss it printed', async () => {
     assert.ok(existsSync(CLI), `${CLI} is missing: build it with ` +

@@ -117,6 +117,16 @@ test('the code cites docs/ARCHITECTURE.md by sections that exist', () => {
   assert.deepEqual(missing, []);
 });
 
+/** A size the docs state for dist/FILE ("about RAW KB, GZIP KB gzipped") matches the built file within SIZE_TOLERANCE. */
+function assertStatedSize(file, raw, gzip) {
+  const bytes = readFileSync(join(ROOT, 'dist', file));
+  const actual = { raw: bytes.length / 1024, gzip: gzipSync(bytes, { level: 9 }).length / 1024 };
+  for (const [what, claimed] of [['raw', Number(raw)], ['gzip', Number(gzip)]]) {
+    const off = Math.abs(claimed - actual[what]) / actual[what];
+    assert.ok(off <= SIZE_TOLERANCE, `docs: ${file} ${what} "about ${claimed} KB", built ${actual[what].toFixed(1)} KB (${(off * 100).toFixed(1)}% off)`);
+  }
+}
+
 test("the element's sizes and budget in the docs match the built files (sizes within 5%)", () => {
   const stated = [...ALL.matchAll(/`dist\/(posenc-lab\.m?js)` \(about (\d+) KB, (\d+) KB gzipped(?:, within its (\d+) \/ (\d+) KB budget)?/g)];
   assert.deepEqual([...new Set(stated.map((m) => m[1]))].sort(), ['posenc-lab.js', 'posenc-lab.mjs'], 'a size for each element build');
@@ -124,14 +134,15 @@ test("the element's sizes and budget in the docs match the built files (sizes wi
   const bundler = read('scripts/bundle-element.mjs');
   const budget = { raw: Number(/BUDGET_RAW = (\d+) \* 1024/.exec(bundler)[1]), gzip: Number(/BUDGET_GZIP = (\d+) \* 1024/.exec(bundler)[1]) };
   for (const [, file, raw, gzip, budgetRaw, budgetGzip] of stated) {
-    const bytes = readFileSync(join(ROOT, 'dist', file));
-    const actual = { raw: bytes.length / 1024, gzip: gzipSync(bytes, { level: 9 }).length / 1024 };
-    for (const [what, claimed] of [['raw', Number(raw)], ['gzip', Number(gzip)]]) {
-      const off = Math.abs(claimed - actual[what]) / actual[what];
-      assert.ok(off <= SIZE_TOLERANCE, `docs: ${file} ${what} "about ${claimed} KB", built ${actual[what].toFixed(1)} KB (${(off * 100).toFixed(1)}% off)`);
-    }
+    assertStatedSize(file, raw, gzip);
     if (budgetRaw) assert.deepEqual({ raw: Number(budgetRaw), gzip: Number(budgetGzip) }, budget, `${file}'s budget`);
   }
+});
+
+test("the lazy model core's size in the docs matches the built file (within 5%)", () => {
+  const stated = [...ALL.matchAll(/`dist\/(posenc-models-simd\.wasm)` \(about (\d+) KB, (\d+) KB gzipped/g)];
+  assert.ok(stated.length >= 1, 'the docs state the model core\'s size');
+  for (const [, file, raw, gzip] of stated) assertStatedSize(file, raw, gzip);
 });
 
 test('scheme counts in the docs are the core table\'s', () => {

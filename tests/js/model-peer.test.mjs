@@ -26,6 +26,7 @@ describe('the weights file rebuilds the same model in TensorFlow.js', () => {
   let lab;
   before(async () => {
     lab = await load();
+    await lab.loadModels();
     await tf.setBackend('cpu');
   });
 

@@ -33,7 +33,7 @@ function copyBatch(B, T, seed) {
 for (const simd of [true, false]) {
   describe(`models, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let lab;
-    before(async () => { lab = await load({ simd }); });
+    before(async () => { lab = await load({ simd }); await lab.loadModels(); });
 
     it('every scheme: config, tensors in file order, loss at initialisation ≈ ln V', () => {
       for (const scheme of SCHEMES) {
@@ -229,6 +229,7 @@ for (const simd of [true, false]) {
 describe('models: the two builds agree', () => {
   it('SIMD and scalar losses after training differ only by float rounding', async () => {
     const [a, b] = [await load({ simd: true }), await load({ simd: false })];
+    await Promise.all([a.loadModels(), b.loadModels()]);
     const [ma, mb] = [a.createModel(config('rotary')), b.createModel(config('rotary'))];
     const { tokens, mask } = copyBatch(4, 8, 21);
     for (let i = 0; i < 5; i++) {

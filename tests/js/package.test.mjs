@@ -36,7 +36,9 @@ const EXPECTED_FILES = [
   'CHANGELOG.md', 'CITATION.cff', 'LICENSE', 'README.md', 'package.json',
   'dist/anywidget.mjs', 'dist/checks.mjs', 'dist/custom-elements.json', 'dist/glove-6b-100d-20k.i8', 'dist/posenc-fallback.png', 'dist/model.mjs', 'dist/posenc.mjs', 'dist/scheme-table.mjs', 'dist/scheme-table.d.mts',
   'dist/posenc-core-scalar.mjs', 'dist/posenc-core-scalar.wasm', 'dist/posenc-core-simd.mjs', 'dist/posenc-core-simd.wasm',
-  'dist/posenc-lab.js', 'dist/posenc-lab.mjs',
+  'dist/posenc-lab.js', 'dist/posenc-lab.mjs', 'dist/cores.mjs', 'dist/moby-dick.txt',
+  'dist/models/manifest.json', 'dist/models/additive.safetensors', 'dist/models/concatenated.safetensors', 'dist/models/rotary.safetensors',
+  'dist/posenc-models-scalar.mjs', 'dist/posenc-models-scalar.wasm', 'dist/posenc-models-simd.mjs', 'dist/posenc-models-simd.wasm',
   'types/anywidget.d.ts', 'types/element-script.d.ts', 'types/element.d.ts', 'types/posenc.d.ts',
 ];
 
@@ -64,8 +66,12 @@ test('the manifest is publishable and points every entry into the package', () =
   assert.deepEqual(Object.keys(pkg.exports), ['.', './element', './element.mjs', './anywidget', './custom-elements.json',
     './html-data.json', './web-types.json', './package.json']);
   for (const entry of ['.', './element', './element.mjs', './anywidget']) {
-    assert.deepEqual(Object.keys(pkg.exports[entry]), ['types', 'default'], `exports["${entry}"]: types first`);
+    // ./element: bundlers (the import condition) get the ES module, whose assets they can follow
+    // (new URL('./file', import.meta.url)); <script src> hosts and CDNs the classic script.
+    const keys = entry === './element' ? ['types', 'import', 'default'] : ['types', 'default'];
+    assert.deepEqual(Object.keys(pkg.exports[entry]), keys, `exports["${entry}"]: types first`);
   }
+  assert.equal(pkg.exports['./element'].import, pkg.exports['./element.mjs'].default);
   assert.equal(pkg.exports['.'].default, pkg.main);
   assert.equal(pkg.exports['.'].types, pkg.types);
   assert.equal(pkg.unpkg, pkg.exports['./element'].default);
@@ -145,6 +151,8 @@ test('every declared member exists at run time, and every run-time member is dec
   const members = declaredMembers('posenc.d.ts', await readFile(join(ROOT, 'types/posenc.d.ts'), 'utf8'));
   const lab = await api.load();
   assert.deepEqual(runtimeMembers(lab), unique(members.Lab), 'Lab');
+  assert.equal(lab.modelLimits, null, 'no model limits before the model core loads');
+  assert.deepEqual(runtimeMembers(await lab.loadModels()), unique(members.Models), 'Models');
   const model = lab.createModel({ scheme: 'rotary', vocab: 8, d: 16, layers: 1, heads: 2, context: 4 });
   try {
     assert.deepEqual(runtimeMembers(model), unique(members.Model), 'Model');

@@ -48,7 +48,7 @@ function shuffled(tokens, T, seed) {
 }
 
 describe('pretrained models: files and manifest', () => {
-  it('one F16 file per scheme, each ≤ 2.5 MB, with the manifest size, sha256 and config', () => {
+  it('one F16 file per scheme, each ≤ 2.5 MB, with the manifest size, sha256 and config; wte left out where it is GloVe unreduced', () => {
     assert.deepEqual(MANIFEST.models.map((m) => m.name), NAMES);
     for (const entry of MANIFEST.models) {
       const bytes = readFileSync(join(ROOT, 'data/models', `${entry.name}.safetensors`));
@@ -57,7 +57,13 @@ describe('pretrained models: files and manifest', () => {
       assert.equal(createHash('sha256').update(bytes).digest('hex'), entry.sha256, entry.name);
       const header = JSON.parse(bytes.subarray(8, 8 + Number(bytes.readBigUInt64LE(0))).toString('utf8'));
       assert.deepEqual(JSON.parse(header.__metadata__.posenc), entry.config, entry.name);
-      assert.equal(header['wte.weight'].dtype, 'F16');
+      const slim = entry.scheme !== 'concatenated';  // its wte is PCA coordinates (scripts/train-models.mjs, slimWeights)
+      assert.equal('wte.weight' in header, !slim, entry.name);
+      assert.equal(header['h.0.ln_1.weight'].dtype, 'F16');
+      // The wte rows (V × d, F16) and their header entry (under 200 bytes).
+      const saved = entry.fullBytes - entry.bytes - (slim ? entry.vocabSize * entry.config.d * 2 : 0);
+      assert.ok(saved >= 0 && saved < (slim ? 200 : 1), `${entry.name}: ${entry.fullBytes} → ${entry.bytes} bytes`);
+      if (!slim) assert.equal(entry.fullSha256, entry.sha256);
       assert.equal(entry.config.frozenEmbedding, true);
       assert.equal(entry.config.scheme, entry.name);
       assert.equal(JSON.parse(header.__metadata__.vocab).length, entry.vocabSize);
@@ -71,6 +77,7 @@ for (const simd of [true, false]) {
     const models = {};
     before(async () => {
       lab = await load({ simd });
+      await lab.loadModels();
       for (const name of NAMES) models[name] = await lab.loadPretrained(name);
     });
 
@@ -82,6 +89,22 @@ for (const simd of [true, false]) {
         assert.deepEqual({ ...entry }, { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, bytes, sha256, label: lab.SCHEME_LABELS?.[scheme] ?? entry.label });
         assert.equal(typeof entry.label, 'string');
       }
+    });
+
+    it("each model, its wte rebuilt from GloVe, saves the trainer's complete file bit for bit (manifest fullSha256)", () => {
+      for (const entry of lab.pretrained) {
+        const full = models[entry.name].save({ dtype: 'f16' });
+        const { fullSha256, fullBytes } = MANIFEST.models.find((m) => m.name === entry.name);
+        assert.equal(full.length, fullBytes, entry.name);
+        assert.equal(createHash('sha256').update(full).digest('hex'), fullSha256, entry.name);
+      }
+    });
+
+    it('a file without wte is refused without the word vectors, naming wte and the fix', () => {
+      const bytes = readFileSync(join(ROOT, 'data/models/rotary.safetensors'));
+      assert.throws(() => lab.loadModel(bytes), /wte\.weight is left out.*vectors/);
+      assert.throws(() => lab.loadModel(bytes, { vectors: new Uint8Array(16) }), /^RangeError: word vectors: /);
+      assert.throws(() => lab.loadModel(bytes, { vectors: 'glove' }), TypeError);
     });
 
     it('each model opens with its manifest config, its vocabulary and <unk>', () => {
@@ -160,7 +183,8 @@ describe('pretrained models: a copy of dist/ with a bad or missing file', () => 
   function copyDist(edit) {
     const dir = mkdtempSync(join(tmpdir(), 'posenc-pretrained-'));
     for (const file of ['posenc.mjs', 'model.mjs', 'checks.mjs', 'scheme-table.mjs', 'posenc-core-simd.mjs', 'posenc-core-simd.wasm',
-      'posenc-core-scalar.mjs', 'posenc-core-scalar.wasm']) cpSync(join(ROOT, 'dist', file), join(dir, file));
+      'posenc-core-scalar.mjs', 'posenc-core-scalar.wasm', 'cores.mjs', 'glove-6b-100d-20k.i8', 'posenc-models-simd.mjs', 'posenc-models-simd.wasm',
+      'posenc-models-scalar.mjs', 'posenc-models-scalar.wasm']) cpSync(join(ROOT, 'dist', file), join(dir, file));
     cpSync(join(ROOT, 'dist/models'), join(dir, 'models'), { recursive: true });
     edit(dir);
     return dir;
@@ -199,6 +223,7 @@ describe('pretrained models: a copy of dist/ with a bad or missing file', () => 
 describe('frozenEmbedding through the JS API', () => {
   it('wte stays bit-identical over trainStep, every other tensor moves, gradients() still reports it', async () => {
     const lab = await load({ simd: true });
+    await lab.loadModels();
     for (const scheme of ['additive', 'concatenated']) {
       const m = lab.createModel({ scheme, vocab: 12, d: 16, layers: 1, heads: 2, context: 8, seed: 3, frozenEmbedding: true,
         ...(scheme === 'concatenated' ? { dPos: 4 } : {}) });

@@ -16,7 +16,7 @@ function textModel(lab, task, scheme, extra = {}) {
 for (const simd of [true, false]) {
   describe(`training API, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let lab;
-    before(async () => { lab = await load({ simd }); });
+    before(async () => { lab = await load({ simd }); await lab.loadModels(); });
 
     it('a text task: sorted code-point vocabulary, encode/decode round trip, unknown characters refused', () => {
       const task = lab.createTask({ kind: 'text', text: TEXT });

@@ -139,6 +139,7 @@ describe('trained lanes: the vocabulary lookup equals the core’s tokenize', ()
     it(`${simd ? 'SIMD' : 'scalar'} build`, async (t) => {
       const { load } = await import('../../dist/posenc.mjs');
       const lab = await load({ simd });
+      await lab.loadModels();
       if (!lab.pretrained?.length) { t.skip('no shipped models in dist/'); return; }
       const tokens = lab.tokenize(TEXT);
       for (const { name } of lab.pretrained) {

@@ -8,7 +8,8 @@ export const TAG = 'posenc-lab';
 
 /**
  * Panels by attribute name: lane panels show one figure per scheme. `train` replays the page's
- * default Train run from data/train-replay.json (web/train/replay.js): no model inside, static.
+ * default Train run from data/train-replay.json, then trains it live when the reader presses
+ * Train (web/element/train-live.js: the model core is fetched beside this script then).
  * `sentence: false`: the panel never reads the sentence, so alone it shows no sentence box.
  */
 export const PANELS = {
@@ -22,7 +23,7 @@ export const PANELS = {
   distance: { title: 'Score versus distance', sentence: false },
   orthogonality: { title: 'Near-orthogonality versus d' },
   angles: { title: 'Rotation angles per frequency (RoPE variants)', sentence: false },
-  train: { title: 'Trained models: loss and length generalisation (replay)', sentence: false },
+  train: { title: 'Trained models: loss and length generalisation', sentence: false },
 };
 export const PANEL_ALIASES = { decomposition: 'terms', logits: 'terms', encoding: 'pe', spread: 'disturbance', orth: 'orthogonality' };
 export const CONTROLS = ['vectors', 'd', 'base', 'scale', 'layout', 'pairing', 'causal', 'export'];

@@ -22,7 +22,11 @@ function asRun({ scheme, losses, heldout, curves }, steps) {
   };
 }
 
-/** slot → { update() } (static: the replay does not follow the element's sentence or settings). */
+/**
+ * slot → { update(), figure, figures, state, note, summary } (static: the replay does not follow
+ * the element's sentence or settings). figures, state, note and summary let a live run
+ * (web/element/train-live.js) redraw the same charts over the replay.
+ */
 export function createTrainReplay(slot) {
   const { settings } = replay;
   const state = { ...settings, schemes: replay.runs.map((r) => r.scheme) };
@@ -30,13 +34,11 @@ export function createTrainReplay(slot) {
   const lossSlot = element('div');
   const lengthSlot = element('div');
   const summary = element('p', { className: 'pl-note train-summary' });
-  slot.replaceChildren(
-    element('p', { className: 'pl-note', text: `A replay of the lab page's Train section, default run: ${settings.layers}-layer, ` +
+  const note = element('p', { className: 'pl-note', text: `A replay of the lab page's Train section, default run: ${settings.layers}-layer, ` +
       `width-${settings.d}, ${settings.heads}-head character models on Moby-Dick, one per scheme, ${settings.steps} steps of ` +
       `${settings.batch} × ${settings.length} characters (seed ${settings.seed}, learning rate ${settings.lr}). ` +
-      'Train your own on the page.' }),
-    summary, lossSlot, lengthSlot,
-  );
+      'Train your own on the page.' });
+  slot.replaceChildren(note, summary, lossSlot, lengthSlot);
   const xAxis = element('select', {}, [new Option('step', 'step')]);
   const spare = () => element('div');
   const figures = createTrainFigures({
@@ -48,5 +50,5 @@ export function createTrainReplay(slot) {
   summary.textContent = describeRun(figures.summaryInputs(runs, state), {
     metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: settings.dPos, d: settings.d,
   });
-  return { update() {}, figure: figures.charts.loss };
+  return { update() {}, figure: figures.charts.loss, figures, state, note, summary };
 }

@@ -9,15 +9,14 @@
 //                heldout { step, loss, accuracy } | lengths { step, curves } | inspect { … }
 //                sample { text } | saved { bytes } | paused { step } | done { step } | error { message, fatal }
 //                diverged { step, loss } (that step not applied; the model stays at step − 1)
-import { ROPE_SCALINGS as SCALINGS, load } from '../posenc.mjs';
-import { EVAL_BATCHES as EVAL } from './config.js';
+import { loadModels } from '../posenc.mjs';
+import { heldoutAt, lengthCurves } from './evaluate.js';
 
 const CHUNK_MS = 60;
 const SAMPLE_LENGTH = 160;
 const SAMPLE_TEMPERATURE = 0.8;
-const ROPE_SCALINGS = SCALINGS.filter((type) => type !== 'none');
 
-let lab, task, model, settings;
+let lab, task, model, settings; // lab: the model core (loadModels)
 let running = false;
 let loops = 0; // run() calls so far
 let share = 1;
@@ -33,7 +32,7 @@ async function bookBytes() {
 
 async function init(message) {
   settings = message;
-  lab = await load();
+  lab = await loadModels(); // the model core only: a worker needs none of the page's core
   const spec = message.task.kind === 'book'
     ? { kind: 'text', text: await bookBytes() }
     : message.task.kind === 'text' ? { kind: 'text', text: message.task.text } : { kind: message.task.kind, symbols: message.task.symbols };
@@ -54,7 +53,7 @@ async function init(message) {
 }
 
 function heldout() {
-  const [result] = model.evaluate(task, { lengths: [evalLength()], ...EVAL });
+  const result = heldoutAt(model, task, evalLength());
   post({ type: 'heldout', step: model.steps, loss: result.loss, accuracy: result.accuracy });
 }
 
@@ -62,15 +61,7 @@ function heldout() {
 const evalLength = () => (settings.weights ? model.config.context : settings.train.T);
 
 function lengths() {
-  const T = evalLength();
-  const all = settings.multiples.map((k) => k * T);
-  const curves = { none: model.evaluate(task, { lengths: all, ...EVAL }) };
-  if (model.config.scheme === 'rotary') {
-    for (const type of ROPE_SCALINGS) {
-      curves[type] = all.map((length) =>
-        model.evaluate(task, { lengths: [length], ...EVAL, ropeScaling: { type, factor: Math.max(1, length / T) } })[0]);
-    }
-  }
+  const curves = lengthCurves(model, task, evalLength(), settings.multiples);
   post({ type: 'lengths', step: model.steps, curves });
 }
 

@@ -1,0 +1,63 @@
+// Where the JS API's wasm modules come from by default: beside this file, as Emscripten's
+// .mjs glue and .wasm pairs: the core (posenc-core-<flavour>, loaded by load()) and the model core
+// (posenc-models-<flavour>, loaded the first time a model is needed: loadModels(), with its JS
+// side, model.mjs).
+//
+// Every file is named by a static string, import('./file') or new URL('./file', import.meta.url),
+// never a template: bundlers (Vite, webpack, Rollup) then copy each one beside their output.
+// Bundles that carry their cores inside (the <posenc-lab> element) install their own loaders
+// (setCoreLoader in posenc.mjs) or replace this module (scripts/bundle-element.mjs).
+const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+/** flavour ('simd' | 'scalar') → Promise of the core's Emscripten module. */
+export async function coreBeside(flavour) {
+  const simd = flavour === 'simd';
+  const { default: create } = simd ? await import('./posenc-core-simd.mjs') : await import('./posenc-core-scalar.mjs');
+  return start(create, simd ? new URL('./posenc-core-simd.wasm', import.meta.url) : new URL('./posenc-core-scalar.wasm', import.meta.url));
+}
+
+/** flavour → Promise of the model core's Emscripten module. */
+export async function modelsBeside(flavour) {
+  const simd = flavour === 'simd';
+  const { default: create } = simd ? await import('./posenc-models-simd.mjs') : await import('./posenc-models-scalar.mjs');
+  return start(create, simd ? new URL('./posenc-models-simd.wasm', import.meta.url) : new URL('./posenc-models-scalar.wasm', import.meta.url));
+}
+
+/** The word-vector file beside this module (GloVe 6B 100-d, 20k words); null when there is no folder (blob:). */
+export function gloveBeside() {
+  try {
+    return new URL('./glove-6b-100d-20k.i8', import.meta.url);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The shipped models' manifest and the three default models' files beside this module, each named
+ * statically so bundlers copy them (the npm package ships these; the other schemes' models are
+ * on a host of the whole dist/, through load({ assetsUrl })); null when there is no folder.
+ */
+export function modelFilesBeside() {
+  try {
+    return {
+      manifest: new URL('./models/manifest.json', import.meta.url),
+      additive: new URL('./models/additive.safetensors', import.meta.url),
+      concatenated: new URL('./models/concatenated.safetensors', import.meta.url),
+      rotary: new URL('./models/rotary.safetensors', import.meta.url),
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The model core's JS side (web/model.mjs), loaded with it. */
+export const modelCode = () => import('./model.mjs');
+
+// Emscripten 3.1.6's Node branch would fetch() a file path, so in Node the bytes are handed over.
+async function start(create, wasmUrl) {
+  if (IS_NODE && wasmUrl.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    return create({ wasmBinary: await readFile(wasmUrl) });
+  }
+  return create({ locateFile: () => wasmUrl.href });
+}
