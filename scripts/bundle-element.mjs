@@ -23,7 +23,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
 
 const BUDGET_RAW = 400 * 1024;
@@ -75,6 +75,21 @@ let payload; // packed once, shared by both builds
 
 // Stylesheets are imported as text (the element adopts them into its shadow root), minified first:
 // comments and indentation are no use inside the bundle.
+// d3-scale-chromatic builds every colour map at module level (`ramp(colors("…"))`), which a
+// bundler must keep: its viridis.js holds magma, inferno and plasma too (about 2 KB gzipped). Read
+// with those calls marked pure, the maps the element never imports are left out; the package's
+// files are untouched.
+const pureColourMaps = {
+  name: 'pure-colour-maps',
+  setup(build) {
+    build.onLoad({ filter: /d3-scale-chromatic[\\/]src[\\/].*\.js$/ }, async ({ path }) => ({
+      contents: (await readFile(path, 'utf8')).replace(/\bramp\(colors\(/g, '/* @__PURE__ */ ramp(/* @__PURE__ */ colors('),
+      loader: 'js',
+      resolveDir: dirname(path),
+    }));
+  },
+};
+
 const minifiedCss = {
   name: 'posenc-minified-css',
   setup(build) {
@@ -160,7 +175,7 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
     inject,
     // The JS API's Node and unbundled-core branches are never taken inside the bundle.
     external: ['node:*'],
-    plugins: [cores, schemeTable, minifiedCss, elementCores],
+    plugins: [cores, schemeTable, minifiedCss, pureColourMaps, elementCores],
     metafile: true,
     write: false,  // written below, under a banner naming the packages the metafile shows inside
     logLevel: 'warning',
