@@ -38,7 +38,7 @@ export class HeatmapFigure {
     this.legendMax = element('span', { class: 'legend-end' });
     this.legendTitle = element('span', { class: 'legend-title' });
     legend.append(this.legendMin, ramp, this.legendMax, this.legendTitle);
-    this.readout = element('p', { class: 'cell-readout', text: 'Point at a cell to read its value.' });
+    this.readout = element('p', { class: 'cell-readout', text: 'Point at a cell for its value.' });
     this.live = liveRegion();
     this.stop = 0; // the tile whose canvas is the figure's one tab stop
     // The text alternative: every matrix's values, made only while it is open.
@@ -50,12 +50,18 @@ export class HeatmapFigure {
     this.valuesBody.setAttribute('aria-label', `${title}: values`);
     this.valuesBox.append(element('summary', { text: 'Values as a table' }), this.valuesBody);
     this.valuesBox.addEventListener('toggle', () => this.#fillValues());
-    this.root.append(this.tileBox, legend, this.readout, this.live, this.valuesBox, exportBar(title, {
+    // One line under the map: the values disclosure and the export menu (styles/lab.css, .fig-foot).
+    const foot = element('div', { class: 'fig-foot' });
+    foot.append(this.valuesBox, exportBar(title, {
       png: () => this.#png(),
       csv: () => this.#csv(),
       json: () => jsonBlob(this.#data()),
     }));
+    this.root.append(this.tileBox, legend, this.readout, this.live, foot);
     slot.replaceChildren(this.root);
+    // The first tile exists before any data, so its frame reserves the map's place (a square until
+    // told otherwise) and the page does not grow when the map first paints.
+    this.tiles.push(this.#makeTile(0));
     this.visible = false;
     this.dirty = false;
     visibility.observe(this.root);
@@ -244,7 +250,7 @@ export class HeatmapFigure {
   #hideCursor() {
     this.cursor = null;
     for (const tile of this.tiles) setHidden(tile.cursor, true);
-    setText(this.readout, 'Point at a cell to read its value.');
+    setText(this.readout, 'Point at a cell for its value.');
   }
 
   #data() {
