@@ -22,7 +22,7 @@ before(() => mkdir(SCREENSHOTS, { recursive: true }));
  * vectors were asked for, for GloVe. `problems` collects console errors, page errors and failed
  * requests; every test ends by asserting it is empty.
  */
-const openPage = pageSuite();
+const openPage = pageSuite({ openSettings: true });
 
 
 /** Waits until the analyses that run after a pause have filled the summary. */

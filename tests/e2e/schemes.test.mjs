@@ -20,7 +20,7 @@ const TERM_COUNTS = { additive: 4, concatenated: 4, learned: 4, rotary: 1, xpos:
 before(() => mkdir(SCREENSHOTS, { recursive: true }));
 
 // Waits for the first recompute only: GloVe, where a test uses it, is awaited by the test itself.
-const openPage = pageSuite({ glove: false });
+const openPage = pageSuite({ glove: false, openSettings: true });
 
 const laneSchemes = (page) => page.locator('#lanes > .lane').evaluateAll((lanes) => lanes.map((l) => l.dataset.scheme));
 

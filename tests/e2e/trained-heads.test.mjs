@@ -9,7 +9,7 @@ import { readFile } from 'node:fs/promises';
 import { pageSuite, readFigure } from './browser.mjs';
 import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
-const openPage = pageSuite();
+const openPage = pageSuite({ openSettings: true });
 const open = (hash, { fail, delayMs, ...options } = {}) => openPage({ hash, prepare: (context) => prepareModels(context, { fail, delayMs }), ...options });
 // The attention map itself, not the strip inside the same slot.
 const MAP = { canvases: '> .fig canvas.map-canvas' };
