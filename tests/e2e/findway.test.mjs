@@ -12,8 +12,12 @@ import { pageSuite } from './browser.mjs';
 const openPage = pageSuite();
 const SETTLE_MS = 200;
 
-/** scrollHeight on load, and after walking down to the bottom half a screen at a time. */
+/**
+ * scrollHeight once the page has done its work (GloVe, then the analyses after typing pauses, which
+ * fill the summary), and after walking down to the bottom half a screen at a time.
+ */
 async function heights(page) {
+  await page.waitForFunction(() => /analyses \d/.test(document.getElementById('engine').textContent), null, { timeout: 30000 });
   const first = await page.evaluate(() => document.documentElement.scrollHeight);
   await page.evaluate(async (settle) => {
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {

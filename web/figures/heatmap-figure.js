@@ -163,6 +163,7 @@ export class HeatmapFigure {
     const frame = element('div', { class: 'map-frame' });
     const canvas = element('canvas', { class: 'map-canvas' });
     canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', this.title); // until update() gives the full description
     canvas.tabIndex = index === this.stop ? 0 : -1;
     const rowBand = element('div', { class: 'sel-band sel-row' });
     const colBand = element('div', { class: 'sel-band sel-col' });
