@@ -137,6 +137,21 @@ export async function reveal(page, selector) {
 }
 
 /**
+ * Downloads a figure's file through its Export menu (web/figures/export.js): opens the menu of the
+ * figure titled `title` within `scope` (a page, a locator or an element's host) and picks `format`
+ * ('PNG image', 'CSV data', 'JSON data'); `title` may be a RegExp. → the Download.
+ */
+export async function exportFrom(page, scope, title, format) {
+  const name = (prefix) => (title instanceof RegExp ? new RegExp(`^${prefix}${title.source}`) : `${prefix}${title}`);
+  const button = scope.getByRole('button', { name: name('Export '), exact: true });
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  const [download] = await Promise.all([page.waitForEvent('download'),
+    scope.getByRole('menuitem', { name: title instanceof RegExp ? new RegExp(`^Download ${title.source}.* as ${format}$`) : `Download ${title} as ${format}` }).click()]);
+  return download;
+}
+
+/**
  * Reads a figure's canvases (`[data-figure="name"]`, those matching `canvases`, not hidden) after
  * scrolling it into view and letting it paint: size, opaque pixels, distinct colours, a data URL
  * of the pixels, the accessible name and whether it is laid out.

@@ -180,11 +180,28 @@ test('the Measurements are tabs: one panel shows, the arrows switch, the URL kee
   }
 });
 
-test('390 × 844: the lanes are tabs; each map lies within the first two screens, in the same place', async () => {
+test('390 × 844: the lanes are tabs with their maps side by side as small multiples, within the first two screens; the chosen lane\'s map stays in place', async () => {
   const { page, problems, close } = await openPage({ width: 390, height: 844 });
   try {
     const tabs = page.getByRole('tablist', { name: 'Lanes' });
     assert.deepEqual(await tabs.getByRole('tab').allTextContents(), ['Additive', 'Concatenated', 'Rotary']);
+    await page.waitForFunction(() => [...document.querySelectorAll('#lane-tabs canvas.lane-thumb')].every((c) => c.width > 1), null, { timeout: 5000 });
+    const thumbs = await tabs.locator('canvas.lane-thumb').evaluateAll((cs) => cs.map((c) => {
+      const r = c.getBoundingClientRect();
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      const colours = new Set();
+      for (let i = 0; i < data.length; i += 4) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+      return { top: Math.round(r.top + scrollY), bottom: Math.round(r.bottom + scrollY), width: Math.round(r.width), cells: c.width, colours: colours.size };
+    }));
+    assert.equal(thumbs.length, 3, 'one small map per lane');
+    const n = await page.locator('#tokens button.token').count();
+    for (const [i, t] of thumbs.entries()) {
+      assert.ok(t.width >= 90 && t.width <= 130, `small map ${i + 1} is ${t.width} px wide`);
+      assert.ok(t.bottom <= 2 * 844, `small map ${i + 1} at ${t.top}–${t.bottom} px, within two screens`);
+      assert.equal(t.cells, n, 'one column per token');
+      assert.ok(t.colours >= 4, `small map ${i + 1} is painted (${t.colours} colours)`);
+    }
+    assert.equal(new Set(thumbs.map((t) => t.top)).size, 1, 'side by side');
     const places = [];
     for (const name of ['Additive', 'Concatenated', 'Rotary']) {
       await tabs.getByRole('tab', { name }).click();

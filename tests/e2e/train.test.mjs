@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { browserSuite, openLabPage } from './browser.mjs';
+import { browserSuite, exportFrom, openLabPage } from './browser.mjs';
 
 const suite = browserSuite();
 const QUICK = 'v=synthetic&t.task=copy&t.len=8&t.batch=4';
@@ -21,9 +21,7 @@ const stepOf = (line) => Number(/step (\d+)/.exec(line)?.[1] ?? NaN);
 
 // A Train figure's CSV export, by the figure's title.
 async function exportCsv(page, title) {
-  const button = page.getByRole('button', { name: `Download ${title} as CSV data` });
-  await button.scrollIntoViewIfNeeded();
-  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const download = await exportFrom(page, page, title, 'CSV data');
   return (await readFile(await download.path())).toString('utf8');
 }
 

@@ -98,7 +98,7 @@ const work = createGenerations(); // a new generation per recompute; stale heavy
 let decoderCache = { key: '', decoder: null };
 let lastHeavyMs = null;
 
-const lanes = createLanes(document, { onPickToken: selectToken, schemes: [] });
+const lanes = createLanes(document, { onPickToken: selectToken, schemes: [], onAttention: (scheme, spec) => laneTabs.attention(scheme, spec) });
 const laneArticles = {}; // scheme → its lane, cloned from its template when first chosen
 let lanesShown = '';
 const tokenList = createTokenList({
