@@ -59,9 +59,6 @@ export class HeatmapFigure {
     }));
     this.root.append(this.tileBox, legend, this.readout, this.live, foot);
     slot.replaceChildren(this.root);
-    // The first tile exists before any data, so its frame reserves the map's place (a square until
-    // told otherwise) and the page does not grow when the map first paints.
-    this.tiles.push(this.#makeTile(0));
     this.visible = false;
     this.dirty = false;
     visibility.observe(this.root);
