@@ -57,11 +57,27 @@ test('a sticky section navigation links to Compare, Train, Measurements and the 
     await nav.getByRole('link', { name: 'Measurements' }).focus();
     await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('.section-nav a[aria-current="true"]')?.textContent === 'Measurements', null, { timeout: 5000 });
+    const bar = await nav.evaluate((n) => n.getBoundingClientRect().bottom);
     const top = await page.locator('#measurements').evaluate((s) => s.getBoundingClientRect().top);
-    assert.ok(top >= 30 && top < 120, `the section starts below the bar (${top} px)`);
+    assert.ok(top >= bar && top < 800 - 100, `the section starts below the bar (${top} px, the bar ends at ${bar} px)`);
     assert.equal(await nav.evaluate((n) => Math.round(n.getBoundingClientRect().top)), 0, 'the bar sticks to the top');
     await nav.getByRole('link', { name: 'Train' }).click();
     await page.waitForFunction(() => document.querySelector('.section-nav a[aria-current="true"]')?.textContent === 'Train', null, { timeout: 5000 });
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('following a section link keeps the state and its link: a place on the page is not a state', async () => {
+  const { page, problems, close } = await openPage({ width: 1280, height: 800, hash: '#s=one%20two%20three&c=1&m=shift' });
+  try {
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Measurements' }).click();
+    await page.waitForFunction(() => /(^#|&)m=shift(&|$)/.test(location.hash), null, { timeout: 5000 });
+    assert.equal(await page.locator('#sentence').inputValue(), 'one two three', 'the sentence stays');
+    assert.equal(await page.locator('#causal').isChecked(), true, 'the settings stay');
+    assert.match(await page.evaluate(() => location.hash), /(^#|&)c=1(&|$)/);
+    assert.equal(await page.getByRole('tab', { selected: true, name: 'Shift' }).count(), 1);
     assert.deepEqual(problems, []);
   } finally {
     await close();

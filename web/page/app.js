@@ -329,7 +329,13 @@ function wireControls() {
     state.spreadLength = ui.spreadFollow.checked ? 0 : Number(ui.spreadLength.value);
     requestRecompute();
   });
-  window.addEventListener('hashchange', () => {
+  window.addEventListener('hashchange', (event) => {
+    // A place on the page (#train, #measurements: the section navigation, the skip link, an old
+    // link) is not a state: the browser has gone there, and the link says the state again.
+    if (/^#[\w-]+$/.test(location.hash) && document.getElementById(location.hash.slice(1))) {
+      history.replaceState(null, '', new URL(event.oldURL).hash || location.pathname + location.search);
+      return;
+    }
     if (location.hash !== writeHash(state)) applyHash();
   });
 }
