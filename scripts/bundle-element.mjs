@@ -72,6 +72,18 @@ const cores = {
 };
 let payload; // packed once, shared by both builds
 
+// Stylesheets are imported as text (the element adopts them into its shadow root), minified first:
+// comments and indentation are no use inside the bundle.
+const minifiedCss = {
+  name: 'posenc-minified-css',
+  setup(build) {
+    build.onLoad({ filter: /\.css$/ }, async ({ path }) => {
+      const { code } = await esbuild.transform(await readFile(path, 'utf8'), { loader: 'css', minify: true });
+      return { contents: code, loader: 'text' };
+    });
+  },
+};
+
 // The scheme table the build wrote into OUT_DIR (scripts/scheme-module.mjs): the sources import it
 // as a sibling of web/posenc.mjs, where it is never written.
 const schemeTable = {
@@ -134,7 +146,7 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
     inject,
     // The JS API's Node and unbundled-core branches are never taken inside the bundle.
     external: ['node:*'],
-    plugins: [cores, schemeTable],
+    plugins: [cores, schemeTable, minifiedCss],
     banner: { js: '/* PosEnc Lab <posenc-lab> element - MIT licence. Includes d3-scale-chromatic (with ColorBrewer colours), d3-color, d3-interpolate and d3-array, ISC licence, copyright Mike Bostock: see licences/ beside this file. GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */' },
     metafile: true,
     logLevel: 'warning',

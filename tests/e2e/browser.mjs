@@ -153,7 +153,8 @@ export async function exportFrom(page, scope, title, format) {
 
 /**
  * Reads a figure's canvases (`[data-figure="name"]`, those matching `canvases`, not hidden) after
- * scrolling it into view and letting it paint: size, opaque pixels, distinct colours, a data URL
+ * scrolling it into view and letting it paint: size, the matrix's rows and cols (a map larger
+ * than its device pixels is painted at their size), opaque pixels, distinct colours, a data URL
  * of the pixels, the accessible name and whether it is laid out.
  */
 export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ramp)' } = {}) {
@@ -176,6 +177,8 @@ export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ra
         opaque,
         width: canvas.width,
         height: canvas.height,
+        rows: Number(canvas.dataset.rows ?? canvas.height),
+        cols: Number(canvas.dataset.cols ?? canvas.width),
         colours: colours.size,
         pixels: canvas.toDataURL(),
         label: canvas.getAttribute('aria-label') ?? '',

@@ -74,7 +74,7 @@ const ELEMENT_CSS = `
 }
 `;
 // The page's :root rules cannot match inside a shadow tree; its variables come from :host above.
-const STYLES = `${pageCss.replace(/:root\s*\{[^}]*\}/g, '').replace(/@media \(prefers-color-scheme: dark\)\s*\{\s*\}/g, '')}\n${ELEMENT_CSS}`;
+const STYLES = `${pageCss.replace(/:root\s*\{[^}]*\}/g, '').replace(/@media\s*\(prefers-color-scheme:\s*dark\)\s*\{\s*\}/g, '')}\n${ELEMENT_CSS}`;
 
 // One constructed stylesheet shared by every element (a host page's CSP style-src does not
 // apply to it); a <style> in each shadow root where constructed sheets are missing.

@@ -1,16 +1,25 @@
 // A canvas heatmap figure: one or more matrices on one shared colour scale, with a legend, an
 // accessible name, a readout of the exact value under the pointer (or the keyboard cursor), the
-// values as a table and PNG / CSV / JSON export.
+// values as a table and PNG / CSV / JSON export. Token-indexed maps name their words on their axes
+// (token-axes.js), and the pointer or keyboard cursor draws a crosshair through its row and column.
 import { paintMatrix, paintLegend, PALETTE_NAMES } from './heatmap.js';
 import { canvasToPng, csvBlob, exportBar, jsonBlob } from './export.js';
 import { KEY_MOVES, VALUE_TABLE_MAX, formatValue, liveRegion, valueTable } from './accessibility.js';
-import { element, setAttr, setHidden, setStyle, setText } from './dom.js';
+import { element, setAttr, setClass, setHidden, setStyle, setText } from './dom.js';
+import { ROW_ROOM_PX, TokenAxis, drawTokenLabels, gutterFor } from './token-axes.js';
 
 // One observer for every heatmap; 300 px of margin paints a figure just before it scrolls in.
 const watched = new WeakMap();
 const visibility = new IntersectionObserver((entries) => {
   for (const entry of entries) watched.get(entry.target)?.(entry.isIntersecting);
 }, { rootMargin: '300px' });
+
+// One observer for every map's size (CSS px): the labels' thinning and the painted resolution
+// follow it. Its callbacks run after layout and before paint, so a new size shows at once.
+const resized = new WeakMap();
+const sizes = new ResizeObserver((entries) => {
+  for (const entry of entries) resized.get(entry.target)?.(entry.contentRect.width, entry.contentRect.height);
+});
 
 /**
  * A heatmap figure. update() takes tiles (matrices painted side by side on one colour scale),
@@ -70,7 +79,8 @@ export class HeatmapFigure {
 
   /**
    * spec: { tiles: [{ title, values, rows, cols, offset? }], min, max, label, legendTitle,
-   *         rowLabel(i), colLabel(j), note?(tileIndex, row, col), flagRowsFrom? }
+   *         rowLabel(i), colLabel(j), note?(tileIndex, row, col), flagRowsFrom?,
+   *         rowWords?, colWords? (the words of token-indexed rows and columns, shown on the axes) }
    */
   update(spec) {
     this.spec = spec;
@@ -89,11 +99,24 @@ export class HeatmapFigure {
       const tile = this.tiles[index];
       setText(tile.title, data.title ?? '');
       setHidden(tile.title, !data.title);
-      paintMatrix(tile.canvas, data.values, data.rows, data.cols,
-        { palette: this.palette, min: spec.min, max: spec.max, offset: data.offset ?? 0 });
-      // Keep very wide or tall matrices legible: cells may stretch, the picture stays in bounds.
-      const ratio = Math.min(3, Math.max(0.5, data.cols / data.rows));
+      // Keep very wide or tall matrices legible: cells may stretch, the picture stays in bounds;
+      // rows named by words get room for a legible label each while that is at most 2:1.
+      let ratio = Math.min(3, Math.max(0.5, data.cols / data.rows));
+      if (spec.rowWords && !spec.colWords && tile.width) ratio = Math.max(0.5, Math.min(ratio, tile.width / (data.rows * ROW_ROOM_PX)));
       setStyle(tile.frame, 'aspectRatio', String(ratio));
+      const height = tile.width / ratio;
+      // Painted at most at the device pixels it is shown on (before the first layout: in full).
+      const dpr = globalThis.devicePixelRatio || 1;
+      paintMatrix(tile.canvas, data.values, data.rows, data.cols, {
+        palette: this.palette, min: spec.min, max: spec.max, offset: data.offset ?? 0,
+        width: tile.width ? Math.ceil(tile.width * dpr) : data.cols, height: tile.width ? Math.ceil(height * dpr) : data.rows,
+      });
+      setAttr(tile.canvas, 'data-rows', String(data.rows));
+      setAttr(tile.canvas, 'data-cols', String(data.cols));
+      setClass(tile.grid, 'has-rows', Boolean(spec.rowWords));
+      setClass(tile.grid, 'has-cols', Boolean(spec.colWords));
+      if (spec.rowWords && tile.width) tile.rowAxis.update(spec.rowWords, data.rows, height);
+      if (spec.colWords && tile.width) tile.colAxis.update(spec.colWords, data.cols, tile.width);
       // Rows from spec.flagRowsFrom on are hatched (e.g. positions a trained table would not have).
       const flagged = spec.flagRowsFrom !== undefined && spec.flagRowsFrom < data.rows;
       setHidden(tile.flag, !flagged);
@@ -165,15 +188,27 @@ export class HeatmapFigure {
     const rowBand = element('div', { class: 'sel-band sel-row' });
     const colBand = element('div', { class: 'sel-band sel-col' });
     const cursor = element('div', { class: 'cell-cursor' });
-    rowBand.hidden = true;
-    colBand.hidden = true;
-    cursor.hidden = true;
+    // The crosshair: the cursor's whole row and column, their words marked on the axes.
+    const crossRow = element('div', { class: 'crosshair crosshair-row' });
+    const crossCol = element('div', { class: 'crosshair crosshair-col' });
+    for (const part of [rowBand, colBand, cursor, crossRow, crossCol]) part.hidden = true;
     const flag = element('div', { class: 'row-flag' });
     flag.hidden = true;
-    frame.append(canvas, flag, rowBand, colBand, cursor);
-    box.append(title, frame);
+    frame.append(canvas, flag, rowBand, colBand, crossRow, crossCol, cursor);
+    const rowAxis = new TokenAxis('rows');
+    const colAxis = new TokenAxis('cols');
+    const grid = element('div', { class: 'map-grid' }, [colAxis.root, rowAxis.root, frame]);
+    box.append(title, grid);
     this.tileBox.append(box);
-    const tile = { box, title, frame, canvas, cursor, rowBand, colBand, flag };
+    const tile = { box, title, grid, frame, canvas, cursor, crossRow, crossCol, rowAxis, colAxis, rowBand, colBand, flag, width: 0 };
+    // A new width re-thins the labels and repaints at the new resolution (not on every keystroke).
+    resized.set(frame, (width) => {
+      if (Math.abs(width - tile.width) < 0.5) return;
+      tile.width = width;
+      if (this.spec && this.visible) this.#render();
+      else this.dirty = this.spec !== null;
+    });
+    sizes.observe(frame);
 
     const cellAt = (event) => {
       const data = this.spec?.tiles[index];
@@ -230,12 +265,21 @@ export class HeatmapFigure {
     const data = this.spec?.tiles[tileIndex];
     if (!data || row >= data.rows || col >= data.cols) { this.#hideCursor(); return; }
     this.cursor = { tile: tileIndex, row, col };
-    for (const [t, tile] of this.tiles.entries()) setHidden(tile.cursor, t !== tileIndex);
-    const { cursor } = this.tiles[tileIndex];
+    for (const [t, tile] of this.tiles.entries()) {
+      for (const part of [tile.cursor, tile.crossRow, tile.crossCol]) setHidden(part, t !== tileIndex);
+      if (t !== tileIndex) { tile.rowAxis.highlight(null); tile.colAxis.highlight(null); }
+    }
+    const { cursor, crossRow, crossCol, rowAxis, colAxis } = this.tiles[tileIndex];
     setStyle(cursor, 'left', `${(col / data.cols) * 100}%`);
     setStyle(cursor, 'top', `${(row / data.rows) * 100}%`);
     setStyle(cursor, 'width', `${100 / data.cols}%`);
     setStyle(cursor, 'height', `${100 / data.rows}%`);
+    setStyle(crossRow, 'top', `${(row / data.rows) * 100}%`);
+    setStyle(crossRow, 'height', `${100 / data.rows}%`);
+    setStyle(crossCol, 'left', `${(col / data.cols) * 100}%`);
+    setStyle(crossCol, 'width', `${100 / data.cols}%`);
+    if (this.spec.rowWords) rowAxis.highlight(row);
+    if (this.spec.colWords) colAxis.highlight(col);
     const value = data.values[(data.offset ?? 0) + row * data.cols + col];
     const note = this.spec.note?.(tileIndex, row, col) ?? '';
     const where = `${this.spec.rowLabel(row)}, ${this.spec.colLabel(col)}`;
@@ -247,7 +291,11 @@ export class HeatmapFigure {
 
   #hideCursor() {
     this.cursor = null;
-    for (const tile of this.tiles) setHidden(tile.cursor, true);
+    for (const tile of this.tiles) {
+      for (const part of [tile.cursor, tile.crossRow, tile.crossCol]) setHidden(part, true);
+      tile.rowAxis.highlight(null);
+      tile.colAxis.highlight(null);
+    }
     setText(this.readout, 'Point at a cell for its value.');
   }
 
@@ -284,22 +332,36 @@ export class HeatmapFigure {
     return csvBlob(['matrix', 'row', 'row_label', 'column', 'column_label', 'value'], rows);
   }
 
+  // The PNG: every matrix painted afresh at full resolution (the page may show fewer pixels),
+  // enlarged by whole pixels as canvasToPng does, side by side, with their words on the axes.
   #png() {
-    const visible = this.tiles.filter((tile) => !tile.box.hidden);
-    if (visible.length === 1) return canvasToPng(visible[0].canvas, { title: this.spec?.label ?? this.title });
-    // Several matrices: lay them side by side at a common enlargement.
+    const spec = this.spec;
+    if (!spec) return canvasToPng(document.createElement('canvas'), { title: this.title });
     const gap = 4;
-    const strip = document.createElement('canvas');
-    strip.width = visible.reduce((w, tile) => w + tile.canvas.width + gap, 0);
-    strip.height = Math.max(...visible.map((tile) => tile.canvas.height));
-    const context = strip.getContext('2d');
+    const minSize = spec.tiles.length === 1 ? 480 : 960;
+    const width = spec.tiles.reduce((w, t) => w + t.cols + gap, -gap);
+    const scale = Math.max(1, Math.ceil(minSize / Math.max(width, ...spec.tiles.map((t) => t.rows))));
+    const g = document.createElement('canvas').getContext('2d');
+    const rowWords = (t) => spec.rowWords?.slice(0, t.rows);
+    const left = spec.tiles.map((t) => gutterFor(g, rowWords(t), scale));
+    const top = Math.max(...spec.tiles.map((t) => gutterFor(g, spec.colWords?.slice(0, t.cols), scale)));
+    const out = document.createElement('canvas');
+    out.width = spec.tiles.reduce((w, t, i) => w + left[i] + t.cols * scale + gap, -gap);
+    out.height = top + Math.max(...spec.tiles.map((t) => t.rows)) * scale;
+    const context = out.getContext('2d');
     context.fillStyle = '#ffffff';
-    context.fillRect(0, 0, strip.width, strip.height);
+    context.fillRect(0, 0, out.width, out.height);
+    context.imageSmoothingEnabled = false;
     let x = 0;
-    for (const tile of visible) {
-      context.drawImage(tile.canvas, x, 0);
-      x += tile.canvas.width + gap;
-    }
-    return canvasToPng(strip, { title: this.spec?.label ?? this.title, minSize: 960 });
+    spec.tiles.forEach((t, i) => {
+      const cells = document.createElement('canvas');
+      paintMatrix(cells, t.values, t.rows, t.cols, { palette: this.palette, min: spec.min, max: spec.max, offset: t.offset ?? 0 });
+      const map = { x: x + left[i], y: top, rows: t.rows, cols: t.cols, cell: scale };
+      context.drawImage(cells, map.x, map.y, t.cols * scale, t.rows * scale);
+      drawTokenLabels(context, { rowWords: rowWords(t), colWords: spec.colWords, map, left: left[i], top });
+      x += left[i] + t.cols * scale + gap;
+    });
+    return canvasToPng(out, { title: spec.label ?? this.title, minSize: 1 });
   }
+
 }

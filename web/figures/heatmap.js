@@ -62,27 +62,52 @@ const PIXEL_RAMPS = Object.fromEntries(Object.entries(RAMPS).map(([name, ramp]) 
   return [name, pixels];
 }));
 
+// Each canvas keeps its ImageData and pixel view while its size stays (a 512 × 512 map would
+// otherwise allocate 1 MB per paint, at every keystroke).
+const images = new WeakMap(); // canvas → { image, pixels }
+
 /**
  * Paints a rows×cols row-major matrix one canvas pixel per cell; CSS scales it up (pixelated), so
- * the canvas's intrinsic size is the matrix size and a pointer position maps straight to a cell.
- * `offset` lets one painter read a slice of a bigger array (head 0 of heads×n×n) without copying.
+ * a pointer position maps to a cell by its fraction of the canvas. A matrix larger than the
+ * pixels it is shown on (`width` × `height`, device pixels, when given) is painted at that size
+ * instead, each pixel the cell under its centre: what the browser's pixelated downscale would
+ * show, without painting and scaling the cells nobody sees. `offset` lets one painter read a slice
+ * of a bigger array (head 0 of heads×n×n) without copying.
  */
-export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0 } = {}) {
+export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0, width = cols, height = rows } = {}) {
   const ramp = PIXEL_RAMPS[palette];
-  if (canvas.width !== cols) canvas.width = cols;
-  if (canvas.height !== rows) canvas.height = rows;
+  const w = Math.max(1, Math.min(cols, Math.floor(width)));
+  const h = Math.max(1, Math.min(rows, Math.floor(height)));
+  if (canvas.width !== w) canvas.width = w;
+  if (canvas.height !== h) canvas.height = h;
   const context = canvas.getContext('2d');
-  const image = context.createImageData(cols, rows);
-  const pixels = new Uint32Array(image.data.buffer);
-  const cells = rows * cols;
+  let cached = images.get(canvas);
+  if (!cached || cached.image.width !== w || cached.image.height !== h) {
+    const image = context.createImageData(w, h);
+    images.set(canvas, cached = { image, pixels: new Uint32Array(image.data.buffer) });
+  }
+  const { image, pixels } = cached;
   const last = RAMP_SIZE - 1;
   const span = max - min;
   const scale = span > 0 ? last / span : 0;
   const middle = span > 0 ? 0 : last >> 1;
-  // Inlined rampIndex: this loop runs for up to ~3 M cells per keystroke. NaN → low end.
-  for (let cell = 0; cell < cells; cell++) {
-    const t = (values[offset + cell] - min) * scale + middle;
-    pixels[cell] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
+  if (w === cols && h === rows) {
+    // Inlined rampIndex: this loop runs for up to ~3 M cells per keystroke. NaN → low end.
+    const cells = rows * cols;
+    for (let cell = 0; cell < cells; cell++) {
+      const t = (values[offset + cell] - min) * scale + middle;
+      pixels[cell] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
+    }
+  } else {
+    const colOf = new Int32Array(w);
+    for (let x = 0; x < w; x++) colOf[x] = Math.floor(((x + 0.5) * cols) / w);
+    for (let y = 0; y < h; y++) {
+      const row = offset + Math.floor(((y + 0.5) * rows) / h) * cols;
+      for (let x = 0; x < w; x++) {
+        const t = (values[row + colOf[x]] - min) * scale + middle;
+        pixels[y * w + x] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
+      }
+    }
   }
   context.putImageData(image, 0, 0);
 }

@@ -198,6 +198,8 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
         `${n} × ${n} tokens, rows are queries`,
       legendTitle: 'attention weight',
+      rowWords: tokens,
+      colWords: tokens,
       rowLabel: (i) => `query ${tokenLabel(tokens, i)}`,
       colLabel: (j) => `key ${tokenLabel(tokens, j)}`,
       note: (t, i, j) => (j > i ? ' (masked: a later word)' : ''),
@@ -219,11 +221,13 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${n - 1} ` +
         `(the first word has no prediction); ln V = ${uniform.toFixed(2)} is a uniform guess over ${V} words`,
       legendTitle: `−ln p (nats; ${uniform.toFixed(1)} = uniform guess)`,
+      colWords: tokens.slice(1),
       rowLabel: () => 'surprise',
       colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
     });
-    // Cell j belongs to word j + 1: indented by one of the map's n columns, it sits under that word's column.
-    setStyle(parts.figure.tileBox, 'paddingLeft', `${100 / n}%`);
+    // Cell j belongs to word j + 1: indented by the map's word gutter and one of its n columns, it
+    // sits under that word's column (the gutter's width is styles/lab.css's --axis-side).
+    setStyle(parts.figure.tileBox, 'paddingLeft', `calc(var(--axis-side) + (100% - var(--axis-side)) / ${n})`);
     showStrip(parts, true);
   }
 

@@ -139,6 +139,7 @@ export function createTrainFigures(parts) {
     const h = Number(head.value);
     const pieces = shown.reduce((a, r) => (r.inspect.pieces.length > a.length ? r.inspect.pieces : a), []);
     const show = (i) => `${i} “${pieces[i] === '\n' ? '↵' : pieces[i]}”`;
+    const words = pieces.map(String);
     attentionFigure.update({
       tiles: shown.filter((r) => l < r.inspect.layers && h < r.inspect.heads).map((r) => ({
         title: r.name, values: r.inspect.attention, rows: r.inspect.n, cols: r.inspect.n, offset: (l * r.inspect.heads + h) * r.inspect.n ** 2,
@@ -147,6 +148,8 @@ export function createTrainFigures(parts) {
       max: 1,
       label: `Learned attention of layer ${l + 1}, head ${h + 1} on “${sentence.value.slice(0, 60)}”, rows are queries, columns keys`,
       legendTitle: 'attention weight',
+      rowWords: words,
+      colWords: words,
       rowLabel: (i) => `query ${show(i)}`,
       colLabel: (j) => `key ${show(j)}`,
     });
@@ -158,6 +161,7 @@ export function createTrainFigures(parts) {
       max: maxLoss || 1,
       label: 'Per-token loss: the loss of predicting each token of the sentence from the ones before it',
       legendTitle: 'loss (nats)',
+      colWords: words.slice(1),
       rowLabel: () => 'loss',
       colLabel: (j) => `predicting ${show(j + 1)}`,
     });
