@@ -308,6 +308,7 @@ test('every scheme’s figures are painted and have accessible names; T5 says it
     await page.evaluate(() => { location.hash = 'v=synthetic&s=the%20king%20and%20the%20queen&sch=t5&c=1'; });
     await waitForLanes(page, ['t5']);
     await page.waitForFunction(() => /Causal buckets/.test(document.querySelector('[data-field="t5Note"]').textContent));
+    await reveal(page, '[data-scheme="t5"] .lane-about'); // the lane's story is folded
     assert.match(await page.locator('[data-scheme="t5"]').innerText(), /seeded N\(0, 1\) numbers, not trained/);
     assert.deepEqual(problems, []);
   } finally {
