@@ -9,6 +9,7 @@ const read = (name) => (existsSync(`${dir}/${name}`) ? JSON.parse(readFileSync(`
 const nativeRaw = read('native.json'), avx2Raw = read('native-avx2.json'), node = read('node.json'), chromium = read('chromium.json');
 const page = read('page.json');
 const trainFrames = read('train-frames.json');
+const firstLoad = read('first-load.json');
 
 // Google Benchmark medians (CPU time, ms) by "kernel/n/d".
 function gbMedians(raw) {
@@ -167,6 +168,18 @@ for (const r of trainFrames?.results ?? []) {
     `${r.paints} paints, median ${f(r.paintMedianMs, 2)} ms; steps/s ${r.stepsPerSecond.map((v) => v.toFixed(1)).join(', ')}; ` +
     `idle control p95 ${f(r.idleFrameP95, 1)}, p99 ${f(r.idleFrameP99, 1)}, ${r.idleLongTasks} long tasks`,
     r.frameP95 <= VSYNC_MS + 0.15, 'target: frame p95 ≤ 16.7 ms');
+}
+
+// The default page's first load over the emulated 10 Mbit/s, 40 ms link, cache off
+// (bench/first-load.mjs): first lanes paint, GloVe, and trained heads in every default lane.
+if (firstLoad?.result) {
+  const r = firstLoad.result;
+  const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
+  check(`first load, default page${r.hash ? ` (${r.hash})` : ''}, ${r.link.downloadMbit} Mbit/s, ${r.link.latencyMs} ms, cache off (median of ${r.runs})`,
+    `lanes painted ${f(r.lanesPaintMs / 1000, 2)} s after ${mb(r.bytesAtLanesPaint)}; GloVe ${f(r.gloveMs / 1000, 2)} s; ` +
+    `trained heads ${r.trainedMs == null ? 'not shown' : `${f(r.trainedMs / 1000, 2)} s`}; ${mb(r.bytes)} in all ` +
+    `(${Object.entries(r.bytesByKind).map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join(', ')})`,
+    r.trainedMs != null && r.trainedMs <= 8000, 'target: trained heads in every default lane ≤ 8 s');
 }
 
 // The training step (bench/kernels.cpp's kTrain; TF.js peers in Node only): tokens/s and GFLOP/s.

@@ -35,12 +35,16 @@ export function closeServer(server) {
 
 /**
  * Opens the page (baseUrl + hash) in a fresh context and waits for its first recompute, and for
- * GloVe unless `glove` is false (default: unless the hash asks for synthetic vectors). Console
+ * GloVe unless `glove` is false (default: unless the hash asks for synthetic vectors). `heads`:
+ * 'identity' (default) adds h=0 to a hash that names no heads, because most page tests check the
+ * encoding alone (W = I), whose maps are exact; 'default' opens the link as a reader would, with
+ * the page's default trained heads (first-screen and trained-heads tests). Console
  * errors, page errors and HTTP errors are collected in `problems`. prepare(context), if given, runs
  * before the page opens; openSettings unfolds the settings panel once loaded.
  * → { page, problems, close }
  */
-export async function openLabPage(browser, baseUrl, { hash = '', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash), prepare = null, openSettings = false } = {}) {
+export async function openLabPage(browser, baseUrl, { hash = '', heads = 'identity', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash), prepare = null, openSettings = false } = {}) {
+  if (heads === 'identity') hash = withIdentityHeads(hash);
   const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
   await prepare?.(context); // e.g. routes set up before the page loads
   const page = await context.newPage();
@@ -63,6 +67,13 @@ export async function openLabPage(browser, baseUrl, { hash = '', width = 1280, h
     throw new Error(`the page never finished loading (${problems.join('; ') || 'no console errors'}): ${error.message}`);
   }
   return { page, problems, close: () => context.close() };
+}
+
+/** `hash` with h=0 (W = I) added unless it names the heads already. */
+export function withIdentityHeads(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ''));
+  if (params.has('h')) return hash;
+  return hash && hash !== '#' ? `${hash}&h=0` : '#h=0';
 }
 
 /** Waits until GloVe has loaded and the page has recomputed with it (d = 100). */

@@ -31,7 +31,7 @@ async function heights(page) {
 
 for (const [width, height, screens] of [[1280, 800, 6], [390, 844, 12]]) {
   test(`${width} × ${height}: the default page is at most ${screens} screens tall and grows at most 5% while scrolled through`, async () => {
-    const { page, problems, close } = await openPage({ width, height });
+    const { page, problems, close } = await openPage({ width, height, heads: 'default' });
     try {
       const { first, last } = await heights(page);
       assert.ok(first <= screens * height, `${first} px on load (${(first / height).toFixed(2)} screens)`);
@@ -197,7 +197,7 @@ test('the Measurements are tabs: one panel shows, the arrows switch, the URL kee
 });
 
 test('390 × 844: the lanes are tabs with their maps side by side as small multiples, within the first two screens; the chosen lane\'s map stays in place', async () => {
-  const { page, problems, close } = await openPage({ width: 390, height: 844 });
+  const { page, problems, close } = await openPage({ width: 390, height: 844, heads: 'default' });
   try {
     const tabs = page.getByRole('tablist', { name: 'Lanes' });
     assert.deepEqual(await tabs.getByRole('tab').allTextContents(), ['Additive', 'Concatenated', 'Rotary']);

@@ -280,7 +280,7 @@ test('every scheme’s figures are painted and have accessible names; T5 says it
   try {
     for (let at = 0; at < ALL.length; at += 3) {
       const group = ALL.slice(at, at + 3);
-      await page.evaluate((schemes) => { location.hash = `v=synthetic&s=the%20king%20and%20the%20queen&sch=${schemes.join(',')}`; }, group);
+      await page.evaluate((schemes) => { location.hash = `v=synthetic&h=0&s=the%20king%20and%20the%20queen&sch=${schemes.join(',')}`; }, group);
       await waitForLanes(page, group);
       for (const scheme of group) {
         for (const part of ['input', 'attention', 'terms']) {
@@ -305,7 +305,7 @@ test('every scheme’s figures are painted and have accessible names; T5 says it
       }
     }
     assert.match(await page.locator('[data-scheme="yarn"]').innerText(), /Peng et al\. 2023/);
-    await page.evaluate(() => { location.hash = 'v=synthetic&s=the%20king%20and%20the%20queen&sch=t5&c=1'; });
+    await page.evaluate(() => { location.hash = 'v=synthetic&h=0&s=the%20king%20and%20the%20queen&sch=t5&c=1'; });
     await waitForLanes(page, ['t5']);
     await page.waitForFunction(() => /Causal buckets/.test(document.querySelector('[data-field="t5Note"]').textContent));
     await reveal(page, '[data-scheme="t5"] .lane-about'); // the lane's story is folded

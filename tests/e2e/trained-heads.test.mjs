@@ -1,6 +1,8 @@
-// Trained heads in the lanes (issue #17): Heads → trained paints each lane's model attention and
-// surprise strip, the layer/head picker works by keyboard and lives in the URL, lanes without a
-// model say so, typing updates the strip, a failed load falls back to identity heads, and the
+// Trained heads in the lanes (issues #17, #23): the default link opens on them; Heads → trained
+// paints each lane's model attention and surprise strip, the toggle above the lanes switches to the
+// encoding alone (W = I) and back, the layer/head picker works by keyboard and lives in the URL,
+// lanes without a model say so, a loading model keeps the layout still, Save-Data loads nothing
+// until asked, typing updates the strip, a failed load falls back to identity heads, and the
 // results table renders with sentences from its numbers. Uses the shipped models when dist/ has
 // them, else the test-only stand-in (fixtures/pretrained-stand-in.mjs).
 import { describe, it } from 'node:test';
@@ -32,6 +34,83 @@ async function stripValues(page, scheme) {
 }
 
 describe('trained heads in the lanes', () => {
+  it('the default link opens on trained heads; one click on the toggle shows the encoding alone, and h=0 links keep it', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default' });
+    try {
+      await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
+      assert.equal(await page.locator('#lane-heads-trained').isChecked(), true);
+      assert.match(await page.locator('#heads-note').textContent(), /^Trained heads:/);
+      assert.doesNotMatch(await page.evaluate(() => location.hash), /(^#|&)h=/, 'the default is not written into the link');
+      // Keyboard: the radio group moves with the arrow keys.
+      await page.locator('#lane-heads-trained').focus();
+      await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(() => /W = I/.test(document.querySelector('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label')));
+      assert.match(await page.locator('#heads-note').textContent(), /^Encoding alone \(W = I\)/);
+      await page.waitForFunction(() => /(^#|&)h=0(&|$)/.test(location.hash));
+      assert.equal(await page.locator('#heads').inputValue(), '0', 'the Settings control follows the toggle');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+    const old = await open(`#${SENTENCE}&h=0`, { heads: 'default' });
+    try {
+      await old.page.waitForTimeout(300);
+      assert.equal(await old.page.locator('#lane-heads-identity').isChecked(), true, 'h=0 keeps its meaning: the encoding alone');
+      assert.equal(await old.page.locator('#lanes .trained-box:not([hidden])').count(), 0);
+      assert.deepEqual(old.problems, []);
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('while a model loads the lane shows W = I, labelled, and the trained map replaces it without moving the layout', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default', delayMs: 1500 });
+    try {
+      await page.waitForFunction(() => /^Loading the trained Additive model….*encoding alone \(W = I\) meanwhile/.test(
+        document.querySelector('#lanes [data-scheme="additive"] .trained-note')?.textContent ?? ''));
+      assert.match(await page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
+      const layout = () => page.evaluate(() => ({
+        lanes: document.getElementById('lanes').getBoundingClientRect().height,
+        below: document.getElementById('heads-note').getBoundingClientRect().top + scrollY,
+      }));
+      const loading = await layout();
+      await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
+      const loaded = await layout();
+      assert.ok(Math.abs(loaded.lanes - loading.lanes) <= 1, `the lanes moved from ${loading.lanes} to ${loaded.lanes} px`);
+      assert.ok(Math.abs(loaded.below - loading.below) <= 1, `what follows the lanes moved from ${loading.below} to ${loaded.below} px`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('with Save-Data on, no model loads until the reader presses the button above the lanes', async () => {
+    const requests = [];
+    const { page, problems, close } = await openPage({
+      hash: `#${SENTENCE}`, heads: 'default',
+      prepare: async (context) => {
+        await prepareModels(context, {});
+        await context.addInitScript(() => Object.defineProperty(navigator, 'connection', { value: { saveData: true } }));
+        context.on('request', (request) => { if (/\.safetensors$/.test(request.url())) requests.push(request.url()); });
+      },
+    });
+    try {
+      const button = page.locator('#trained-picker .trained-load');
+      await button.waitFor({ state: 'visible' });
+      assert.match(await button.textContent(), /^Load the trained models \([\d.]+ MB\)$/);
+      assert.match(await page.locator('#lanes [data-scheme="additive"] .trained-note').textContent(), /asks to save data/);
+      await page.waitForTimeout(500);
+      assert.deepEqual(requests, [], 'nothing loads before the click');
+      await button.press('Enter');
+      await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
+      assert.equal(requests.length, 3);
+      assert.equal(await button.isVisible(), false);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
   it('switching Heads to trained paints each lane’s model attention and a finite surprise strip', async () => {
     const { page, problems, close } = await open(`#${SENTENCE}`);
     try {
@@ -82,13 +161,14 @@ describe('trained heads in the lanes', () => {
       await page.waitForFunction(() => /layer 2 of/.test(document.querySelector('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label')));
       const [second] = await readFigure(page, 'additive-attention', MAP);
       assert.notEqual(second.pixels, first.pixels, 'layer 2, head 2 is another picture');
-      await page.waitForFunction(() => /hl=2/.test(location.hash) && /hh=2/.test(location.hash) && /h=trained/.test(location.hash));
+      // Trained heads are the default, so the link names the layer and head but no h=.
+      await page.waitForFunction(() => /hl=2/.test(location.hash) && /hh=2/.test(location.hash) && !/(^#|&)h=/.test(location.hash));
       hash = await page.evaluate(() => location.hash);
       assert.deepEqual(problems, []);
     } finally {
       await close();
     }
-    const again = await open(hash);
+    const again = await open(hash, { heads: 'default' }); // the link as saved: trained heads by default
     try {
       await waitForTrained(again.page, ['additive']);
       assert.equal(await again.page.locator('#trained-layer').inputValue(), '2');
@@ -105,7 +185,7 @@ describe('trained heads in the lanes', () => {
     try {
       await waitForTrained(page, ['additive', 'learned']);
       assert.equal(await page.locator('#lanes [data-scheme="xpos"] .trained-note').textContent(),
-        'No trained model for xPos: this lane keeps its identity heads (W = I).');
+        'No trained model ships for xPos: this map shows the encoding alone (W = I).');
       assert.equal(await page.locator('#lanes [data-scheme="xpos"] .trained-strip').isVisible(), false);
       const [before] = await readFigure(page, 'additive-attention', STRIP);
       await page.locator('#sentence').focus();
@@ -132,7 +212,7 @@ describe('trained heads in the lanes', () => {
     const { page, problems, close } = await open(`#${SENTENCE}&h=trained`, { fail: ['rotary'] });
     try {
       await waitForTrained(page, ['additive']);
-      await page.waitForFunction(() => /could not be loaded \(.+\); this lane shows identity heads/.test(
+      await page.waitForFunction(() => /could not be loaded \(.+\); this map shows the encoding alone \(W = I\)/.test(
         document.querySelector('#lanes [data-scheme="rotary"] .trained-note').textContent));
       assert.match(await page.locator('[data-figure="rotary-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
       assert.deepEqual(problems, []);
@@ -149,7 +229,8 @@ describe('trained heads in the lanes', () => {
       await page.selectOption('#heads', '0');
       await page.waitForTimeout(400);
       assert.equal(await page.locator('#lanes .trained-box:not([hidden])').count(), 0);
-      assert.equal(await page.locator('#trained-picker').isVisible(), false);
+      assert.equal(await page.locator('#trained-layer').isVisible(), false, 'no layer picker for the encoding alone');
+      assert.equal(await page.locator('#lane-heads-identity').isChecked(), true);
       assert.match(await page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
       assert.deepEqual(problems, []);
     } finally {

@@ -508,11 +508,11 @@ export class PosencLabElement extends HTMLElement {
   }
 
   // The attributes as the pipeline's settings (the page's state shape); what the element does not
-  // expose keeps the page's default (W = I, d_p automatic, same-width concatenation).
+  // expose keeps the page's default (d_p automatic, same-width concatenation); its heads are W = I (no models ship in it).
   #state() {
     const o = this.#options;
     return {
-      ...PAGE_DEFAULTS, sentence: o.sentence, schemes: o.schemes, d: o.d, base: o.base, alpha: o.scale, layout: o.layout,
+      ...PAGE_DEFAULTS, heads: 0, sentence: o.sentence, schemes: o.schemes, d: o.d, base: o.base, alpha: o.scale, layout: o.layout,
       pairing: o.pairing, causal: o.causal, trainedLength: o.trainedLength, evalLength: o.evalLength,
       alibiHeads: o.alibiHeads, alibiHead: o.alibiHead,
     };

@@ -31,58 +31,67 @@ export function wordText(word) {
   return word === '' ? '∅' : String(word);
 }
 
+// Custom properties through the CSSOM, skipped when unchanged (dom.js's setStyle writes only
+// camel-cased properties).
+function setVar(node, name, value) {
+  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
+}
+
 /**
- * One axis: `kind` 'rows' (words down the left side) or 'cols' (along the top, rotated).
+ * One axis: `kind` 'rows' (words down the left side) or 'cols' (along the top, read upwards).
  * update(words, count, lengthPx) shows words[0 … count−1] over an axis lengthPx long;
  * highlight(index) shows word `index` (even a thinned one) marked, or none for null.
+ * Label k is placed by CSS from --i (its word's index, written when the thinning changes) and the
+ * axis's --n, so a new word count is one write, and no label has a transform or clip of its own
+ * (each would be a paint chunk of its own for the compositor to sort, at every keystroke).
  */
 export class TokenAxis {
   constructor(kind) {
     this.kind = kind;
-    this.root = element('div', { class: `token-axis token-axis-${kind}`, 'aria-hidden': 'true' });
+    this.labels = element('div', { class: 'axis-labels' });
     this.active = element('span', { class: 'axis-label axis-active' });
     this.active.hidden = true;
-    this.root.append(this.active);
+    this.root = element('div', { class: `token-axis token-axis-${kind}`, 'aria-hidden': 'true' }, [this.labels, this.active]);
     this.spans = [];
     this.words = null;
     this.count = 0;
-    this.key = '';
+    this.step = 0;
+    this.activeIndex = null;
   }
 
   update(words, count, lengthPx) {
     this.words = words;
     this.count = count;
-    const step = labelStep(lengthPx / Math.max(count, 1));
+    const pitch = lengthPx / Math.max(count, 1);
+    const step = labelStep(pitch);
     const shown = Math.ceil(count / step);
-    const key = `${count}/${step}`;
-    if (key !== this.key) {
-      this.key = key;
-      setStyle(this.root, 'fontSize', `${labelFont((lengthPx / Math.max(count, 1)) * step)}px`);
-      while (this.spans.length < shown) {
-        const span = element('span', { class: 'axis-label' });
-        this.spans.push(span);
-        this.root.insertBefore(span, this.active);
-      }
-      this.spans.forEach((span, k) => {
-        setHidden(span, k >= shown);
-        if (k < shown) this.#place(span, k * step);
-      });
+    setVar(this.root, '--n', String(count));
+    setStyle(this.root, 'fontSize', `${labelFont(pitch * step)}px`);
+    while (this.spans.length < shown) {
+      const span = element('span', { class: 'axis-label' });
+      setVar(span, '--i', String(this.spans.length * step));
+      this.spans.push(span);
+      this.labels.append(span);
     }
-    for (let k = 0; k < shown; k++) setText(this.spans[k], wordText(words[k * step] ?? ''));
-    if (!this.active.hidden) this.highlight(this.activeIndex);
+    if (step !== this.step) {
+      this.step = step;
+      this.spans.forEach((span, k) => setVar(span, '--i', String(k * step)));
+    }
+    for (let k = 0; k < this.spans.length; k++) {
+      const span = this.spans[k];
+      setHidden(span, k >= shown);
+      if (k < shown) setText(span, wordText(words[k * step] ?? ''));
+    }
+    if (this.activeIndex !== null) this.highlight(this.activeIndex);
   }
 
   highlight(index) {
-    this.activeIndex = index;
-    const show = index !== null && index !== undefined && index < this.count && this.words;
+    this.activeIndex = index ?? null;
+    const show = this.activeIndex !== null && this.activeIndex < this.count && this.words !== null;
     setHidden(this.active, !show);
     if (!show) return;
     setText(this.active, wordText(this.words[index] ?? ''));
-    this.#place(this.active, index);
-  }
-
-  #place(span, index) {
-    setStyle(span, this.kind === 'rows' ? 'top' : 'left', `${((index + 0.5) / this.count) * 100}%`);
+    setVar(this.active, '--i', String(index));
   }
 }
 

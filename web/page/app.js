@@ -5,7 +5,7 @@
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
 import { load } from '../posenc.mjs';
 import {
-  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, MEASUREMENTS, SCHEME_IDS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
+  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, MEASUREMENTS, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
 import { createPipeline, settleSettings } from '../pipeline/pipeline.js';
 import { disturbSummary, orthSummary, shiftSummary } from '../pipeline/prose.js';
@@ -86,6 +86,7 @@ const laneLimit = () => (wideScreen.matches ? MAX_LANES : LANES_NARROW);
 
 let lab = null;
 let state = { ...DEFAULTS };
+let trainedAsked = false; // the link or the Heads control asked for trained heads (Save-Data then loads them)
 let synthetic = null;     // the synthetic source for the current d
 let gloveSource = null;   // set once GloVe has loaded
 let customSource = null;  // a user's vector file (web/page/byo-vectors.js)
@@ -120,6 +121,7 @@ const anglesPanel = createAnglesPanel(slot('angles'));
 // Trained heads in the lanes and the trained models' results (issue #17): hooks marked "trained".
 const trainedHeads = createTrainedHeads({
   picker: $('trained-picker'),
+  onPickHeads: (heads) => { state.heads = heads; requestRecompute(); },
   onPickHead: (pick) => { Object.assign(state, pick); requestRecompute(); },
   requestUpdate: requestRecompute,
 });
@@ -212,6 +214,7 @@ function applyHash({ initial = false } = {}) {
   const { state: fromHash, notes } = readHash(location.hash);
   if (initial && !location.hash) fromHash.sentence = ui.sentence.value || DEFAULTS.sentence;
   state = fromHash;
+  trainedAsked = new URLSearchParams(location.hash.slice(1)).get(FIELDS.heads[0]) === TRAINED_HEADS;
   ui.urlNote.hidden = notes.length === 0;
   ui.urlNote.textContent = notes.length ? `Some values in the link were not understood: ${notes.join(' ')}` : '';
   writeControls();
@@ -301,6 +304,7 @@ function wireControls() {
   choose(ui.layout, 'layout');
   choose(ui.pairing, 'pairing');
   choose(ui.heads, 'heads', (value) => parseField('heads', value)); // a number, or trained
+  ui.heads.addEventListener('change', () => { trainedAsked ||= state.heads === TRAINED_HEADS; });
   ui.causal.addEventListener('change', () => { state.causal = ui.causal.checked; requestRecompute(); });
   numberControl(ui.dim, 'd', 'd');
   numberControl(ui.dpos, 'dPos', 'd_p');
@@ -455,7 +459,7 @@ function recompute({ typed = false } = {}) {
   const started = performance.now();
   work.next();
   const source = currentSource();
-  const settings = settleSettings(lab, state, source, { trainedAvailable: trainedHeads.available });
+  const settings = settleSettings(lab, state, source, { trainedAvailable: trainedHeads.available, trainedAsked });
   captions.reflectSettings(source, settings, state);
   scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
 
@@ -489,7 +493,7 @@ function recompute({ typed = false } = {}) {
   tokenList.render(tokens, next.unknown, next.total, next.textCut);
   // Trained maps first: the identity maps they cover are then not painted at all.
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
-    layer: state.headLayer, head: state.headIndex });
+    layer: state.headLayer, head: state.headIndex, asked: trainedAsked });
   lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
     attentionShownElsewhere: trainedMaps });
   if (settings.trained) resultsTable.load();

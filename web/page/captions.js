@@ -63,7 +63,7 @@ export function createCaptions({ ui, trainedHeads, showControlError }) {
       : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`);
     setField('spreadVocab', source.kind === 'synthetic' ? '2,000 hashed filler words' : 'the whole vocabulary');
     setText(ui.headsNote, settings.trained ? trainedHeads.headsNote() : settings.heads === 0
-      ? 'Projections are the identity (W = I): queries, keys and values are the encoded vectors themselves, so the pictures show what the encoding alone does, with no learned weights in the way.'
+      ? 'Encoding alone (W = I): queries, keys and values are the encoded vectors themselves, so each map shows what the position scheme alone does.'
       : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`);
   }
 

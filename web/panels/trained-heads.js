@@ -1,8 +1,10 @@
-// Trained heads in the lanes: when the Heads control says "trained", each lane whose scheme has a
-// shipped model (lab.pretrained) shows that model's attention on the sentence for the chosen layer
-// and head, and under it a surprise strip, −ln p of each next word. Models load on demand, with
-// progress in the lane, and are abandoned (AbortSignal) if the control switches back first; a lane
-// whose model failed to load, or has none, keeps its identity-head map and says why.
+// Trained heads in the lanes, the page's default: each lane whose scheme has a shipped model
+// (lab.pretrained) shows that model's attention on the sentence for the chosen layer and head, and
+// under it a surprise strip, −ln p of each next word. "Encoding alone (W = I)" is the toggle's other
+// choice. Models load on demand, with progress in the lane, and are abandoned (AbortSignal) if the
+// toggle switches back first; meanwhile, or where a model failed to load or none ships, the lane
+// shows its identity-head map, labelled as such. Where the browser asks to save data (Save-Data,
+// prefers-reduced-data) nothing loads until the reader asks.
 //
 // Per keystroke and trained lane: the tokens are looked up in the model's vocabulary in JS (no
 // wasm call), then one m.inspect call (map and strip from one pass; the model recomputes only the
@@ -13,7 +15,7 @@
 // alone; a layer or head change with the same words is a call that recomputes no row.
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
-import { element, setAttr, setHidden, setStyle, setText } from '../figures/dom.js';
+import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
 import { TRAINED_HEADS } from '../pipeline/state.js';
 import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
@@ -25,20 +27,42 @@ export const IN_FRAME_BUDGET_MS = 6;
 const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
 
+/** Whether the browser asks pages to save data: then models load only when the reader asks. */
+export function browserSavesData() {
+  return globalThis.navigator?.connection?.saveData === true ||
+    globalThis.matchMedia?.('(prefers-reduced-data: reduce)').matches === true;
+}
+
 /**
- * picker: an empty element for the layer/head picker; onPickHead({ headLayer, headIndex }) when the
- * reader picks one (1-based, for the state and the URL); requestUpdate() when a model arrives or fails.
+ * picker: an empty element for the heads toggle and the layer/head picker above the lanes;
+ * onPickHeads(heads) when the reader picks trained heads (TRAINED_HEADS) or the encoding alone (0);
+ * onPickHead({ headLayer, headIndex }) when the reader picks a head (1-based, for the state and the
+ * URL); requestUpdate() when a model arrives or fails; saveData: load models only on request.
  */
-export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
+export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpdate, saveData = browserSavesData() }) {
   let lab = null;
   let entries = [];           // lab.pretrained
   const models = new Map();   // scheme → { status: 'loading' | 'ready' | 'failed', model, index, controller, error, progress }
   const boxes = new Map();    // scheme → { slot, box, note, strip, figure, want, shown (with attention, surprise), refused }
   const layerSelect = element('select');
   const headSelect = element('select');
+  const toggle = { trained: null, identity: null };
+  const loadButton = element('button', { type: 'button', class: 'trained-load', hidden: true });
+  let requested = !saveData; // with Save-Data, the first click on loadButton (or an explicit link) asks
+  let headGroup = null;
   buildPicker();
 
   function buildPicker() {
+    // The toggle: two radio buttons, so the arrow keys move between them as in any radio group.
+    const choices = element('div', { class: 'heads-toggle', role: 'radiogroup', 'aria-label': 'Attention shown in the lanes' });
+    const choice = (value, text, key) => {
+      const input = element('input', { type: 'radio', name: 'lane-heads', value, id: `lane-heads-${key}` });
+      input.addEventListener('change', () => { if (input.checked) onPickHeads(value === TRAINED_HEADS ? TRAINED_HEADS : 0); });
+      toggle[key] = input;
+      return element('label', { class: 'heads-choice', htmlFor: input.id }, [input, text]);
+    };
+    choices.append(choice(TRAINED_HEADS, 'Trained heads', 'trained'), choice('0', 'Encoding alone (W = I)', 'identity'));
+    loadButton.addEventListener('click', () => { requested = true; setHidden(loadButton, true); requestUpdate(); });
     const group = element('div', { class: 'trained-picker-group' });
     group.setAttribute('role', 'group');
     group.setAttribute('aria-label', 'Trained head shown in the lanes');
@@ -48,12 +72,12 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
       l.htmlFor = id;
       return [l, control];
     };
-    group.append(element('span', { class: 'trained-picker-title', text: 'Trained head:' }),
-      ...label('Layer', layerSelect, 'trained-layer'), ...label('Head', headSelect, 'trained-head'));
+    group.append(...label('Layer', layerSelect, 'trained-layer'), ...label('Head', headSelect, 'trained-head'));
     const pick = () => onPickHead({ headLayer: Number(layerSelect.value), headIndex: Number(headSelect.value) });
     layerSelect.addEventListener('change', pick);
     headSelect.addEventListener('change', pick);
-    picker.replaceChildren(group);
+    headGroup = group;
+    picker.replaceChildren(choices, group, loadButton);
     picker.hidden = true;
   }
 
@@ -92,8 +116,8 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
 
   function loadingText(scheme, record) {
     const { loaded, total } = record.progress;
-    return `Loading the trained ${SCHEME_LABELS[scheme]} model…${percent(loaded, total)} ` +
-      `(${(loaded / 1e6).toFixed(1)} of ${((total || loaded) / 1e6).toFixed(1)} MB); identity heads meanwhile.`;
+    return `Loading the trained ${SCHEME_LABELS[scheme]} model…${percent(loaded, total)} of ${((total || loaded) / 1e6).toFixed(1)} MB; ` +
+      'encoding alone (W = I) meanwhile.';
   }
 
   /**
@@ -123,14 +147,17 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     box.append(note, heading, strip);
     slot.append(box);
     const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
-    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripShown: null, refused: null };
+    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripShown: null, reservedFor: 0, refused: null };
     boxes.set(scheme, parts);
     return parts;
   }
 
-  function showStrip(parts, shown) {
-    setHidden(parts.heading, !shown);
-    setHidden(parts.strip, !shown);
+  // reserve: the strip is not shown but keeps its place (a model still loading), so the map and
+  // strip that arrive do not move the page.
+  function showStrip(parts, shown, reserve = false) {
+    setHidden(parts.heading, !shown && !reserve);
+    setHidden(parts.strip, !shown && !reserve);
+    setClass(parts.box, 'strip-reserved', !shown && reserve);
   }
 
   // One lane with a loaded model, inside the keystroke. The ids the sentence asks for become the
@@ -211,24 +238,27 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
     const n = ids.length;
     if (n < 2 || parts.stripShown === parts.shown) return; // one word: nothing is predicted (showStrip hides the strip)
     parts.stripShown = parts.shown;
-    // Entry i is −ln p(ids[i + 1] | ids[0 … i]): the first word has none.
-    const V = model.vocab.length;
-    const uniform = Math.log(V);
-    parts.figure.update({
-      tiles: [{ values: surprise, rows: 1, cols: n - 1 }],
-      min: 0,
-      max: uniform,
-      label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${n - 1} ` +
-        `(the first word has no prediction); ln V = ${uniform.toFixed(2)} is a uniform guess over ${V} words`,
-      legendTitle: `−ln p (nats; ${uniform.toFixed(1)} = uniform guess)`,
-      colWords: tokens.slice(1),
-      rowLabel: () => 'surprise',
-      colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
-    });
-    // Cell j belongs to word j + 1: indented by the map's word gutter and one of its n columns, it
-    // sits under that word's column (the gutter's width is styles/lab.css's --axis-side).
-    setStyle(parts.figure.tileBox, 'paddingLeft', `calc(var(--axis-side) + (100% - var(--axis-side)) / ${n})`);
+    parts.figure.update(stripView(scheme, model.vocab.length, surprise, tokens));
+    indentStrip(parts, n);
     showStrip(parts, true);
+  }
+
+  // Cell j belongs to word j + 1: indented by the map's word gutter and one of its n columns, it
+  // sits under that word's column (the gutter's width is styles/lab.css's --axis-side).
+  function indentStrip(parts, n) {
+    setStyle(parts.figure.tileBox, 'paddingLeft', `calc(var(--axis-side) + (100% - var(--axis-side)) / ${n})`);
+  }
+
+  // A lane whose model has not arrived: the strip, not shown, is laid out with zeros for the
+  // sentence's words, so it takes the place the real one will (legend, readout and menu included).
+  function reserveStrip(scheme, parts, entry, tokens) {
+    const n = tokens.length;
+    if (!parts.stripShown && n >= 2 && parts.reservedFor !== n) {
+      parts.reservedFor = n;
+      parts.figure.update(stripView(scheme, entry.config.vocab, new Float32Array(n - 1), tokens));
+      indentStrip(parts, n);
+    }
+    showStrip(parts, false, n >= 2);
   }
 
   // The core refuses what a model cannot do (a learned table past its rows): a note, not a
@@ -299,9 +329,8 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
 
     /** The caption under the lanes while trained heads are on. */
     headsNote() {
-      return `Trained heads: each lane with a shipped model shows one head of that scheme's small language model, trained on ` +
-        'public-domain English with the same frozen GloVe vectors as input (choose the layer and head above the lanes); ' +
-        'the encoded input and the logit decomposition below still use W = I.';
+      return 'Trained heads: each map is one head of a small language model trained with that lane\'s scheme on public-domain ' +
+        'English, GloVe words in; the encoded input and logit decomposition still use W = I.';
     },
 
     /**
@@ -310,17 +339,23 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
      * → the Set of schemes whose attention figure now shows a trained map (createLanes' update
      * leaves those figures alone).
      */
-    update({ active, tokens, schemes, figures, layer, head }) {
+    update({ active, tokens, schemes, figures, layer, head, asked = false }) {
       state.head = { layer, head };
       figuresOf = (scheme) => figures[scheme];
+      if (asked) requested = true;
       const trainedMaps = new Set();
+      setHidden(picker, entries.length === 0);
+      if (toggle.trained.checked !== active) toggle.trained.checked = active;
+      if (toggle.identity.checked === active) toggle.identity.checked = !active;
       if (!active) {
         cancelLoads();
-        setHidden(picker, true);
+        setHidden(headGroup, true);
+        setHidden(loadButton, true);
         for (const parts of boxes.values()) setHidden(parts.box, true);
         return trainedMaps;
       }
       let shape = null;
+      let waiting = 0; // bytes of the lanes' models not loaded because the reader has not asked yet
       const frameBudget = { until: performance.now() + IN_FRAME_BUDGET_MS };
       for (const scheme of schemes) {
         const parts = boxFor(scheme);
@@ -328,31 +363,58 @@ export function createTrainedHeads({ picker, onPickHead, requestUpdate }) {
         setHidden(parts.box, false);
         const entry = entryFor(scheme);
         if (!entry) {
-          setText(parts.note, `No trained model for ${SCHEME_LABELS[scheme]}: this lane keeps its identity heads (W = I).`);
+          setText(parts.note, `No trained model ships for ${SCHEME_LABELS[scheme]}: this map shows the encoding alone (W = I).`);
           showStrip(parts, false);
           continue;
         }
         shape ??= entry.config;
+        if (!models.has(scheme) && !requested) {
+          waiting += entry.bytes ?? 0;
+          setText(parts.note, `Encoding alone (W = I) until the trained ${SCHEME_LABELS[scheme]} model is loaded: ` +
+            'your browser asks to save data, so it loads only when you press the button above the lanes.');
+          reserveStrip(scheme, parts, entry, tokens);
+          continue;
+        }
         if (!models.has(scheme)) startLoad(scheme, entry);
         const record = models.get(scheme);
         if (record.status === 'loading') {
           setText(parts.note, loadingText(scheme, record));
-          showStrip(parts, false);
+          reserveStrip(scheme, parts, entry, tokens);
         } else if (record.status === 'failed') {
           setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
-            'this lane shows identity heads (W = I).');
+            'this map shows the encoding alone (W = I).');
           showStrip(parts, false);
         } else if (showTrained(scheme, record, parts, tokens, frameBudget)) {
           trainedMaps.add(scheme);
         }
       }
-      setHidden(picker, !shape);
+      setHidden(loadButton, waiting === 0);
+      setText(loadButton, `Load the trained models (${(waiting / 1e6).toFixed(1)} MB)`);
+      setHidden(headGroup, !shape);
       if (shape) {
         fillSelect(layerSelect, shape.layers, layer);
         fillSelect(headSelect, shape.heads, head);
       }
       return trainedMaps;
     },
+  };
+}
+
+// The surprise strip's figure options: entry j of `surprise` is −ln p(word j + 1 | words 0 … j)
+// under a V-word model, so the first word has none.
+function stripView(scheme, V, surprise, tokens) {
+  const cells = tokens.length - 1;
+  const uniform = Math.log(V);
+  return {
+    tiles: [{ values: surprise, rows: 1, cols: cells }],
+    min: 0,
+    max: uniform,
+    label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${cells} ` +
+      `(the first word has no prediction); ln V = ${uniform.toFixed(2)} is a uniform guess over ${V} words`,
+    legendTitle: `−ln p (nats; ${uniform.toFixed(1)} = uniform guess)`,
+    colWords: tokens.slice(1),
+    rowLabel: () => 'surprise',
+    colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
   };
 }
 

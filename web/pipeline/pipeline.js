@@ -12,9 +12,11 @@ import { MAX_TOKENS, TRAINED_HEADS, autoDPos, validHeads } from './state.js';
 /**
  * The parameters actually used for this source, with a note for each value that cannot apply.
  * trainedAvailable: whether shipped models can stand in for the heads (the page's Heads = trained,
- * web/panels/trained-heads.js); the lanes' own compare then keeps W = I.
+ * web/panels/trained-heads.js); the lanes' own compare then keeps W = I. trainedAsked: the reader
+ * asked for trained heads (a link's h=trained), not only the default: a copy without models then
+ * says it falls back.
  */
-export function settleSettings(lab, state, source, { trainedAvailable = false } = {}) {
+export function settleSettings(lab, state, source, { trainedAvailable = false, trainedAsked = false } = {}) {
   const notes = [];
   const d = source.fixedDim ? source.dim : state.d;
   let dPos = state.dPos || autoDPos(d);
@@ -26,7 +28,7 @@ export function settleSettings(lab, state, source, { trainedAvailable = false } 
   const concatWidth = state.concat === 'same-width' ? d : d + dPos;
   const headChoices = validHeads([d, concatWidth]);
   const trained = state.heads === TRAINED_HEADS && trainedAvailable;
-  if (state.heads === TRAINED_HEADS && !trained) notes.push('No trained models ship with this copy of the page; using W = I.');
+  if (state.heads === TRAINED_HEADS && !trained && trainedAsked) notes.push('No trained models ship with this copy of the page; using W = I.');
   let heads = state.heads === TRAINED_HEADS ? 0 : state.heads;
   if (!headChoices.includes(heads)) {
     notes.push(`${heads} heads do not divide the widths (${d}, ${concatWidth}) into even parts; using W = I.`);

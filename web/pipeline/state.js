@@ -34,7 +34,7 @@ export const DEFAULTS = Object.freeze({
   layout: 'interleaved',
   pairing: 'interleaved',
   causal: false,
-  heads: 0,                // 0 = W = I, or TRAINED_HEADS
+  heads: TRAINED_HEADS,     // the shipped models' heads (W = I where a lane has none), or 0 = W = I
   headLayer: 1,            // trained heads: the layer and head the lanes show (1-based)
   headIndex: 1,
   shiftK: 3,

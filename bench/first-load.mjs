@@ -1,0 +1,108 @@
+// First load over a slow link: the default page (dist/index.html) in headless Chromium with the
+// cache off and the network emulated at 10 Mbit/s down, 40 ms latency (the first-minute issue's
+// link). Records, from navigation start:
+//   - lanesPaint: the first recompute painted (the engine readout says "last recompute"), with
+//     the bytes received by then;
+//   - glove: GloVe loaded and the page recomputed with it (d = 100);
+//   - trained: every default lane shows its trained head (or says no model ships for its scheme),
+//     or null when the link asks for no trained heads;
+//   - bytes: everything received by the end, and by kind (wasm, models, vectors, scripts, other).
+//   node bench/first-load.mjs [--out FILE] [--runs N] [--hash '#h=trained']
+// (default 3 runs, each in a fresh context; the medians are printed.) --hash measures another link,
+// e.g. the explicit trained-heads link of builds where identity heads were the default.
+import { writeFile } from 'node:fs/promises';
+import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args.splice(i, 2)[1] : fallback;
+};
+const OUT = option('--out', null);
+const RUNS = Number(option('--runs', 3));
+const HASH = option('--hash', '');
+const LINK = Object.freeze({ downloadMbit: 10, uploadMbit: 10, latencyMs: 40 });
+const TIMEOUT_MS = 120000;
+
+const median = (xs) => {
+  const s = xs.filter((x) => x != null).sort((a, b) => a - b);
+  return s.length ? s[Math.floor((s.length - 1) / 2)] : null;
+};
+const kindOf = (url) => {
+  if (/\.wasm$/.test(url)) return 'wasm';
+  if (/\/models\//.test(url)) return 'models';
+  if (/\.i8$/.test(url)) return 'vectors';
+  if (/\.m?js$/.test(url)) return 'scripts';
+  return 'other';
+};
+
+async function oneRun(browser, baseUrl) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false, latency: LINK.latencyMs,
+    downloadThroughput: (LINK.downloadMbit * 1e6) / 8, uploadThroughput: (LINK.uploadMbit * 1e6) / 8,
+  });
+  const urls = new Map();
+  const received = []; // [ms since navigation, bytes, kind]
+  let t0 = 0;
+  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
+  cdp.on('Network.loadingFinished', (e) => {
+    received.push([Date.now() - t0, e.encodedDataLength, kindOf(urls.get(e.requestId) ?? '')]);
+  });
+  const since = () => Date.now() - t0;
+  t0 = Date.now();
+  await page.goto(`${baseUrl}index.html${HASH}`, { waitUntil: 'commit' });
+  await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine')?.textContent ?? ''), null, { timeout: TIMEOUT_MS, polling: 'raf' });
+  const lanesPaint = since();
+  const bytesAtLanes = received.filter(([t]) => t <= lanesPaint).reduce((s, [, b]) => s + b, 0);
+  await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: TIMEOUT_MS, polling: 100 });
+  const glove = since();
+  // The lanes' trained heads: each lane slot says data-trained="ready" once its model's map shows;
+  // lanes with no model say nothing. None asked for (identity heads) → null.
+  const asked = await page.evaluate(() => document.getElementById('heads')?.value === 'trained');
+  let trained = null;
+  if (asked) {
+    // Every lane's note says its trained map shows, or that no model ships for its scheme.
+    await page.waitForFunction(() => {
+      const notes = [...document.querySelectorAll('#lanes .trained-box:not([hidden]) .trained-note')];
+      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
+    }, null, { timeout: TIMEOUT_MS, polling: 100 });
+    trained = since();
+  }
+  await page.waitForTimeout(500);
+  const byKind = {};
+  for (const [, bytes, kind] of received) byKind[kind] = (byKind[kind] ?? 0) + bytes;
+  const bytes = received.reduce((s, [, b]) => s + b, 0);
+  await context.close();
+  return { lanesPaint, bytesAtLanes, glove, trained, bytes, byKind };
+}
+
+const { server, baseUrl } = await serveDir();
+const browser = await launchChromium();
+const runs = [];
+try {
+  for (let r = 0; r < RUNS; r++) {
+    const run = await oneRun(browser, baseUrl);
+    runs.push(run);
+    console.error(`first-load: run ${r + 1}/${RUNS}: ${JSON.stringify(run)}`);
+  }
+} finally {
+  await browser.close();
+  await closeServer(server);
+}
+const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.byKind)))];
+const result = {
+  link: LINK, hash: HASH, runs: runs.length,
+  lanesPaintMs: median(runs.map((r) => r.lanesPaint)),
+  bytesAtLanesPaint: median(runs.map((r) => r.bytesAtLanes)),
+  gloveMs: median(runs.map((r) => r.glove)),
+  trainedMs: median(runs.map((r) => r.trained)),
+  bytes: median(runs.map((r) => r.bytes)),
+  bytesByKind: Object.fromEntries(kinds.map((k) => [k, median(runs.map((r) => r.byKind[k] ?? 0))])),
+};
+console.log(JSON.stringify(result));
+if (OUT) await writeFile(OUT, JSON.stringify({ result, runs }, null, 1));
