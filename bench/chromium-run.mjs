@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { chromium } from 'playwright-core';
+import { bestRoofline } from './roofline.mjs';
 
 const [out = 'build-bench/chromium.json', pattern = ''] = process.argv.slice(2);
 const root = new URL('../', import.meta.url);
@@ -34,8 +35,19 @@ try {
   page.on('console', (m) => process.stderr.write(`chromium: ${m.text()}\n`));
   await page.goto(`${base}bench/chromium.html`);
   const version = browser.version();
-  const results = await page.evaluate(async ({ pattern }) => {
+  // The SIMD128 peak this engine attains (bench/roofline.mjs), in wall time as the kernels are;
+  // measured before and after the suite, the better kept.
+  const roofline = () => page.evaluate(async () => {
+    const { measureRoofline } = await import('/bench/roofline.mjs');
+    return measureRoofline({ elapsedMs: (fn) => { const t0 = performance.now(); fn(); return performance.now() - t0; } });
+  });
+  const rooflineBefore = await roofline();
+  const { results, callFlops } = await page.evaluate(async ({ pattern, best }) => {
     const { runSuite } = await import('/bench/wasm-harness.mjs');
+    const { PEAK_KERNELS, rooflineVariant } = await import('/bench/roofline.mjs');
+    // The peak's best shape, timed inside the suite beside the kernels reported against it.
+    const interleaved = await rooflineVariant(best);
+    const peers = (kernel) => (PEAK_KERNELS.includes(kernel) ? [interleaved.variant] : []);
     const cores = {};
     for (const flavour of ['simd', 'scalar']) {
       const { default: create } = await import(`/build-bench/wasm/bench-${flavour}.mjs`);
@@ -43,9 +55,12 @@ try {
     }
     const glove = new Uint8Array(await (await fetch('/data/glove-6b-100d-20k.i8')).arrayBuffer());
     const regexp = new RegExp(pattern);
-    return runSuite({ cores, glove, filter: (k, n, d) => regexp.test(`${k}/${n}/${d}`), log: (l) => console.log(l) });
-  }, { pattern });
-  await writeFile(out, JSON.stringify({ runtime: `Chromium ${version} (headless)`, results }, null, 1));
+    const results = await runSuite({ cores, glove, peers, filter: (k, n, d) => regexp.test(`${k}/${n}/${d}`), log: (l) => console.log(l) });
+    return { results, callFlops: interleaved.callFlops };
+  }, { pattern, best: { kind: rooflineBefore.kind, chains: rooflineBefore.chains } });
+  const peak = { ...bestRoofline(rooflineBefore, await roofline()), callFlops };
+  process.stderr.write(`chromium: roofline ${peak.gflops.toFixed(1)} GFLOP/s (${peak.kind}, ${peak.chains} chains; runs ${peak.runs.map((g) => g.toFixed(1)).join(', ')})\n`);
+  await writeFile(out, JSON.stringify({ runtime: `Chromium ${version} (headless)`, roofline: peak, results }, null, 1));
 } finally {
   await browser.close();
   server.close();

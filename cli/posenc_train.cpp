@@ -27,6 +27,7 @@
 #include <utility>
 #include <algorithm>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "model/safetensors.hpp"
@@ -55,20 +56,25 @@ struct Options {
     std::uint64_t data_seed = 1;
     std::uint64_t eval_seed = 0;        // held-out synthetic rows; 0: ~data_seed
     bool f16 = false;
+    // Threads for one model: each step's batch split into this many parts (Transformer::set_parallel).
+    // Deterministic for a given count; different counts round differently. 0: one per core.
+    std::size_t threads = 0;
 };
 
 const char* kUsage =
     "usage: posenc-train [--flag value …]\n"
     "  model:    --scheme nope|additive|learned|concatenated|rotary|alibi|t5  --d 64 --layers 2 --heads 4\n"
     "            --context 64 (T, the training length)  --dpos (concatenated)  --base 10000\n"
-    "            --pairing interleaved|half  --alpha 1  --t5-buckets 32  --t5-max-distance 128  --seed 1\n"
+    "            --pairing interleaved|half  --alpha 1  --seed 1\n"
+    "            --t5-buckets N --t5-max-distance N (default: from --context, every bucket reached; model/config.hpp)\n"
     "  task:     --task copy|reverse|sort|text|words  --text FILE (text, words; default data/moby-dick.txt)\n"
     "            --held-out-text FILE --vectors FILE.i8 --vocab-size 4096 --train-embedding (words)\n"
     "            --symbols 10 --items 8 (copy, reverse, sort; items ≤ context/2)  --data-seed 1\n"
     "            --eval-seed N (held-out copy/reverse/sort rows; default: the bits of data-seed flipped)\n"
     "  training: --batch 16 --steps 200 --lr 1e-3 --beta1 0.9 --beta2 0.95 --eps 1e-8\n"
     "            --weight-decay 0.1 --clip 1  --log-every 50 --eval-batches 4\n"
-    "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n";
+    "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n"
+    "  threads:  --threads N (default: one per core; the bits depend on N, not on timing)\n";
 
 [[noreturn]] void fail(const std::string& message) {
     std::fprintf(stderr, "posenc-train: %s\n", message.c_str());
@@ -148,6 +154,7 @@ Options parse(int argc, char** argv) {
         else if (flag == "--log-every") o.log_every = count(flag, v);
         else if (flag == "--eval-batches") o.eval_batches = count(flag, v);
         else if (flag == "--out") o.out_path = v;
+        else if (flag == "--threads") o.threads = count(flag, v);
         else fail("unknown flag " + flag + "\n" + kUsage);
     }
     if (o.task != "copy" && o.task != "reverse" && o.task != "sort" && o.task != "text" && o.task != "words")
@@ -156,6 +163,8 @@ Options parse(int argc, char** argv) {
     if (o.vocab_size < 2) fail("--vocab-size must be at least 2");
     if (o.steps < 1) fail("--steps must be at least 1");
     if (o.log_every < 1) fail("--log-every must be at least 1");
+    if (o.threads == 0) o.threads = std::max(1u, std::thread::hardware_concurrency());
+    if (o.threads > 256) fail("--threads must be from 1 to 256");
     return o;
 }
 
@@ -257,6 +266,15 @@ void adopt_file(Transformer& model, const std::vector<std::uint8_t>& bytes) {
     if (const char* e = model.set_parameters(loaded.params.data(), loaded.params.size())) fail(e);
 }
 
+// Transformer::ParallelFor on std::thread: parts 1 … count − 1 on their own threads, part 0 here.
+void run_parts(std::size_t count, const std::function<void(std::size_t)>& body) {
+    std::vector<std::thread> threads;
+    threads.reserve(count - 1);
+    for (std::size_t s = 1; s < count; ++s) threads.emplace_back(body, s);
+    body(0);
+    for (std::thread& t : threads) t.join();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -268,9 +286,10 @@ int main(int argc, char** argv) {
     if (const char* e = validate_evaluation(o.model, task, o.batch, o.model.context, o.eval_batches, {})) fail(e);
     Transformer model(o.model);
     std::copy(input_rows.begin(), input_rows.end(), model.parameters());  // wte.weight comes first
-    std::printf("%s on %s: %zu parameters, V = %zu, d = %zu, L = %zu, h = %zu, T = %zu, B = %zu\n",
+    model.set_parallel(o.threads, run_parts);
+    std::printf("%s on %s: %zu parameters, V = %zu, d = %zu, L = %zu, h = %zu, T = %zu, B = %zu, %zu threads\n",
                 config_to_json(o.model).c_str(), o.task.c_str(), model.parameter_count(), o.model.vocab, o.model.d,
-                o.model.layers, o.model.heads, o.model.context, o.batch);
+                o.model.layers, o.model.heads, o.model.context, o.batch, o.threads);
 
     using Clock = std::chrono::steady_clock;
     double seconds = 0, window_loss = 0;
@@ -282,6 +301,12 @@ int main(int argc, char** argv) {
         const std::string error = train(model, task, o.batch, o.model.context, o.data_seed, step - 1, 1, o.adamw, &loss);
         seconds += std::chrono::duration<double>(Clock::now() - start).count();
         if (!error.empty()) fail(error);
+        if (model.steps() != step) {
+            // The core refused the step (model/transformer.hpp): the weights are those after step - 1.
+            const std::string why = std::isfinite(loss) ? "a gradient was not finite" : "the loss was " + std::to_string(loss);
+            fail("diverged at step " + std::to_string(step) + " (" + why +
+                 "): the step was not applied and training stops, nothing written; lower --lr or keep --clip above 0");
+        }
         window_loss += loss;
         ++window;
         if (step % o.log_every == 0 || step == o.steps) {

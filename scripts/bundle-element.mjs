@@ -19,11 +19,12 @@
 // to ~1.01× (the budget counts the gzip of the whole file). SIMD first: a SIMD browser decodes
 // only the stream's first part. Base64 rather than a denser string: the script stays ASCII, so a
 // host serving it with a wrong charset cannot corrupt the cores. Needs xz (Debian xz-utils).
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { resolve } from 'node:path';
+import { shipLicences } from './bundled-licences.mjs';
 
 const BUDGET_RAW = 400 * 1024;
 const BUDGET_GZIP = 150 * 1024;
@@ -130,7 +131,7 @@ if (built.some(({ overBudget }) => overBudget)) {
 }
 
 async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element/element.js' }) {
-  const { metafile } = await esbuild.build({
+  const { metafile, outputFiles } = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
     outfile,
@@ -147,12 +148,18 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
     // The JS API's Node and unbundled-core branches are never taken inside the bundle.
     external: ['node:*'],
     plugins: [cores, schemeTable, minifiedCss],
-    banner: { js: '/* PosEnc Lab <posenc-lab> element - MIT licence. Includes d3-scale-chromatic (with ColorBrewer colours), d3-color, d3-interpolate and d3-array, ISC licence, copyright Mike Bostock: see licences/ beside this file. GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */' },
     metafile: true,
+    write: false,  // written below, under a banner naming the packages the metafile shows inside
     logLevel: 'warning',
     // posenc.mjs's default core loader imports posenc-core-<flavour>.mjs; the bundle installs its own.
     logOverride: { 'empty-glob': 'silent' },
   });
+  // Every bundled npm package by name, version and licence; their texts go to licences/.
+  const packages = await shipLicences(metafile, ROOT, outDir, [outfile]);
+  const included = packages.map(({ name, version, licence }) => `${name} ${version} (${licence} licence)`).join(', ');
+  const banner = `/* PosEnc Lab <posenc-lab> element - MIT licence. ${included ? `Includes ${included}: their licence texts are in licences/ beside this file. ` : ''}` +
+    'GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */\n';
+  await writeFile(outfile, Buffer.concat([Buffer.from(banner), outputFiles[0].contents]));
   const bytes = await readFile(outfile);
   const gzip = gzipSync(bytes, { level: 9 }).length;
   const name = outfile.slice(outfile.lastIndexOf('/') + 1);

@@ -6,6 +6,7 @@
 // Usage: node scripts/bundle-page-modules.mjs OUT_DIR   (run by scripts/build on its staging copy of web/)
 import { readFile, readdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { shipLicences } from './bundled-licences.mjs';
 
 const [outDir] = process.argv.slice(2);
 if (!outDir) {
@@ -41,7 +42,7 @@ const keepPageImports = {
 };
 
 for (const path of modules) {
-  await esbuild.build({
+  const { metafile } = await esbuild.build({
     entryPoints: [path],
     outfile: path,
     allowOverwrite: true,
@@ -55,6 +56,9 @@ for (const path of modules) {
     nodePaths: [join(process.cwd(), 'node_modules')],
     plugins: [keepPageImports],
     logLevel: 'warning',
+    metafile: true,
   });
-  console.log(`bundle-page-modules: ${relative(outDir, path)} now carries its npm imports`);
+  // Their licence texts beside them (OUT_DIR/licences/), from what the metafile shows inside.
+  const packages = await shipLicences(metafile, process.cwd(), outDir, [path]);
+  console.log(`bundle-page-modules: ${relative(outDir, path)} now carries its npm imports (${packages.map((p) => p.name).join(', ')})`);
 }

@@ -59,7 +59,9 @@ export function trainerArgs(scheme, text, out, steps, { seed = SHIPPED.seed } = 
     '--vocab-size', c.vocabSize, '--d', c.d, '--layers', c.layers, '--heads', c.heads, '--context', c.context,
     ...(scheme === 'concatenated' ? ['--dpos', c.dPos] : []), '--batch', c.batch, '--steps', steps, '--lr', c.lr,
     '--seed', seed, '--data-seed', seed, '--eval-batches', c.evalBatches, '--log-every', Math.max(1, Math.floor(steps / 5)),
-    '--f16', '--out', out].map(String);
+    // One thread: the shipped bits (and the quick check's sha256) were made that way, and a
+    // different thread count rounds the batch's gradient sum differently.
+    '--threads', 1, '--f16', '--out', out].map(String);
 }
 
 // Runs the trainer under nice; resolves to { loss, seconds, log }.

@@ -342,6 +342,20 @@ export interface ModelTensor {
 }
 
 /** A trainable model: from lab.createModel(config) or lab.loadModel(bytes) (a type only). */
+/**
+ * Thrown by trainStep and train when a step's loss or gradient norm is not finite. That step was
+ * not applied: the weights, AdamW's state and steps are those of the last good step.
+ */
+export declare class TrainingDivergedError extends Error {
+  readonly name: 'TrainingDivergedError';
+  /** The diverged step, 1-based (steps + 1). */
+  readonly step: number;
+  /** Its loss: NaN or ±Infinity, or finite when only a gradient overflowed. */
+  readonly loss: number;
+  /** train: the losses of the steps applied before it (empty for trainStep). */
+  readonly losses: Float32Array;
+}
+
 export interface Model {
   /** The full config, defaults filled in. */
   readonly config: Readonly<Required<ModelConfig>>;
@@ -361,7 +375,7 @@ export interface Model {
     loss: number;
     grads: Record<string, Float32Array>;
   };
-  /** clip_grad_norm_ then AdamW; the loss before the update. */
+  /** clip_grad_norm_ then AdamW; the loss before the update. A diverged step is not applied: TrainingDivergedError. */
   trainStep(tokens: Tokens, B: number, T: number, options?: AdamWOptions & { mask?: Mask }): number;
   /** Every layer's and head's weights on one sequence: Float32Array(L·h·n·n). */
   attention(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): Float32Array;
@@ -369,7 +383,7 @@ export interface Model {
   logits(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): Float32Array;
   /** Copies of the current parameters, by tensor name. */
   parameters(): Record<string, Float32Array>;
-  /** Steps on the task's training batches start, start + 1, …: each step's loss before its update. */
+  /** Steps on the task's training batches start, start + 1, …: each step's loss before its update. Stops at a diverged step (not applied): TrainingDivergedError. */
   train(task: Task, options?: AdamWOptions & { steps?: number; B?: number; T?: number; seed?: number; start?: number }): Float32Array;
   /** Held-out loss (and accuracy for copy, reverse, sort) at each length. */
   evaluate(task: Task, options?: { lengths?: readonly number[]; B?: number; batches?: number; seed?: number; ropeScaling?: RopeScaling }): Evaluation[];

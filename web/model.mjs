@@ -121,6 +121,24 @@ export function configJson(config) {
   return JSON.stringify(config);
 }
 
+/**
+ * Thrown by trainStep and train when a step diverged: its loss or its gradient norm was not
+ * finite (NaN or ±Infinity). That step was not applied — the weights, AdamW's state and m.steps
+ * are those of the last good step — so the run can go on with a lower lr or clipping.
+ * step: the diverged step (1-based, = m.steps + 1); loss: its loss (NaN, ±Infinity, or finite
+ * when only a gradient overflowed); losses: the losses of the steps train applied before it.
+ */
+export class TrainingDivergedError extends Error {
+  constructor(step, loss, losses = new Float32Array(0)) {
+    super(`step ${step} diverged (loss ${loss}${Number.isFinite(loss) ? ', a gradient not finite' : ''}): ` +
+      `it was not applied, the weights are those after step ${step - 1}; lower lr or set clip`);
+    this.name = 'TrainingDivergedError';
+    this.step = step;
+    this.loss = loss;
+    this.losses = losses;
+  }
+}
+
 export class Model {
   #core;
   #handle;
@@ -180,14 +198,20 @@ export class Model {
     return { loss, grads };
   }
 
-  /** clip_grad_norm_ then AdamW (DESIGN.md); returns the loss before the update. */
+  /**
+   * clip_grad_norm_ then AdamW (DESIGN.md); returns the loss before the update. A diverged step
+   * (loss or gradient norm not finite) is not applied: TrainingDivergedError.
+   */
   trainStep(tokens, B, T, options = {}) {
     checkOptions('options', options, ['mask', ...Object.keys(ADAMW_DEFAULTS)]);
     const adamw = Object.entries(ADAMW_DEFAULTS).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
-    return this.#batchCall(tokens, B, T, options.mask, adamw.length * 2, (t, count, m, mCount, extra, out) => {
+    const before = this.steps;
+    const loss = this.#batchCall(tokens, B, T, options.mask, adamw.length * 2, (t, count, m, mCount, extra, out) => {
       this.#core.HEAPF64.set(adamw, extra / 8);
       return this.#live().trainStep(t, count, B, T, m, mCount, extra, out);
     });
+    if (this.steps === before) throw new TrainingDivergedError(before + 1, loss);
+    return loss;
   }
 
   /** Every layer's and head's attention weights on one sequence: Float32Array(L·h·n·n). */
@@ -206,7 +230,8 @@ export class Model {
   /**
    * `steps` training steps on the task's batches `start`, `start` + 1, … (default: this.steps, so
    * successive calls continue one deterministic stream); returns each step's loss before its
-   * update. Options: steps = 1, B = 16, T = config.context, seed = 1, start, and AdamW's options.
+   * update. Stops at a diverged step (not applied): TrainingDivergedError, whose losses are
+   * those of the steps applied before it. Options: steps = 1, B = 16, T = config.context, seed = 1, start, and AdamW's options.
    */
   train(task, options = {}) {
     const handle = taskHandle(task);
@@ -221,9 +246,14 @@ export class Model {
       const optionsAt = align8(address);
       const lossesAt = optionsAt + 8 * adamw.length;
       this.#core.HEAPF64.set(adamw, optionsAt / 8);
+      const before = this.steps;
       const error = this.#live().train(handle, B, T, seed, start, steps, optionsAt, lossesAt);
       if (error) throw new RangeError(error);
-      return this.#core.HEAPF32.slice(lossesAt / 4, lossesAt / 4 + steps);
+      // The core stops after a diverged step (not applied); its loss is the last one written.
+      const applied = this.steps - before;
+      const losses = this.#core.HEAPF32.slice(lossesAt / 4, lossesAt / 4 + Math.min(steps, applied + 1));
+      if (applied < steps) throw new TrainingDivergedError(before + applied + 1, losses[applied], losses.subarray(0, applied));
+      return losses;
     });
   }
 

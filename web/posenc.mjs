@@ -9,6 +9,9 @@ import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './
 import { Model, configJson, createTask } from './model.mjs';
 import { SCHEME_TABLE } from './scheme-table.mjs';
 
+// A diverged training step (web/model.mjs): not applied, reported by name.
+export { TrainingDivergedError } from './model.mjs';
+
 // LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links
 // and build their skeletons with them first). They come from scheme-table.mjs, which the build
 // writes from the core's own table (scripts/scheme-module.mjs; limits.hpp, scheme_table.hpp);

@@ -1,8 +1,10 @@
 #include "model/config.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "scheme_table.hpp"
+#include "schemes.hpp"
 
 namespace posenc::model {
 
@@ -43,15 +45,46 @@ const char* validate(const ModelConfig& cfg) {
         return "pairing must be 'interleaved' or 'half'";
     if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || cfg.alpha > 1e6f)
         return "alpha must be a number above 0 and at most 1e6";
-    if (cfg.scheme == Scheme::t5) {
+    if (cfg.scheme == Scheme::t5 && (cfg.t5_buckets != 0 || cfg.t5_max_distance != 0)) {
+        const ModelConfig s = settled(cfg);  // 0 = derived; the derived values always pass
         // The scheme table's limits, with causal buckets (a model is always causal).
-        if (const char* e = check_param(Param::t5_buckets, cfg.t5_buckets)) return e;
-        if (const char* e = check_param(Param::t5_max_distance, cfg.t5_max_distance)) return e;
-        if (cfg.t5_max_distance < t5_min_max_distance(cfg.t5_buckets, true))
+        if (const char* e = check_param(Param::t5_buckets, s.t5_buckets)) return e;
+        if (const char* e = check_param(Param::t5_max_distance, s.t5_max_distance)) return e;
+        if (s.t5_max_distance < t5_min_max_distance(s.t5_buckets, true))
             return "t5MaxDistance must exceed the exact buckets (t5Buckets/2 for a causal model)";
     }
     if (parameter_count(cfg) > kMaxParameters) return "the model has more than 2^24 parameters: reduce vocab, d or layers";
     return nullptr;
+}
+
+int t5_buckets_reached(std::size_t context, int buckets, int max_distance) {
+    std::vector<bool> seen(static_cast<std::size_t>(buckets), false);
+    for (std::size_t k = 0; k < context; ++k)
+        seen[static_cast<std::size_t>(t5_bucket(-static_cast<std::int64_t>(k), false, buckets, max_distance))] = true;
+    return static_cast<int>(std::count(seen.begin(), seen.end(), true));
+}
+
+T5Settings t5_defaults(std::size_t context, int given_buckets) {
+    constexpr int kMostBuckets = 32;  // T5's count
+    constexpr int kFewestBuckets = 4; // the scheme table's least
+    const int longest = static_cast<int>(std::min<std::size_t>(context, kMaxContext));
+    const auto distance_for = [&](int buckets) { return std::max(longest, t5_min_max_distance(buckets, true)); };
+    if (given_buckets != 0) return {given_buckets, distance_for(given_buckets)};
+    for (int buckets = kMostBuckets; buckets > kFewestBuckets; buckets -= 2)
+        if (t5_buckets_reached(context, buckets, distance_for(buckets)) == buckets) return {buckets, distance_for(buckets)};
+    return {kFewestBuckets, distance_for(kFewestBuckets)};
+}
+
+ModelConfig settled(ModelConfig cfg) {
+    if (cfg.scheme != Scheme::t5) {
+        if (cfg.t5_buckets == 0) cfg.t5_buckets = 32;
+        if (cfg.t5_max_distance == 0) cfg.t5_max_distance = 128;
+        return cfg;
+    }
+    const T5Settings derived = t5_defaults(cfg.context, cfg.t5_buckets);
+    if (cfg.t5_buckets == 0) cfg.t5_buckets = derived.buckets;
+    if (cfg.t5_max_distance == 0) cfg.t5_max_distance = derived.max_distance;
+    return cfg;
 }
 
 std::vector<TensorSpec> parameter_specs(const ModelConfig& cfg) {
@@ -65,7 +98,7 @@ std::vector<TensorSpec> parameter_specs(const ModelConfig& cfg) {
     add("wte.weight", cfg.vocab, cfg.scheme == Scheme::concatenated ? d - cfg.d_pos : d);
     specs.back().frozen = cfg.frozen_embedding;
     if (cfg.scheme == Scheme::learned) add("wpe.weight", cfg.context, d);
-    if (cfg.scheme == Scheme::t5) add("t5_bias.weight", static_cast<std::size_t>(cfg.t5_buckets), cfg.heads);
+    if (cfg.scheme == Scheme::t5) add("t5_bias.weight", static_cast<std::size_t>(settled(cfg).t5_buckets), cfg.heads);
     for (std::size_t l = 0; l < cfg.layers; ++l) {
         const std::string p = "h." + std::to_string(l) + ".";
         add(p + "ln_1.weight", d, 0);
@@ -97,7 +130,10 @@ std::size_t parameter_count(const ModelConfig& cfg) {
     const std::size_t wte_cols = cfg.scheme == Scheme::concatenated && cfg.d_pos < d ? d - cfg.d_pos : d;
     std::size_t count = cfg.vocab * wte_cols + cfg.vocab * d + 2 * d;
     if (cfg.scheme == Scheme::learned) count += cfg.context * d;
-    if (cfg.scheme == Scheme::t5 && cfg.t5_buckets > 0) count += static_cast<std::size_t>(cfg.t5_buckets) * cfg.heads;
+    if (cfg.scheme == Scheme::t5) {
+        const int buckets = cfg.t5_buckets != 0 ? cfg.t5_buckets : settled(cfg).t5_buckets;
+        if (buckets > 0) count += static_cast<std::size_t>(buckets) * cfg.heads;
+    }
     const std::size_t per_layer = 4 * d + (3 * d * d + 3 * d) + (d * d + d) + (4 * d * d + 4 * d) + (4 * d * d + d);
     return count + cfg.layers * per_layer;
 }

@@ -45,14 +45,37 @@ struct ModelConfig {
     double base = 10000.0;
     Layout pairing = Layout::interleaved;  // rotary only
     float alpha = 1.0f;
-    int t5_buckets = 32;               // t5 only
-    int t5_max_distance = 128;         // t5 only
+    // t5 only; 0 = derived from context by settled() (t5_defaults), which every model and every
+    // weights file applies, so a model's config and a file's "posenc" always state the numbers.
+    int t5_buckets = 0;
+    int t5_max_distance = 0;
     std::uint64_t seed = 1;            // initialisation
     // wte.weight is an input fixed from outside (e.g. GloVe rows): AdamW leaves it untouched (no
     // update, no decay) and gradient clipping ignores it, as PyTorch does for a tensor with
     // requires_grad_(False); gradients() still reports its gradient.
     bool frozen_embedding = false;
 };
+
+// T5's bucket settings for a causal model trained at length `context`, chosen so that the
+// trained distances 0 … context − 1 reach every bucket (an unreached bucket keeps its initial 0
+// and gets no gradient, so every distance it covers past T reads an untrained bias; issue 24).
+// T5 itself (512-token training, 32 buckets, max distance 128) reaches all of them; at this lab's
+// T = 32 no max distance reaches 32 buckets, since the first logarithmic buckets are narrower
+// than one integer distance. Rule: max distance = context (the farthest trained distance falls
+// in the last bucket), buckets = the largest even count from 4 to 32 that distances below context
+// all reach at that max distance (T = 32 → 30 buckets; T ≥ 64 → 32). `given_buckets` (non-zero)
+// fixes the bucket count; the max distance still follows context, at least buckets/2 + 1.
+struct T5Settings {
+    int buckets;
+    int max_distance;
+};
+T5Settings t5_defaults(std::size_t context, int given_buckets = 0);
+// How many of `buckets` buckets the causal distances 0 … context − 1 reach at `max_distance`.
+int t5_buckets_reached(std::size_t context, int buckets, int max_distance);
+// cfg with every field that is 0 for "derived" filled in: t5Buckets and t5MaxDistance from
+// t5_defaults for the t5 scheme; 32 and 128 (the fields are unused, the files always held them)
+// for the others.
+ModelConfig settled(ModelConfig cfg);
 
 // Limits, enforced before anything is allocated. Parameters (with gradients and two AdamW
 // moments) stay within 4·kMaxParameters floats, 256 MiB.

@@ -128,7 +128,8 @@ std::string read_config_member(const std::string& key, const JsonValue& v, Model
 
 }  // namespace
 
-std::string config_to_json(const ModelConfig& cfg) {
+std::string config_to_json(const ModelConfig& given) {
+    const ModelConfig cfg = settled(given);  // the file states every derived number
     const char* scheme = trainable_scheme_name(cfg.scheme);
     std::string json = "{\"scheme\":\"" + std::string(scheme ? scheme : "") + "\"";
     json += ",\"vocab\":" + std::to_string(cfg.vocab);
@@ -157,7 +158,7 @@ std::string config_from_json(std::string_view json, ModelConfig& out) {
     for (const auto& [key, value] : root.members)
         if (std::string error = read_config_member(key, value, cfg); !error.empty()) return error;
     if (const char* error = validate(cfg)) return error;
-    out = cfg;
+    out = settled(cfg);
     return {};
 }
 

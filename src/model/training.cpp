@@ -107,7 +107,9 @@ std::string train(Transformer& model, TrainingTask& task, std::size_t B, std::si
     for (std::size_t i = 0; i < steps; ++i) {
         const std::string error = task.batch(B, T, seed, first_index + i, false);
         if (!error.empty()) return error;
+        const std::uint64_t applied = model.steps();
         losses[i] = static_cast<float>(model.train_step(task.tokens(), B, T, task.mask(), adamw));
+        if (model.steps() == applied) break;  // diverged: nothing applied, the caller reports it
     }
     return {};
 }

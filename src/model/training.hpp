@@ -85,7 +85,9 @@ const char* validate_task(const ModelConfig& cfg, const TrainingTask& task);
 const char* validate_training(const ModelConfig& cfg, const TrainingTask& task, std::size_t B, std::size_t T,
                               std::size_t steps, const AdamWOptions& adamw);
 // `steps` AdamW steps on training batches first_index, first_index + 1, …; losses: steps floats.
-// "" or why a batch could not be made (a text too short for T).
+// Stops after the first diverged step (Transformer::train_step: not applied), whose loss is the
+// last one written, so model.steps() tells how many were applied. "" or why a batch could not be
+// made (a text too short for T).
 std::string train(Transformer& model, TrainingTask& task, std::size_t B, std::size_t T, std::uint64_t seed,
                   std::uint64_t first_index, std::size_t steps, const AdamWOptions& adamw, float* losses);
 

@@ -81,8 +81,8 @@ const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
 }
 
 Transformer::Transformer(const ModelConfig& cfg)
-    : cfg_(cfg), specs_(parameter_specs(cfg)), offsets_(tensor_offsets(cfg)) {
-    const std::size_t count = model::parameter_count(cfg);
+    : cfg_(settled(cfg)), specs_(parameter_specs(cfg_)), offsets_(tensor_offsets(cfg_)) {
+    const std::size_t count = model::parameter_count(cfg_);
     params_.assign(count, 0.0f);
     grads_.assign(count, 0.0f);
     m_.assign(count, 0.0f);
@@ -131,7 +131,46 @@ double Transformer::loss(const std::int32_t* tokens, std::size_t B, std::size_t 
     return run_pass<float>(cfg_, offsets_, params_.data(), tokens, T + 1, true, mask, ws_, nullptr, nullptr);
 }
 
+void Transformer::set_parallel(std::size_t shards, ParallelFor run) {
+    shards_ = std::max<std::size_t>(1, shards);
+    run_ = std::move(run);
+    shard_ws_.resize(shards_);
+    shard_grads_.assign(shards_, std::vector<float>(shards_ > 1 ? params_.size() : 0));
+    shard_loss_.assign(shards_, 0.0);
+    shard_count_.assign(shards_, 0.0);
+}
+
+double Transformer::sharded_gradients(const std::int32_t* tokens, std::size_t B, std::size_t T,
+                                      const std::uint8_t* mask) {
+    const std::size_t S = std::min(shards_, B);
+    run_(S, [&](std::size_t s) {
+        const std::size_t first = B * s / S, rows = B * (s + 1) / S - first;
+        const std::uint8_t* part_mask = mask ? mask + first * T : nullptr;
+        prepare_workspace(cfg_, rows, T, true, EvalOptions{}, shard_ws_[s]);
+        std::fill(shard_grads_[s].begin(), shard_grads_[s].end(), 0.0f);
+        shard_count_[s] = static_cast<double>(counted_targets(part_mask, rows * T));
+        shard_loss_[s] = shard_count_[s] == 0 ? 0.0
+            : run_pass<float>(cfg_, offsets_, params_.data(), tokens + first * (T + 1), T + 1, true, part_mask,
+                              shard_ws_[s], shard_grads_[s].data(), nullptr);
+    });
+    double total = 0;
+    for (std::size_t s = 0; s < S; ++s) total += shard_count_[s];
+    std::fill(grads_.begin(), grads_.end(), 0.0f);
+    double loss = 0;
+    for (std::size_t s = 0; s < S; ++s) {  // part order: the bits do not depend on the threads' timing
+        if (shard_count_[s] == 0) continue;
+        const double w = shard_count_[s] / total;
+        loss += w * shard_loss_[s];
+        const float wf = static_cast<float>(w);
+        const float* g = shard_grads_[s].data();
+        for (std::size_t i = 0; i < grads_.size(); ++i) grads_[i] += wf * g[i];
+    }
+    return loss;
+}
+
 double Transformer::gradients(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask) {
+    // No counted target anywhere: the plain pass says what the loss of nothing is.
+    if (shards_ > 1 && B > 1 && counted_targets(mask, B * T) > 0) return sharded_gradients(tokens, B, T, mask);
     prepare_workspace(cfg_, B, T, true, EvalOptions{}, ws_);
     std::fill(grads_.begin(), grads_.end(), 0.0f);
     return run_pass<float>(cfg_, offsets_, params_.data(), tokens, T + 1, true, mask, ws_, grads_.data(), nullptr);
@@ -142,7 +181,10 @@ double Transformer::train_step(const std::int32_t* tokens, std::size_t B, std::s
     const double before = gradients(tokens, B, T, mask);
     // A frozen wte's gradient stays reported but, as in PyTorch, counts in no norm and no update.
     const std::size_t trained = trained_offset(specs_);
-    clip_gradients(grads_.data() + trained, grads_.size() - trained, options.clip);
+    const double norm = clip_gradients(grads_.data() + trained, grads_.size() - trained, options.clip);
+    // A diverged step (NaN or infinite loss or gradient) would make every weight NaN for good:
+    // it is not applied, and t stays, so the caller sees steps() unchanged and can stop or retry.
+    if (!std::isfinite(before) || !std::isfinite(norm)) return before;
     ++step_;
     cache_.forget();
     adamw_update(specs_, params_.data(), grads_.data(), m_.data(), v_.data(), step_, options);

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "model/adamw.hpp"
@@ -62,6 +63,17 @@ public:
     const float* gradient_buffer() const { return grads_.data(); }
     std::uint64_t steps() const { return step_; }
 
+    // Runs body(0 … count − 1), each index once, possibly at the same time; returns when all are
+    // done. The caller's threads (cli/posenc_train.cpp): the core starts none, so wasm stays
+    // single-threaded.
+    using ParallelFor = std::function<void(std::size_t count, const std::function<void(std::size_t)>& body)>;
+    // From now on every gradient pass splits its B rows into min(shards, B) contiguous parts of
+    // ⌊B/shards⌋ or ⌈B/shards⌉ rows, runs them through `run`, each with its own workspace and
+    // gradient buffer, and combines them in part order, weighted by their counted targets: the
+    // same mean loss and gradient up to float rounding, and the same bits for the same shard
+    // count whatever order the parts run in. shards 1 (the default) is the plain pass.
+    void set_parallel(std::size_t shards, ParallelFor run);
+
     // Seeded initialisation (DESIGN.md) and a fresh optimiser.
     void init();
     // AdamW's m, v and t back to zero.
@@ -71,7 +83,9 @@ public:
                 const EvalOptions& eval = {});
     // Loss, and gradient_buffer() holds its gradient.
     double gradients(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask);
-    // gradients, clip, AdamW; returns the loss before the update.
+    // gradients, clip, AdamW; returns the loss before the update. A step whose loss or gradient
+    // norm is not finite (the run diverged) changes nothing but the gradient buffer: parameters,
+    // m, v and steps() stay as they were.
     double train_step(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask,
                       const AdamWOptions& options);
     // The blocks alone (no ln_f, no lm_head).
@@ -96,6 +110,14 @@ private:
     std::uint64_t step_ = 0;
     Workspace<float> ws_;
     PrefixCache cache_;  // forgotten whenever the parameters may change
+    // set_parallel's parts: workspace, gradient (parameter layout), loss and counted targets each.
+    std::size_t shards_ = 1;
+    ParallelFor run_;
+    std::vector<Workspace<float>> shard_ws_;
+    std::vector<std::vector<float>> shard_grads_;
+    std::vector<double> shard_loss_, shard_count_;
+
+    double sharded_gradients(const std::int32_t* tokens, std::size_t B, std::size_t T, const std::uint8_t* mask);
 };
 
 }  // namespace posenc::model

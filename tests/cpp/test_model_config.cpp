@@ -68,6 +68,7 @@ TEST_CASE("validate names the offending field", "[model][config]") {
     cfg.d = 1024;
     CHECK_THAT(msg(validate(cfg)), StartsWith("the model has more than 2^24 parameters"));
     cfg = small_model_config(Scheme::t5);
+    cfg.t5_buckets = 32;
     cfg.t5_max_distance = 16;  // = t5Buckets/2: no room for the logarithmic buckets
     CHECK_THAT(msg(validate(cfg)), StartsWith("t5MaxDistance"));
     cfg = small_model_config(Scheme::additive);

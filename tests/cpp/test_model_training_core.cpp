@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,57 @@ TEST_CASE("train: chunks with first_index give one call's losses and parameters 
     REQUIRE(train(other, task, 3, 8, 10, 0, 6, AdamWOptions{}, elsewhere.data()).empty());
     CHECK(repeat == losses);
     CHECK(elsewhere != losses);
+}
+
+TEST_CASE("a diverged step is not applied: weights, AdamW state and t stay; train stops there", "[model][diverged]") {
+    const ModelConfig cfg = small_config(7);
+    TrainingTask task = copy_task(5);
+    Transformer poisoned(cfg), twin(cfg);
+    std::vector<float> losses(5, 0.0f), twin_losses(5);
+    REQUIRE(train(poisoned, task, 3, 8, 9, 0, 3, AdamWOptions{}, losses.data()).empty());
+    // One NaN weight in lm_head makes the next loss NaN (what a diverged run's weights hold).
+    const TensorSpec& head = spec_named(poisoned, "lm_head.weight");
+    float* weight = poisoned.parameters() + head.offset + 5;
+    const float kept = *weight;
+    *weight = NAN;
+    const std::vector<float> before(poisoned.parameters(), poisoned.parameters() + poisoned.parameter_count());
+    float nan_loss = 0.0f;
+    REQUIRE(train(poisoned, task, 3, 8, 9, 3, 2, AdamWOptions{}, &nan_loss).empty());
+    CHECK(std::isnan(nan_loss));
+    CHECK(poisoned.steps() == 3);  // stopped at the diverged step: the second was never taken
+    CHECK(std::memcmp(poisoned.parameters(), before.data(), before.size() * sizeof(float)) == 0);
+    CHECK(std::isnan(poisoned.train_step(task.tokens(), 3, 8, task.mask(), AdamWOptions{})));
+    CHECK(poisoned.steps() == 3);
+    // With the weight back, training goes on as if the diverged steps had never been tried: m, v
+    // and t were untouched, so the bits are those of a run that never diverged.
+    *weight = kept;
+    REQUIRE(train(poisoned, task, 3, 8, 9, 3, 2, AdamWOptions{}, losses.data() + 3).empty());
+    REQUIRE(train(twin, task, 3, 8, 9, 0, 5, AdamWOptions{}, twin_losses.data()).empty());
+    CHECK(losses == twin_losses);
+    CHECK(std::memcmp(poisoned.parameters(), twin.parameters(), twin.parameter_count() * sizeof(float)) == 0);
+}
+
+TEST_CASE("a run whose finite weights overflow the forward pass stops with every weight finite", "[model][diverged]") {
+    // Issue #26: a run at lr 1, no clipping, beta2 0.5 grew its weights until the loss was NaN
+    // (about step 130 there), and every weight was NaN after the next update. Here the weights
+    // are made that large at once (every one ×1e17: finite, but LayerNorm's squares overflow), so
+    // the first step diverges whatever the build's rounding: train() stops at it, nothing applied.
+    const ModelConfig cfg = small_config(7);
+    TrainingTask task = copy_task(5);
+    Transformer model(cfg);
+    for (std::size_t i = 0; i < model.parameter_count(); ++i) model.parameters()[i] *= 1e17f;
+    const std::vector<float> before(model.parameters(), model.parameters() + model.parameter_count());
+    REQUIRE(std::all_of(before.begin(), before.end(), [](float w) { return std::isfinite(w); }));
+    AdamWOptions wild;
+    wild.lr = 1.0f;
+    wild.clip = 0.0f;
+    wild.beta2 = 0.5f;
+    std::vector<float> losses(4, 0.0f);
+    REQUIRE(train(model, task, 4, 8, 1, 0, 4, wild, losses.data()).empty());
+    CHECK(model.steps() == 0);
+    CHECK(!std::isfinite(losses[0]));
+    CHECK(losses[1] == 0.0f);  // never reached
+    CHECK(std::memcmp(model.parameters(), before.data(), before.size() * sizeof(float)) == 0);
 }
 
 TEST_CASE("evaluate: loss and accuracies of a model that always predicts one symbol", "[model]") {

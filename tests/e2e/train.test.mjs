@@ -57,7 +57,9 @@ for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alib
       const lengths = train.getByRole('img', { name: /^Length generalisation/ });
       assert.match(await lengths.getAttribute('aria-label'), /1, 2, 3, 4, 6 and 8 times/);
       if (schemes.includes('rotary')) assert.match(await lengths.getAttribute('aria-label'), /PI, NTK-aware and YaRN/);
-      assert.ok((await train.locator('.train-summary').textContent()).length > 20);
+      // The run's sentence, no longer the note that holds its place.
+      const sentenceText = await train.locator('.train-summary').textContent();
+      assert.ok(sentenceText.length > 20 && !/^A sentence comparing the models appears/.test(sentenceText), sentenceText);
       // The learned attention: one map per model on the copy example, with its loss strip.
       await train.getByRole('heading', { name: 'Learned attention' }).scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]').length === n, schemes.length);
@@ -93,6 +95,52 @@ test('Pause stops the step count; Step takes one step each', async () => {
     const paused = (await statusLines(page)).map(stepOf);
     await page.waitForTimeout(1200);
     assert.deepEqual((await statusLines(page)).map(stepOf), paused);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+// A diverged scheme (issue #26): the worker script is served with the additive model's weights
+// scaled by 1e17 right after it is made (finite, but its first step overflows), so that scheme's
+// first step diverges while rotary trains on. The page must pause that scheme alone, say so in
+// its status line, keep Train usable and offer Reset.
+const CREATE = '  } else {\n    model = lab.createModel({ ...message.config, vocab: task.vocabSize });\n  }\n';
+const POISON = `  } else {
+    model = lab.createModel({ ...message.config, vocab: task.vocabSize });
+    if (message.config.scheme === 'additive') {
+      const bytes = model.save(), view = new DataView(bytes.buffer);
+      for (let at = 8 + Number(view.getBigUint64(0, true)); at + 4 <= bytes.length; at += 4) view.setFloat32(at, view.getFloat32(at, true) * 1e17, true);
+      model.dispose();
+      model = lab.loadModel(bytes);
+    }
+  }
+`;
+
+test('a diverged scheme pauses with its weights kept and says so; the others train on; Reset starts over', async () => {
+  const prepare = (context) => context.route('**/train/worker.js', async (route) => {
+    const source = await (await route.fetch()).text();
+    assert.ok(source.includes(CREATE), 'web/train/worker.js no longer creates its model as this test expects');
+    await route.fulfill({ body: source.replace(CREATE, POISON), contentType: 'text/javascript' });
+  });
+  const { page, problems, close } = await open(`${QUICK}&t.steps=20&t.schemes=additive,rotary`, { prepare });
+  try {
+    const train = section(page);
+    await train.scrollIntoViewIfNeeded();
+    await train.getByRole('button', { name: 'Train', exact: true }).click();
+    await page.waitForFunction(() => {
+      const lines = [...document.querySelectorAll('#train .train-status-line')].map((l) => l.textContent);
+      return lines.length === 2 && lines.some((l) => /diverged/.test(l)) && lines.some((l) => /budget reached/.test(l));
+    }, null, { timeout: 60000 });
+    const [additive, rotary] = await statusLines(page);
+    assert.match(additive, /step 0 .*diverged at step 1 \(loss (NaN|-?Infinity)\): paused; that step was not applied, so the weights of step 0 are kept/);
+    assert.match(additive, /press Reset to start again/);
+    assert.equal(stepOf(rotary), 20, rotary);
+    assert.doesNotMatch(rotary, /diverged/);
+    // Training settled: Train is back, and Reset clears both runs.
+    await train.getByRole('button', { name: 'Train', exact: true }).waitFor();
+    await train.getByRole('button', { name: 'Reset', exact: true }).click();
+    assert.match(await train.getByRole('status').textContent(), /Not trained yet/);
     assert.deepEqual(problems, []);
   } finally {
     await close();

@@ -238,7 +238,7 @@ describe('trained heads in the lanes', () => {
     }
   });
 
-  it('the results table shows perplexity by length with sentences computed from it', async () => {
+  it('the results table shows perplexity by length, sentences under the interval rule and the loss by position', async () => {
     const { page, problems, close } = await open(`#${SENTENCE}`);
     try {
       await reveal(page, '#panel-trained-results'); // the Measurements tab
@@ -246,10 +246,14 @@ describe('trained heads in the lanes', () => {
       await panel.scrollIntoViewIfNeeded();
       await page.waitForFunction(() => document.querySelectorAll('[data-figure="trained-results"] tbody tr').length > 0);
       const head = await page.locator('[data-figure="trained-results"] thead th').allTextContents();
-      assert.deepEqual(head.slice(1).map((h) => h.replace(/ = \d+$/, '')), ['T', '2T', '4T', '8T']);
+      assert.deepEqual(head.slice(1).map((h) => h.replace(/ = \d+$/, '')), ['T', '2T', '4T', '8T', 'Seeds']);
       const rows = await page.locator('[data-figure="trained-results"] tbody tr').allTextContents();
       assert.ok(rows.some((r) => /^Rotary \+ PI/.test(r)), rows.join('\n'));
-      assert.match(await page.locator('#trained-results-summary').textContent(), /learned best \(perplexity [\d.]+ ± [\d.]+/);
+      // The results store's records (dist/experiments/words.json): every sentence says its seeds.
+      const summary = await page.locator('#trained-results-summary').textContent();
+      assert.match(summary, /scored best on average \(perplexity [\d.]+( \[[\d.]+, [\d.]+\])?, (over \d+ seeds|from one seed)\)/);
+      assert.match(summary, /95% interval.*(no clear difference|beat|no claim)|(no clear difference|beat) .*95% interval/);
+      assert.equal(await page.locator('[data-figure="trained-positions"] canvas').count(), 1);
       assert.deepEqual(problems, []);
     } finally {
       await close();

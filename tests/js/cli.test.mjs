@@ -3,7 +3,7 @@
 // lab.loadModel, and the loaded model's held-out loss on the same task is the one the CLI printed.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -53,6 +53,24 @@ describe('posenc-train (native CLI)', () => {
       const [initial] = fresh.evaluate(task, { lengths: [RUN.T], B: RUN.B, batches: RUN.batches, seed: EVAL_SEED });
       assert.notEqual(initial.loss, result.loss);
       for (const handle of [model, fresh, task]) handle.dispose();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops with a message at a diverged step and writes nothing (issue #26)', async () => {
+    // lr 1, no clipping, beta2 0.5, no decay: the weights grow until a gradient overflows (step
+    // 386 in the native SSE4.1 build, seed 1); the run must say so instead of training on NaN.
+    const dir = await mkdtemp(join(tmpdir(), 'posenc-cli-'));
+    try {
+      const file = join(dir, 'diverged.safetensors');
+      const args = ['--task', 'copy', '--scheme', 'additive', '--d', '16', '--layers', '4', '--heads', '2', '--context', '8',
+        '--items', '4', '--batch', '4', '--steps', '3000', '--lr', '1', '--clip', '0', '--beta2', '0.5', '--weight-decay', '0',
+        '--log-every', '1000', '--out', file];
+      const run = spawnSync(CLI, args, { encoding: 'utf8' });
+      assert.notEqual(run.status, 0, `exit ${run.status}; stdout:\n${run.stdout}`);
+      assert.match(run.stderr, /^posenc-train: diverged at step \d+ \((a gradient was not finite|the loss was (-?nan|-?inf))\): the step was not applied and training stops, nothing written; lower --lr or keep --clip above 0\n$/);
+      assert.ok(!existsSync(file), 'a diverged run wrote a weights file');
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

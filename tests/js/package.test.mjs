@@ -27,9 +27,12 @@ const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 // What a user needs and nothing else: the API and the modules it imports, both cores, both
 // element builds and the notebook widget, the GloVe file they read from beside themselves, the
 // element's manifest and fallback image, the declarations (types/ and the scheme table's generated
-// one), and the documents npm always adds.
+// one), the licences of the npm packages bundled inside (dist/licences/, as the build found them:
+// tests/js/licences.test.mjs) and of the GloVe data, and the documents npm always adds.
 // No page, no sources, no build trees.
+const BUNDLED = JSON.parse(await readFile(join(ROOT, 'dist/licences/packages.json'), 'utf8'));
 const EXPECTED_FILES = [
+  'dist/glove-6b-100d-20k.LICENCE.txt', 'dist/licences/packages.json', 'dist/posenc-lab.html-data.json', 'dist/web-types.json', ...BUNDLED.map((r) => `dist/licences/${r.file}`),
   'CHANGELOG.md', 'CITATION.cff', 'LICENSE', 'README.md', 'package.json',
   'dist/anywidget.mjs', 'dist/checks.mjs', 'dist/custom-elements.json', 'dist/glove-6b-100d-20k.i8', 'dist/posenc-fallback.png', 'dist/model.mjs', 'dist/posenc.mjs', 'dist/scheme-table.mjs', 'dist/scheme-table.d.mts',
   'dist/posenc-core-scalar.mjs', 'dist/posenc-core-scalar.wasm', 'dist/posenc-core-simd.mjs', 'dist/posenc-core-simd.wasm',
@@ -58,7 +61,8 @@ test('publint finds nothing to report, suggestions included', async () => {
 
 test('the manifest is publishable and points every entry into the package', () => {
   assert.equal(pkg.private, undefined, 'private: true would refuse npm publish');
-  assert.deepEqual(Object.keys(pkg.exports), ['.', './element', './element.mjs', './anywidget', './custom-elements.json', './package.json']);
+  assert.deepEqual(Object.keys(pkg.exports), ['.', './element', './element.mjs', './anywidget', './custom-elements.json',
+    './html-data.json', './web-types.json', './package.json']);
   for (const entry of ['.', './element', './element.mjs', './anywidget']) {
     assert.deepEqual(Object.keys(pkg.exports[entry]), ['types', 'default'], `exports["${entry}"]: types first`);
   }

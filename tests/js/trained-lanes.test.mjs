@@ -1,9 +1,11 @@
-// The trained lanes' pure helpers (web/panels/trained-data.js) and the results table's
-// (web/panels/results-data.js): the numbers the page shows, checked against direct formulas.
+// The trained lanes' pure helpers (web/panels/trained-data.js) and the results panel's
+// (web/panels/results-data.js, on the results store's record shape): the numbers the page shows, checked against direct formulas.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from '../../web/panels/trained-data.js';
-import { lengthTitles, resultsSentences, resultsTable, rowLabel } from '../../web/panels/results-data.js';
+import {
+  groupRuns, lengthTitles, positionSeries, resultsSentences, resultsTable, runLabel, runSetAt,
+} from '../../web/panels/results-data.js';
 import { DEFAULTS, readHash, writeHash } from '../../dist/pipeline/state.js';
 
 describe('trained lanes: data helpers', () => {
@@ -53,72 +55,79 @@ describe('trained lanes: the URL', () => {
 });
 
 const LABELS = { additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary', learned: 'Learned', nope: 'NoPE' };
-const pp = (...pairs) => pairs.map((p) => (p === null ? null : { mean: p[0], spread: p[1] }));
 
-describe('trained lanes: results table', () => {
-  const results = {
-    lengths: [32, 64, 128, 256],
-    seeds: 3,
-    steps: 2000,
-    rows: [
-      { scheme: 'additive', variant: null, perplexity: pp([80, 1], [95, 2], [140, 5], [300, 9]) },
-      { scheme: 'concatenated', variant: null, perplexity: pp([84, 1.5], [99, 2], [150, 5], [320, 10]) },
-      { scheme: 'rotary', variant: null, perplexity: pp([70, 1], [72, 1], [90, 3], [150, 4]) },
-      { scheme: 'rotary', variant: 'yarn', perplexity: pp([70, 1], [71, 1], [75, 2], [84, 3]) },
-      { scheme: 'learned', variant: null, perplexity: pp([76, 2], null, null, null) },
-      { scheme: 'nope', variant: null, perplexity: pp([90, 3], [92, 3], [96, 3], [100, 3]) },
-    ],
-  };
+// A made-up store: losses per unit = the given mean at each multiple plus seeded unit noise and a
+// per-seed offset, the shape scripts/experiments.mjs writes.
+function store(spec, { seeds = [1, 2, 3], units = 8, unitNoise = 0.01, seedNoise = 0.005 } = {}) {
+  const records = [];
+  for (const [scheme, variant, means] of spec) {
+    for (const seed of seeds) {
+      const heldOut = {}; const byWindow = {};
+      [1, 2, 4, 8].forEach((k, i) => {
+        if (means[i] === null) return;
+        byWindow[k] = Array.from({ length: units }, (_, u) => means[i] + seedNoise * Math.sin(seed * 7.1 + i) + unitNoise * Math.cos(u * 3.7 + seed));
+        heldOut[k] = byWindow[k].reduce((a, b) => a + b, 0) / units;
+      });
+      records.push({ task: 'words', scheme, variant, seed, metric: 'loss', config: { context: 32 }, steps: 800, heldOut, byWindow,
+        byPosition: means[3] === null ? null : { 8: Array.from({ length: 256 }, (_, p) => means[0] + (p >= 32 ? means[3] - means[0] : 0)) } });
+    }
+  }
+  return { table: 'words', records };
+}
 
-  it('has one column per length, named by its multiple of T, and "—" where a model cannot run', () => {
-    assert.deepEqual(lengthTitles([32, 64, 128, 256]), ['T = 32', '2T = 64', '4T = 128', '8T = 256']);
+describe('results panel: the store as a table, sentences and lines', () => {
+  const results = store([
+    ['additive', 'none', [4.6, 4.8, 5.0, 5.3]],
+    ['concatenated', 'none', [4.6, 4.65, 4.7, 4.75]],
+    ['rotary', 'none', [4.5, 4.55, 4.6, 4.7]],
+    ['rotary', 'yarn', [4.5, 4.52, 4.55, 4.6]],
+    ['learned', 'none', [4.65, null, null, null]],
+    ['nope', 'none', [4.7, 4.7, 4.71, 4.71]],
+  ]);
+
+  it('one column per multiple and the seeds, perplexity with its interval, "—" where a model cannot run', () => {
+    assert.deepEqual(lengthTitles(32), ['T = 32', '2T = 64', '4T = 128', '8T = 256']);
     const { columns, rows } = resultsTable(results, LABELS);
-    assert.deepEqual(columns, ['Scheme', 'T = 32', '2T = 64', '4T = 128', '8T = 256']);
-    assert.deepEqual(rows[0], ['Additive', '80.0 ± 1', '95.0 ± 2', '140 ± 5', '300 ± 9']);
-    assert.equal(rows[1][1], '84.0 ± 1.5');
-    assert.equal(rows[3][0], 'Rotary + YaRN');
-    assert.deepEqual(rows[4].slice(1), ['76.0 ± 2', '—', '—', '—']);
-    assert.equal(rowLabel({ scheme: 'xpos', variant: 'none' }, LABELS), 'xpos');
+    assert.deepEqual(columns, ['Scheme', 'T = 32', '2T = 64', '4T = 128', '8T = 256', 'Seeds']);
+    assert.deepEqual(rows.map((r) => r[0]), ['NoPE', 'Additive', 'Learned', 'Concatenated', 'Rotary', 'Rotary + YaRN']);
+    assert.match(rows[1][1], /^99\.\d \[\d+(\.\d)?, \d+(\.\d)?\]$/);  // exp(4.6) = 99.5
+    assert.deepEqual(rows[2].slice(2), ['—', '—', '—', '3']);
+    assert.equal(runLabel({ scheme: 't5', variant: 't5max=128' }, { t5: 'T5 bias' }), 'T5 bias (t5max=128)');
   });
 
-  it('says which scheme learned best, whether add and concatenate differ beyond the spread, and who held up', () => {
+  it('claims under the interval rule, says its seeds, and ranks holding up by growth and by level', () => {
     const text = resultsSentences(results, LABELS).join(' ');
-    assert.match(text, /T = 32, Rotary learned best \(perplexity 70\.0 ± 1 over 3 seeds\)/);
-    // |80 − 84| = 4 > 1 + 1.5: a clear difference, additive ahead.
-    assert.match(text, /Additive beat Concatenated/);
-    // Growth to 8T: NoPE 100/90 = 1.11 least; concatenated 320/84 = 3.81 most; YaRN's 84 the lowest; learned cannot run.
-    assert.match(text, /at 256 tokens \(8T\), NoPE held up best \(×1\.11 its perplexity at T\) and Concatenated worst \(×3\.81/);
-    assert.match(text, /the lowest perplexity there is Rotary \+ YaRN's \(84\.0 ± 3\)/);
+    assert.match(text, /T = 32, Rotary scored best on average \(perplexity 90\.\d \[.*\], over 3 seeds\)/);
+    assert.match(text, /Against the runner-up: Rotary beat Additive on held-out loss \(nats per word\) at T by 0\.1/);
+    assert.match(text, /at T: Additive and Concatenated: no clear difference/);
+    assert.match(text, /At 8T: Concatenated beat Additive .* by 0\.55/);
+    assert.match(text, /Held up best by growth from T to 8T: NoPE beat Concatenated on the change/);
+    assert.match(text, /Lowest at 8T: Rotary beat NoPE/);  // plain schemes only: YaRN is a variant
     assert.match(text, /Learned cannot run past T/);
   });
 
-  it('reads the results file’s own shape: seeds as a list, variant "none", null cells, no spread for one seed', () => {
-    const file = {
-      lengths: [32, 64],
-      seeds: [1],
-      rows: [
-        { scheme: 'additive', variant: 'none', perplexity: [{ mean: 101.2, spread: null, seeds: 1 }, { mean: 180, spread: null, seeds: 1 }] },
-        { scheme: 'concatenated', variant: 'none', perplexity: [{ mean: 99.4, spread: null, seeds: 1 }, { mean: 150, spread: null, seeds: 1 }] },
-        { scheme: 'learned', variant: 'none', perplexity: [{ mean: 104, spread: null, seeds: 1 }, null] },
-        { scheme: 'rotary', variant: 'ntk', perplexity: [{ mean: 100, spread: null, seeds: 1 }, { mean: 120, spread: null, seeds: 1 }] },
-      ],
-    };
-    const { rows } = resultsTable(file, LABELS);
-    assert.deepEqual(rows.map((r) => r[0]), ['Additive', 'Concatenated', 'Learned', 'Rotary + NTK']);
-    assert.deepEqual(rows[0].slice(1), ['101', '180']);
-    assert.deepEqual(rows[2].slice(1), ['104', '—']);
-    const [first, second] = resultsSentences(file, LABELS);
-    assert.match(first, /Concatenated learned best \(perplexity 99\.4 over 1 seed\); at equal width Concatenated came out ahead .*one seed/);
-    assert.match(second, /Rotary \+ NTK held up best \(×1\.20 .* Additive worst \(×1\.78 .*Learned cannot run past T/);
+  it('one seed: an interval over held-out units only, said to be from one seed', () => {
+    const one = store([['additive', 'none', [4.6, 4.8, 5, 5.3]], ['concatenated', 'none', [4.7, 4.7, 4.75, 4.8]]], { seeds: [1] });
+    assert.match(resultsTable(one, LABELS).rows[0][1], /\(1 seed\)$/);
+    const text = resultsSentences(one, LABELS).join(' ');
+    assert.match(text, /from one seed: the spread over training seeds is unmeasured, so no claim/);
+    assert.doesNotMatch(text, /beat/);
   });
 
-  it('calls a gap within the seeds’ spread no clear difference, and follows the numbers when they change', () => {
-    const close = structuredClone(results);
-    close.rows[1].perplexity[0] = { mean: 81.5, spread: 1 }; // |80 − 81.5| = 1.5 < 1 + 1
-    assert.match(resultsSentences(close, LABELS)[0], /no clear difference/);
-    const flipped = structuredClone(results);
-    flipped.rows[1].perplexity[0] = { mean: 60, spread: 1 };
-    assert.match(resultsSentences(flipped, LABELS)[0], /Concatenated learned best.*Concatenated beat Additive/);
+  it('pairs by seed: only the seeds both schemes have count', () => {
+    const a = groupRuns(store([['additive', 'none', [4.6, 4.8, 5, 5.3]]], { seeds: [1, 2, 3] }).records)[0];
+    const b = groupRuns(store([['concatenated', 'none', [4.6, 4.8, 5, 5.3]]], { seeds: [2, 3, 4] }).records)[0];
+    assert.equal(runSetAt(a, 1, b).length, 2);
+    assert.deepEqual(runSetAt(a, 1, b)[0], a.records[1].byWindow[1]);
+  });
+
+  it('a loss-by-position line per plain scheme with positions, averaged over seeds and bins of 8 positions', () => {
+    const series = positionSeries(results, LABELS);
+    assert.deepEqual(series.map((s) => s.name), ['NoPE', 'Additive', 'Concatenated', 'Rotary']);
+    assert.equal(series[1].x.length, 32);  // bins of 8 positions
+    assert.deepEqual(series[1].x.slice(0, 3), [0, 8, 16]);
+    assert.ok(Math.abs(series[1].y[0] - 4.6) < 1e-12 && Math.abs(series[1].y[31] - 5.3) < 1e-12);
+    assert.equal(positionSeries(results, LABELS, { bin: 1 })[1].x.length, 256);
   });
 });
 

@@ -20,6 +20,8 @@ export class ChartFigure {
     this.canvas.setAttribute('role', 'img');
     this.canvas.setAttribute('aria-label', title); // until update() gives the full description
     this.canvas.tabIndex = 0;
+    // Drawn `height` px tall: shown at that height too (lab.css's 240 px is only the default).
+    this.canvas.style.height = `${height}px`;
     this.key = element('ul', { class: 'chart-key' });
     this.readout = element('p', { class: 'cell-readout', text: 'Point at the chart to read its values.' });
     this.live = liveRegion();

@@ -130,6 +130,7 @@ const page = { get lab() { return lab; }, get pipeline() { return pipeline; }, g
 const captions = createCaptions({ ui, trainedHeads, showControlError });
 const resultsTable = createResultsTable({
   panel: $('panel-trained-results'), slot: slot('trained-results'), summary: $('trained-results-summary'),
+  positions: slot('trained-positions'),
 });
 const settingsFigures = createSettingsFigures({ ui, spreadPanel, distancePanel, anglesPanel });
 // Finding one's way (issue #23): what is folded and which Measurements tab shows live in the state

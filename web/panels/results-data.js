@@ -1,104 +1,162 @@
-// The trained models' results (data/models/results.json) as a table and as plain sentences, both
-// computed from the numbers, without the DOM.
+// The results store's records (data/experiments/<table>.json, written by scripts/experiments.mjs)
+// as the page's table, its sentences and the loss-by-position series, without the DOM. The same
+// grouping and pairing feed docs/EXPERIMENTS.md (scripts/experiments-docs.mjs), so the page and
+// the doc say the same things, under the same rule (web/pipeline/intervals.js).
 //
-// results: { lengths: [T, 2T, …], rows: [{ scheme, variant, perplexity: [{ mean, spread } | null …] }],
-//            seeds (a count or the list of seeds), steps, pollution }; perplexity[k] belongs to
-//            lengths[k]; a missing or non-finite mean is a length the model cannot run (a learned
-//            table past T); spread is the sample standard deviation over seeds, null for one seed.
+// store: { table, records: [{ task, scheme, variant, seed, metric: 'loss' | 'accuracy',
+//          config: { context, … }, heldOut: { "1": …, "8": … }, byWindow: { "1": [per unit] … },
+//          byPosition: { "8": [per position] } | null }] }; a multiple missing from heldOut is a
+//          length the model cannot run (a learned table past T).
+import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../pipeline/intervals.js';
 
+const SCHEME_ORDER = ['nope', 'additive', 'learned', 'concatenated', 'rotary', 'alibi', 't5'];
 const VARIANTS = { pi: 'PI', ntk: 'NTK', yarn: 'YaRN' };
-const isPlain = (row) => !row.variant || row.variant === 'none';
+export const MULTIPLES = [1, 2, 4, 8];
 
-/** A row's name: the scheme's label, plus its RoPE extension if any ("Rotary + PI"). */
-export function rowLabel(row, labels = {}) {
-  const name = labels[row.scheme] ?? row.scheme;
-  return isPlain(row) ? name : `${name} + ${VARIANTS[row.variant] ?? row.variant}`;
+/** Records grouped by scheme and variant, seeds ascending; plain runs first, schemes in order. */
+export function groupRuns(records) {
+  const groups = new Map();
+  for (const r of records) {
+    const id = `${r.scheme}|${r.variant}`;
+    if (!groups.has(id)) groups.set(id, { scheme: r.scheme, variant: r.variant, records: [] });
+    groups.get(id).records.push(r);
+  }
+  const rank = (g) => SCHEME_ORDER.indexOf(g.scheme) * 10 + (g.variant === 'none' ? 0 : 1);
+  return [...groups.values()].map((g) => ({ ...g, records: g.records.sort((a, b) => a.seed - b.seed) }))
+    .sort((a, b) => rank(a) - rank(b) || (a.variant < b.variant ? -1 : 1));
 }
 
-const cell = (row, k) => {
-  const value = row.perplexity?.[k];
-  return value && Number.isFinite(value.mean) ? value : null;
-};
-const digits = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
-const hasSpread = (value) => Number.isFinite(value.spread);
-// The spread to two significant digits: it says how far the mean can be trusted, no further.
-const shown = (value) => `${digits(value.mean)}${hasSpread(value) ? ` ± ${Number(value.spread.toPrecision(2))}` : ''}`;
-
-/** How many seeds the results average over (results.seeds is a count or the seeds themselves). */
-export function seedCount(results) {
-  return Array.isArray(results.seeds) ? results.seeds.length : Number(results.seeds) || 0;
+/** A group's name: the scheme's label plus its variant ("Rotary + PI", "T5 bias (t5max=128)"). */
+export function runLabel(group, labels = {}) {
+  const name = labels[group.scheme] ?? group.scheme;
+  if (group.variant === 'none') return name;
+  return VARIANTS[group.variant] ? `${name} + ${VARIANTS[group.variant]}` : `${name} (${group.variant})`;
 }
 
-/** Column titles: "T = 32", "2T = 64", … (multiples of the first length, the training length). */
-export function lengthTitles(lengths) {
-  return lengths.map((length, k) => {
-    const multiple = length / lengths[0];
-    return `${k === 0 ? '' : Number.isInteger(multiple) ? multiple : multiple.toFixed(1)}T = ${length}`;
-  });
+const has = (r, k) => Number.isFinite(r.heldOut?.[k]) && Array.isArray(r.byWindow?.[k]);
+// The seeds both groups hold at multiple k (and at 1, when `alsoAt` is 1), ascending.
+const commonSeeds = (a, b, k, alsoAt = k) => a.records.filter((r) => has(r, k) && has(r, alsoAt)
+  && b.records.some((s) => s.seed === r.seed && has(s, k) && has(s, alsoAt))).map((r) => r.seed);
+
+/** runs[s][u] of `group` at multiple k over the seeds `other` also has there, or null if none. */
+export function runSetAt(group, k, other = group) {
+  const seeds = commonSeeds(group, other, k);
+  return seeds.length ? seeds.map((seed) => group.records.find((r) => r.seed === seed).byWindow[k]) : null;
 }
 
-/** { columns, rows }: one row per scheme and variant, cells "mean ± spread" or "—" (not run). */
-export function resultsTable(results, labels) {
+/** runs[s][u] of the change from 1× to 8× (per unit), over the seeds `other` also has. */
+export function growthSet(group, other = group) {
+  const seeds = commonSeeds(group, other, 8, 1);
+  return seeds.length ? seeds.map((seed) => {
+    const r = group.records.find((x) => x.seed === seed);
+    return r.byWindow[8].map((v, u) => v - r.byWindow[1][u]);
+  }) : null;
+}
+
+/** Mean [95% interval over seeds] of a group at multiple k, or null. */
+export function cellInterval(group, k) {
+  return meanInterval(group.records.filter((r) => has(r, k)).map((r) => r.heldOut[k]));
+}
+
+const perplexityOf = (store) => store.records[0]?.task === 'words';
+const digits = (v) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3));
+// "98.8 [96.1, 101.6]": perplexity for words (exp of the loss and of its interval's ends).
+function shown(interval, perplexity) {
+  const f = perplexity ? Math.exp : (v) => v;
+  return interval.low === null ? `${digits(f(interval.mean))} (1 seed)`
+    : `${digits(f(interval.mean))} [${digits(f(interval.low))}, ${digits(f(interval.high))}]`;
+}
+
+/** Column titles: "T = 32", "2T = 64", … */
+export function lengthTitles(T) {
+  return MULTIPLES.map((k) => `${k === 1 ? '' : k}T = ${k * T}`);
+}
+
+/** { columns, rows }: one row per scheme and variant, cells "mean [95% interval]" or "—". */
+export function resultsTable(store, labels) {
+  const groups = groupRuns(store.records);
+  const T = store.records[0]?.config.context ?? 0;
+  const perplexity = perplexityOf(store);
   return {
-    columns: ['Scheme', ...lengthTitles(results.lengths)],
-    rows: results.rows.map((row) => [rowLabel(row, labels), ...results.lengths.map((_, k) => {
-      const value = cell(row, k);
-      return value ? shown(value) : '—';
-    })]),
+    columns: ['Scheme', ...lengthTitles(T), 'Seeds'],
+    rows: groups.map((g) => [runLabel(g, labels), ...MULTIPLES.map((k) => {
+      const c = cellInterval(g, k);
+      return c ? shown(c, perplexity) : '—';
+    }), String(g.records.length)]),
   };
 }
 
-/** The plain (unextended) rows with a number at length index k, best (lowest perplexity) first. */
-function ranked(results, k) {
-  return results.rows.filter((row) => isPlain(row) && cell(row, k)).sort((a, b) => cell(a, k).mean - cell(b, k).mean);
+const meanAt = (g, k) => cellInterval(g, k)?.mean;
+const growthOf = (g) => {
+  const c = meanInterval(g.records.filter((r) => has(r, 1) && has(r, 8)).map((r) => r.heldOut[8] - r.heldOut[1]));
+  return c?.mean;
+};
+
+// The best two plain groups by `score` (lower first for losses), among groups with a score.
+function topTwo(groups, score, lowerIsBetter) {
+  return groups.filter((g) => g.variant === 'none' && Number.isFinite(score(g)))
+    .sort((a, b) => (lowerIsBetter ? 1 : -1) * (score(a) - score(b))).slice(0, 2);
 }
 
 /**
- * One or two sentences from the numbers: which scheme learned best at the training length (and
- * whether adding or concatenating differs by more than the seeds' spread), and which held up
- * best and worst at the longest length measured, as a multiple of its own perplexity at T.
+ * Sentences from the records under the interval rule: who was best at T and whether the
+ * runner-up differs clearly; adding against concatenating at T and at 8×; who held up best past T
+ * by growth from 1× and by level at 8×, each against the runner-up. Each says its seeds.
  */
-export function resultsSentences(results, labels) {
-  const name = (row) => rowLabel(row, labels);
-  const count = seedCount(results);
-  const seeds = count ? ` over ${count} seed${count === 1 ? '' : 's'}` : '';
+export function resultsSentences(store, labels) {
+  const groups = groupRuns(store.records);
+  if (!groups.length) return [];
+  const lowerIsBetter = (store.records[0].metric ?? 'loss') === 'loss';
+  const perplexity = perplexityOf(store);
+  const measure = perplexity ? 'held-out loss (nats per word)' : `held-out ${store.records[0].metric ?? 'loss'}`;
+  const name = (g) => runLabel(g, labels);
+  const compare = (a, b, k, what) => {
+    const [x, y] = [runSetAt(a, k, b), runSetAt(b, k, a)];
+    return x && y ? comparisonSentence(pairedDifference(x, y), { names: [name(a), name(b)], what, lowerIsBetter }) : '';
+  };
   const sentences = [];
-  const atT = ranked(results, 0);
-  if (atT.length) {
-    const best = atT[0];
-    let text = `At the training length T = ${results.lengths[0]}, ${name(best)} learned best (perplexity ${shown(cell(best, 0))}${seeds})`;
-    const add = atT.find((row) => row.scheme === 'additive');
-    const cat = atT.find((row) => row.scheme === 'concatenated');
-    if (add && cat) {
-      const [a, c] = [cell(add, 0), cell(cat, 0)];
-      // "Clear" only when the gap exceeds both spreads together: the seeds alone could explain less.
-      // Without spreads (one seed) there is nothing to weigh the gap against: say so.
-      const better = a.mean < c.mean ? add : cat;
-      const pair = `${shown(a)} against ${shown(c)} for adding and concatenating`;
-      if (!hasSpread(a) || !hasSpread(c)) {
-        text += `; at equal width ${name(better)} came out ahead (${pair}), from one seed, so with no spread to judge it by`;
-      } else if (Math.abs(a.mean - c.mean) > a.spread + c.spread) {
-        text += `; at equal width ${name(better)} beat ${name(better === add ? cat : add)} (${pair})`;
-      } else {
-        text += `; adding and concatenating at equal width show no clear difference (${pair}, within the spread over seeds)`;
-      }
-    }
-    sentences.push(`${text}.`);
+  const T = store.records[0].config.context;
+  const f = perplexity ? Math.exp : (v) => v;
+  const [best, second] = topTwo(groups, (g) => meanAt(g, 1), lowerIsBetter);
+  if (best) {
+    const c = cellInterval(best, 1);
+    const interval = c.low === null ? '' : ` [${digits(f(c.low))}, ${digits(f(c.high))}]`;
+    sentences.push(`At the training length T = ${T}, ${name(best)} scored best on average ` +
+      `(${perplexity ? 'perplexity ' : ''}${digits(f(c.mean))}${interval}, ${seedsText(c.n)}).`);
+    if (second) sentences.push(`Against the runner-up: ${compare(best, second, 1, `${measure} at T`)}`);
   }
-  const last = results.lengths.length - 1;
-  if (last > 0) {
-    const growth = (row) => cell(row, last).mean / cell(row, 0).mean;
-    const past = results.rows.filter((row) => cell(row, 0) && cell(row, last)).sort((a, b) => growth(a) - growth(b));
-    const cannot = results.rows.filter((row) => cell(row, 0) && !cell(row, last)).map(name);
-    if (past.length >= 2) {
-      const times = (row) => `×${growth(row).toFixed(2)} its perplexity at T`;
-      const [best, worst] = [past[0], past.at(-1)];
-      const lowest = past.reduce((a, b) => (cell(b, last).mean < cell(a, last).mean ? b : a));
-      sentences.push(`Past the training length, at ${results.lengths[last]} tokens (${lengthTitles(results.lengths)[last].split(' ')[0]}), ` +
-        `${name(best)} held up best (${times(best)}) and ${name(worst)} worst (${times(worst)}); ` +
-        `the lowest perplexity there is ${name(lowest)}'s (${shown(cell(lowest, last))})` +
-        `${cannot.length ? `; ${cannot.join(', ')} cannot run past T` : ''}.`);
-    }
+  const find = (scheme) => groups.find((g) => g.scheme === scheme && g.variant === 'none');
+  const [add, cat] = [find('additive'), find('concatenated')];
+  if (add && cat) {
+    sentences.push(`Adding against concatenating at equal width, at T: ${compare(add, cat, 1, `${measure} at T`)}`);
+    sentences.push(`At 8T: ${compare(add, cat, 8, `${measure} at 8T`)}`);
   }
+  const [steady, steadyNext] = topTwo(groups, growthOf, lowerIsBetter);
+  if (steady && steadyNext) {
+    const [x, y] = [growthSet(steady, steadyNext), growthSet(steadyNext, steady)];
+    sentences.push(`Held up best by growth from T to 8T: ${comparisonSentence(pairedDifference(x, y),
+      { names: [name(steady), name(steadyNext)], what: `the change of ${measure} from T to 8T`, lowerIsBetter })}`);
+  }
+  const [level, levelNext] = topTwo(groups, (g) => meanAt(g, 8), lowerIsBetter);
+  if (level && levelNext) sentences.push(`Lowest${lowerIsBetter ? '' : ' error'} at 8T: ${compare(level, levelNext, 8, `${measure} at 8T`)}`);
+  const cannot = groups.filter((g) => g.variant === 'none' && g.records.some((r) => has(r, 1)) && !g.records.some((r) => has(r, 8)));
+  if (cannot.length) sentences.push(`${cannot.map(name).join(', ')} cannot run past T.`);
   return sentences;
+}
+
+/**
+ * The loss-by-position lines: one per plain scheme with byPosition, the mean over its seeds and
+ * over each `bin` consecutive positions of the 8× windows (one position alone averages only the
+ * windows' targets there, too few to read a trend from): [{ scheme, name, x (the bins' first
+ * positions), y, seeds }].
+ */
+export function positionSeries(store, labels, { bin = 8 } = {}) {
+  return groupRuns(store.records).filter((g) => g.variant === 'none' && g.records.every((r) => r.byPosition?.[8]))
+    .map((g) => {
+      const n = g.records[0].byPosition[8].length;
+      const y = new Float64Array(Math.ceil(n / bin));
+      const per = new Float64Array(y.length);
+      for (const r of g.records) r.byPosition[8].forEach((v, p) => { y[Math.floor(p / bin)] += v; per[Math.floor(p / bin)] += 1; });
+      return { scheme: g.scheme, name: runLabel(g, labels), x: Array.from(y, (_, i) => i * bin), y: Array.from(y, (v, i) => v / per[i]), seeds: g.records.length };
+    });
 }

@@ -1,16 +1,17 @@
-// The trained models' results on the page: held-out perplexity per scheme at T, 2T, 4T, 8T with
-// the spread over seeds, and sentences computed from those numbers (web/panels/results-data.js).
-// The panel stays hidden unless the models' manifest names a results file ("results":
-// "results.json", written beside the models by scripts/model-results); that file is then fetched
-// once, lazily: when the panel nears the viewport, or when load() is called (the Heads control
-// switching to trained). Text goes in with DOM APIs only.
+// The trained models' results on the page, from the results store (data/experiments/, shipped as
+// experiments/ beside posenc.mjs; scripts/experiments.mjs writes it): held-out perplexity per
+// scheme at T, 2T, 4T, 8T with a 95% interval over seeds, sentences under the interval rule
+// (web/panels/results-data.js) and the held-out loss by position inside the 8T windows, one line
+// per scheme. Fetched once, lazily: when the panel nears the viewport, or when load() is called
+// (the Heads control switching to trained). Text goes in with DOM APIs only.
+import { ChartFigure } from '../figures/chart-figure.js';
 import { TableFigure } from '../figures/table-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setHidden, setText } from '../figures/dom.js';
-import { resultsSentences, resultsTable, seedCount } from './results-data.js';
+import { CURVE_STYLE } from './distance.js';
+import { positionSeries, resultsSentences, resultsTable } from './results-data.js';
 
-// Shipped beside posenc.mjs (scripts/build copies data/models/ into dist/models/).
-const MODELS_URL = new URL('../models/', import.meta.url);
+const STORE_URL = new URL('../experiments/words.json', import.meta.url);
 
 async function fetchJson(url) {
   const response = await fetch(url);
@@ -18,17 +19,20 @@ async function fetchJson(url) {
   return response.json();
 }
 
-/** panel: the section to show; slot: the table's [data-figure]; summary: a <p> for the sentences. */
-export function createResultsTable({ panel, slot, summary, models = MODELS_URL }) {
-  let resultsUrl = null; // set by watch() when the manifest names a results file
+/**
+ * panel: the section to show; slot: the table's [data-figure]; summary: a <p> for the sentences;
+ * positions: the [data-figure] of the loss-by-position chart (optional).
+ */
+export function createResultsTable({ panel, slot, summary, positions = null, store = STORE_URL }) {
   let started = null;
   const figure = new TableFigure(slot, { title: 'Trained models: held-out perplexity by length' });
+  const chart = positions ? new ChartFigure(positions, { title: 'Trained models: held-out loss by position', height: 260 }) : null;
   setText(summary, 'The trained models’ results load when this panel scrolls into view.');
 
   async function fetchResults() {
     setText(summary, 'Loading the trained models’ results…');
     try {
-      show(await fetchJson(resultsUrl));
+      show(await fetchJson(store));
     } catch (error) {
       setText(summary, `The trained models’ results could not be loaded (${error.message}).`);
       setHidden(slot, true);
@@ -37,32 +41,39 @@ export function createResultsTable({ panel, slot, summary, models = MODELS_URL }
 
   function show(results) {
     const { columns, rows } = resultsTable(results, SCHEME_LABELS);
-    const count = seedCount(results);
-    const seeds = count ? `${count} seed${count === 1 ? '' : 's'}` : 'the seeds';
+    const steps = results.records[0]?.steps;
     figure.update({
       columns,
       rows,
-      label: `Held-out perplexity (lower is better) of each scheme's trained model at the training length T and beyond: ` +
-        `mean ± spread over ${seeds}`,
-      note: `Perplexity = exp(mean −ln p of the next word) on held-out text; ± is the spread over ${seeds}` +
-        `${results.steps ? `, ${results.steps} training steps each` : ''}; — means the model cannot run at that length.`,
+      label: 'Held-out perplexity (lower is better) of each scheme’s trained model at the training length T and beyond: ' +
+        'mean and 95% interval over the seeds in the last column',
+      note: `Perplexity = exp(mean −ln p of the next word) on the same held-out words at every length; [low, high] is the ` +
+        `95% interval over seeds${steps ? `, ${steps} training steps each` : ''}; — means the model cannot run at that length.`,
     });
     setText(summary, resultsSentences(results, SCHEME_LABELS).join(' '));
+    const series = positionSeries(results, SCHEME_LABELS);
+    if (chart && series.length) {
+      const T = results.records[0].config.context;
+      chart.update({
+        series: series.map((s) => ({ name: `${s.name} (${s.seeds} seed${s.seeds === 1 ? '' : 's'})`,
+          colour: CURVE_STYLE[s.scheme]?.colour ?? '#56B4E9', dash: CURVE_STYLE[s.scheme]?.dash, kind: 'line', x: s.x, y: s.y })),
+        xLabel: `position in a window of ${8 * T} words (trained: 0–${T - 1})`,
+        yLabel: 'held-out loss (nats per word)',
+        yMin: Math.min(...series.flatMap((s) => s.y)) * 0.95,
+        label: `Held-out loss by position inside windows of ${8 * T} words, one line per scheme (mean over windows, seeds and ` +
+          'each 8 positions): ' +
+          `positions past ${T - 1} were never seen in training.`,
+      });
+    }
   }
 
   const load = () => {
-    if (resultsUrl) started ??= fetchResults();
+    started ??= fetchResults();
   };
   return {
     load,
-    /**
-     * Reads the models' manifest (call only when models ship) and, if it names a results file,
-     * shows the panel and fetches the results as the panel nears the viewport.
-     */
+    /** Shows the panel and fetches the results as the panel nears the viewport. */
     async watch() {
-      const manifest = await fetchJson(new URL('manifest.json', models)).catch(() => null);
-      if (typeof manifest?.results !== 'string') return;
-      resultsUrl = new URL(manifest.results, models);
       panel.hidden = false;
       const watcher = new IntersectionObserver((entries) => {
         if (entries.some((entry) => entry.isIntersecting)) { watcher.disconnect(); load(); }

@@ -7,6 +7,7 @@ import { formatValue } from '../figures/accessibility.js';
 import { SCHEME_ROPE_SCALING } from '../posenc.mjs';
 import { element } from '../figures/dom.js';
 import { CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
+import { fitRange } from './axis.js';
 import { BIN, EVAL_EVERY, MULTIPLES, isLanguageTask } from './config.js';
 // The rotary model's curves with each RoPE scaling, drawn in the style of the lane that scales ω
 // the same way: type → [scheme, label].
@@ -23,10 +24,17 @@ export const schemeName = (scheme) => (scheme === 'learned' ? 'Learned table' : 
  */
 export function createTrainFigures(parts) {
   const { status, samples, inspectNote, layer, head, sentence, xAxis } = parts;
-  const lossChart = new ChartFigure(parts.lossSlot, { title: 'Loss during training', height: 260 });
-  const lengthChart = new ChartFigure(parts.lengthSlot, { title: 'Length generalisation', height: 240 });
+  const lossChart = new ChartFigure(parts.lossSlot, { title: 'Loss during training', height: CHART_HEIGHT });
+  const lengthChart = new ChartFigure(parts.lengthSlot, { title: 'Length generalisation', height: CHART_HEIGHT });
   const attentionFigure = new HeatmapFigure(parts.attentionSlot, { title: 'Learned attention' });
   const stripFigure = new HeatmapFigure(parts.stripSlot, { title: 'Per-token loss' });
+  // Until the first maps arrive, one empty frame per model holds their place (train.css hides the
+  // frames once the figure has tiles), so the section does not grow when they come.
+  const mapFrames = placeholders(parts.attentionSlot, 1, ['rows', 'cols']);
+  const stripFrames = placeholders(parts.stripSlot, STRIP_RATIO, ['cols']);
+  // The charts' y ranges, kept between paints while the data stays inside (axis.js).
+  let lossRange = null;
+  let lengthRange = null;
   let state;
   const using = (render) => (list, current) => { state = current; return render(list); };
 
@@ -47,6 +55,11 @@ export function createTrainFigures(parts) {
       if (Number.isFinite(run.stepsPerSecond) && !run.loaded) parts.push(`${run.stepsPerSecond.toFixed(1)} steps/s`);
       if (run.phase === 'starting') parts.push('starting…');
       if (run.phase === 'done') parts.push('budget reached');
+      if (run.phase === 'diverged') {
+        const { step, loss } = run.diverged;
+        parts.push(`diverged at step ${step} (loss ${Number.isFinite(loss) ? formatValue(loss) : loss}${Number.isFinite(loss) ? ', a gradient not finite' : ''}): ` +
+          `paused; that step was not applied, so the weights of step ${step - 1} are kept (Download saves them); press Reset to start again, with a lower learning rate`);
+      }
       return element('span', { className: 'train-status-line', 'data-run': run.key, text: parts.join(' · ') });
     }));
   }
@@ -77,6 +90,7 @@ export function createTrainFigures(parts) {
       series.push({ name: `${run.name} held-out`, colour: run.style.colour, dash: [2, 3], kind: 'line', x: span, y: span.map(() => loss) });
     }
     const xLabel = perStep === 1 ? 'step' : `tokens seen (${perStep} per step)`;
+    lossRange = fitRange(series.flatMap((c) => c.y), lossRange, { floor: 0 }); // a loss is never negative
     const loadedText = loaded.length
       ? ` Loaded models have no training curve; their held-out loss is a flat dotted line: ${
         loaded.map((r) => `${r.name} ${formatValue(lastHeldout(r).loss)}`).join(', ')}.`
@@ -85,9 +99,11 @@ export function createTrainFigures(parts) {
       series: series.length ? series : [{ name: '(not trained yet)', colour: CURVE_STYLE.nope.colour, kind: 'line', x: [0], y: [NaN] }],
       xLabel,
       yLabel: 'loss (nats per token)',
+      yMin: lossRange?.min,
+      yMax: lossRange?.max,
       label: `Loss during training against ${xLabel}: the training loss (lines, means of ${BIN} steps) and the held-out loss ` +
-        `(dots, every ${EVAL_EVERY} steps) of ${list.filter((r) => !r.loaded).map((r) => r.name).join(', ') || 'no trained model yet'}.` +
-        `${loadedText} Focus the chart and use the left and right arrow keys to read the values at one step.`,
+        `(dots, every ${EVAL_EVERY} steps) of ${list.filter((r) => !r.loaded).map((r) => r.name).join(', ') || 'no trained model yet'}` +
+        `${axisText(lossRange)}.${loadedText} Focus the chart and use the left and right arrow keys to read the values at one step.`,
     });
   }
 
@@ -95,11 +111,9 @@ export function createTrainFigures(parts) {
     const accuracy = !isLanguageTask(state.task);
     const metric = accuracy ? 'accuracy' : 'loss';
     const series = [];
-    let top = accuracy ? 1 : 0;
     for (const run of list.filter((r) => r.curves)) {
       const add = (name, style, points) => {
         const y = points.map((p) => p[metric]);
-        top = Math.max(top, ...y.filter(Number.isFinite));
         series.push({ name, colour: style.colour, dash: style.dash, kind: 'line', x: MULTIPLES, y });
       };
       // A loaded model is evaluated at multiples of its own context, drawn dotted like its loss line.
@@ -108,19 +122,23 @@ export function createTrainFigures(parts) {
         if (run.curves[type]) add(`${run.name} + ${label}`, CURVE_STYLE[id], run.curves[type]);
       }
     }
-    const lowest = Math.min(top, ...series.flatMap((c) => c.y).filter(Number.isFinite));
-    series.push({ name: `training length T = ${state.length}`, colour: CURVE_STYLE.bound.colour, dash: [1, 2], kind: 'line', x: [1, 1], y: [accuracy ? 0 : 0.95 * lowest, top * 1.05 || 1] });
+    // Both metrics fit their curves, like the loss chart (an accuracy within 0 … 1); before any
+    // curve, an accuracy shows 0 … 1 and a loss the chart's default.
+    lengthRange = fitRange(series.flatMap((c) => c.y), lengthRange, accuracy ? { floor: 0, ceiling: 1 } : { floor: 0 }) ??
+      (accuracy ? { min: 0, max: 1 } : null);
+    const span = lengthRange ? [lengthRange.min, lengthRange.max] : [0, 1];
+    series.push({ name: `training length T = ${state.length}`, colour: CURVE_STYLE.bound.colour, dash: [1, 2], kind: 'line', x: [1, 1], y: span });
     const what = accuracy ? 'answer accuracy (fraction of answer tokens right)' : 'held-out loss (nats per token)';
     const loadedNames = list.filter((r) => r.loaded && r.curves).map((r) => r.name).join(', ');
     lengthChart.update({
       series,
       xLabel: 'evaluation length (× training length)',
       yLabel: accuracy ? 'answer accuracy' : 'held-out loss',
-      // Loss curves differ by tenths of a nat: start the axis just below the lowest, not at 0.
-      yMin: accuracy ? 0 : 0.95 * lowest,
+      yMin: span[0],
+      yMax: span[1],
       label: `Length generalisation: ${what} at 1, 2, 3, 4, 6 and 8 times the training length T = ${state.length}, ` +
         `per model${list.some((r) => r.curves?.pi) ? ', the rotary model also with PI, NTK-aware and YaRN scaling' : ''}` +
-        `${loadedNames ? `; loaded models (dotted) at multiples of their own context: ${loadedNames}` : ''}; ` +
+        `${loadedNames ? `; loaded models (dotted) at multiples of their own context: ${loadedNames}` : ''}${axisText(lengthRange)}; ` +
         'the dotted vertical line marks the training length; a learned table has no values past it. Use the arrow keys to read each length.',
     });
   }
@@ -132,7 +150,10 @@ export function createTrainFigures(parts) {
     fillSelect(layer, layers);
     fillSelect(head, heads);
     if (!shown.length) {
-      inspectNote.textContent ||= 'The attention maps appear after 100 steps or on pause.';
+      inspectNote.textContent ||= 'The maps appear after 100 steps or on pause.';
+      const names = list.length ? list.map((r) => r.name) : state.schemes.map(schemeName);
+      mapFrames(names);
+      stripFrames(names);
       return;
     }
     const l = Number(layer.value);
@@ -175,16 +196,19 @@ export function createTrainFigures(parts) {
   }
 
   // The sentence compares the models where all have numbers: up to the step the slowest reached,
-  // and at the latest length evaluation they all made.
+  // at the latest held-out evaluation after step 0 they all made (a pause evaluates each model at
+  // its own step), and at the latest length evaluation they all made.
   const commonStep = (list) => Math.min(...list.map((r) => r.step));
+  const commonHeldStep = (list) => Math.max(-1, ...(list[0]?.heldout ?? []).map((h) => h.step)
+    .filter((step) => step > 0 && list.every((r) => r.heldout.some((h) => h.step === step))));
   const commonLengthStep = (list) => Math.max(-1, ...[...(list[0]?.curvesByStep.keys() ?? [])]
     .filter((step) => list.every((r) => r.curvesByStep.has(step))));
 
-  function summaryInput(run, upTo, lengthStep) {
+  function summaryInput(run, upTo, heldStep, lengthStep) {
     const bins = Math.floor(upTo / BIN);
     const steps = Array.from({ length: bins }, (_, k) => (k + 1) * BIN);
     const metric = isLanguageTask(state.task) ? 'loss' : 'accuracy';
-    const held = run.heldout.filter((h) => h.step <= upTo).sort((a, b) => a.step - b.step).at(-1);
+    const held = run.heldout.find((h) => h.step === heldStep);
     const curves = run.curvesByStep.get(lengthStep);
     return {
       scheme: run.scheme,
@@ -204,7 +228,37 @@ export function createTrainFigures(parts) {
     attention: using(renderAttention),
     samples: using(renderSamples),
     // The run sentence's inputs (web/train/summary.js) for the trained (not loaded) runs.
-    summaryInputs: using((list) => list.map((r) => summaryInput(r, commonStep(list), commonLengthStep(list)))),
+    summaryInputs: using((list) => list.map((r) => summaryInput(r, commonStep(list), commonHeldStep(list), commonLengthStep(list)))),
+  };
+}
+
+const CHART_HEIGHT = 280;
+// A loss strip's tiles are 1 × (n − 1) cells, drawn at HeatmapFigure's widest ratio (3) for n ≥ 4.
+const STRIP_RATIO = 3;
+
+const axisText = (range) => (range ? `; the y axis runs from ${formatValue(range.min)} to ${formatValue(range.max)}` : '');
+
+/**
+ * Empty frames the size of a heatmap's tiles, just before the tiles of the figure in `slot` (inside
+ * the figure, so that it counts as in view, and paints, as soon as the frames are), hidden from
+ * assistive technology (the note says what will come). Each is built like a tile (heatmap-figure.js):
+ * a title line, then a map grid with the word gutters the tiles will have (rows and/or cols) around
+ * a frame of width ∶ height = ratio; the box carries the tiles' data-count, which sets the gutters.
+ * → show(names): one frame per name.
+ */
+function placeholders(slot, ratio, gutters) {
+  const box = element('div', { class: 'fig-tiles train-placeholders', 'aria-hidden': 'true' });
+  slot.querySelector('.fig-tiles').before(box);
+  return (names) => {
+    if (box.dataset.names === names.join()) return;
+    box.dataset.names = names.join();
+    box.dataset.count = String(names.length);
+    box.replaceChildren(...names.map((name) => {
+      const frame = element('div', { class: 'map-frame train-placeholder' });
+      frame.style.aspectRatio = String(ratio);
+      const grid = element('div', { class: `map-grid ${gutters.map((g) => `has-${g}`).join(' ')}` }, [frame]);
+      return element('div', { class: 'fig-tile' }, [element('span', { class: 'tile-title', text: name }), grid]);
+    }));
   };
 }
 
@@ -223,4 +277,3 @@ function meanOf(values, from, to) {
   }
   return count ? sum / count : NaN;
 }
-

@@ -5,16 +5,18 @@
 import { download } from '../figures/export.js';
 import { CURVE_STYLE } from '../pipeline/schemes.js';
 import {
-  EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
+  BIN, EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
   nextShare, readTrainHash, sizeText, trainingShare, writeTrainHash,
 } from './config.js';
 import { createTrainFigures, schemeName } from './figures.js';
 import { element } from '../figures/dom.js';
 import { describeRun } from './summary.js';
+import { seedComparison } from '../pipeline/intervals.js';
 
 const SYMBOLS = 10;
 const BOOK_SENTENCE = 'Call me Ishmael. Some years ago—never mind how long precisely—having little money';
 const BOOK_PROMPT = 'Call me ';
+const SUMMARY_WAITING = 'A sentence comparing the models appears here once there is enough to compare.';
 const PAINT_MS = 250;
 const PAINT_MS_REDUCED = 1000;
 const VSYNC_MS = 1000 / 60;
@@ -34,8 +36,6 @@ function syntheticSentence(task, T) {
 }
 
 export function mountTrain(root) {
-  const link = element('link', { rel: 'stylesheet', href: new URL('./train.css', import.meta.url).href });
-  document.head.append(link);
   let state = readTrainHash(location.hash);
   const runs = new Map(); // key → run (one per worker)
   let playing = false;
@@ -83,38 +83,55 @@ export function mountTrain(root) {
   const weightsNote = element('p', { className: 'train-note', role: 'alert' });
   const summary = element('p', { className: 'train-summary' });
 
+  // From 1200 px the section spans the page (train.css): the settings in one bar, the buttons with
+  // each model's status, the two charts side by side, one attention map per model side by side,
+  // then samples and weights.
+  const group = (className, children) => element('div', { className: `train-group ${className}` }, children);
+  const chartHead = (title, control) => element('div', { className: 'train-chart-head' }, [element('h3', { text: title }), ...(control ? [control] : [])]);
   root.replaceChildren(
-    element('p', { className: 'caption', text: 'The same tiny decoder-only Transformer, trained from the same seed on the same batches, once per ' +
+    element('p', { className: 'caption train-intro', text: 'The same tiny decoder-only Transformer, trained from the same seed on the same batches, once per ' +
       'positional scheme, each in its own worker. Press Train, watch the losses separate, then see how each model does on ' +
       'sequences longer than it was trained on. Change the learning rate while it runs; every setting is in the link.' }),
-    element('div', { className: 'train-controls' }, [
-      labelled('Task', task), textField, schemes,
-      labelled('Model size', size), labelled('dPos (concatenated)', dPos, element('small', { className: 'train-hint' })),
-      labelled('Training length T', length), labelled('Batch', batch), labelled('Learning rate', lr),
-      labelled('Seed', seed), labelled('Step budget', steps),
+    element('div', { className: 'train-bar', role: 'group', 'aria-label': 'Training settings' }, [
+      group('train-group-task', [labelled('Task', task)]),
+      schemes,
+      group('train-group-model', [labelled('Model size', size), labelled('dPos (concatenated)', dPos, element('small', { className: 'train-hint' }))]),
+      group('train-group-run', [labelled('Training length T', length), labelled('Batch', batch), labelled('Learning rate', lr),
+        labelled('Seed', seed), labelled('Step budget', steps)]),
+      textField,
     ]),
-    element('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]),
-    status,
+    element('div', { className: 'train-run' }, [element('div', { className: 'train-buttons' }, [trainButton, stepButton, resetButton]), status]),
+    element('div', { className: 'train-charts' }, [
+      element('div', { className: 'train-chart' }, [
+        chartHead('Loss', labelled('x axis', xAxis)),
+        element('p', { className: 'caption', text: `Each model's training loss (lines, means of ${BIN} steps) and held-out loss (dots, every ` +
+          `${EVAL_EVERY} steps) in nats per token: lower is better. The y axis fits the curves.` }),
+        lossSlot,
+      ]),
+      element('div', { className: 'train-chart' }, [
+        chartHead('Past the training length'),
+        element('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
+          'fresh examples for copy, reverse and sort); the rotary model also with position interpolation, NTK-aware and YaRN scaling ' +
+          '(factor = length / T). Updated every 100 steps and on pause.' }),
+        lengthSlot,
+      ]),
+    ]),
     summary,
-    element('h3', { text: 'Loss' }),
-    element('div', { className: 'train-row' }, [labelled('x axis', xAxis)]),
-    lossSlot,
-    element('h3', { text: 'Past the training length' }),
-    element('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
-      'fresh examples for copy, reverse and sort); the rotary model also with position interpolation, NTK-aware and YaRN scaling ' +
-      '(factor = length / T). Updated every 100 steps and on pause.' }),
-    lengthSlot,
-    element('h3', { text: 'Learned attention' }),
-    element('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
-    inspectNote,
-    attentionSlot,
-    stripSlot,
-    element('h3', { text: 'Samples' }),
-    samples,
-    element('h3', { text: 'Weights' }),
-    downloads,
-    drop,
-    weightsNote,
+    element('div', { className: 'train-inspect' }, [
+      element('h3', { text: 'Learned attention' }),
+      element('p', { className: 'caption', text: 'Where each model looks in the chosen layer and head: row i is token i of the sentence, ' +
+        'spreading its attention (brighter = more) over itself and the tokens before it.' }),
+      element('div', { className: 'train-row' }, [labelled('Sentence to inspect', sentence), labelled('Layer', layer), labelled('Head', head)]),
+      inspectNote,
+      attentionSlot,
+      element('p', { className: 'caption train-strip-caption', text: 'Per-token loss: each model\'s loss predicting each token of the ' +
+        'sentence from the ones before it (brighter = more surprised).' }),
+      stripSlot,
+    ]),
+    element('div', { className: 'train-outputs' }, [
+      element('div', { className: 'train-output' }, [element('h3', { text: 'Samples' }), samples]),
+      element('div', { className: 'train-output' }, [element('h3', { text: 'Weights' }), downloads, drop, weightsNote]),
+    ]),
   );
   const dPosHint = dPos.parentElement.querySelector('.train-hint');
   const figures = createTrainFigures({
@@ -267,7 +284,8 @@ export function mountTrain(root) {
         download(new Blob([data.bytes], { type: 'application/octet-stream' }), `posenc-train-${run.scheme}-step${run.step}.safetensors`);
         break;
       case 'paused': run.phase = 'paused'; break;
-      case 'done': run.phase = 'done'; if (![...runs.values()].some((r) => !r.loaded && r.phase !== 'done')) setPlaying(false); break;
+      case 'done': run.phase = 'done'; stopWhenSettled(); break;
+      case 'diverged': run.phase = 'diverged'; run.diverged = data; stopWhenSettled(); break;
       case 'error':
         if (data.fatal) fail(run, data.message);
         else summary.textContent = `${run.name}: ${data.message}`;
@@ -275,6 +293,11 @@ export function mountTrain(root) {
       default: break;
     }
     scheduleRender();
+  }
+
+  // Train turns back into Train when no trained run is still going (budget reached or diverged).
+  function stopWhenSettled() {
+    if (![...runs.values()].some((r) => !r.loaded && r.phase !== 'done' && r.phase !== 'diverged')) setPlaying(false);
   }
 
   function fail(run, message) {
@@ -395,6 +418,9 @@ export function mountTrain(root) {
   function paint() {
     root.dataset.motion = reducedMotion.matches ? 'reduced' : 'full';
     const list = [...runs.values()];
+    // The status keeps a line per model from the start (train.css), so nothing below it moves when training starts.
+    const lines = String(Math.max(state.schemes.length, list.length));
+    if (root.style.getPropertyValue('--train-runs') !== lines) root.style.setProperty('--train-runs', lines);
     figures.status(list, state);
     figures.loss(list, state);
     if (dirty.lengths) figures.lengths(list, state);
@@ -408,14 +434,21 @@ export function mountTrain(root) {
     const trained = list.filter((r) => !r.loaded);
     const text = describeRun(figures.summaryInputs(trained, state), {
       metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: dPosFor(state), d: SIZES[state.size].d,
+      compare: seedComparison,
     });
-    if (text || list.length) summary.textContent = text;
+    // Until there is something to say the sentence's place says what will come (and holds its room).
+    if (text) summary.textContent = text;
+    else if (list.length || !summary.textContent) summary.textContent = SUMMARY_WAITING;
   }
 
   function renderDownloads(list) {
     const trained = list.filter((r) => !r.loaded && r.phase !== 'starting');
-    if (downloads.dataset.keys === trained.map((r) => r.key).join()) return;
+    if (downloads.dataset.keys === trained.map((r) => r.key).join() && downloads.childElementCount) return;
     downloads.dataset.keys = trained.map((r) => r.key).join();
+    if (!trained.length) {
+      downloads.replaceChildren(element('p', { className: 'train-note', text: 'Each model\'s weights can be downloaded once it has started.' }));
+      return;
+    }
     downloads.replaceChildren(...trained.map((run) => {
       const button = element('button', { type: 'button', text: `Download ${run.name} weights` });
       button.addEventListener('click', () => run.worker.postMessage({ type: 'save' }));

@@ -8,6 +8,7 @@
 // worker → page: ready { parameterCount, config } | progress { step, from, losses, stepsPerSecond }
 //                heldout { step, loss, accuracy } | lengths { step, curves } | inspect { … }
 //                sample { text } | saved { bytes } | paused { step } | done { step } | error { message, fatal }
+//                diverged { step, loss } (that step not applied; the model stays at step − 1)
 import { load } from '../posenc.mjs';
 import { EVAL_BATCHES as EVAL } from './config.js';
 
@@ -95,17 +96,29 @@ function inspect(text) {
   }
 }
 
+// → false when a step diverged: the steps before it are posted, then `diverged`; the model keeps
+// the weights of the last good step (web/model.mjs, TrainingDivergedError), and training stops.
 function trainSteps(count) {
   const from = model.steps;
   const t0 = performance.now();
   const { B, T, seed, lr } = settings.train;
-  const losses = model.train(task, { steps: count, B, T, seed, lr });
+  let losses;
+  try {
+    losses = model.train(task, { steps: count, B, T, seed, lr });
+  } catch (error) {
+    if (error.name !== 'TrainingDivergedError') throw error;
+    running = false;
+    if (error.losses.length) post({ type: 'progress', from, step: model.steps, losses: error.losses, stepsPerSecond: 1000 / perStepMs });
+    post({ type: 'diverged', step: error.step, loss: error.loss });
+    return false;
+  }
   const ms = performance.now() - t0;
   perStepMs = 0.7 * perStepMs + 0.3 * (ms / count);
   post({ type: 'progress', from, step: model.steps, losses, stepsPerSecond: 1000 / Math.max(perStepMs, 0.01) }, [losses.buffer]);
   const step = model.steps;
   if (step % settings.evalEvery === 0 || step === settings.budget) heldout();
   if (step % settings.lengthsEvery === 0 || step === settings.budget) { lengths(); inspect(settings.inspectText); }
+  return true;
 }
 
 // share: the fraction of the time to spend training (web/train/config.js: trainingShare, then
@@ -118,7 +131,7 @@ async function run() {
     const toEval = settings.evalEvery - (model.steps % settings.evalEvery);
     const count = Math.max(1, Math.min(Math.round(CHUNK_MS / perStepMs), toEval, settings.budget - model.steps));
     const start = performance.now();
-    trainSteps(count);
+    if (!trainSteps(count)) return;
     const rest = share < 1 ? (performance.now() - start) * (1 / share - 1) : 0;
     // Let pause and learning-rate messages in between chunks.
     await new Promise((resolve) => setTimeout(resolve, rest));

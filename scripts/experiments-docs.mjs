@@ -1,0 +1,132 @@
+// docs/EXPERIMENTS.md's generated parts, from the records in data/experiments/ (issue 24): each
+// table cell a mean with a 95% interval over seeds, each comparison paired by seed and held-out
+// unit with the bootstrap of web/pipeline/intervals.js, stated only when its interval excludes 0.
+// Called by `node scripts/experiments.mjs docs`; rewrites the text between
+// <!-- generated:NAME --> and <!-- /generated:NAME --> and nothing else.
+import fs from 'node:fs';
+import path from 'node:path';
+import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../web/pipeline/intervals.js';
+import { MULTIPLES, SCHEMES, TABLES } from './experiment-tables.mjs';
+import { groupRuns, runLabel as label, runSetAt, growthSet } from '../web/panels/results-data.js';
+import { SCHEME_LABELS } from '../dist/posenc.mjs';
+
+const runLabel = (group) => label(group, SCHEME_LABELS);
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const DOC = path.join(ROOT, 'docs/EXPERIMENTS.md');
+
+const fixed = (v, digits) => (v === null || !Number.isFinite(v) ? '—' : v.toFixed(digits));
+
+// "2.095 [2.071, 2.119]" (loss, accuracy) or "98.8 [96.1, 101.6]" (perplexity: exp of the loss's).
+function cell(values, { perplexity, digits }) {
+  const r = meanInterval(values);
+  if (!r) return '—';
+  const f = perplexity ? Math.exp : (v) => v;
+  const d = perplexity ? 1 : digits;
+  return r.low === null ? `${fixed(f(r.mean), d)} (1 seed)` : `${fixed(f(r.mean), d)} [${fixed(f(r.low), d)}, ${fixed(f(r.high), d)}]`;
+}
+
+function lengthTable(groups, t, { perplexity }) {
+  const T = t.model.context;
+  const digits = t.metric === 'accuracy' ? 3 : 3;
+  const head = `| ${perplexity ? 'perplexity' : `held-out ${t.metric}`} at | ${MULTIPLES.map((k) => `${k}× (${k * T})`).join(' | ')} | seeds |`;
+  const rows = groups.map((g) => `| ${runLabel(g)} | ${MULTIPLES.map((k) => cell(g.records.map((r) => r.heldOut[k]), { perplexity, digits })).join(' | ')} | ${g.records.length} |`);
+  return [head, `|---|${MULTIPLES.map(() => '---:').join('|')}|---:|`, ...rows].join('\n');
+}
+
+function growthTable(groups, t) {
+  const last = MULTIPLES.at(-1);
+  const rows = groups.filter((g) => g.records.every((r) => Number.isFinite(r.heldOut[last]))).map((g) => {
+    const r = meanInterval(g.records.map((x) => x.heldOut[last] - x.heldOut[1]));
+    return `| ${runLabel(g)} | ${r.low === null ? `${fixed(r.mean, 3)} (1 seed)` : `${fixed(r.mean, 3)} [${fixed(r.low, 3)}, ${fixed(r.high, 3)}]`} |`;
+  });
+  return [`| change of held-out ${t.metric} from 1× to ${last}× | mean [95% interval over seeds] |`, '|---|---:|', ...rows].join('\n');
+}
+
+// Mean loss by position inside the 8× windows, in bins of T positions.
+function positionTable(groups, t) {
+  const T = t.model.context;
+  const withPositions = groups.filter((g) => g.records.every((r) => r.byPosition?.[8]));
+  if (!withPositions.length) return '';
+  const bins = Array.from({ length: 8 }, (_, b) => b);
+  const head = `| held-out ${t.metric} at positions | ${bins.map((b) => `${b * T}–${(b + 1) * T - 1}`).join(' | ')} |`;
+  const rows = withPositions.map((g) => `| ${runLabel(g)} | ${bins.map((b) => {
+    const values = g.records.map((r) => r.byPosition[8].slice(b * T, (b + 1) * T).reduce((a, v) => a + v, 0) / T);
+    return fixed(values.reduce((a, v) => a + v, 0) / values.length, 3);
+  }).join(' | ')} |`);
+  return [head, `|---|${bins.map(() => '---:').join('|')}|`, ...rows].join('\n');
+}
+
+// The paired comparisons the text makes: adjacent ranks at 1× and 8×, growth, and the named pairs.
+function comparisons(groups, t) {
+  const lowerIsBetter = t.metric === 'loss';
+  const find = (scheme, variant = 'none') => groups.find((g) => g.scheme === scheme && g.variant === variant);
+  const sentence = (a, b, k, what) => {
+    const [x, y] = [runSetAt(a, k, b), runSetAt(b, k, a)];
+    if (!x || !y) return null;
+    return comparisonSentence(pairedDifference(x, y), { names: [runLabel(a), runLabel(b)], what, lowerIsBetter, digits: 2 });
+  };
+  const out = [];
+  const plain = groups.filter((g) => g.variant === 'none');
+  for (const k of [1, MULTIPLES.at(-1)]) {
+    const ranked = plain.filter((g) => g.records.every((r) => Number.isFinite(r.heldOut[k])))
+      .sort((a, b) => (lowerIsBetter ? 1 : -1) * (mean(a, k) - mean(b, k)));
+    if (ranked.length >= 2) out.push(`- Best at ${k}×: ${sentence(ranked[0], ranked[1], k, `held-out ${t.metric} at ${k}×`)}`);
+  }
+  const growing = plain.filter((g) => g.records.every((r) => Number.isFinite(r.heldOut[8])))
+    .sort((a, b) => (lowerIsBetter ? 1 : -1) * (growthMean(a) - growthMean(b)));
+  if (growing.length >= 2) {
+    const [x, y] = [growthSet(growing[0], growing[1]), growthSet(growing[1], growing[0])];
+    out.push(`- Held up best (change from 1× to 8×): ${comparisonSentence(pairedDifference(x, y),
+      { names: [runLabel(growing[0]), runLabel(growing[1])], what: `the change of held-out ${t.metric} from 1× to 8×`, lowerIsBetter, digits: 2 })}`);
+  }
+  const pairs = [['additive', 'concatenated', 1], ['additive', 'concatenated', 8], ['rotary', 'alibi', 1], ['rotary', 'alibi', 8]];
+  for (const [a, b, k] of pairs) {
+    const s = find(a) && find(b) ? sentence(find(a), find(b), k, `held-out ${t.metric} at ${k}×`) : null;
+    if (s) out.push(`- ${s}`);
+  }
+  const [t5, old] = [find('t5'), find('t5', 't5max=128')];
+  if (t5 && old) for (const k of [1, 8]) out.push(`- ${sentence(t5, old, k, `held-out ${t.metric} at ${k}×`)}`);
+  return out.join('\n');
+}
+const mean = (g, k) => g.records.reduce((a, r) => a + r.heldOut[k], 0) / g.records.length;
+const growthMean = (g) => mean(g, 8) - mean(g, 1);
+
+function section(name, store) {
+  const t = TABLES[name];
+  const groups = groupRuns(store.records);
+  if (!groups.length) return `No records yet: \`node scripts/experiments.mjs run ${name}\`.`;
+  const seeds = [...new Set(store.records.map((r) => r.seed))].sort((a, b) => a - b);
+  const wall = store.records.filter((r) => (r.variant === 'none' || r.variant.includes('=')) && !r.timing.reusedShipped).map((r) => r.timing.wallSeconds);
+  const m = t.model;
+  const lines = [
+    `Task ${t.task}; ${m.layers} layers, d = ${m.d}, ${m.heads} heads, T = ${m.context}; B = ${t.train.B}, lr = ${t.train.lr}, ` +
+      `${t.steps} steps${SCHEMES.includes('concatenated') ? `; dPos = ${t.dPos} for concatenated` : ''}. ` +
+      `Seeds ${seeds.join(', ')} (each cell says how many it rests on); cells are the mean [95% t-interval over seeds]. ` +
+      `Held-out units: ${t.windows} ${t.task === 'copy' ? `batches of ${t.unitRows} fresh examples` : 'windows of 8T targets spread over the whole held-out part, the same targets at every length'}. ` +
+      (wall.length ? `Wall time per run (training and evaluation) on this machine, shared and loaded: median ${median(wall).toFixed(0)} s over ${wall.length} runs` : 'No run trained here') +
+      `${store.records.some((r) => r.timing.reusedShipped) ? '; seed 1 of the shipped schemes is the shipped model itself (same flags; train-models --check reproduced it byte for byte), evaluated here' : ''}.`,
+    '',
+    lengthTable(groups, t, { perplexity: false }),
+  ];
+  if (t.task === 'words') lines.push('', 'The same as perplexity (exp of the mean loss and of its interval\'s ends):', '', lengthTable(groups, t, { perplexity: true }));
+  lines.push('', growthTable(groups, t));
+  const positions = positionTable(groups, t);
+  if (positions) lines.push('', `Loss by position inside the 8× windows (mean over windows and seeds, in bins of T = ${t.model.context}):`, '', positions);
+  lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '', comparisons(groups, t));
+  return lines.join('\n');
+}
+const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
+
+export function writeDocs(stores) {
+  let text = fs.readFileSync(DOC, 'utf8');
+  for (const [name, store] of Object.entries(stores)) {
+    const open = `<!-- generated:${name} -->`;
+    const close = `<!-- /generated:${name} -->`;
+    const from = text.indexOf(open);
+    const to = text.indexOf(close);
+    if (from < 0 || to < 0) { console.log(`docs: no ${open} … ${close} in docs/EXPERIMENTS.md, skipped`); continue; }
+    text = `${text.slice(0, from + open.length)}\n${section(name, store)}\n${text.slice(to)}`;
+  }
+  fs.writeFileSync(DOC, text);
+  console.log('docs: docs/EXPERIMENTS.md rewritten from data/experiments/');
+}
