@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "analyses.hpp"
-#include "attention.hpp"
-#include "encodings.hpp"
-#include "rotary.hpp"
-#include "sinusoidal.hpp"
+#include "analysis/analyses.hpp"
+#include "attention/attention.hpp"
+#include "encodings/encodings.hpp"
+#include "encodings/rotary.hpp"
+#include "encodings/sinusoidal.hpp"
 #include "workloads.hpp"
 
 namespace posenc::bench {

@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "model/transformer.hpp"
-#include "retrieval.hpp"
-#include "vectors.hpp"
+#include "analysis/retrieval.hpp"
+#include "vectors/vectors.hpp"
 #include "workloads.hpp"
 
 namespace posenc::bench {

@@ -12,14 +12,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "attention.hpp"
+#include "attention/attention.hpp"
 
 #if !POSENC_BENCH_ATTENTION_ONLY
 #include <fstream>
 #include <iterator>
 
 #include "kernels.hpp"
-#include "vectors.hpp"
+#include "vectors/vectors.hpp"
 #endif
 
 namespace {

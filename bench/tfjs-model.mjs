@@ -1,4 +1,4 @@
-// DESIGN.md's model ("Trained models") written a second time, independently, with TensorFlow.js
+// docs/ARCHITECTURE.md's model ("The trained model") written a second time, independently, with TensorFlow.js
 // ops and autodiff: the training benchmark's peer (bench/tfjs-train.mjs) and the test that the
 // core's weights file alone rebuilds the same model (tests/js/model-peer.test.mjs).
 //
@@ -83,7 +83,7 @@ function gelu(x) {
   return x.mul(0.5).mul(inner.tanh().add(1));
 }
 
-// The layer-0 input x (B·T × d) of DESIGN.md's "Input at position p".
+// The layer-0 input x (B·T × d) of docs/ARCHITECTURE.md, "The trained model", Input.
 function input(config, params, inputs, B, T) {
   const { scheme, d, vocab, alpha = 1, base = 10000 } = config;
   const wte = params['wte.weight'];
@@ -113,7 +113,7 @@ function attention(u, params, l, config, B, T, bias) {
   return linear(mixed, p('c_proj.weight'), p('c_proj.bias'));
 }
 
-/** Mean masked next-token cross-entropy (a scalar tensor) of DESIGN.md's model. */
+/** Mean masked next-token cross-entropy (a scalar tensor) of docs/ARCHITECTURE.md's model. */
 export function meanLoss(config, params, tokens, B, T, mask) {
   const rows = tf.tensor2d(tokens, [B, T + 1], 'int32');
   const inputs = rows.slice([0, 0], [B, T]);
@@ -137,7 +137,7 @@ export function variablesFrom(tensors) {
   return Object.fromEntries(Object.entries(tensors).map(([name, tensor]) => [name, tf.variable(tensor)]));
 }
 
-/** DESIGN.md's initialisation, in TF.js's own random stream (the same distributions, not the same draws). */
+/** docs/ARCHITECTURE.md's initialisation ("Output, loss and initialisation"), in TF.js's own random stream (the same distributions, not the same draws). */
 export function initialTensors(config, seed = 1) {
   const { vocab, d, layers, scheme, dPos, context } = config;
   const normal = (shape, std) => tf.randomNormal(shape, 0, std, 'float32', seed++);

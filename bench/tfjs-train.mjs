@@ -1,15 +1,19 @@
-// The training benchmark's peer: DESIGN.md's model in TensorFlow.js (bench/tfjs-model.mjs) with
+// The training benchmark's peer: docs/ARCHITECTURE.md's model in TensorFlow.js (bench/tfjs-model.mjs) with
 // clip_grad_norm_ then AdamW written out in tensor ops (TF.js's own Adam has no decoupled decay),
 // one thread, timed on the batch shape of the core's benchmark step.
 //
 //   node bench/tfjs-train.mjs [--backend wasm|cpu] [--steps N] [--json]
 import { setThreadsCount, setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { fileURLToPath } from 'node:url';
+import { load } from '../dist/posenc.mjs';
 import { BENCH_MODEL } from './grid.mjs';
 import { initialTensors, meanLoss, tf, variablesFrom } from './tfjs-model.mjs';
 
 export { BENCH_MODEL };
-const ADAMW = { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, clip: 1 };
+// The core's AdamW defaults (DESIGN.md, "Training step"), so the peer trains with the same options.
+const lab = await load();
+await lab.loadModels?.();  // a lazily loaded model core, where the build has one
+const ADAMW = lab.modelLimits.adamw;
 
 // tfjs's wasm files live in its package; one thread, as the core's step runs on one.
 export async function useBackend(name) {
@@ -23,7 +27,7 @@ export async function useBackend(name) {
   tf.enableProdMode();  // no per-op NaN checks: fair to the peer
 }
 
-// clip_grad_norm_ then AdamW (DESIGN.md, "Training step"); 2-D tensors decay.
+// clip_grad_norm_ then AdamW (docs/ARCHITECTURE.md, "Training step"); 2-D tensors decay.
 function adamW(variables, grads, state, { lr, beta1, beta2, eps, weightDecay, clip }) {
   state.t += 1;
   const list = variables.map((v) => grads[v.name]);

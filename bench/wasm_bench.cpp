@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "kernels.hpp"
-#include "vectors.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 posenc::bench::Case g_case;

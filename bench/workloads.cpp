@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "embedding.hpp"
-#include "sinusoidal.hpp"
+#include "vectors/embedding.hpp"
+#include "encodings/sinusoidal.hpp"
 
 namespace posenc::bench {
 

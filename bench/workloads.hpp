@@ -22,9 +22,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "analyses.hpp"
-#include "compare.hpp"
-#include "retrieval.hpp"
+#include "analysis/analyses.hpp"
+#include "compare/compare.hpp"
+#include "analysis/retrieval.hpp"
 
 namespace posenc::bench {
 

@@ -1,4 +1,4 @@
-// posenc-train: trains one model of DESIGN.md ("Trained models") natively, from the same core the
+// posenc-train: trains one model of docs/ARCHITECTURE.md ("The trained model") natively, from the same core the
 // page runs in wasm, and writes its weights file. The only layer with file I/O besides the page.
 //
 //   posenc-train --scheme rotary --task copy --steps 500 --out copy-rotary.safetensors
@@ -30,13 +30,14 @@
 #include <thread>
 #include <vector>
 
+#include "base/names.hpp"
 #include "model/safetensors.hpp"
 #include "model/tasks.hpp"
 #include "model/training.hpp"
 #include "model/transformer.hpp"
 #include "model/word_vocabulary.hpp"
-#include "tokenizer.hpp"
-#include "vectors.hpp"
+#include "vectors/tokenizer.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 
@@ -71,10 +72,19 @@ const char* kUsage =
     "            --held-out-text FILE --vectors FILE.i8 --vocab-size 4096 --train-embedding (words)\n"
     "            --symbols 10 --items 8 (copy, reverse, sort; items ≤ context/2)  --data-seed 1\n"
     "            --eval-seed N (held-out copy/reverse/sort rows; default: the bits of data-seed flipped)\n"
-    "  training: --batch 16 --steps 200 --lr 1e-3 --beta1 0.9 --beta2 0.95 --eps 1e-8\n"
-    "            --weight-decay 0.1 --clip 1  --log-every 50 --eval-batches 4\n"
+    "  training: --batch 16 --steps 200 --lr LR --beta1 B1 --beta2 B2 --eps EPS\n"
+    "            --weight-decay WD --clip CLIP  --log-every 50 --eval-batches 4\n"
     "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n"
     "  threads:  --threads N (default: one per core; the bits depend on N, not on timing)\n";
+
+// kUsage and AdamW's defaults, which only the core states (model/adamw.hpp).
+std::string usage() {
+    const posenc::model::AdamWOptions o;
+    return std::string(kUsage) + "  AdamW defaults: --lr " + posenc::float_text(o.lr) + " --beta1 " +
+           posenc::float_text(o.beta1) + " --beta2 " + posenc::float_text(o.beta2) + " --eps " +
+           posenc::float_text(o.eps) + " --weight-decay " + posenc::float_text(o.weight_decay) + " --clip " +
+           posenc::float_text(o.clip) + "\n";
+}
 
 [[noreturn]] void fail(const std::string& message) {
     std::fprintf(stderr, "posenc-train: %s\n", message.c_str());
@@ -111,14 +121,14 @@ Options parse(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         if (flag == "--help" || flag == "-h") {
-            std::fputs(kUsage, stdout);
+            std::fputs(usage().c_str(), stdout);
             std::exit(0);
         }
         if (flag == "--f16" || flag == "--train-embedding") {
             (flag == "--f16" ? o.f16 : o.train_embedding) = true;
             continue;
         }
-        if (i + 1 >= argc) fail(flag + " needs a value\n" + kUsage);
+        if (i + 1 >= argc) fail(flag + " needs a value\n" + usage());
         const std::string v = argv[++i];
         if (flag == "--scheme") o.model.scheme = scheme_named(v);
         else if (flag == "--d") o.model.d = count(flag, v);
@@ -155,7 +165,7 @@ Options parse(int argc, char** argv) {
         else if (flag == "--eval-batches") o.eval_batches = count(flag, v);
         else if (flag == "--out") o.out_path = v;
         else if (flag == "--threads") o.threads = count(flag, v);
-        else fail("unknown flag " + flag + "\n" + kUsage);
+        else fail("unknown flag " + flag + "\n" + usage());
     }
     if (o.task != "copy" && o.task != "reverse" && o.task != "sort" && o.task != "text" && o.task != "words")
         fail("--task must be copy, reverse, sort, text or words");

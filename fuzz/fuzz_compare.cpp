@@ -24,11 +24,11 @@
 #include <limits>
 #include <vector>
 
-#include "attention.hpp"
-#include "compare.hpp"
-#include "limits.hpp"
-#include "rotary.hpp"
-#include "sinusoidal.hpp"
+#include "attention/attention.hpp"
+#include "compare/compare.hpp"
+#include "base/limits.hpp"
+#include "encodings/rotary.hpp"
+#include "encodings/sinusoidal.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// libFuzzer target: posenc::model::read_weights (the safetensors weights file, DESIGN.md) on
+// libFuzzer target: posenc::model::read_weights (the safetensors weights file, docs/ARCHITECTURE.md, "Weights file") on
 // arbitrary bytes. Invariants: it never crashes, and whatever it accepts writes back (F32, with
 // its vocabulary) into a file that reads back to the same config, bits and vocabulary.
 //

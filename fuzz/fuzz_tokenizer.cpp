@@ -14,8 +14,8 @@
 #include <string_view>
 #include <vector>
 
-#include "tokenizer.hpp"
-#include "vectors.hpp"
+#include "vectors/tokenizer.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 

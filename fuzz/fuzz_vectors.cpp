@@ -16,9 +16,9 @@
 #include <string>
 #include <vector>
 
-#include "analyses.hpp"
-#include "tokenizer.hpp"
-#include "vectors.hpp"
+#include "analysis/analyses.hpp"
+#include "vectors/tokenizer.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 

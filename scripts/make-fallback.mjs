@@ -1,5 +1,5 @@
 // Makes data/posenc-fallback.png, the static picture a page shows inside <posenc-lab> for readers
-// without JavaScript, feed readers and print (README, "A fallback image"): the sinusoidal
+// without JavaScript, feed readers and print (docs/EMBEDDING.md, "A fallback image"): the sinusoidal
 // positional-encoding table, 32 positions × 64 dimensions (interleaved layout, base 10000),
 // computed by the scalar wasm core (dist/posenc.mjs; the scalar one so every machine gets the same
 // numbers) and painted with the page's RdBu palette (web/figures/heatmap.js), each cell 8×8 pixels.

@@ -19,7 +19,6 @@ import { MULTIPLES, RUNS, SHIPPED, pool, saveRun, train, trainerArgs } from './t
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SCHEMES = ['additive', 'concatenated', 'rotary', 'nope', 'alibi', 'learned'];
-const SCALINGS = ['pi', 'ntk', 'yarn'];
 const TEXT = path.join(ROOT, 'build-data/words-train.txt');
 
 const argv = process.argv.slice(2);
@@ -47,7 +46,8 @@ await pool(pending.map(({ scheme, seed }) => async () => {
 // T, 128 of 2T, … 32 of 8T, 16 rows per batch, batch means averaged), so the lengths differ in
 // context only, not in text; computed with the SIMD wasm core, which gives the native trainer's
 // bits at T (tests/js/pretrained.test.mjs).
-const { load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
+const { ROPE_SCALINGS, load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
+const SCALINGS = ROPE_SCALINGS.filter((type) => type !== 'none');
 const lab = await load({ simd: true });
 const heldOut = fs.readFileSync(path.join(ROOT, 'data/words-heldout.txt'), 'utf8');
 const TARGETS = SHIPPED.evalBatches * SHIPPED.batch * T;

@@ -8,7 +8,7 @@
 //                               [--task book|copy|reverse|sort] [--scalar]
 // Needs dist/ (./scripts/build).
 import { readFile } from 'node:fs/promises';
-import { load } from '../dist/posenc.mjs';
+import { ROPE_SCALINGS, load } from '../dist/posenc.mjs';
 import { DEFAULTS, EVAL_BATCHES as EVAL, MULTIPLES, SIZES, dPosFor } from '../web/train/config.js';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => {
@@ -43,7 +43,7 @@ for (const scheme of schemes) {
       curves: { none: model.evaluate(task, { lengths, ...EVAL }).map((r) => r[metric]) },
     };
     if (scheme === 'rotary') {
-      for (const type of ['pi', 'ntk', 'yarn']) {
+      for (const type of ROPE_SCALINGS.filter((t) => t !== 'none')) {
         row.curves[type] = lengths.map((L) => model.evaluate(task, { lengths: [L], ...EVAL, ropeScaling: { type, factor: Math.max(1, L / T) } })[0][metric]);
       }
     }

@@ -1,5 +1,5 @@
 // Declarations for the JS API, `posenc-lab` (dist/posenc.mjs, web/posenc.mjs, web/model.mjs).
-// Hand-written from the README's API section, but for the unions of scheme names, families and
+// Hand-written from docs/API.md and docs/MODELS.md, but for the unions of scheme names, families and
 // RoPE scalings, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
 // in the package beside this folder); tests/js/package.test.mjs type-checks a consumer against
 // them with `tsc --strict`, and checks that a wrong call fails to.
@@ -10,7 +10,7 @@
 /** A row-major matrix as input: any numeric typed array or a plain array of numbers. */
 export type Matrix = ArrayLike<number>;
 
-// The scheme names, families and RoPE scalings are the core's table's (src/scheme_table.hpp), as
+// The scheme names, families and RoPE scalings are the core's table's (src/encodings/scheme_table.hpp), as
 // the build writes them beside the module (scripts/scheme-module.mjs → dist/scheme-table.d.mts).
 import type { RopeScalingType, Scheme, SchemeFamily, TrainableScheme } from '../dist/scheme-table.mjs';
 /** Scheme: the eleven positional schemes, in display order; SchemeFamily: where a scheme puts position;
@@ -24,6 +24,8 @@ export declare const SCHEMES: readonly Scheme[];
 /** Each scheme's short display name, in display order (the core's scheme table). */
 export declare const SCHEME_LABELS: Readonly<Record<Scheme, string>>;
 /** The RoPE extensions: scheme → the ropeScaling type a rotary model takes for it. */
+/** The RoPE scaling types ('none' first), the core's names. */
+export declare const ROPE_SCALINGS: readonly RopeScalingType[];
 export declare const SCHEME_ROPE_SCALING: Readonly<Partial<Record<Scheme, Exclude<RopeScalingType, 'none'>>>>;
 
 /** One row of the core's scheme table (lab.schemeTable.schemes). */
@@ -252,7 +254,7 @@ export interface WordVectorSet {
   dispose(): void;
 }
 
-// ---- Trained models (DESIGN.md, "Trained models"; web/model.mjs) --------------------------
+// ---- Trained models (docs/ARCHITECTURE.md, "The trained model"; web/model.mjs) ----
 
 /** The schemes a model is built with (the core's table: lab.schemeTable.trainable). */
 export type ModelScheme = TrainableScheme;
@@ -312,6 +314,17 @@ export interface ModelLimits {
   readonly maxEvalLengths: number;
   readonly maxEvalBatches: number;
   readonly maxGenerate: number;
+  /** trainStep's and train's AdamW defaults (the core's, DESIGN.md "Training step"). */
+  readonly adamw: {
+    readonly lr: number;
+    readonly beta1: number;
+    readonly beta2: number;
+    readonly eps: number;
+    readonly weightDecay: number;
+    readonly clip: number;
+  };
+  /** createTask's kinds besides 'text', in the core's order. */
+  readonly syntheticKinds: readonly string[];
 }
 
 /** Rotary models at evaluation: position interpolation, NTK-aware or YaRN with factor s. */

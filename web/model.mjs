@@ -1,4 +1,4 @@
-// Trainable models of DESIGN.md ("Trained models"): the JS side of the core's TrainableModel.
+// Trainable models of docs/ARCHITECTURE.md ("The trained model"): the JS side of the core's TrainableModel.
 // lab.createModel / lab.loadModel (web/posenc.mjs) hand out Model objects; every method checks its
 // arguments' types here and their values in the core, which refuses before it allocates.
 //
@@ -13,13 +13,9 @@ const CONFIG_KEYS = [
   't5MaxDistance', 'frozenEmbedding',
 ];
 const INTEGER_KEYS = ['vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 't5Buckets', 't5MaxDistance'];
-// RopeScaling's order in the core (0 is none).
-const ROPE_TYPES = ['none', 'pi', 'ntk', 'yarn'];
-const ADAMW_DEFAULTS = Object.freeze({ lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, clip: 1 });
+// Enum names (RoPE scalings, synthetic kinds) and trainStep's AdamW defaults are the core's
+// (lab.modelLimits: adamw, syntheticKinds); the core maps names to its enums and names a wrong one.
 const WEIGHT_DTYPES = ['f32', 'f16'];
-// SyntheticKind's order in the core.
-const SYNTHETIC_KINDS = ['copy', 'reverse', 'sort'];
-const TASK_KINDS = ['text', ...SYNTHETIC_KINDS];
 // Evaluation batches are drawn from their own seed, so they never replay the training stream.
 const EVALUATION_SEED = 0x5eed;
 // The core's handle behind each Task, for Model.train / evaluate (not public).
@@ -81,7 +77,8 @@ export class Task {
 /** A Task from its spec (see Task), built in the core once. */
 export function createTask(core, limits, spec, withBytes) {
   checkOptions('spec', spec, ['kind', 'text', 'heldOutPercent', 'symbols']);
-  const kind = TASK_KINDS[checkEnum('kind', spec.kind, TASK_KINDS)];
+  const kinds = ['text', ...limits.syntheticKinds];
+  const kind = kinds[checkEnum('kind', spec.kind, kinds)];
   if (!core.TrainingTask) throw new RangeError('this build has no trainable models (the <posenc-lab> element leaves them out)');
   const handle = new core.TrainingTask();
   try {
@@ -94,7 +91,7 @@ export function createTask(core, limits, spec, withBytes) {
       error = withBytes(bytes, (address) => handle.fromText(address, bytes.length, percent));
     } else {
       if (spec.text !== undefined || spec.heldOutPercent !== undefined) throw new TypeError("text and heldOutPercent are for 'text' tasks");
-      error = handle.fromSynthetic(SYNTHETIC_KINDS.indexOf(kind), checkInt('symbols', spec.symbols ?? 10, 2, limits.maxSymbols));
+      error = handle.fromSynthetic(kind, checkInt('symbols', spec.symbols ?? 10, 2, limits.maxSymbols));
     }
     if (error) throw new RangeError(error);
   } catch (failure) {
@@ -199,12 +196,12 @@ export class Model {
   }
 
   /**
-   * clip_grad_norm_ then AdamW (DESIGN.md); returns the loss before the update. A diverged step
+   * clip_grad_norm_ then AdamW (docs/ARCHITECTURE.md, "Training step"); returns the loss before the update. A diverged step
    * (loss or gradient norm not finite) is not applied: TrainingDivergedError.
    */
   trainStep(tokens, B, T, options = {}) {
-    checkOptions('options', options, ['mask', ...Object.keys(ADAMW_DEFAULTS)]);
-    const adamw = Object.entries(ADAMW_DEFAULTS).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
+    checkOptions('options', options, ['mask', ...Object.keys(this.#limits.adamw)]);
+    const adamw = Object.entries(this.#limits.adamw).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
     const before = this.steps;
     const loss = this.#batchCall(tokens, B, T, options.mask, adamw.length * 2, (t, count, m, mCount, extra, out) => {
       this.#core.HEAPF64.set(adamw, extra / 8);
@@ -235,13 +232,13 @@ export class Model {
    */
   train(task, options = {}) {
     const handle = taskHandle(task);
-    checkOptions('options', options, ['steps', 'B', 'T', 'seed', 'start', ...Object.keys(ADAMW_DEFAULTS)]);
+    checkOptions('options', options, ['steps', 'B', 'T', 'seed', 'start', ...Object.keys(this.#limits.adamw)]);
     const steps = checkInt('steps', options.steps ?? 1, 1, this.#limits.maxTrainSteps);
     const B = checkInt('B', options.B ?? 16, 1, this.#limits.maxBatch);
     const T = checkInt('T', options.T ?? this.config.context, 2, this.#limits.maxSequence);
     const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
     const start = checkInt('start', options.start ?? this.steps, 0, Number.MAX_SAFE_INTEGER);
-    const adamw = Object.entries(ADAMW_DEFAULTS).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
+    const adamw = Object.entries(this.#limits.adamw).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
     return this.#scratch(2 * adamw.length + 2 + steps, (address) => {
       const optionsAt = align8(address);
       const lossesAt = optionsAt + 8 * adamw.length;
@@ -357,7 +354,7 @@ export class Model {
     return Object.fromEntries(this.tensors.map(({ name, offset, shape }) => [name, all.slice(offset, offset + size(shape))]));
   }
 
-  /** The safetensors weights file (DESIGN.md), F32 by default or { dtype: 'f16' }. */
+  /** The safetensors weights file (docs/ARCHITECTURE.md), F32 by default or { dtype: 'f16' }. */
   save(options = {}) {
     checkOptions('options', options, ['dtype']);
     const dtype = checkEnum('dtype', options.dtype ?? 'f32', WEIGHT_DTYPES);
@@ -435,12 +432,12 @@ function align8(address) {
   return (address + 7) & ~7;
 }
 
-// { type: 'pi' | 'ntk' | 'yarn', factor } → [core kind, factor]; undefined → none.
+// { type, factor } → [type, factor] for the core, which checks the type's name; undefined → none.
 function ropeScaling(value) {
-  if (value === undefined) return [0, 1];
+  if (value === undefined) return ['none', 1];
   checkOptions('ropeScaling', value, ['type', 'factor']);
-  const kind = checkEnum('ropeScaling.type', value.type, ROPE_TYPES);
-  return [kind, checkFinite('ropeScaling.factor', value.factor ?? 1)];
+  if (typeof value.type !== 'string') throw new TypeError('ropeScaling.type must be a string');
+  return [value.type, checkFinite('ropeScaling.factor', value.factor ?? 1)];
 }
 
 // inspect's map: layer·heads + head for options.layer/options.head, −1 (every map) when neither.

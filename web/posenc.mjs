@@ -21,7 +21,6 @@ export { TrainingDivergedError } from './model.mjs';
 export const LIMITS = Object.freeze({
   ...SCHEME_TABLE.limits, // maxRows, maxAttentionRows, maxDim, maxElements (n·d, and heads·n² for compare), …
   maxTextLength: 1 << 20, // characters (UTF-16 code units) per tokenize() call
-  maxLength: 1e9,         // trainedLength / evalLength for RoPE scaling
   maxCompareBuckets: SCHEME_TABLE.limits.maxBuckets, // the same limit as maxBuckets, by its older name
 });
 
@@ -31,6 +30,9 @@ export const SCHEMES = Object.freeze(Object.keys(SCHEME_LABELS));
 /** The RoPE extensions: scheme → the ropeScaling type ('pi' | 'ntk' | 'yarn') a rotary model takes for it. */
 export const SCHEME_ROPE_SCALING = Object.freeze(Object.fromEntries(SCHEME_TABLE.schemes
   .filter((s) => s.ropeScaling && s.ropeScaling !== 'none').map((s) => [s.name, s.ropeScaling])));
+/** The RoPE scaling types ('none' first: plain RoPE), the core's names for ropeFrequencies and ropeScaling.type. */
+export const ROPE_SCALINGS = SCHEME_TABLE.ropeScalings;
+const ROPE_DEFAULTS = SCHEME_TABLE.ropeDefaults;
 const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
 
 const FLOAT32_MAX = 3.4028234663852886e38;
@@ -39,7 +41,6 @@ const LAYOUTS = ['interleaved', 'half'];
 const CONCAT_MODES = ['same-width', 'widened'];
 const COMPARE_OPTIONS = ['alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
   'reuse', 'schemes'];
-const ROPE_SCALINGS = ['none', 'pi', 'ntk', 'yarn'];
 const XPOS_ROLES = ['query', 'key'];
 
 // The smallest module that uses a SIMD128 instruction (a function returning v128.const 0):
@@ -73,7 +74,7 @@ const loaded = new Map();
  * @param {{ simd?: boolean, assetsUrl?: string | URL }} [options] simd: false forces the scalar
  *   build; true requires SIMD. assetsUrl: the folder holding the data files (glove-6b-100d-20k.i8),
  *   for hosts that copy only the script; default: beside this module. Another origin must send
- *   Access-Control-Allow-Origin (README, "Assets from another host").
+ *   Access-Control-Allow-Origin (docs/EMBEDDING.md, "Assets from another host").
  */
 export function load(options = {}) {
   checkOptions('load options', options, ['simd', 'assetsUrl']);
@@ -460,7 +461,7 @@ class Lab {
   }
 
   /**
-   * The core's scheme table (src/scheme_table.hpp): { schemes, params, trainable }, frozen.
+   * The core's scheme table (src/encodings/scheme_table.hpp): { schemes, params, trainable }, frozen.
    * schemes: [{ name, label, family ('absolute' | 'concatenated' | 'rotation' | 'logit bias' |
    * 'none'), trainable, seeded, terms, paper }] in SCHEMES order; params: [{ name, label, default,
    * min, max, minOpen, integer, even, pageMin, pageMax, schemes }] — compare's and
@@ -606,7 +607,7 @@ class Lab {
   /**
    * Per-pair RoPE frequencies ω_i (i = 0 … d/2 − 1) for context extension from trainedLength L to
    * evalLength L' (s = max(1, L'/L)): scaling 'none' (base^(−2i/d)), 'pi' (Chen et al.: ω/s),
-   * 'ntk' (base·s^(d/(d−2))), 'yarn' (Peng et al.: NTK-by-parts ramp, alpha = 1, beta = 32).
+   * 'ntk' (base·s^(d/(d−2))), 'yarn' (Peng et al.: NTK-by-parts ramp; alpha, beta and trainedLength default to the core's SCHEME_TABLE.ropeDefaults).
    * → { frequencies: Float64Array(d/2), scale: s, qkFactor } — qkFactor = 0.1·ln s + 1 for YaRN
    * (multiply q and k by it, i.e. logits by its square), else 1. Use with rotateWith().
    */
@@ -614,11 +615,12 @@ class Lab {
     checkOptions('options', options, ['base', 'scaling', 'trainedLength', 'evalLength', 'alpha', 'beta']);
     checkEvenDim('d', d);
     const base = checkBase(options.base ?? 10000);
-    const scaling = checkEnum('scaling', options.scaling ?? 'none', ROPE_SCALINGS);
-    const trainedLength = checkRange('trainedLength', options.trainedLength ?? 2048, 1, LIMITS.maxLength);
+    const scaling = options.scaling ?? ROPE_SCALINGS[0];
+    if (typeof scaling !== 'string') throw new TypeError('scaling must be a string');  // its value: the core's
+    const trainedLength = checkRange('trainedLength', options.trainedLength ?? ROPE_DEFAULTS.trainedLength, 1, LIMITS.maxLength);
     const evalLength = checkRange('evalLength', options.evalLength ?? trainedLength, 1, LIMITS.maxLength);
-    const alpha = checkRange('alpha', options.alpha ?? 1, 0, LIMITS.maxLength);
-    const beta = checkRange('beta', options.beta ?? 32, 0, LIMITS.maxLength);
+    const alpha = checkRange('alpha', options.alpha ?? ROPE_DEFAULTS.alpha, 0, LIMITS.maxLength);
+    const beta = checkRange('beta', options.beta ?? ROPE_DEFAULTS.beta, 0, LIMITS.maxLength);
     if (!(beta > alpha)) throw new RangeError(`beta must be greater than alpha (got alpha ${alpha}, beta ${beta})`);
     const count = d / 2 + 2;
     const [raw] = this.#reserve(2 * count + 1);
@@ -682,7 +684,7 @@ class Lab {
     return this.#read(out, n * d);
   }
 
-  /** Lowercased word and punctuation tokens (see README for the rules). */
+  /** Lowercased word and punctuation tokens (rules: docs/API.md, "Tokenizer"). */
   tokenize(text) {
     return this.#core.tokenize(preparedText(text));
   }
@@ -704,14 +706,14 @@ class Lab {
   /**
    * Runs one sentence through the requested schemes (options.schemes, a non-empty subset of
    * SCHEMES; default ['additive', 'concatenated', 'rotary']); only those are computed.
-   * embeddings: Float32Array(n*d) word vectors (e.g. from embed()); see README for the options
+   * embeddings: Float32Array(n*d) word vectors (e.g. from embed()); see docs/API.md for the options
    * and the result ({ n, d, dPos, heads, schemes, pe?, peConcat?, [scheme]: lane }).
    * options.concatWords: the same words in the basis whose leading coordinates the concatenated
    * scheme keeps (vectors.reduce(E, n, d) for PCA); by default it keeps E's leading coordinates.
    * options.reuse: a previous result of compare() whose arrays may be overwritten with this
    * call's (those of the same place and length are; it must not be read as the old result after).
    * Each lane also reports xMaxAbs = max|x| and termMaxAbs[t] = max|term t| (colour ranges).
-   * The lab remembers its last call: rows unchanged since then keep their products (README).
+   * The lab remembers its last call: rows unchanged since then keep their products (docs/API.md).
    */
   compare(embeddings, n, d, options = {}) {
     this.#comparison ??= new this.#core.Comparison();
@@ -899,7 +901,7 @@ class Lab {
    * module, or in load's assetsUrl, as glove-6b-100d-20k.i8 and read only when asked for), a URL
    * of a file in the same format (fetched each call), or such a file's bytes. Resolves to { name, dim, size, componentRms, has, vector, neighbors, embed, dispose }.
    */
-  /** A trainable model of DESIGN.md ("Trained models"), seeded from config.seed (web/model.mjs). */
+  /** A trainable model of docs/ARCHITECTURE.md ("The trained model"), seeded from config.seed (web/model.mjs). */
   createModel(config) {
     const json = configJson(config);
     return this.#adoptModel((handle) => handle.create(json));
@@ -1190,7 +1192,7 @@ function checkDPos(value, d, concat, needed) {
   return dPos;
 }
 
-// The note for each rule between scheme options (src/scheme_table.hpp, Rule, in its order): what
+// The note for each rule between scheme options (src/encodings/scheme_table.hpp, Rule, in its order): what
 // was given, what is used instead. The page shows it; the element shows it and says it once.
 const RULE_NOTES = [
   (given, used) => `ALiBi head k = ${given.alibiHead} is more than H = ${given.alibiHeads} heads; using head ${used.alibiHead}.`,

@@ -10,16 +10,16 @@
 #include <string>
 #include <vector>
 
-#include "analyses.hpp"
-#include "analysis.hpp"
+#include "analysis/analyses.hpp"
+#include "analysis/analysis.hpp"
 #include "bindings/common.hpp"
-#include "compare.hpp"
-#include "limits.hpp"
-#include "pca.hpp"
-#include "retrieval.hpp"
-#include "scheme_table.hpp"
-#include "tokenizer.hpp"
-#include "vectors.hpp"
+#include "compare/compare.hpp"
+#include "base/limits.hpp"
+#include "analysis/pca.hpp"
+#include "analysis/retrieval.hpp"
+#include "encodings/scheme_table.hpp"
+#include "vectors/tokenizer.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 
@@ -247,7 +247,7 @@ public:
         return nearest_unit_rows(unit_, set_.count, set_.dim, queries, n, d, truth, best, cosine, rank);
     }
 
-    // Identity retrieval (IdentityRetriever, src/retrieval.hpp): decodes x_p = alpha·e_p + PE(p)
+    // Identity retrieval (IdentityRetriever, src/analysis/retrieval.hpp): decodes x_p = alpha·e_p + PE(p)
     // (additive; PE with base and layout) or alpha·e_p (not additive: rotary's input) for n tokens.
     // rows: n uint32 vocabulary rows (kNoTruth = 0xffffffff for a token outside the vocabulary:
     // rank 0); vectors: the n×dim unscaled word vectors. Content rows are cached by a 64-bit hash

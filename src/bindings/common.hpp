@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "scheme_table.hpp"
+#include "encodings/scheme_table.hpp"
 
 namespace posenc::bindings {
 

@@ -10,17 +10,18 @@
 #include <utility>
 #include <vector>
 
-#include "analyses.hpp"
-#include "attention.hpp"
+#include "analysis/analyses.hpp"
+#include "attention/attention.hpp"
+#include "base/names.hpp"
 #include "bindings/common.hpp"
-#include "compare.hpp"
-#include "embedding.hpp"
-#include "limits.hpp"
-#include "rotary.hpp"
-#include "scheme_table.hpp"
-#include "schemes.hpp"
-#include "sinusoidal.hpp"
-#include "tokenizer.hpp"
+#include "compare/compare.hpp"
+#include "vectors/embedding.hpp"
+#include "base/limits.hpp"
+#include "encodings/rotary.hpp"
+#include "encodings/scheme_table.hpp"
+#include "encodings/schemes.hpp"
+#include "encodings/sinusoidal.hpp"
+#include "vectors/tokenizer.hpp"
 
 namespace {
 
@@ -129,17 +130,22 @@ std::string t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_
     return {};
 }
 
-// kind: 0 none, 1 pi, 2 ntk, 3 yarn. out: d/2 + 2 doubles (8-byte aligned): the frequencies,
+// scaling: a kRopeScalingNames name. out: d/2 + 2 doubles (8-byte aligned): the frequencies,
 // then s and the q/k factor (YaRN's √(1/t); 1 for the others).
-std::string rope_frequencies(std::size_t d, double base, int kind, double trained, double eval, double alpha,
-                             double beta, std::uintptr_t out) {
-    if (d < 2 || d > limits::kMaxDim || d % 2 != 0) return "d must be even, from 2 to 4096";
+std::string rope_frequencies(std::size_t d, double base, const std::string& scaling, double trained, double eval,
+                             double alpha, double beta, std::uintptr_t out) {
+    using posenc::kMaxRopeLength;
+    if (d < 2 || d > limits::kMaxDim || d % 2 != 0) return "d must be even, from 2 to " + posenc::number_text(static_cast<double>(limits::kMaxDim));
     if (const char* e = limits::check_base(base)) return e;
-    if (kind < 0 || kind > 3) return "scaling must be 'none', 'pi', 'ntk' or 'yarn'";
-    if (!(trained >= 1 && trained <= 1e9 && eval >= 1 && eval <= 1e9)) return "trainedLength and evalLength must be from 1 to 1e9";
-    if (!(alpha >= 0 && beta > alpha && beta <= 1e9)) return "beta must be greater than alpha (both from 0 to 1e9)";
+    posenc::RopeScaling kind;
+    if (!posenc::enum_from_name(posenc::kRopeScalingNames, scaling, kind))
+        return posenc::one_of("scaling", posenc::kRopeScalingNames, scaling);
+    if (!(trained >= 1 && trained <= kMaxRopeLength && eval >= 1 && eval <= kMaxRopeLength))
+        return "trainedLength and evalLength must be from 1 to " + posenc::number_text(kMaxRopeLength);
+    if (!(alpha >= 0 && beta > alpha && beta <= kMaxRopeLength))
+        return "beta must be greater than alpha (both from 0 to " + posenc::number_text(kMaxRopeLength) + ")";
     posenc::RopeScalingConfig cfg;
-    cfg.kind = static_cast<posenc::RopeScaling>(kind);
+    cfg.kind = kind;
     cfg.trained_length = trained;
     cfg.eval_length = eval;
     cfg.alpha = alpha;
@@ -217,9 +223,9 @@ emscripten::val scheme_entries() {
         for (unsigned t = 0; t < s.term_count; ++t) terms.call<void>("push", std::string(s.terms[t]));
         put(entry, "terms", emscripten::val(terms));
         put(entry, "paper", emscripten::val(std::string(s.paper)));
-        static const char* const kScalings[] = {"none", "pi", "ntk", "yarn"};  // RopeScaling, as ropeFrequencies names it
         if (s.family == posenc::Family::rotation) {
-            put(entry, "ropeScaling", emscripten::val(std::string(kScalings[static_cast<unsigned>(s.rope_scaling)])));
+            const char* scaling = posenc::kRopeScalingNames[static_cast<unsigned>(s.rope_scaling)];
+            put(entry, "ropeScaling", emscripten::val(std::string(scaling)));
         }
         schemes.call<void>("push", entry);
     }
@@ -253,19 +259,30 @@ emscripten::val limit_entries() {
         {"maxElements", limits::kMaxElements}, {"maxCompareTokens", limits::kMaxCompareTokens},
         {"maxHeads", limits::kMaxHeads}, {"maxBase", limits::kMaxBase}, {"maxOffset", limits::kMaxOffset},
         {"maxBuckets", posenc::kMaxT5Buckets}, {"maxT5Distance", posenc::kMaxT5Distance},
-        {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance}};
+        {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance},
+        {"maxLength", posenc::kMaxRopeLength}};
     emscripten::val out = emscripten::val::object();
     for (const auto& [name, value] : known) put(out, name, emscripten::val(value));
     return out;
 }
 
-// { schemes, params, trainable, limits } (web/posenc.mjs, deriveTable).
+// { schemes, params, trainable, limits, ropeScalings, ropeDefaults } (web/posenc.mjs, deriveTable).
 emscripten::val scheme_table() {
     emscripten::val table = emscripten::val::object();
     put(table, "schemes", emscripten::val(scheme_entries()));
     put(table, "params", emscripten::val(param_entries()));
     put(table, "trainable", emscripten::val(scheme_names(posenc::kTrainableSchemes)));
     put(table, "limits", emscripten::val(limit_entries()));
+    emscripten::val scalings = emscripten::val::array();
+    for (const char* name : posenc::kRopeScalingNames) scalings.call<void>("push", std::string(name));
+    put(table, "ropeScalings", scalings);
+    // ropeFrequencies' defaults (RopeScalingConfig's): L, and YaRN's ramp α, β.
+    const posenc::RopeScalingConfig rope;
+    emscripten::val defaults = emscripten::val::object();
+    put(defaults, "trainedLength", emscripten::val(rope.trained_length));
+    put(defaults, "alpha", emscripten::val(rope.alpha));
+    put(defaults, "beta", emscripten::val(rope.beta));
+    put(table, "ropeDefaults", defaults);
     return table;
 }
 

@@ -1,4 +1,4 @@
-// Bindings of the trainable models (block `models`; DESIGN.md, "Trained models"; JS side:
+// Bindings of the trainable models (block `models`; docs/ARCHITECTURE.md, "The trained model"; JS side:
 // web/model.mjs). Linked only into the page's cores: the <posenc-lab> element's cores leave them
 // out, and with them every model routine the linker would otherwise keep (about 130 KB of wasm
 // per core). Thin embind wrappers; see common.hpp for the conventions they follow.
@@ -10,8 +10,10 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "base/names.hpp"
 #include "bindings/common.hpp"
 #include "model/safetensors.hpp"
 #include "model/tasks.hpp"
@@ -39,12 +41,13 @@ std::uint64_t model_bytes(const model::ModelConfig& cfg) {
     return 4 * std::uint64_t{4} * model::parameter_count(cfg);  // parameters, gradients, m, v
 }
 
-// rope: 0 none, 1 pi, 2 ntk, 3 yarn (RopeScaling's order).
-model::EvalOptions eval_options(int rope, double factor) {
-    model::EvalOptions eval;
-    eval.rope = rope >= 0 && rope <= 3 ? static_cast<posenc::RopeScaling>(rope) : posenc::RopeScaling::none;
+// rope: a kRopeScalingNames name. nullptr, or the message naming ropeScaling.type (then the
+// caller returns it).
+std::string eval_options(const std::string& rope, double factor, model::EvalOptions& eval) {
+    if (!posenc::enum_from_name(posenc::kRopeScalingNames, rope, eval.rope))
+        return posenc::one_of("ropeScaling.type", posenc::kRopeScalingNames, rope);
     eval.factor = factor;
-    return eval;
+    return {};
 }
 
 std::int32_t* ids(std::uintptr_t address) { return reinterpret_cast<std::int32_t*>(address); }
@@ -59,10 +62,12 @@ public:
         if (!memory_available(12 * std::uint64_t{size})) return kNoMemory;
         return task_.set_text(std::string_view(reinterpret_cast<const char*>(address), size), held_out_percent);
     }
-    // kind: 0 copy, 1 reverse, 2 sort (SyntheticKind's order).
-    std::string from_synthetic(int kind, std::size_t symbols) {
-        if (kind < 0 || kind > 2) return "kind must be 'text', 'copy', 'reverse' or 'sort'";
-        const char* error = task_.set_synthetic(static_cast<model::SyntheticKind>(kind), symbols);
+    // name: a kSyntheticKindNames name.
+    std::string from_synthetic(const std::string& name, std::size_t symbols) {
+        model::SyntheticKind kind;
+        if (!posenc::enum_from_name(model::kSyntheticKindNames, name, kind))
+            return posenc::one_of("kind", model::kSyntheticKindNames, name);
+        const char* error = task_.set_synthetic(kind, symbols);
         return error ? error : "";
     }
 
@@ -142,8 +147,9 @@ public:
 
     // out: one double, the loss.
     std::string loss(std::uintptr_t tokens, std::size_t count, std::size_t B, std::size_t T, std::uintptr_t mask,
-                     std::size_t mask_count, int rope, double factor, std::uintptr_t out) {
-        const model::EvalOptions eval = eval_options(rope, factor);
+                     std::size_t mask_count, const std::string& rope, double factor, std::uintptr_t out) {
+        model::EvalOptions eval;
+        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         if (const char* e = model::validate(model_->config(), eval)) return e;
         if (const char* e = check_batch(tokens, count, B, T, mask, mask_count, false)) return e;
         *reinterpret_cast<double*>(out) = model_->loss(ids(tokens), B, T, mask_or_null(mask), eval);
@@ -182,8 +188,9 @@ public:
     // For each length at `lengths` (count doubles): loss, token accuracy and exact accuracy over
     // `batches` held-out batches of B rows (model::evaluate). out: 3 doubles per length.
     std::string evaluate(TrainingTask& task, std::size_t B, std::size_t batches, double seed, std::uintptr_t lengths,
-                         std::size_t count, int rope, double factor, std::uintptr_t out) {
-        const model::EvalOptions eval = eval_options(rope, factor);
+                         std::size_t count, const std::string& rope, double factor, std::uintptr_t out) {
+        model::EvalOptions eval;
+        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         if (count < 1 || count > model::kMaxEvalLengths) return "lengths must hold 1 to 64 lengths";
         const double* L = reinterpret_cast<const double*>(lengths);
         std::vector<std::size_t> T(count);
@@ -222,17 +229,19 @@ public:
     }
 
     // out: L·h·n·n floats (attention) or n·V floats (logits).
-    std::string attention(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t out) {
-        const model::EvalOptions eval = eval_options(rope, factor);
+    std::string attention(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, std::uintptr_t out) {
+        model::EvalOptions eval;
+        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         if (const char* e = check_sequence(tokens, n, eval)) return e;
         model_->attention(ids(tokens), n, heap(out), eval);
         return {};
     }
     // map: layer·h + head, or −1 for every map; attention_out: n·n or L·h·n·n floats, or 0 for
     // none (tokenLosses); surprise_out: n − 1 floats (Transformer::inspect).
-    std::string inspect(std::uintptr_t tokens, std::size_t n, int rope, double factor, int map,
+    std::string inspect(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, int map,
                         std::uintptr_t attention_out, std::uintptr_t surprise_out) {
-        const model::EvalOptions eval = eval_options(rope, factor);
+        model::EvalOptions eval;
+        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         const std::size_t chosen = map < 0 ? model::kEveryMap : static_cast<std::size_t>(map);
         if (const char* e = check_sequence(tokens, n, eval)) return e;
         if (const char* e = model::validate_inspect(model_->config(), n, chosen)) return e;
@@ -240,8 +249,9 @@ public:
         model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen);
         return {};
     }
-    std::string logits(std::uintptr_t tokens, std::size_t n, int rope, double factor, std::uintptr_t out) {
-        const model::EvalOptions eval = eval_options(rope, factor);
+    std::string logits(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, std::uintptr_t out) {
+        model::EvalOptions eval;
+        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         if (const char* e = check_sequence(tokens, n, eval)) return e;
         model_->logits(ids(tokens), n, heap(out), eval);
         return {};
@@ -318,6 +328,16 @@ emscripten::val model_limits() {
     limits.set("maxEvalLengths", model::kMaxEvalLengths);
     limits.set("maxEvalBatches", model::kMaxEvalBatches);
     limits.set("maxGenerate", model::kMaxGenerate);
+    // trainStep's defaults (AdamWOptions's, DESIGN.md) and createTask's synthetic kinds.
+    const model::AdamWOptions o;
+    emscripten::val adamw = emscripten::val::object();
+    const std::pair<const char*, float> defaults[] = {{"lr", o.lr}, {"beta1", o.beta1}, {"beta2", o.beta2},
+                                                      {"eps", o.eps}, {"weightDecay", o.weight_decay}, {"clip", o.clip}};
+    for (const auto& [name, value] : defaults) adamw.set(name, std::stod(posenc::float_text(value)));
+    limits.set("adamw", adamw);
+    emscripten::val kinds = emscripten::val::array();
+    for (const char* name : model::kSyntheticKindNames) kinds.call<void>("push", std::string(name));
+    limits.set("syntheticKinds", kinds);
     return limits;
 }
 

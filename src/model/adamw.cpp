@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "simd.hpp"
+#include "base/simd.hpp"
 
 namespace posenc::model {
 

@@ -1,4 +1,4 @@
-// PyTorch's clip_grad_norm_ followed by AdamW, as DESIGN.md ("Training step") states them.
+// PyTorch's clip_grad_norm_ followed by AdamW, as docs/ARCHITECTURE.md ("Training step") states them.
 //
 // Shapes: params, grads, m, v — the flat parameter buffer's layout (specs give the tensors).
 //   clip:  N = ‖g‖₂ over every gradient; if clip > 0 and N > clip, g ← g·clip/(N + 1e-6).

@@ -17,7 +17,7 @@
 
 #include "model/matmul.hpp"
 #include "model/row_ops.hpp"
-#include "phases.hpp"
+#include "encodings/phases.hpp"
 
 namespace posenc::model {
 

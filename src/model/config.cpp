@@ -3,14 +3,21 @@
 #include <algorithm>
 #include <cmath>
 
-#include "scheme_table.hpp"
-#include "schemes.hpp"
+#include "base/limits.hpp"
+#include "base/names.hpp"
+#include "encodings/scheme_table.hpp"
+#include "encodings/schemes.hpp"
 
 namespace posenc::model {
 
 namespace {
 
 bool is_even(std::size_t v) { return v % 2 == 0; }
+
+// "<field> must be an integer from <lo> to <hi>", from the limits.
+std::string integer_range(const char* field, std::size_t lo, std::size_t hi) {
+    return std::string(field) + " must be an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+}
 
 }  // namespace
 
@@ -27,20 +34,26 @@ bool trainable_scheme_from_name(std::string_view name, Scheme& out) {
 const char* validate(const ModelConfig& cfg) {
     if (!has(kTrainableSchemes, cfg.scheme))
         return "scheme must be one of nope, additive, learned, concatenated, rotary, alibi, t5";
-    if (cfg.vocab < 2 || cfg.vocab > kMaxVocab) return "vocab must be an integer from 2 to 65536";
-    if (cfg.d < 2 || cfg.d > kMaxWidth) return "d must be an integer from 2 to 1024";
-    if (cfg.layers < 1 || cfg.layers > kMaxLayers) return "layers must be an integer from 1 to 16";
-    if (cfg.heads < 1 || cfg.heads > kMaxHeads) return "heads must be an integer from 1 to 64";
+    static const std::string vocab = integer_range("vocab", 2, kMaxVocab), width = integer_range("d", 2, kMaxWidth),
+                             layers = integer_range("layers", 1, kMaxLayers), heads = integer_range("heads", 1, kMaxHeads),
+                             context = integer_range("context", 1, kMaxContext),
+                             base = "base must be a number above 1 and at most " + number_text(limits::kMaxBase),
+                             too_big = "the model has more than 2^" + std::to_string(kMaxParametersLog2) +
+                                       " parameters: reduce vocab, d or layers";
+    if (cfg.vocab < 2 || cfg.vocab > kMaxVocab) return vocab.c_str();
+    if (cfg.d < 2 || cfg.d > kMaxWidth) return width.c_str();
+    if (cfg.layers < 1 || cfg.layers > kMaxLayers) return layers.c_str();
+    if (cfg.heads < 1 || cfg.heads > kMaxHeads) return heads.c_str();
     if (cfg.d % cfg.heads != 0) return "heads must divide d";
     if (!is_even(cfg.d / cfg.heads)) return "heads must leave an even head width d/heads";
-    if (cfg.context < 1 || cfg.context > kMaxContext) return "context must be an integer from 1 to 4096";
+    if (cfg.context < 1 || cfg.context > kMaxContext) return context.c_str();
     if (cfg.scheme == Scheme::concatenated) {
         if (cfg.d_pos < 2 || cfg.d_pos > cfg.d - 2 || cfg.d_pos % 2 != 0)  // d ≥ 2 here: no wrap
             return "dPos must be an even integer from 2 to d − 2 for the concatenated scheme";
     } else if (cfg.d_pos != 0) {
         return "dPos applies to the concatenated scheme only";
     }
-    if (!(cfg.base > 1.0) || !(cfg.base <= 1e12)) return "base must be a number above 1 and at most 1e12";
+    if (!(cfg.base > limits::kMinBase) || !(cfg.base <= limits::kMaxBase)) return base.c_str();
     if (cfg.pairing != Layout::interleaved && cfg.pairing != Layout::half)
         return "pairing must be 'interleaved' or 'half'";
     if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || cfg.alpha > 1e6f)
@@ -53,7 +66,7 @@ const char* validate(const ModelConfig& cfg) {
         if (s.t5_max_distance < t5_min_max_distance(s.t5_buckets, true))
             return "t5MaxDistance must exceed the exact buckets (t5Buckets/2 for a causal model)";
     }
-    if (parameter_count(cfg) > kMaxParameters) return "the model has more than 2^24 parameters: reduce vocab, d or layers";
+    if (parameter_count(cfg) > kMaxParameters) return too_big.c_str();
     return nullptr;
 }
 
@@ -87,36 +100,57 @@ ModelConfig settled(ModelConfig cfg) {
     return cfg;
 }
 
+namespace {
+
+// The size of a dimension rule. Guards keep parameter_count's bound meaningful on a config that
+// has not passed every check (validate calls it last, but the guards cost nothing).
+std::size_t size_of(const ModelConfig& cfg, Dim dim) {
+    switch (dim) {
+        case Dim::none: return 0;
+        case Dim::d: return cfg.d;
+        case Dim::d3: return 3 * cfg.d;
+        case Dim::d4: return 4 * cfg.d;
+        case Dim::vocab: return cfg.vocab;
+        case Dim::context: return cfg.context;
+        case Dim::wte_cols: return cfg.scheme == Scheme::concatenated && cfg.d_pos < cfg.d ? cfg.d - cfg.d_pos : cfg.d;
+        case Dim::t5_buckets: {
+            // 0 = derived from the context (settled); the derived count is positive.
+            const int buckets = cfg.t5_buckets != 0 ? cfg.t5_buckets : settled(cfg).t5_buckets;
+            return buckets > 0 ? static_cast<std::size_t>(buckets) : 0;
+        }
+        case Dim::heads: return cfg.heads;
+    }
+    return 0;
+}
+
+// visit(rule, layer, rows, cols) for every tensor of cfg in buffer order; layer is the block of a
+// per-layer tensor (0 otherwise).
+template <class Visit>
+void for_each_tensor(const ModelConfig& cfg, Visit visit) {
+    auto one = [&](const TensorRule& r, std::size_t layer) {
+        if (has(r.schemes, cfg.scheme)) visit(r, layer, size_of(cfg, r.rows), size_of(cfg, r.cols));
+    };
+    std::size_t i = 0;
+    for (; !kTensorTable[i].per_layer; ++i) one(kTensorTable[i], 0);
+    const std::size_t first_layer_row = i;
+    while (kTensorTable[i].per_layer) ++i;
+    for (std::size_t l = 0; l < cfg.layers; ++l)
+        for (std::size_t j = first_layer_row; j < i; ++j) one(kTensorTable[j], l);
+    for (; i < kTensorCount; ++i) one(kTensorTable[i], 0);
+}
+
+std::size_t tensor_size(std::size_t rows, std::size_t cols) { return cols == 0 ? rows : rows * cols; }
+
+}  // namespace
+
 std::vector<TensorSpec> parameter_specs(const ModelConfig& cfg) {
     std::vector<TensorSpec> specs;
     std::size_t offset = 0;
-    auto add = [&](std::string name, std::size_t rows, std::size_t cols) {
-        specs.push_back({std::move(name), rows, cols, offset});
+    for_each_tensor(cfg, [&](const TensorRule& r, std::size_t layer, std::size_t rows, std::size_t cols) {
+        std::string name = r.per_layer ? "h." + std::to_string(layer) + "." + r.name : std::string(r.name);
+        specs.push_back({std::move(name), rows, cols, offset, r.freezable && cfg.frozen_embedding, r.init, r.id});
         offset += specs.back().size();
-    };
-    const std::size_t d = cfg.d;
-    add("wte.weight", cfg.vocab, cfg.scheme == Scheme::concatenated ? d - cfg.d_pos : d);
-    specs.back().frozen = cfg.frozen_embedding;
-    if (cfg.scheme == Scheme::learned) add("wpe.weight", cfg.context, d);
-    if (cfg.scheme == Scheme::t5) add("t5_bias.weight", static_cast<std::size_t>(settled(cfg).t5_buckets), cfg.heads);
-    for (std::size_t l = 0; l < cfg.layers; ++l) {
-        const std::string p = "h." + std::to_string(l) + ".";
-        add(p + "ln_1.weight", d, 0);
-        add(p + "ln_1.bias", d, 0);
-        add(p + "attn.c_attn.weight", 3 * d, d);
-        add(p + "attn.c_attn.bias", 3 * d, 0);
-        add(p + "attn.c_proj.weight", d, d);
-        add(p + "attn.c_proj.bias", d, 0);
-        add(p + "ln_2.weight", d, 0);
-        add(p + "ln_2.bias", d, 0);
-        add(p + "mlp.c_fc.weight", 4 * d, d);
-        add(p + "mlp.c_fc.bias", 4 * d, 0);
-        add(p + "mlp.c_proj.weight", d, 4 * d);
-        add(p + "mlp.c_proj.bias", d, 0);
-    }
-    add("ln_f.weight", d, 0);
-    add("ln_f.bias", d, 0);
-    add("lm_head.weight", cfg.vocab, d);
+    });
     return specs;
 }
 
@@ -125,17 +159,23 @@ std::size_t trained_offset(const std::vector<TensorSpec>& specs) {
 }
 
 std::size_t parameter_count(const ModelConfig& cfg) {
-    // Computed without building the specs, so validate() can bound it before any allocation.
-    const std::size_t d = cfg.d;
-    const std::size_t wte_cols = cfg.scheme == Scheme::concatenated && cfg.d_pos < d ? d - cfg.d_pos : d;
-    std::size_t count = cfg.vocab * wte_cols + cfg.vocab * d + 2 * d;
-    if (cfg.scheme == Scheme::learned) count += cfg.context * d;
-    if (cfg.scheme == Scheme::t5) {
-        const int buckets = cfg.t5_buckets != 0 ? cfg.t5_buckets : settled(cfg).t5_buckets;
-        if (buckets > 0) count += static_cast<std::size_t>(buckets) * cfg.heads;
-    }
-    const std::size_t per_layer = 4 * d + (3 * d * d + 3 * d) + (d * d + d) + (4 * d * d + 4 * d) + (4 * d * d + d);
-    return count + cfg.layers * per_layer;
+    // Without building the specs' names, so validate() can bound it before any allocation.
+    std::size_t count = 0;
+    for_each_tensor(cfg, [&](const TensorRule&, std::size_t, std::size_t rows, std::size_t cols) {
+        count += tensor_size(rows, cols);
+    });
+    return count;
+}
+
+TensorOffsets tensor_offsets(const ModelConfig& cfg) {
+    TensorOffsets offsets;
+    offsets.layers.resize(cfg.layers);
+    std::size_t offset = 0;
+    for_each_tensor(cfg, [&](const TensorRule& r, std::size_t layer, std::size_t rows, std::size_t cols) {
+        (r.per_layer ? offsets.layers[layer] : offsets.model).at[static_cast<std::size_t>(r.id)] = offset;
+        offset += tensor_size(rows, cols);
+    });
+    return offsets;
 }
 
 }  // namespace posenc::model

@@ -1,36 +1,26 @@
-// A trainable model's configuration and its parameter layout: the one home of the tensor names,
-// shapes and file order of DESIGN.md, "Trained models", shared by the model, the weights file,
-// the bindings and the trainer.
+// A trainable model's configuration and its parameter layout: kTensorTable below is the one home
+// of the tensor names, shapes, file and buffer order, initialisation and freezing of
+// docs/ARCHITECTURE.md, "The trained model"; parameter_specs, parameter_count, tensor_offsets, the
+// weights file, inspect's packed transposes and the initialiser all read it.
 //
 // Shapes (V vocabulary, d width, L layers, h heads, d_h = d/h, T context, d_pos position dims):
-//   wte.weight                [V, d − d_pos]  (concatenated) or [V, d]
-//   wpe.weight                [T, d]          (learned only)
-//   t5_bias.weight            [t5_buckets, h] (t5 only; one table shared by all layers)
-//   h.l.ln_1.weight / .bias   [d]
-//   h.l.attn.c_attn.weight    [3d, d]   rows 0…d−1 → q, d…2d−1 → k, 2d…3d−1 → v
-//   h.l.attn.c_attn.bias      [3d]
-//   h.l.attn.c_proj.weight    [d, d]
-//   h.l.attn.c_proj.bias      [d]
-//   h.l.ln_2.weight / .bias   [d]
-//   h.l.mlp.c_fc.weight       [4d, d]
-//   h.l.mlp.c_fc.bias         [4d]
-//   h.l.mlp.c_proj.weight     [d, 4d]
-//   h.l.mlp.c_proj.bias       [d]
-//   ln_f.weight / .bias       [d]
-//   lm_head.weight            [V, d]    untied, no bias
-// Every weight is PyTorch's nn.Linear layout [out, in]: y = x·Wᵀ + b.
-// All parameters live in one flat float buffer, tensor after tensor in the order above
-// (parameter_specs), so gradients and AdamW's moments share the same offsets.
+// the table's Dim rules. h.l.attn.c_attn.weight [3d, d]: rows 0…d−1 → q, d…2d−1 → k, 2d…3d−1 → v.
+// Every weight is PyTorch's nn.Linear layout [out, in]: y = x·Wᵀ + b. AdamW decays exactly the
+// 2-D tensors (TensorSpec::decayed). All parameters live in one flat float buffer, tensor after
+// tensor in table order with the per-layer rows repeated for l = 0 … L − 1 as h.l.<name>, so
+// gradients and AdamW's moments share the same offsets.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "phases.hpp"
-#include "scheme.hpp"
+#include "base/limits.hpp"
+#include "encodings/phases.hpp"
+#include "encodings/scheme.hpp"
 
 namespace posenc::model {
 
@@ -82,9 +72,10 @@ ModelConfig settled(ModelConfig cfg);
 inline constexpr std::size_t kMaxVocab = 65536;
 inline constexpr std::size_t kMaxWidth = 1024;
 inline constexpr std::size_t kMaxLayers = 16;
-inline constexpr std::size_t kMaxHeads = 64;
+inline constexpr std::size_t kMaxHeads = limits::kMaxHeads;  // the page's, one home (base/limits.hpp)
 inline constexpr std::size_t kMaxContext = 4096;
-inline constexpr std::size_t kMaxParameters = std::size_t{1} << 24;
+inline constexpr unsigned kMaxParametersLog2 = 24;
+inline constexpr std::size_t kMaxParameters = std::size_t{1} << kMaxParametersLog2;
 
 // nullptr when cfg is valid, else a message naming the offending field by its JS name
 // (scheme, vocab, d, layers, heads, context, dPos, base, pairing, alpha, t5Buckets,
@@ -97,8 +88,87 @@ const char* trainable_scheme_name(Scheme s);
 // The trainable scheme of that name; false for any other name.
 bool trainable_scheme_from_name(std::string_view name, Scheme& out);
 
+// How a tensor starts (DESIGN.md, Init; seeded per tensor): N(0, 0.02), N(0, 0.02/√(2L)) for
+// the two residual projections, 0, or 1.
+enum class Init : unsigned char { normal, residual, zeros, ones };
+
+// A tensor dimension as a rule on the config: none (a 1-D tensor's second), d, 3d, 4d, V,
+// T (context), wte's columns (d − d_pos for concatenated, else d), t5Buckets, h.
+enum class Dim : unsigned char { none, d, d3, d4, vocab, context, wte_cols, t5_buckets, heads };
+
+enum class Tensor : unsigned char {
+    wte, wpe, t5_bias,
+    ln1_w, ln1_b, attn_w, attn_b, proj_w, proj_b, ln2_w, ln2_b, fc_w, fc_b, mlp_proj_w, mlp_proj_b,
+    lnf_w, lnf_b, lm_head,
+};
+
+struct TensorRule {
+    Tensor id;
+    const char* name;   // as PyTorch would name it; a per-layer tensor is h.<l>.<name>
+    Dim rows, cols;
+    Init init;
+    SchemeSet schemes;  // the schemes whose models have it
+    bool per_layer;     // once per block
+    bool freezable;     // frozen when cfg.frozen_embedding (then AdamW and clipping skip it)
+};
+
+inline constexpr SchemeSet kEvery = kTrainableSchemes;
+inline constexpr TensorRule kTensorTable[] = {
+    {Tensor::wte, "wte.weight", Dim::vocab, Dim::wte_cols, Init::normal, kEvery, false, true},
+    {Tensor::wpe, "wpe.weight", Dim::context, Dim::d, Init::normal, scheme_bit(Scheme::learned), false, false},
+    {Tensor::t5_bias, "t5_bias.weight", Dim::t5_buckets, Dim::heads, Init::zeros, scheme_bit(Scheme::t5), false, false},
+    {Tensor::ln1_w, "ln_1.weight", Dim::d, Dim::none, Init::ones, kEvery, true, false},
+    {Tensor::ln1_b, "ln_1.bias", Dim::d, Dim::none, Init::zeros, kEvery, true, false},
+    {Tensor::attn_w, "attn.c_attn.weight", Dim::d3, Dim::d, Init::normal, kEvery, true, false},
+    {Tensor::attn_b, "attn.c_attn.bias", Dim::d3, Dim::none, Init::zeros, kEvery, true, false},
+    {Tensor::proj_w, "attn.c_proj.weight", Dim::d, Dim::d, Init::residual, kEvery, true, false},
+    {Tensor::proj_b, "attn.c_proj.bias", Dim::d, Dim::none, Init::zeros, kEvery, true, false},
+    {Tensor::ln2_w, "ln_2.weight", Dim::d, Dim::none, Init::ones, kEvery, true, false},
+    {Tensor::ln2_b, "ln_2.bias", Dim::d, Dim::none, Init::zeros, kEvery, true, false},
+    {Tensor::fc_w, "mlp.c_fc.weight", Dim::d4, Dim::d, Init::normal, kEvery, true, false},
+    {Tensor::fc_b, "mlp.c_fc.bias", Dim::d4, Dim::none, Init::zeros, kEvery, true, false},
+    {Tensor::mlp_proj_w, "mlp.c_proj.weight", Dim::d, Dim::d4, Init::residual, kEvery, true, false},
+    {Tensor::mlp_proj_b, "mlp.c_proj.bias", Dim::d, Dim::none, Init::zeros, kEvery, true, false},
+    {Tensor::lnf_w, "ln_f.weight", Dim::d, Dim::none, Init::ones, kEvery, false, false},
+    {Tensor::lnf_b, "ln_f.bias", Dim::d, Dim::none, Init::zeros, kEvery, false, false},
+    {Tensor::lm_head, "lm_head.weight", Dim::vocab, Dim::d, Init::normal, kEvery, false, false},
+};
+inline constexpr std::size_t kTensorCount = sizeof(kTensorTable) / sizeof(kTensorTable[0]);
+inline constexpr const TensorRule& rule(Tensor t) { return kTensorTable[static_cast<std::size_t>(t)]; }
+
+namespace table_check {
+// Row i is Tensor i; the per-layer rows are one run (the blocks sit between the tensors before and
+// after them); only the first row can be frozen (the trained tensors stay one tail, trained_offset).
+constexpr bool well_formed() {
+    std::size_t runs = 0;
+    for (std::size_t i = 0; i < kTensorCount; ++i) {
+        if (static_cast<std::size_t>(kTensorTable[i].id) != i) return false;
+        if (kTensorTable[i].per_layer && (i == 0 || !kTensorTable[i - 1].per_layer)) ++runs;
+        if (kTensorTable[i].freezable && i != 0) return false;
+        if (kTensorTable[i].per_layer && kTensorTable[i].schemes != kEvery) return false;
+    }
+    return runs == 1;
+}
+static_assert(well_formed(), "kTensorTable: rows out of Tensor order, per-layer rows split, or a late freezable row");
+}  // namespace table_check
+
+// A per-layer dimension as a multiple of d (0: none or not a multiple of d).
+constexpr std::size_t d_multiple(Dim dim) { return dim == Dim::d ? 1 : dim == Dim::d3 ? 3 : dim == Dim::d4 ? 4 : 0; }
+// inspect's packed transposes: a block's 2-D tensors (Wᵀ each) one after another in table order.
+// Offset of t's Wᵀ in units of d², and the block's total (12: c_attn 3, attn c_proj 1, c_fc 4,
+// mlp c_proj 4).
+constexpr std::size_t packed_offset_d2(Tensor t) {
+    std::size_t at = 0;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(t); ++i)
+        if (kTensorTable[i].per_layer && kTensorTable[i].cols != Dim::none)
+            at += d_multiple(kTensorTable[i].rows) * d_multiple(kTensorTable[i].cols);
+    return at;
+}
+inline constexpr std::size_t kPackedLayerD2 = packed_offset_d2(Tensor::lnf_w);
+static_assert(kPackedLayerD2 == 12, "a block's matrices are 12·d² floats");
+
 struct TensorSpec {
-    std::string name;        // as PyTorch would name it (table above)
+    std::string name;        // as PyTorch would name it (kTensorTable)
     std::size_t rows = 0;    // first dimension
     std::size_t cols = 0;    // second dimension; 0 for a 1-D tensor
     std::size_t offset = 0;  // first float in the flat parameter buffer
@@ -106,9 +176,24 @@ struct TensorSpec {
     // Not trained (wte.weight of a frozenEmbedding model). Only the first tensor can be frozen,
     // so the trained tensors are one tail of the flat buffer (trained_offset).
     bool frozen = false;
+    Init init = Init::zeros;
+    Tensor id = Tensor::wte;
     // AdamW's decoupled weight decay applies to trained tensors with two dimensions only.
     bool decayed() const { return cols != 0; }
 };
+
+// Offsets of every tensor in the flat parameter buffer, indexed by Tensor: the whole-model rows
+// in model, the per-layer rows in layers[l] (absent tensors: 0).
+struct TensorOffsets {
+    struct Layer {
+        std::array<std::size_t, kTensorCount> at{};
+        std::size_t operator[](Tensor t) const { return at[static_cast<std::size_t>(t)]; }
+    };
+    Layer model;
+    std::vector<Layer> layers;
+    std::size_t operator[](Tensor t) const { return model[t]; }
+};
+TensorOffsets tensor_offsets(const ModelConfig& cfg);
 
 // The parameter tensors of a valid cfg, in file and buffer order; offsets are consecutive.
 std::vector<TensorSpec> parameter_specs(const ModelConfig& cfg);

@@ -4,28 +4,6 @@
 
 namespace posenc::model {
 
-TensorOffsets tensor_offsets(const ModelConfig& cfg) {
-    // parameter_specs fixes the order: wte, [wpe | t5_bias], 12 tensors per layer, ln_f, lm_head.
-    const std::vector<TensorSpec> specs = parameter_specs(cfg);
-    TensorOffsets at;
-    std::size_t i = 0;
-    at.wte = specs[i++].offset;
-    if (cfg.scheme == Scheme::learned) at.wpe = specs[i++].offset;
-    if (cfg.scheme == Scheme::t5) at.t5 = specs[i++].offset;
-    for (std::size_t l = 0; l < cfg.layers; ++l) {
-        TensorOffsets::Layer layer;
-        for (std::size_t* field : {&layer.ln1_w, &layer.ln1_b, &layer.attn_w, &layer.attn_b, &layer.proj_w,
-                                   &layer.proj_b, &layer.ln2_w, &layer.ln2_b, &layer.fc_w, &layer.fc_b,
-                                   &layer.mlp_proj_w, &layer.mlp_proj_b})
-            *field = specs[i++].offset;
-        at.layers.push_back(layer);
-    }
-    at.lnf_w = specs[i++].offset;
-    at.lnf_b = specs[i++].offset;
-    at.head = specs[i++].offset;
-    return at;
-}
-
 WorkspaceSizes workspace_sizes(const ModelConfig& cfg, std::uint64_t B, std::uint64_t T, bool training) {
     const std::uint64_t d = cfg.d, N = B * T, dh = cfg.d / cfg.heads;
     WorkspaceSizes s;

@@ -1,4 +1,4 @@
-// The model of DESIGN.md ("Trained models") written once over the real type: float in the core
+// The model of docs/ARCHITECTURE.md ("The trained model") written once over the real type: float in the core
 // (the kernels' float overloads are SIMD), double in the tests' reference (tests/cpp).
 //
 // Shapes (B rows, T positions, N = B·T, d width, h heads, dh = d/h, V vocabulary, L layers):
@@ -24,26 +24,16 @@
 #include "model/row_ops.hpp"
 #include "model/linear.hpp"
 #include "model/position_tables.hpp"
-#include "schemes.hpp"
+#include "encodings/schemes.hpp"
 
 namespace posenc::model {
 
-// Evaluation-time context extension for rotary models (DESIGN.md, last paragraph of the
+// Evaluation-time context extension for rotary models (docs/ARCHITECTURE.md, "Longer contexts at evaluation"; the
 // JS contract): factor s, RoPE frequencies per head from rope_frequencies with d_h for d.
 struct EvalOptions {
     RopeScaling rope = RopeScaling::none;
     double factor = 1.0;
 };
-
-// Offsets of every tensor in the flat parameter buffer (parameter_specs order).
-struct TensorOffsets {
-    struct Layer {
-        std::size_t ln1_w, ln1_b, attn_w, attn_b, proj_w, proj_b, ln2_w, ln2_b, fc_w, fc_b, mlp_proj_w, mlp_proj_b;
-    };
-    std::size_t wte = 0, wpe = 0, t5 = 0, lnf_w = 0, lnf_b = 0, head = 0;
-    std::vector<Layer> layers;
-};
-TensorOffsets tensor_offsets(const ModelConfig& cfg);
 
 // Float counts of every activation buffer for a pass over (B, T); total() is what the workspace
 // limit bounds. Computed in 64 bits: the products exceed a 32-bit size_t for absurd shapes.
@@ -173,17 +163,17 @@ HeadBias<Real> head_bias(const ModelConfig& cfg, const Workspace<Real>& ws, cons
     return bias;
 }
 
-// The input row x_p of token `token` at position p (DESIGN.md) into row (d floats).
+// The input row x_p of token `token` at position p (docs/ARCHITECTURE.md, "Input") into row (d floats).
 template <class Real>
 void embed_row(const ModelConfig& cfg, const TensorOffsets& at, const Real* params, std::int32_t token, std::size_t p,
                const Workspace<Real>& ws, Real* row) {
     const std::size_t d = cfg.d;
     const std::size_t wte_cols = cfg.scheme == Scheme::concatenated ? d - cfg.d_pos : d;
-    scale_into(row, static_cast<Real>(cfg.alpha), params + at.wte + static_cast<std::size_t>(token) * wte_cols, wte_cols);
+    scale_into(row, static_cast<Real>(cfg.alpha), params + at[Tensor::wte] + static_cast<std::size_t>(token) * wte_cols, wte_cols);
     if (cfg.scheme == Scheme::additive) {
         add_into(row, ws.input_table.data() + p * d, d);
     } else if (cfg.scheme == Scheme::learned) {
-        add_into(row, params + at.wpe + p * d, d);
+        add_into(row, params + at[Tensor::wpe] + p * d, d);
     } else if (cfg.scheme == Scheme::concatenated) {
         for (std::size_t j = 0; j < cfg.d_pos; ++j) row[wte_cols + j] = ws.input_table[p * cfg.d_pos + j];
     }
@@ -205,10 +195,10 @@ void embed_backward(const ModelConfig& cfg, const TensorOffsets& at, const std::
     const Real alpha = static_cast<Real>(cfg.alpha);
     for (std::size_t b = 0; b < ws.B; ++b) {
         for (std::size_t p = 0; p < T; ++p) {
-            Real* word = grads + at.wte + static_cast<std::size_t>(tokens[b * token_stride + p]) * wte_cols;
+            Real* word = grads + at[Tensor::wte] + static_cast<std::size_t>(tokens[b * token_stride + p]) * wte_cols;
             const Real* row = ws.d_stream.data() + (b * T + p) * d;
             add_scaled_into(word, alpha, row, wte_cols);
-            if (cfg.scheme == Scheme::learned) add_into(grads + at.wpe + p * d, row, d);
+            if (cfg.scheme == Scheme::learned) add_into(grads + at[Tensor::wpe] + p * d, row, d);
         }
     }
 }
@@ -234,41 +224,81 @@ Real* slot(std::vector<Real>& v, const Workspace<Real>& ws, std::size_t l, std::
     return v.data() + (ws.training ? l : 0) * per_slot;
 }
 
-// One block: stream slot l (x_l) → stream slot l + 1 (x_{l+1}); evaluation passes overwrite x_l.
+// One block's buffers over rows first … T − 1 of B sequences of T positions, m = B·(T − first)
+// rows (first > 0 only with B = 1: inspect's recomputed tail). Row buffers (x, x_next, u1, u2,
+// att, after_attn: m×d; pre, act, act_tanh: m×4d; stats1, stats2: mean | rstd, 2m) hold those m
+// rows; qkv holds every one of the B·T rows (rows before first: the kept keys and values); probs
+// one ld×ld map per (b, head), ld ≥ T. u2 and stats2 may alias u1 and stats1.
+template <class Real>
+struct BlockRows {
+    std::size_t B = 0, T = 0, first = 0;
+    const Real* x = nullptr;
+    Real* x_next = nullptr;
+    Real *u1 = nullptr, *stats1 = nullptr, *qkv = nullptr, *probs = nullptr;
+    std::size_t ld = 0;
+    Real *att = nullptr, *after_attn = nullptr, *u2 = nullptr, *stats2 = nullptr;
+    Real *pre = nullptr, *act = nullptr, *act_tanh = nullptr;
+    // The block's Wᵀ packed in table order (packed_offset_d2), or null: each W is transposed into
+    // ws.weight_t before its product (the same values either way, so the same bits).
+    const Real* packed = nullptr;
+};
+
+// The block on a row range (DESIGN.md): x → x_next = a + MLP(LN(a)), a = x + Attn(LN(x)). Training
+// passes run it on every row; inspect on the rows after the first changed id.
 template <class Real>
 void block_forward(const ModelConfig& cfg, const TensorOffsets::Layer& at, const Real* params, const Real* t5_table,
-                   std::size_t l, Workspace<Real>& ws) {
-    const std::size_t d = cfg.d, h = cfg.heads, dh = d / h, N = ws.N, T = ws.T, hid = 4 * d;
-    Real* x = slot(ws.stream, ws, l, N * d);
-    Real* x_next = slot(ws.stream, ws, l + 1, N * d);
-    Real* u1 = slot(ws.u1, ws, l, N * d);
-    Real* st1 = slot(ws.stats1, ws, l, 2 * N);
-    Real* qkv = slot(ws.qkv, ws, l, N * 3 * d);
-    Real* probs = slot(ws.probs, ws, l, ws.B * h * T * T);
-    Real* att = slot(ws.att, ws, l, N * d);
-    Real* a = slot(ws.after_attn, ws, l, N * d);
-    Real* u2 = slot(ws.u2, ws, l, N * d);
-    Real* st2 = slot(ws.stats2, ws, l, 2 * N);
-    Real* pre = slot(ws.pre, ws, l, N * hid);
-    Real* act = slot(ws.act, ws, l, N * hid);
-    Real* act_tanh = slot(ws.act_tanh, ws, l, N * hid);
-    layernorm_forward(x, N, d, params + at.ln1_w, params + at.ln1_b, u1, st1, st1 + N);
-    linear_forward(u1, N, d, params + at.attn_w, params + at.attn_b, 3 * d, ws.weight_t.data(), qkv);
-    if (cfg.scheme == Scheme::rotary) rotate_qk(cfg, ws, qkv, false);
-    for (std::size_t b = 0; b < ws.B; ++b) {
+                   Workspace<Real>& ws, const BlockRows<Real>& r) {
+    const std::size_t d = cfg.d, h = cfg.heads, dh = d / h, T = r.T, first = r.first, m = r.B * (T - first);
+    const std::size_t hid = 4 * d;
+    auto linear = [&](const Real* in, std::size_t in_width, Tensor w, Tensor b, std::size_t out, Real* y) {
+        if (r.packed)
+            linear_forward_transposed(in, m, in_width, r.packed + packed_offset_d2(w) * d * d, params + at[b], out, y);
+        else
+            linear_forward(in, m, in_width, params + at[w], params + at[b], out, ws.weight_t.data(), y);
+    };
+    layernorm_forward(r.x, m, d, params + at[Tensor::ln1_w], params + at[Tensor::ln1_b], r.u1, r.stats1, r.stats1 + m);
+    linear(r.u1, d, Tensor::attn_w, Tensor::attn_b, 3 * d, r.qkv + first * 3 * d);
+    if (cfg.scheme == Scheme::rotary)
+        for (std::size_t b = 0; b < r.B; ++b)
+            for (std::size_t p = first; p < T; ++p) rotate_qk_row(cfg, ws, r.qkv + (b * T + p) * 3 * d, p, false);
+    for (std::size_t b = 0; b < r.B; ++b) {
         for (std::size_t head = 0; head < h; ++head) {
-            const Real* q = qkv + b * T * 3 * d + head * dh;
-            attention_head_forward(q, q + d, q + 2 * d, 3 * d, T, dh, ws.scale, head_bias(cfg, ws, t5_table, head),
-                                   ws.head_t.data(), probs + (b * h + head) * T * T, att + b * T * d + head * dh, d);
+            const Real* q = r.qkv + b * T * 3 * d + head * dh;
+            attention_head_rows(q, q + d, q + 2 * d, 3 * d, T, first, dh, ws.scale, head_bias(cfg, ws, t5_table, head),
+                                ws.head_t.data(), r.probs + (b * h + head) * r.ld * r.ld, r.ld,
+                                r.att + b * (T - first) * d + head * dh, d);
         }
     }
-    linear_forward(att, N, d, params + at.proj_w, params + at.proj_b, d, ws.weight_t.data(), a);
-    add_into(a, x, N * d);
-    layernorm_forward(a, N, d, params + at.ln2_w, params + at.ln2_b, u2, st2, st2 + N);
-    linear_forward(u2, N, d, params + at.fc_w, params + at.fc_b, hid, ws.weight_t.data(), pre);
-    gelu_forward(pre, N * hid, act, act_tanh);
-    linear_forward(act, N, hid, params + at.mlp_proj_w, params + at.mlp_proj_b, d, ws.weight_t.data(), x_next);
-    add_into(x_next, a, N * d);
+    linear(r.att, d, Tensor::proj_w, Tensor::proj_b, d, r.after_attn);
+    add_into(r.after_attn, r.x, m * d);
+    layernorm_forward(r.after_attn, m, d, params + at[Tensor::ln2_w], params + at[Tensor::ln2_b], r.u2, r.stats2,
+                      r.stats2 + m);
+    linear(r.u2, d, Tensor::fc_w, Tensor::fc_b, hid, r.pre);
+    gelu_forward(r.pre, m * hid, r.act, r.act_tanh);
+    linear(r.act, hid, Tensor::mlp_proj_w, Tensor::mlp_proj_b, d, r.x_next);
+    add_into(r.x_next, r.after_attn, m * d);
+}
+
+// A pass's block l over every row: stream slot l (x_l) → slot l + 1; evaluation passes overwrite x_l.
+template <class Real>
+BlockRows<Real> pass_rows(const ModelConfig& cfg, Workspace<Real>& ws, std::size_t l) {
+    const std::size_t d = cfg.d, N = ws.N, T = ws.T, hid = 4 * d;
+    BlockRows<Real> r;
+    r.B = ws.B, r.T = T, r.first = 0, r.ld = T;
+    r.x = slot(ws.stream, ws, l, N * d);
+    r.x_next = slot(ws.stream, ws, l + 1, N * d);
+    r.u1 = slot(ws.u1, ws, l, N * d);
+    r.stats1 = slot(ws.stats1, ws, l, 2 * N);
+    r.qkv = slot(ws.qkv, ws, l, N * 3 * d);
+    r.probs = slot(ws.probs, ws, l, ws.B * cfg.heads * T * T);
+    r.att = slot(ws.att, ws, l, N * d);
+    r.after_attn = slot(ws.after_attn, ws, l, N * d);
+    r.u2 = slot(ws.u2, ws, l, N * d);
+    r.stats2 = slot(ws.stats2, ws, l, 2 * N);
+    r.pre = slot(ws.pre, ws, l, N * hid);
+    r.act = slot(ws.act, ws, l, N * hid);
+    r.act_tanh = slot(ws.act_tanh, ws, l, N * hid);
+    return r;
 }
 
 // Backward of block l: ws.d_stream holds dL/dx_{l+1} on entry and dL/dx_l on exit.
@@ -284,16 +314,16 @@ void block_backward(const ModelConfig& cfg, const TensorOffsets::Layer& at, cons
     Real* d_stream = ws.d_stream.data();
     Real* d_u = ws.d_u.data();
     Real* d_hidden = ws.d_hidden.data();
-    linear_backward(slot(ws.act, ws, l, N * hid), d_stream, N, hid, d, params + at.mlp_proj_w, d_hidden,
-                    grads + at.mlp_proj_w, grads + at.mlp_proj_b);
+    linear_backward(slot(ws.act, ws, l, N * hid), d_stream, N, hid, d, params + at[Tensor::mlp_proj_w], d_hidden,
+                    grads + at[Tensor::mlp_proj_w], grads + at[Tensor::mlp_proj_b]);
     gelu_backward(slot(ws.pre, ws, l, N * hid), slot(ws.act_tanh, ws, l, N * hid), d_hidden, N * hid, d_hidden);
-    linear_backward(slot(ws.u2, ws, l, N * d), d_hidden, N, d, hid, params + at.fc_w, d_u, grads + at.fc_w,
-                    grads + at.fc_b);
+    linear_backward(slot(ws.u2, ws, l, N * d), d_hidden, N, d, hid, params + at[Tensor::fc_w], d_u, grads + at[Tensor::fc_w],
+                    grads + at[Tensor::fc_b]);
     const Real* a = slot(ws.after_attn, ws, l, N * d);
-    layernorm_backward(a, d_u, N, d, params + at.ln2_w, st2, st2 + N, d_stream, grads + at.ln2_w, grads + at.ln2_b,
+    layernorm_backward(a, d_u, N, d, params + at[Tensor::ln2_w], st2, st2 + N, d_stream, grads + at[Tensor::ln2_w], grads + at[Tensor::ln2_b],
                        true);
-    linear_backward(slot(ws.att, ws, l, N * d), d_stream, N, d, d, params + at.proj_w, ws.d_att.data(),
-                    grads + at.proj_w, grads + at.proj_b);
+    linear_backward(slot(ws.att, ws, l, N * d), d_stream, N, d, d, params + at[Tensor::proj_w], ws.d_att.data(),
+                    grads + at[Tensor::proj_w], grads + at[Tensor::proj_b]);
     Real* d_qkv = ws.d_qkv.data();
     for (std::size_t b = 0; b < ws.B; ++b) {
         for (std::size_t head = 0; head < h; ++head) {
@@ -306,9 +336,9 @@ void block_backward(const ModelConfig& cfg, const TensorOffsets::Layer& at, cons
         }
     }
     if (cfg.scheme == Scheme::rotary) rotate_qk(cfg, ws, d_qkv, true);
-    linear_backward(slot(ws.u1, ws, l, N * d), d_qkv, N, d, 3 * d, params + at.attn_w, d_u, grads + at.attn_w,
-                    grads + at.attn_b);
-    layernorm_backward(x, d_u, N, d, params + at.ln1_w, st1, st1 + N, d_stream, grads + at.ln1_w, grads + at.ln1_b,
+    linear_backward(slot(ws.u1, ws, l, N * d), d_qkv, N, d, 3 * d, params + at[Tensor::attn_w], d_u, grads + at[Tensor::attn_w],
+                    grads + at[Tensor::attn_b]);
+    layernorm_backward(x, d_u, N, d, params + at[Tensor::ln1_w], st1, st1 + N, d_stream, grads + at[Tensor::ln1_w], grads + at[Tensor::ln1_b],
                        true);
 }
 
@@ -319,11 +349,11 @@ void block_backward(const ModelConfig& cfg, const TensorOffsets::Layer& at, cons
 template <class Real>
 void forward_blocks(const ModelConfig& cfg, const TensorOffsets& at, const Real* params, const std::int32_t* tokens,
                     std::size_t token_stride, Workspace<Real>& ws, Real* attention_out) {
-    const Real* t5_table = cfg.scheme == Scheme::t5 ? params + at.t5 : nullptr;
+    const Real* t5_table = cfg.scheme == Scheme::t5 ? params + at[Tensor::t5_bias] : nullptr;
     detail::embed(cfg, at, params, tokens, token_stride, ws);
     const std::size_t probs_size = ws.B * cfg.heads * ws.T * ws.T;
     for (std::size_t l = 0; l < cfg.layers; ++l) {
-        detail::block_forward(cfg, at.layers[l], params, t5_table, l, ws);
+        detail::block_forward(cfg, at.layers[l], params, t5_table, ws, detail::pass_rows(cfg, ws, l));
         if (attention_out) std::memcpy(attention_out + l * probs_size, ws.probs.data(), probs_size * sizeof(Real));
     }
 }
@@ -338,12 +368,12 @@ double run_pass(const ModelConfig& cfg, const TensorOffsets& at, const Real* par
                 std::size_t token_stride, bool with_targets, const std::uint8_t* mask, Workspace<Real>& ws, Real* grads,
                 Real* attention_out) {
     const std::size_t d = cfg.d, N = ws.N, V = cfg.vocab, L = cfg.layers, T = ws.T;
-    const Real* t5_table = cfg.scheme == Scheme::t5 ? params + at.t5 : nullptr;
+    const Real* t5_table = cfg.scheme == Scheme::t5 ? params + at[Tensor::t5_bias] : nullptr;
     forward_blocks(cfg, at, params, tokens, token_stride, ws, attention_out);
     const Real* x_last = detail::slot(ws.stream, ws, L, N * d);
-    layernorm_forward(x_last, N, d, params + at.lnf_w, params + at.lnf_b, ws.uf.data(), ws.statsf.data(),
+    layernorm_forward(x_last, N, d, params + at[Tensor::lnf_w], params + at[Tensor::lnf_b], ws.uf.data(), ws.statsf.data(),
                       ws.statsf.data() + N);
-    linear_forward(ws.uf.data(), N, d, params + at.head, static_cast<const Real*>(nullptr), V, ws.weight_t.data(),
+    linear_forward(ws.uf.data(), N, d, params + at[Tensor::lm_head], static_cast<const Real*>(nullptr), V, ws.weight_t.data(),
                    ws.logits.data());
     if (!with_targets) return 0.0;
     for (std::size_t b = 0; b < ws.B; ++b)
@@ -351,11 +381,11 @@ double run_pass(const ModelConfig& cfg, const TensorOffsets& at, const Real* par
     const double loss =
         cross_entropy(ws.logits.data(), ws.targets.data(), mask, N, V, grads ? ws.logits.data() : static_cast<Real*>(nullptr));
     if (!grads) return loss;
-    linear_backward(ws.uf.data(), ws.logits.data(), N, d, V, params + at.head, ws.d_u.data(), grads + at.head,
+    linear_backward(ws.uf.data(), ws.logits.data(), N, d, V, params + at[Tensor::lm_head], ws.d_u.data(), grads + at[Tensor::lm_head],
                     static_cast<Real*>(nullptr));
-    layernorm_backward(x_last, ws.d_u.data(), N, d, params + at.lnf_w, ws.statsf.data(), ws.statsf.data() + N,
-                       ws.d_stream.data(), grads + at.lnf_w, grads + at.lnf_b, false);
-    Real* d_t5 = cfg.scheme == Scheme::t5 ? grads + at.t5 : nullptr;
+    layernorm_backward(x_last, ws.d_u.data(), N, d, params + at[Tensor::lnf_w], ws.statsf.data(), ws.statsf.data() + N,
+                       ws.d_stream.data(), grads + at[Tensor::lnf_w], grads + at[Tensor::lnf_b], false);
+    Real* d_t5 = cfg.scheme == Scheme::t5 ? grads + at[Tensor::t5_bias] : nullptr;
     for (std::size_t l = L; l-- > 0;) detail::block_backward(cfg, at.layers[l], params, t5_table, l, ws, grads, d_t5);
     detail::embed_backward(cfg, at, tokens, token_stride, ws, grads);
     return loss;

@@ -2,8 +2,8 @@
 
 #include <cstdint>
 
-#include "fastmath.hpp"
-#include "simd.hpp"
+#include "base/fastmath.hpp"
+#include "base/simd.hpp"
 
 namespace posenc::model {
 

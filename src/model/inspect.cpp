@@ -4,7 +4,6 @@
 #include <cstring>
 
 #include "model/cross_entropy.hpp"
-#include "model/gelu.hpp"
 #include "model/layernorm.hpp"
 #include "model/linear.hpp"
 
@@ -32,21 +31,22 @@ std::size_t reusable_rows(const PrefixCache& c, const std::int32_t* tokens, std:
     return static_cast<std::size_t>(std::mismatch(tokens, tokens + common, c.ids.begin()).first - tokens);
 }
 
-// weights_t's layout (inspect.hpp): layer l's four at l·12d², lm_head's after the layers.
-std::size_t layer_weights_t(const ModelConfig& cfg, std::size_t l) { return l * 12 * cfg.d * cfg.d; }
+// weights_t's layout (inspect.hpp): layer l's packed block (packed_offset_d2) at l·12d², lm_head's
+// after the layers.
+std::size_t layer_weights_t(const ModelConfig& cfg, std::size_t l) { return l * kPackedLayerD2 * cfg.d * cfg.d; }
 
 void transpose_weights(const ModelConfig& cfg, const TensorOffsets& at, const float* params, PrefixCache& c) {
     const std::size_t d = cfg.d;
     c.weights_t.resize(layer_weights_t(cfg, cfg.layers) + d * cfg.vocab);
     for (std::size_t l = 0; l < cfg.layers; ++l) {
         float* wt = c.weights_t.data() + layer_weights_t(cfg, l);
-        const TensorOffsets::Layer& w = at.layers[l];
-        transpose(params + w.attn_w, 3 * d, d, d, wt);
-        transpose(params + w.proj_w, d, d, d, wt + 3 * d * d);
-        transpose(params + w.fc_w, 4 * d, d, d, wt + 4 * d * d);
-        transpose(params + w.mlp_proj_w, d, 4 * d, 4 * d, wt + 8 * d * d);
+        for (const TensorRule& r : kTensorTable) {
+            if (!r.per_layer || r.cols == Dim::none) continue;
+            const std::size_t rows = d_multiple(r.rows) * d, cols = d_multiple(r.cols) * d;
+            transpose(params + at.layers[l][r.id], rows, cols, cols, wt + packed_offset_d2(r.id) * d * d);
+        }
     }
-    transpose(params + at.head, cfg.vocab, d, d, c.weights_t.data() + layer_weights_t(cfg, cfg.layers));
+    transpose(params + at[Tensor::lm_head], cfg.vocab, d, d, c.weights_t.data() + layer_weights_t(cfg, cfg.layers));
     c.weights_stale = false;
 }
 
@@ -64,32 +64,25 @@ void size_cache(const ModelConfig& cfg, std::size_t n, PrefixCache& c) {
     ensure(c.logits, std::uint64_t{kHeadRows} * cfg.vocab);
 }
 
-// Block l on rows first … n − 1 (m rows): stream slot l → slot l + 1, as block_forward does.
+// Block l on rows first … n − 1: cache stream slot l → slot l + 1, through the training pass's block.
 void block_rows(const ModelConfig& cfg, const TensorOffsets::Layer& at, const float* params, const float* t5_table,
                 std::size_t l, std::size_t n, std::size_t first, Workspace<float>& ws, PrefixCache& c) {
-    const std::size_t d = cfg.d, h = cfg.heads, dh = d / h, m = n - first, cap = c.cap, hid = 4 * d;
-    const float* x = c.stream.data() + l * cap * d + first * d;
-    float* x_next = c.stream.data() + (l + 1) * cap * d + first * d;
-    float* qkv = c.qkv.data() + l * cap * 3 * d;
-    float* probs = c.probs.data() + l * h * cap * cap;
-    const float* wt = c.weights_t.data() + layer_weights_t(cfg, l);
-    float *u = c.u.data(), *a = c.after_attn.data(), *mean = c.stats.data(), *rstd = c.stats.data() + m;
-    layernorm_forward(x, m, d, params + at.ln1_w, params + at.ln1_b, u, mean, rstd);
-    linear_forward_transposed(u, m, d, wt, params + at.attn_b, 3 * d, qkv + first * 3 * d);
-    if (cfg.scheme == Scheme::rotary)
-        for (std::size_t p = first; p < n; ++p) detail::rotate_qk_row(cfg, ws, qkv + p * 3 * d, p, false);
-    for (std::size_t head = 0; head < h; ++head) {
-        const float* q = qkv + head * dh;
-        attention_head_rows(q, q + d, q + 2 * d, 3 * d, n, first, dh, ws.scale, detail::head_bias(cfg, ws, t5_table, head),
-                            ws.head_t.data(), probs + head * cap * cap, cap, c.att.data() + head * dh, d);
-    }
-    linear_forward_transposed(c.att.data(), m, d, wt + 3 * d * d, params + at.proj_b, d, a);
-    add_into(a, x, m * d);
-    layernorm_forward(a, m, d, params + at.ln2_w, params + at.ln2_b, u, mean, rstd);
-    linear_forward_transposed(u, m, d, wt + 4 * d * d, params + at.fc_b, hid, c.pre.data());
-    gelu_forward(c.pre.data(), m * hid, c.act.data(), c.act_tanh.data());
-    linear_forward_transposed(c.act.data(), m, hid, wt + 8 * d * d, params + at.mlp_proj_b, d, x_next);
-    add_into(x_next, a, m * d);
+    const std::size_t d = cfg.d, cap = c.cap;
+    detail::BlockRows<float> r;
+    r.B = 1, r.T = n, r.first = first, r.ld = cap;
+    r.x = c.stream.data() + l * cap * d + first * d;
+    r.x_next = c.stream.data() + (l + 1) * cap * d + first * d;
+    r.u1 = r.u2 = c.u.data();
+    r.stats1 = r.stats2 = c.stats.data();
+    r.qkv = c.qkv.data() + l * cap * 3 * d;
+    r.probs = c.probs.data() + l * cfg.heads * cap * cap;
+    r.att = c.att.data();
+    r.after_attn = c.after_attn.data();
+    r.pre = c.pre.data();
+    r.act = c.act.data();
+    r.act_tanh = c.act_tanh.data();
+    r.packed = c.weights_t.data() + layer_weights_t(cfg, l);
+    detail::block_forward(cfg, at, params, t5_table, ws, r);
 }
 
 // Surprise at positions from … n − 2: ln_f and lm_head on those rows of x_L, kHeadRows at a time,
@@ -101,7 +94,7 @@ void surprise_rows(const ModelConfig& cfg, const TensorOffsets& at, const float*
     for (std::size_t r0 = from; r0 + 1 < n; r0 += kHeadRows) {
         const std::size_t rows = std::min(kHeadRows, n - 1 - r0);
         float* u = c.final.data() + r0 * d;
-        layernorm_forward(x_last + r0 * d, rows, d, params + at.lnf_w, params + at.lnf_b, u, c.stats.data(),
+        layernorm_forward(x_last + r0 * d, rows, d, params + at[Tensor::lnf_w], params + at[Tensor::lnf_b], u, c.stats.data(),
                           c.stats.data() + rows);
         linear_forward_transposed(static_cast<const float*>(u), rows, d,
                                   c.weights_t.data() + layer_weights_t(cfg, cfg.layers), static_cast<const float*>(nullptr),
@@ -121,7 +114,7 @@ void rescore_row(const ModelConfig& cfg, const TensorOffsets& at, const float* p
                  std::size_t p, PrefixCache& c) {
     const std::size_t d = cfg.d;
     const float* u = c.final.data() + p * d;
-    const float* w = params + at.head + static_cast<std::size_t>(tokens[p + 1]) * d;  // lm_head row: Wᵀ's column
+    const float* w = params + at[Tensor::lm_head] + static_cast<std::size_t>(tokens[p + 1]) * d;  // lm_head row: Wᵀ's column
     float sum = 0.0f;
     for (std::size_t k = 0; k < d; ++k) sum = sum + u[k] * w[k];
     c.surprise[p] = c.normalizer[p] - (0.0f + sum);
@@ -161,7 +154,7 @@ void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* 
         const std::size_t d = cfg.d;
         for (std::size_t p = first; p < n; ++p)
             detail::embed_row(cfg, at, params, tokens[p], p, ws, cache.stream.data() + p * d);
-        const float* t5_table = cfg.scheme == Scheme::t5 ? params + at.t5 : nullptr;
+        const float* t5_table = cfg.scheme == Scheme::t5 ? params + at[Tensor::t5_bias] : nullptr;
         for (std::size_t l = 0; l < cfg.layers; ++l) block_rows(cfg, at.layers[l], params, t5_table, l, n, first, ws, cache);
     }
     // Surprise p reads id p + 1: a change at `first` < n reaches position first − 1, whose row is

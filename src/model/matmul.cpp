@@ -1,6 +1,6 @@
 #include "model/matmul.hpp"
 
-#include "simd.hpp"
+#include "base/simd.hpp"
 
 namespace posenc::model {
 

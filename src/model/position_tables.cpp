@@ -1,6 +1,6 @@
 #include "model/position_tables.hpp"
 
-#include "phases.hpp"
+#include "encodings/phases.hpp"
 
 namespace posenc::model {
 

@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "fastmath.hpp"
-#include "simd.hpp"
+#include "base/fastmath.hpp"
+#include "base/simd.hpp"
 
 namespace posenc::model {
 

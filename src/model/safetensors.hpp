@@ -1,4 +1,4 @@
-// The weights file of DESIGN.md ("Trained models", Weights file): safetensors, bytes in memory,
+// The weights file of docs/ARCHITECTURE.md ("Weights file"): safetensors, bytes in memory,
 // no I/O. Layout written and required:
 //   bytes [0, 8)        header length N, uint64 little-endian; 2 ≤ N ≤ kMaxHeaderBytes
 //   bytes [8, 8 + N)    UTF-8 JSON object, padded with spaces so 8 + N is a multiple of 8:

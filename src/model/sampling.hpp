@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "splitmix.hpp"
+#include "base/splitmix.hpp"
 
 namespace posenc::model {
 

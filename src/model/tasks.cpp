@@ -4,7 +4,7 @@
 
 #include "model/config.hpp"
 #include "model/json.hpp"
-#include "splitmix.hpp"
+#include "base/splitmix.hpp"
 
 namespace posenc::model {
 

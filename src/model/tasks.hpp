@@ -1,5 +1,5 @@
 // Training tasks: deterministic batch generators, each a pure function of (task, seed, batch
-// index) that writes into caller-owned buffers (DESIGN.md, "Trained models", Batches).
+// index) that writes into caller-owned buffers (docs/ARCHITECTURE.md, "Batches").
 //
 // Glossary (B rows, T positions fed per row):
 //   tokens  int32 [B, T+1]  row b feeds tokens[b][0 … T−1] and predicts tokens[b][1 … T]
@@ -75,6 +75,9 @@ std::string heldout_batch(const TextCorpus& corpus, std::size_t B, std::size_t T
                           std::int32_t* tokens, std::uint8_t* mask, std::size_t* starts = nullptr);
 
 enum class SyntheticKind { copy, reverse, sort };
+// The JS names (lab.createTask's kind), in enum order; the bindings map names, never indices.
+inline constexpr const char* kSyntheticKindNames[] = {"copy", "reverse", "sort"};
+static_assert(sizeof(kSyntheticKindNames) / sizeof(kSyntheticKindNames[0]) == static_cast<std::size_t>(SyntheticKind::sort) + 1);
 
 struct SyntheticTask {
     SyntheticKind kind = SyntheticKind::copy;

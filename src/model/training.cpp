@@ -5,7 +5,7 @@
 #include <limits>
 
 #include "model/sampling.hpp"
-#include "splitmix.hpp"
+#include "base/splitmix.hpp"
 
 namespace posenc::model {
 

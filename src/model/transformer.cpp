@@ -3,16 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "embedding.hpp"
+#include "base/names.hpp"
+#include "vectors/embedding.hpp"
 
 namespace posenc::model {
 
 namespace {
-
-bool ends_with(const std::string& s, const char* tail) {
-    const std::string t(tail);
-    return s.size() >= t.size() && s.compare(s.size() - t.size(), t.size(), t) == 0;
-}
 
 const char* check_tokens(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t count) {
     if (!tokens && count) return "tokens must be an Int32Array";
@@ -33,8 +29,10 @@ const char* check_length(const ModelConfig& cfg, std::size_t length, std::size_t
 }  // namespace
 
 const char* validate_shape(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training) {
-    if (B < 1 || B > kMaxBatch) return "B must be an integer from 1 to 1024";
-    return check_length(cfg, T, B, training, "T must be an integer from 1 to 4096",
+    static const std::string batch = "B must be an integer from 1 to " + std::to_string(kMaxBatch),
+                             length = "T must be an integer from 1 to " + std::to_string(kMaxSequence);
+    if (B < 1 || B > kMaxBatch) return batch.c_str();
+    return check_length(cfg, T, B, training, length.c_str(),
                         "T must be at most context for the learned scheme (its position table has context rows)",
                         "B·T needs more than 2^26 floats of workspace: reduce B or T");
 }
@@ -56,7 +54,8 @@ const char* validate_batch(const ModelConfig& cfg, const std::int32_t* tokens, s
 
 const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
                               std::size_t n) {
-    if (const char* e = check_length(cfg, n, 1, false, "n must be an integer from 1 to 4096",
+    static const std::string length = "n must be an integer from 1 to " + std::to_string(kMaxSequence);
+    if (const char* e = check_length(cfg, n, 1, false, length.c_str(),
                                      "n must be at most context for the learned scheme (its position table has context rows)",
                                      "n needs more than 2^26 floats of workspace: reduce n"))
         return e;
@@ -75,8 +74,8 @@ const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t 
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
     if (eval.rope == RopeScaling::none) return nullptr;
     if (cfg.scheme != Scheme::rotary) return "ropeScaling applies to the rotary scheme only";
-    if (!std::isfinite(eval.factor) || eval.factor < 1.0 || eval.factor > 1024.0)
-        return "ropeScaling.factor must be a number from 1 to 1024";
+    static const std::string factor = "ropeScaling.factor must be a number from 1 to " + number_text(kMaxRopeFactor);
+    if (!std::isfinite(eval.factor) || eval.factor < 1.0 || eval.factor > kMaxRopeFactor) return factor.c_str();
     return nullptr;
 }
 
@@ -96,14 +95,12 @@ void Transformer::init() {
     for (std::size_t i = 0; i < specs_.size(); ++i) {
         const TensorSpec& s = specs_[i];
         float* at = params_.data() + s.offset;
-        if (ends_with(s.name, "ln_1.weight") || ends_with(s.name, "ln_2.weight") || s.name == "ln_f.weight") {
-            std::fill(at, at + s.size(), 1.0f);
-        } else if (!s.decayed() || s.name == "t5_bias.weight") {
-            std::fill(at, at + s.size(), 0.0f);
+        if (s.init == Init::ones || s.init == Init::zeros) {
+            std::fill(at, at + s.size(), s.init == Init::ones ? 1.0f : 0.0f);
         } else {
             // One seeded stream per tensor, so a tensor's values do not depend on the ones before it.
             const std::uint64_t seed = cfg_.seed ^ (0x9E3779B97F4A7C15ull * (i + 1));
-            gaussian_matrix(seed, s.rows, s.cols, ends_with(s.name, "c_proj.weight") ? residual_sigma : sigma, at);
+            gaussian_matrix(seed, s.rows, s.cols, s.init == Init::residual ? residual_sigma : sigma, at);
         }
     }
     reset_optimizer();

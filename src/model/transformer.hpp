@@ -1,4 +1,4 @@
-// A trainable model of DESIGN.md ("Trained models"): parameters, gradients, AdamW state and the
+// A trainable model of docs/ARCHITECTURE.md ("The trained model"): parameters, gradients, AdamW state and the
 // activation workspace, with the operations of the JS contract (loss, gradients, trainStep,
 // attention, logits).
 //
@@ -25,6 +25,7 @@
 namespace posenc::model {
 
 inline constexpr std::size_t kMaxBatch = 1024;                      // B
+inline constexpr double kMaxRopeFactor = 1024.0;                     // ropeScaling.factor (s) at evaluation
 inline constexpr std::size_t kMaxSequence = kMaxContext;            // T and n (evaluation may exceed context)
 inline constexpr std::uint64_t kMaxWorkspaceFloats = std::uint64_t{1} << 26;  // 256 MiB of activations
 
@@ -40,7 +41,7 @@ const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens
 // inspect's extra checks after validate_sequence: its cache of every layer's rows fits the limit,
 // and map is kEveryMap or names one of the L·h maps.
 const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map);
-// ropeScaling: rotary models only; factor finite in [1, 1024].
+// ropeScaling: rotary models only; factor finite in [1, kMaxRopeFactor].
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
 
 class Transformer {
@@ -74,7 +75,7 @@ public:
     // count whatever order the parts run in. shards 1 (the default) is the plain pass.
     void set_parallel(std::size_t shards, ParallelFor run);
 
-    // Seeded initialisation (DESIGN.md) and a fresh optimiser.
+    // Seeded initialisation (docs/ARCHITECTURE.md, "Output, loss and initialisation") and a fresh optimiser.
     void init();
     // AdamW's m, v and t back to zero.
     void reset_optimizer();

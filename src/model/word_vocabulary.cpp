@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "pca.hpp"
-#include "tokenizer.hpp"
+#include "analysis/pca.hpp"
+#include "vectors/tokenizer.hpp"
 
 namespace posenc::model {
 

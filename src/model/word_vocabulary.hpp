@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "model/config.hpp"
-#include "vectors.hpp"
+#include "vectors/vectors.hpp"
 
 namespace posenc::model {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
+#include "compare/compare.hpp"
 
 namespace posenc::test {
 

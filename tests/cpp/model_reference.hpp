@@ -1,6 +1,6 @@
 // Float64 reference of the trainable model for the tests: the same forward/backward templates
 // (model/forward_backward.hpp) instantiated with double, plus a float64 AdamW written straight
-// from DESIGN.md. Never linked into the shipped cores.
+// from docs/ARCHITECTURE.md. Never linked into the shipped cores.
 #pragma once
 
 #include <cstddef>
@@ -31,7 +31,7 @@ private:
 
 std::vector<double> to_double(const float* values, std::size_t count);
 
-// DESIGN.md's clip and AdamW in double, state in double.
+// docs/ARCHITECTURE.md's clip and AdamW ("Training step") in double, state in double.
 struct ReferenceAdamW {
     std::vector<double> m, v;
     std::uint64_t t = 0;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "embedding.hpp"
+#include "vectors/embedding.hpp"
 #include "model/config.hpp"
 #include "model/transformer.hpp"
 

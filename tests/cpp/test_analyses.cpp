@@ -17,11 +17,11 @@
 #include <string>
 #include <vector>
 
-#include "analyses.hpp"
-#include "attention.hpp"
-#include "compare.hpp"
-#include "embedding.hpp"
-#include "sinusoidal.hpp"
+#include "analysis/analyses.hpp"
+#include "attention/attention.hpp"
+#include "compare/compare.hpp"
+#include "vectors/embedding.hpp"
+#include "encodings/sinusoidal.hpp"
 
 namespace {
 

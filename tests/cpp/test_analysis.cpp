@@ -10,13 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "analysis.hpp"
+#include "analysis/analysis.hpp"
 #include "compare_bits.hpp"
-#include "embedding.hpp"
-#include "pca.hpp"
-#include "sinusoidal.hpp"
-#include "tokenizer.hpp"
-#include "vectors.hpp"
+#include "vectors/embedding.hpp"
+#include "analysis/pca.hpp"
+#include "encodings/sinusoidal.hpp"
+#include "vectors/tokenizer.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <limits>
 #include <vector>
 
-#include "attention.hpp"
+#include "attention/attention.hpp"
 #include "reference.hpp"
 
 namespace {

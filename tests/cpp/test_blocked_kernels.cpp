@@ -10,10 +10,10 @@
 #include <limits>
 #include <vector>
 
-#include "analyses.hpp"
-#include "attention.hpp"
-#include "retrieval.hpp"
-#include "sinusoidal.hpp"
+#include "analysis/analyses.hpp"
+#include "attention/attention.hpp"
+#include "analysis/retrieval.hpp"
+#include "encodings/sinusoidal.hpp"
 
 namespace {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
+#include "compare/compare.hpp"
 #include "reference.hpp"
-#include "sinusoidal.hpp"
+#include "encodings/sinusoidal.hpp"
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
+#include "compare/compare.hpp"
 #include "compare_bits.hpp"
 
 namespace {

@@ -1,6 +1,6 @@
 // compare.hpp with the further schemes (learned, alibi, nope, t5, xpos, rope_pi, rope_ntk, yarn)
 // and distance_curves: validation, lanes against float64 references written from the formulas
-// (src/reference.hpp plus the per-scheme formulas below), the papers' reductions and the
+// (tests/reference/reference.hpp plus the per-scheme formulas below), the papers' reductions and the
 // relative-position property.
 //
 // Tolerances (inputs uniform in [−1.5, 1.5), so |logit| ≲ 10 for d ≤ 32):
@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "analyses.hpp"
-#include "compare.hpp"
+#include "analysis/analyses.hpp"
+#include "compare/compare.hpp"
 #include "reference.hpp"
-#include "schemes.hpp"
+#include "encodings/schemes.hpp"
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "embedding.hpp"
+#include "vectors/embedding.hpp"
 
 namespace {
 std::vector<float> synthetic(const std::string& token, std::size_t d) {

@@ -11,11 +11,11 @@
 #include <limits>
 #include <vector>
 
-#include "attention.hpp"
-#include "compare.hpp"
-#include "encodings.hpp"
+#include "attention/attention.hpp"
+#include "compare/compare.hpp"
+#include "encodings/encodings.hpp"
 #include "reference.hpp"
-#include "sinusoidal.hpp"
+#include "encodings/sinusoidal.hpp"
 
 namespace {
 

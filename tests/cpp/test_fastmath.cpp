@@ -15,7 +15,7 @@
 #include <limits>
 #include <vector>
 
-#include "fastmath.hpp"
+#include "base/fastmath.hpp"
 
 namespace {
 

@@ -6,9 +6,9 @@
 #include <limits>
 #include <vector>
 
-#include "analyses.hpp"
-#include "attention.hpp"
-#include "compare.hpp"
+#include "analysis/analyses.hpp"
+#include "attention/attention.hpp"
+#include "compare/compare.hpp"
 
 // fuzz_compare, UBSan: a finite but huge alpha (3e38) makes α·E infinite, the logits NaN or ∞,
 // and exp_nonpositive's scalar tail then shifted an out-of-range int left by 23 (undefined).

@@ -6,7 +6,7 @@
 #include <limits>
 #include <string>
 
-#include "limits.hpp"
+#include "base/limits.hpp"
 
 namespace {
 using Catch::Matchers::StartsWith;

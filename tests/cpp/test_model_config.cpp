@@ -1,4 +1,4 @@
-// model/config.hpp: the parameter layout of DESIGN.md ("Trained models") and the config limits.
+// model/config.hpp: the parameter layout of docs/ARCHITECTURE.md ("Weights file") and the config limits.
 #include <catch2/catch.hpp>
 
 #include <string>
@@ -44,6 +44,43 @@ TEST_CASE("parameter_specs: names, shapes and consecutive offsets", "[model][con
     CHECK(specs[11].name == "h.0.mlp.c_proj.weight");
     CHECK(specs[11].rows == 8u);
     CHECK(specs[11].cols == 32u);
+}
+
+TEST_CASE("kTensorTable: offsets, specs and inspect's packing agree", "[model][config]") {
+    // tensor_offsets, parameter_specs and the packed transposes are three readings of one table:
+    // each spec's offset is the offsets entry of its Tensor, per-layer names carry their block, and
+    // a block's 2-D tensors in spec order tile its packed 12·d² exactly as packed_offset_d2 says.
+    for (Scheme s : {Scheme::nope, Scheme::additive, Scheme::learned, Scheme::concatenated, Scheme::rotary,
+                     Scheme::alibi, Scheme::t5}) {
+        ModelConfig cfg = small_model_config(s);
+        cfg.layers = 3;
+        REQUIRE(validate(cfg) == nullptr);
+        const auto specs = parameter_specs(cfg);
+        const TensorOffsets at = tensor_offsets(cfg);
+        REQUIRE(at.layers.size() == cfg.layers);
+        std::size_t per_block = 0, per_layer_seen = 0, packed = 0;
+        for (const TensorRule& r : kTensorTable) per_block += r.per_layer;
+        for (const auto& spec : specs) {
+            const TensorRule& r = rule(spec.id);
+            INFO(spec.name);
+            CHECK(spec.init == r.init);
+            if (!r.per_layer) {
+                CHECK(spec.name == r.name);
+                CHECK(at[spec.id] == spec.offset);
+                continue;
+            }
+            const std::size_t l = per_layer_seen++ / per_block;
+            CHECK(spec.name == "h." + std::to_string(l) + "." + r.name);
+            CHECK(at.layers[l][spec.id] == spec.offset);
+            if (spec.cols == 0) continue;
+            if (l == 0) {
+                CHECK(packed_offset_d2(spec.id) * cfg.d * cfg.d == packed);
+                packed += spec.size();
+            }
+        }
+        CHECK(per_layer_seen == per_block * cfg.layers);
+        CHECK(packed == kPackedLayerD2 * cfg.d * cfg.d);
+    }
 }
 
 TEST_CASE("validate names the offending field", "[model][config]") {

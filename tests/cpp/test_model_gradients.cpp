@@ -88,7 +88,7 @@ TEST_CASE("the gradient check can fail: a wrong gradient is caught", "[model][gr
     std::vector<double> grads;
     ref.loss(params, tokens.data(), 2, 8, nullptr, &grads);
     const auto at = tensor_offsets(cfg);
-    const std::size_t i = at.layers[0].ln1_w + 3;
+    const std::size_t i = at.layers[0][Tensor::ln1_w] + 3;
     const double h = 1e-5;
     params[i] += h;
     const double up = ref.loss(params, tokens.data(), 2, 8, nullptr, nullptr);
@@ -98,5 +98,5 @@ TEST_CASE("the gradient check can fail: a wrong gradient is caught", "[model][gr
     CHECK(std::fabs(fd) > 1e-4);
     CHECK(std::fabs(fd - 1.01 * grads[i]) > 1e-7 + 1e-6 * std::fabs(grads[i]));  // a 1% error is out of tolerance
     // The key bias (unrotated): zero to rounding.
-    for (std::size_t j = 0; j < cfg.d; ++j) CHECK(std::fabs(grads[at.layers[0].attn_b + cfg.d + j]) < 1e-12);
+    for (std::size_t j = 0; j < cfg.d; ++j) CHECK(std::fabs(grads[at.layers[0][Tensor::attn_b] + cfg.d + j]) < 1e-12);
 }

@@ -8,7 +8,7 @@
 #include "model/position_tables.hpp"
 #include "model_reference.hpp"
 #include "model_test_support.hpp"
-#include "sinusoidal.hpp"
+#include "encodings/sinusoidal.hpp"
 #include "test_support.hpp"
 
 using namespace posenc;

@@ -37,7 +37,7 @@ std::string msg(const char* m) { return m ? m : ""; }
 
 }  // namespace
 
-TEST_CASE("clip and AdamW match a float64 re-implementation of DESIGN.md over several steps", "[model][adamw]") {
+TEST_CASE("clip and AdamW match a float64 re-implementation of the documented step over several steps", "[model][adamw]") {
     // Both get the same float gradients (from the float model at its current parameters), so
     // what differs is the optimiser's arithmetic only: per step the float update carries a few
     // roundings of lr·m̂/(√v̂ + eps) (|·| ≤ lr·~3 here) and of θ·(1 − lr·wd): after 6 steps the
@@ -280,7 +280,7 @@ TEST_CASE("train_step end to end against the float64 model and AdamW, the key bi
         for (std::size_t i = 0; i < params.size(); ++i) {
             bool key_bias = false;
             for (const auto& layer : at.layers)
-                key_bias = key_bias || (i >= layer.attn_b + cfg.d && i < layer.attn_b + 2 * cfg.d);
+                key_bias = key_bias || (i >= layer[Tensor::attn_b] + cfg.d && i < layer[Tensor::attn_b] + 2 * cfg.d);
             if (key_bias && variant.scheme != Scheme::rotary) continue;
             worst = std::fmax(worst, std::fabs(m.parameters()[i] - params[i]));
         }

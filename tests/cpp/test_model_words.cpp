@@ -12,8 +12,8 @@
 #include "model/training.hpp"
 #include "model/word_vocabulary.hpp"
 #include "model_test_support.hpp"
-#include "pca.hpp"
-#include "tokenizer.hpp"
+#include "analysis/pca.hpp"
+#include "vectors/tokenizer.hpp"
 
 using namespace posenc;
 using namespace posenc::model;

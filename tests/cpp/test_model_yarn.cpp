@@ -1,6 +1,6 @@
 // YaRN in the trainable model: the frequencies, angle table and logit scale a rotary model uses
 // at evaluation, pinned against an independent float64 reading of Peng et al. 2023 (§3.2
-// "NTK-by-parts", §3.4 temperature) with d_h in place of d (DESIGN.md), at the Train section's
+// "NTK-by-parts", §3.4 temperature) with d_h in place of d (docs/ARCHITECTURE.md), at the Train section's
 // default shape (d = 32, 2 heads: d_h = 16; T = 32) and factors 2, 3, 4.
 #include <catch2/catch.hpp>
 

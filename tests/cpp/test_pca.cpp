@@ -12,8 +12,8 @@
 #include <numeric>
 #include <vector>
 
-#include "embedding.hpp"
-#include "pca.hpp"
+#include "vectors/embedding.hpp"
+#include "analysis/pca.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// IdentityRetriever (src/retrieval.hpp): the int8 first pass and its error bound, and the decoded
+// IdentityRetriever (src/analysis/retrieval.hpp): the int8 first pass and its error bound, and the decoded
 // answers against a float reference path that scores every row exactly (sequential float dot
 // products, the blocked QKᵀ kernel's rounding) and decodes by straight loops. Every field must
 // be equal — best row, cosine (bit for bit) and rank — on random vocabularies of every tail size,
@@ -15,11 +15,11 @@
 #include <string>
 #include <vector>
 
-#include "analyses.hpp"
-#include "attention.hpp"
-#include "retrieval.hpp"
-#include "sinusoidal.hpp"
-#include "vectors.hpp"
+#include "analysis/analyses.hpp"
+#include "attention/attention.hpp"
+#include "analysis/retrieval.hpp"
+#include "encodings/sinusoidal.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 

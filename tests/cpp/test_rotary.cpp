@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "reference.hpp"
-#include "rotary.hpp"
+#include "encodings/rotary.hpp"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// model/safetensors.hpp and model/json.hpp: the weights file of DESIGN.md round-trips bit for
+// model/safetensors.hpp and model/json.hpp: the weights file of docs/ARCHITECTURE.md round-trips bit for
 // bit, opens in an independent (naive) reader, and hostile files are refused with the message
 // that names what is wrong.
 #include <catch2/catch.hpp>

@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
-#include "embedding.hpp"
-#include "scheme_table.hpp"
+#include "compare/compare.hpp"
+#include "vectors/embedding.hpp"
+#include "encodings/scheme_table.hpp"
 
 using namespace posenc;
 using Catch::Matchers::Contains;

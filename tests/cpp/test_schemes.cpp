@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "reference.hpp"
-#include "rotary.hpp"
-#include "schemes.hpp"
+#include "encodings/rotary.hpp"
+#include "encodings/schemes.hpp"
 
 namespace {
 

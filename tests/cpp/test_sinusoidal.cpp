@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "reference.hpp"
-#include "sinusoidal.hpp"
+#include "encodings/sinusoidal.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
-#include "embedding.hpp"
+#include "compare/compare.hpp"
+#include "vectors/embedding.hpp"
 
 namespace posenc::test {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "tokenizer.hpp"
-#include "vectors.hpp"
+#include "vectors/tokenizer.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 using Tokens = std::vector<std::string>;

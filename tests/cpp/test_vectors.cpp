@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "analyses.hpp"
-#include "vectors.hpp"
+#include "analysis/analyses.hpp"
+#include "vectors/vectors.hpp"
 
 namespace {
 

@@ -170,7 +170,7 @@ test('without wasm SIMD the scalar core runs (http, module tag and file://, clas
   assert.match(scalarFile.status, /scalar wasm/);
   // From navigation start, so parsing the script counts too: twice the 1 s scroll-to-paint budget.
   for (const { ms } of [simd, scalarHttp, scalarFile]) assert.ok(ms < FIRST_PAINT_BUDGET_MS * 2, `${ms.toFixed(0)} ms`);
-  // The cores agree to float rounding (README, tolerance policy); a weight at a colour step may
+  // The cores agree to float rounding (docs/TESTING.md, "Tolerance policy"); a weight at a colour step may
   // land one 8-bit level apart, nothing more. Wrong weights move whole cells by many levels.
   assert.ok(maxChannelDifference(simd.pixels, scalarHttp.pixels) <= 1);
   assert.ok(maxChannelDifference(simd.pixels, scalarFile.pixels) <= 1);

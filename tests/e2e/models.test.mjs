@@ -1,4 +1,4 @@
-// DESIGN.md's model contract in Chromium from both cores: create, train, attention, save, load
+// docs/ARCHITECTURE.md's model ("The trained model") through its JS contract in Chromium from both cores: create, train, attention, save, load
 // (the Node side is tests/js/model.test.mjs). The scalar core is forced with load({ simd: false }).
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { after, before, test } from 'node:test';

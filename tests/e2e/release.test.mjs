@@ -144,9 +144,9 @@ test('the tarball installs offline into a scratch project; Node runs the API thr
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { cwd: project });
   const result = JSON.parse(stdout);
   assert.equal(result.version, version);
-  // DESIGN.md's interleaved table: PE[p][2i] = sin(p·ω_i), PE[p][2i+1] = cos(p·ω_i), ω_i = 10000^(−2i/4).
+  // docs/ARCHITECTURE.md's interleaved table: PE[p][2i] = sin(p·ω_i), PE[p][2i+1] = cos(p·ω_i), ω_i = 10000^(−2i/4).
   const expected = [0, 1, 2].flatMap((p) => [0, 1].flatMap((i) => [Math.sin(p * 10000 ** (-i / 2)), Math.cos(p * 10000 ** (-i / 2))]));
-  // 1e-6: the README's tolerance for the tables (a few float32 ulps of values up to 1).
+  // 1e-6: docs/TESTING.md's tolerance for the tables (a few float32 ulps of values up to 1).
   result.pe.forEach((value, j) => assert.ok(Math.abs(value - expected[j]) < 1e-6, `PE[${j}] = ${value}, expected ${expected[j]}`));
   const dist = `file://${join(project, 'node_modules/posenc-lab/dist')}/`;
   assert.deepEqual([result.api, result.element, result.elementModule],

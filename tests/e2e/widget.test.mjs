@@ -125,6 +125,32 @@ test('custom-elements.json documents every observed attribute, with its real def
   }
 });
 
+test('loaded from its http(s) URL, as anywidget imports an `https:` `_esm` (docs/EMBEDDING.md, the CDN form): GloVe from beside it', async () => {
+  const { page, problems, close } = await blankPage();
+  try {
+    const result = await page.evaluate(async () => {
+      // anywidget imports an href `_esm` as it is, so the module keeps its address.
+      const { default: widget } = await import(new URL('anywidget.mjs', location.href).href);
+      const values = { sentence: 'the cat sat', schemes: 'additive,rotary', panel: 'attention' };
+      const model = { get: (key) => values[key], set() {}, on() {}, off() {}, save_changes() {} };
+      const el = document.createElement('div');
+      document.getElementById('out').append(el);
+      widget.render({ model, el });
+      const figure = el.querySelector('posenc-lab');
+      figure.scrollIntoView();
+      await Promise.race([figure.ready, new Promise((r) => setTimeout(r, 15000))]);
+      const root = figure.shadowRoot;
+      const note = root.querySelector('.pl-note[role="status"]');
+      return { status: root.querySelector('.pl-status').textContent, note: note.hidden ? '' : note.textContent };
+    });
+    assert.match(result.status, /d = 100, GloVe vectors/);
+    assert.equal(result.note, '');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('loaded from a blob: URL, as anywidget loads `_esm`: no folder, so a note; vectors_src brings GloVe', async () => {
   const { page, problems, close } = await blankPage();
   try {

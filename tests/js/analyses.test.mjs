@@ -1,4 +1,4 @@
-// PosEnc Lab JS API, the analyses (DESIGN.md, "Analyses the page shows") and word-vector
+// PosEnc Lab JS API, the analyses (docs/ARCHITECTURE.md, "What the page measures") and word-vector
 // decoding, on both builds: columnSpread, vocabulary().nearest, shiftChange (by hand and through
 // compare), offsetCurves, cosineSpread, and GloVe's nearest / retained / reduce /
 // reducedVocabulary with compare({ concatWords }). Every reference is float64 written here or in

@@ -1,6 +1,6 @@
 // PosEnc Lab JS API: tokenize, embed and compare(), on both builds.
 //
-// compare() result (src/compare.hpp): pe n×d, peConcat n×dPos; per scheme { width, x: n×width,
+// compare() result (src/compare/compare.hpp): pe n×d, peConcat n×dPos; per scheme { width, x: n×width,
 // weights: heads×n×n, terms: 4×n×n (additive, concatenated) or 1×n×n (rotary) }, where terms are
 // head 0's logit decomposition (W = I when heads = 0) and already include the scale.
 import { describe, it, before } from 'node:test';
@@ -286,7 +286,7 @@ for (const simd of [true, false]) {
       });
 
       it('W = I: symmetric terms are bit-symmetric and sinusoidal position terms depend on |i − j| only', () => {
-        // The core builds these from one triangle and from the n offsets (src/compare.cpp); the
+        // The core builds these from one triangle and from the n offsets (src/compare/compare.cpp); the
         // float64 checks above bound their values, these pin the exact structure, at several n so
         // that every tail of the 4-row / 8-key blocks is crossed.
         for (const m of [1, 3, 4, 5, 8, 9, 17]) {

@@ -1,8 +1,8 @@
-// WordVectorSet.identity (the cached identity retrieval, src/retrieval.hpp) against the brute-force
+// WordVectorSet.identity (the cached identity retrieval, src/analysis/retrieval.hpp) against the brute-force
 // decode it replaces, vectors.nearest(α·E + PE) and vectors.nearest(α·E), on both builds; its
 // caching across calls that change one token (what typing does); its argument errors.
 //
-// identity() is also held to its exact definition (src/retrieval.hpp): s_r = fl(fl(α·c_r) + q_r)
+// identity() is also held to its exact definition (src/analysis/retrieval.hpp): s_r = fl(fl(α·c_r) + q_r)
 // with c_r = e·û_r and q_r = PE·û_r summed in float32 in index order, ties to the lower row. A
 // float32 reference here (Math.fround after every operation) must give the same best row and
 // rank on every token, in both builds, however the int8 first pass and the cache arrived at them.

@@ -1,4 +1,4 @@
-// The weights file alone rebuilds the model in an independent implementation: DESIGN.md's model
+// The weights file alone rebuilds the model in an independent implementation: docs/ARCHITECTURE.md's model
 // written with TensorFlow.js ops (bench/tfjs-model.mjs), fed the tensors and config of a file the
 // core saved, gives the same loss and the same gradients for every scheme.
 import { describe, it, before } from 'node:test';

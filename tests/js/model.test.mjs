@@ -1,5 +1,5 @@
 // The trained-model API (web/model.mjs over the core's TrainableModel) in both builds: the
-// DESIGN.md contract, the weights file as an independent reader sees it, refusals that leave
+// contract (docs/ARCHITECTURE.md, "The trained model"; docs/MODELS.md), the weights file as an independent reader sees it, refusals that leave
 // everything else untouched, and learning on a copy task.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Plain float64 reference for the PosEnc Lab JS API tests, written from docs/DESIGN.md's
+// Plain float64 reference for the PosEnc Lab JS API tests, written from docs/ARCHITECTURE.md's
 // formulas ("Notation and exact definitions"). It imports nothing from the module under test,
 // so an error in the wasm kernels cannot hide in it. Every function returns a Float64Array.
 

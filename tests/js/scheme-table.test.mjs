@@ -29,7 +29,7 @@ for (const simd of [true, false]) {
         assert.ok(Object.isFrozen(s) && Object.isFrozen(s.terms));
       }
       assert.deepEqual(trainable, schemes.filter((s) => s.trainable).map((s) => s.name));
-      // DESIGN.md, "Trained models": the seven schemes a model is built with.
+      // docs/ARCHITECTURE.md, "The trained model": the seven schemes a model is built with.
       assert.deepEqual([...trainable].sort(), ['additive', 'alibi', 'concatenated', 'learned', 'nope', 'rotary', 't5']);
     });
 
@@ -124,7 +124,9 @@ describe('a core whose table disagrees with scheme-table.mjs (SCHEMES, SCHEME_LA
 
   it('a renamed scheme, a relabelled one, a different RoPE scaling, limit or default, a missing scheme each reject load()', async () => {
     const { schemes, params, trainable } = await real();
-    const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, limits: { ...LIMITS }, ...change });
+    const { ropeScalings, ropeDefaults } = SCHEME_TABLE;
+    const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, limits: { ...LIMITS },
+      ropeScalings, ropeDefaults, ...change });
     const cases = [
       [table({ schemes: schemes.map((s, i) => ({ ...s, name: i === 9 ? 'rope-ntk2' : s.name })) }), /schemes\.9\.name is rope-ntk2/],
       [table({ schemes: schemes.map((s, i) => ({ ...s, label: i === 0 ? 'Added' : s.label })) }), /schemes\.0\.label is Added/],
@@ -132,6 +134,9 @@ describe('a core whose table disagrees with scheme-table.mjs (SCHEMES, SCHEME_LA
       [table({ params: params.map((p, i) => ({ ...p, default: i === 4 ? 16 : p.default })) }), /params\.4\.default is 16/],
       [table({ schemes: schemes.slice(0, -1) }), /schemes has 10 entries/],
       [table({ schemes: schemes.map((s) => ({ ...s, ropeScaling: s.name === 'rope-ntk' ? 'pi' : s.ropeScaling })) }), /schemes\.9\.ropeScaling is pi/],
+      // Names cross the boundary, so a reordered enum is harmless to callers, but the page's list must still match.
+      [table({ ropeScalings: ['none', 'ntk', 'pi', 'yarn'] }), /ropeScalings\.1 is ntk/],
+      [table({ ropeDefaults: { ...ropeDefaults, beta: 16 } }), /ropeDefaults\.beta is 16/],
     ];
     for (const [index, [stand, message]] of cases.entries()) {
       const module = await import(`../../dist/posenc.mjs?stand-in=${index}`);

@@ -9,6 +9,7 @@ export const TAG = 'posenc-lab';
 /**
  * Panels by attribute name: lane panels show one figure per scheme. `train` replays the page's
  * default Train run from data/train-replay.json (web/train/replay.js): no model inside, static.
+ * `sentence: false`: the panel never reads the sentence, so alone it shows no sentence box.
  */
 export const PANELS = {
   attention: { lane: true, title: 'Attention (query × key)' },
@@ -18,10 +19,10 @@ export const PANELS = {
   disturbance: { title: 'Per-dimension disturbance' },
   retrieval: { title: 'Identity and position retrieval' },
   shift: { title: 'Shift invariance' },
-  distance: { title: 'Score versus distance' },
+  distance: { title: 'Score versus distance', sentence: false },
   orthogonality: { title: 'Near-orthogonality versus d' },
-  angles: { title: 'Rotation angles per frequency (RoPE variants)' },
-  train: { title: 'Trained models: loss and length generalisation (replay)' },
+  angles: { title: 'Rotation angles per frequency (RoPE variants)', sentence: false },
+  train: { title: 'Trained models: loss and length generalisation (replay)', sentence: false },
 };
 export const PANEL_ALIASES = { decomposition: 'terms', logits: 'terms', encoding: 'pe', spread: 'disturbance', orth: 'orthogonality' };
 export const CONTROLS = ['vectors', 'd', 'base', 'scale', 'layout', 'pairing', 'causal', 'export'];

@@ -69,7 +69,7 @@ let nextId = 0;
  *
  * @attr {string} [sentence=The king sat on the throne, and the queen smiled at the king.] - The words to show: any text up to 200,000 characters; the first 512 tokens are analysed.
  * @attr {string} [schemes=additive,concatenated,rotary] - The schemes the per-scheme panels show, in this order: a comma-separated list of the core's scheme names (`SCHEMES`). One lane each in `attention`, `input` and `terms`, one row each in `retrieval` and `shift`; `distance` draws every scheme and marks these. Only these are computed. `learned` (a learned-style absolute table) and `t5` (T5's relative bias) use seeded random values, not trained ones, and say so under their figures; `nope`'s attention shows two maps, without and with the causal mask.
- * @attr {string} [panel=attention] - One or more of `attention`, `input`, `terms`, `pe`, `disturbance`, `retrieval`, `shift`, `distance`, `orthogonality`, `angles`, `train`, shown in this order. `train` replays the page's default Train run (loss curves, length generalisation, the run's sentence) from numbers shipped inside the element; it trains nothing and ignores the sentence.
+ * @attr {string} [panel=attention] - One or more of `attention`, `input`, `terms`, `pe`, `disturbance`, `retrieval`, `shift`, `distance`, `orthogonality`, `angles`, `train`, shown in this order. `train` replays the page's default Train run (loss curves, length generalisation, the run's sentence) from numbers shipped inside the element; it trains nothing. `distance`, `angles` and `train` do not read the sentence: alone, they show no sentence box.
  * @attr {number} [d=64] - Width of synthetic word vectors, an even number from 4 to 1024 (GloVe fixes d = 100).
  * @attr {number} [base=10000] - Base of the frequencies ωᵢ = base^(−2i/d): a number above 1, at most 10¹².
  * @attr {string} [scale=auto] - Embedding scale α: `auto` (the RMS of a component of αE is 1) or a number above 0.
@@ -213,7 +213,9 @@ export class PosencLabElement extends HTMLElement {
 
     const ui = { panels: {}, controls: {} };
     const edit = element('div', { class: 'pl-edit' });
-    if (o.editable) {
+    // Panels that never read the sentence (sentence: false) show neither its box nor its tokens.
+    const usesSentence = o.panel.some((name) => PANELS[name].sentence !== false);
+    if (usesSentence && o.editable) {
       const label = element('label', { class: 'pl-label', text: 'Sentence' });
       label.htmlFor = id('sentence');
       const area = element('textarea');
@@ -226,7 +228,7 @@ export class PosencLabElement extends HTMLElement {
       area.addEventListener('input', () => this.#edit('sentence', area.value));
       edit.append(label, area);
       ui.sentence = area;
-    } else {
+    } else if (usesSentence) {
       // Readers see the sentence as text; the tokens below follow once the core has run.
       ui.sentenceText = element('p', { class: 'pl-sentence-text', text: o.sentence });
       edit.append(ui.sentenceText);
@@ -286,7 +288,7 @@ export class PosencLabElement extends HTMLElement {
     }
     ui.status = element('p', { class: 'pl-status', text: this.#started ? '' : 'The figure starts when it scrolls into view.' });
     ui.status.setAttribute('aria-live', 'polite');
-    box.append(edit, tokenLabel, tokens, truncation, ui.note, panels, ui.status);
+    box.append(edit, ...(usesSentence ? [tokenLabel, tokens, truncation] : []), ui.note, panels, ui.status);
     this.#root.replaceChildren(box);
     adoptStyles(this.#root);
 

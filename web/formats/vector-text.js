@@ -76,7 +76,7 @@ const isBlank = (b) => b === SPACE || b === TAB;
 // Exact powers of ten (10^0 … 10^22 are exact doubles: Clinger's fast path is correctly rounded).
 const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
 const DECIMAL = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-// The core refuses per-vector scales above 1e6 (src/vectors.cpp), so a component may be at most
+// The core refuses per-vector scales above 1e6 (src/vectors/vectors.cpp), so a component may be at most
 // 127e6 in magnitude; larger values make the line unreadable rather than the whole file.
 const MAX_COMPONENT = 127e6;
 

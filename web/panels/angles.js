@@ -34,7 +34,7 @@ export function createAnglesPanel(slot) {
      * dHead: the rotated width (d with W = I, d/h with h heads). Returns { pairs, s, counts:
      * { [variant id]: flagged pairs } } for the page's summary and tests.
      */
-    update({ lab, dHead, base, trainedLength, evalLength, yarnAlpha = 1, yarnBeta = 32 }) {
+    update({ lab, dHead, base, trainedLength, evalLength, yarnAlpha, yarnBeta }) {
       const pairs = dHead / 2;
       const ask = (scaling) => lab.ropeFrequencies(dHead, { base, scaling, trainedLength, evalLength, alpha: yarnAlpha, beta: yarnBeta });
       const plain = ask('none');

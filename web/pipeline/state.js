@@ -6,6 +6,9 @@
 import { SCHEMES } from '../posenc.mjs';
 import { SCHEME_TABLE } from '../scheme-table.mjs';
 
+// The core's limits (base/limits.hpp), not restated.
+const { maxHeads: MAX_HEADS, maxBase: MAX_BASE } = SCHEME_TABLE.limits;
+
 export const MAX_TOKENS = 512;
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';
 export const GLOVE_DIM = 100;
@@ -71,7 +74,7 @@ function parseOpenLanes(text) {
 function parseHeads(text) {
   if (text === TRAINED_HEADS) return text;
   const v = num(text);
-  return Number.isInteger(v) && v >= 0 && v <= 64 ? v : undefined;
+  return Number.isInteger(v) && v >= 0 && v <= MAX_HEADS ? v : undefined;
 }
 // Each scheme parameter's link key, and what its page range leaves unsaid (the rules between
 // parameters, which the core applies and the page notes). Ranges and defaults are the core's.
@@ -117,15 +120,15 @@ export const FIELDS = {
   d: ['d', (t) => { const v = num(t); return isEven(v) && v >= 4 && v <= 1024 ? v : undefined; }, 'an even number from 4 to 1024'],
   dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= 1024) ? v : undefined; }, 'an even number from 2 to 1024'],
   concat: ['cm', (t) => (['same-width', 'widened'].includes(t) ? t : undefined), "'same-width' or 'widened'"],
-  base: ['b', (t) => { const v = num(t); return v > 1 && v <= 1e12 ? v : undefined; }, 'a number above 1 and at most 10¹²'],
+  base: ['b', (t) => { const v = num(t); return v > 1 && v <= MAX_BASE ? v : undefined; }, `a number above 1 and at most ${MAX_BASE.toExponential().replace('+', '')}`],
   alpha: ['a', (t) => { if (t === 'auto') return t; const v = num(t); return v > 0 && v <= 1e6 ? v : undefined; }, "'auto' or a number above 0 and at most 10⁶"],
   layout: ['lay', (t) => (['interleaved', 'half'].includes(t) ? t : undefined), "'interleaved' or 'half'"],
   pairing: ['pair', (t) => (['interleaved', 'half'].includes(t) ? t : undefined), "'interleaved' or 'half'"],
   causal: ['c', (t) => (t === '1' ? true : t === '0' ? false : undefined), '0 or 1'],
-  heads: ['h', parseHeads, `a whole number from 0 to 64, or '${TRAINED_HEADS}'`],
+  heads: ['h', parseHeads, `a whole number from 0 to ${MAX_HEADS}, or '${TRAINED_HEADS}'`],
   // Bounded by the shipped models' own layer and head counts when the lanes show them.
-  headLayer: ['hl', inRange(1, 64, true), 'a whole number from 1 to 64'],
-  headIndex: ['hh', inRange(1, 64, true), 'a whole number from 1 to 64'],
+  headLayer: ['hl', inRange(1, MAX_HEADS, true), `a whole number from 1 to ${MAX_HEADS}`],
+  headIndex: ['hh', inRange(1, MAX_HEADS, true), `a whole number from 1 to ${MAX_HEADS}`],
   shiftK: wholeField('k', 'shiftK'),
   spreadLength: ['L', (t) => { const v = num(t); return Number.isInteger(v) && v >= 0 && v <= MAX_TOKENS ? v : undefined; }, `a whole number from 0 to ${MAX_TOKENS}`],
   maxDistance: wholeField('K', 'maxDistance'),

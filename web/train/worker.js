@@ -9,13 +9,13 @@
 //                heldout { step, loss, accuracy } | lengths { step, curves } | inspect { … }
 //                sample { text } | saved { bytes } | paused { step } | done { step } | error { message, fatal }
 //                diverged { step, loss } (that step not applied; the model stays at step − 1)
-import { load } from '../posenc.mjs';
+import { ROPE_SCALINGS as SCALINGS, load } from '../posenc.mjs';
 import { EVAL_BATCHES as EVAL } from './config.js';
 
 const CHUNK_MS = 60;
 const SAMPLE_LENGTH = 160;
 const SAMPLE_TEMPERATURE = 0.8;
-const ROPE_SCALINGS = ['pi', 'ntk', 'yarn'];
+const ROPE_SCALINGS = SCALINGS.filter((type) => type !== 'none');
 
 let lab, task, model, settings;
 let running = false;

@@ -1,0 +1,160 @@
+// The schemes that encode position in x: additive (αE + PE), learned (αE + a seeded table) and
+// concatenated ([αE_t ; PE_p]), whose logits decompose into content and position terms.
+#include <algorithm>
+#include <cmath>
+
+#include "compare/lanes.hpp"
+#include "encodings/encodings.hpp"
+#include "attention/products.hpp"
+#include "encodings/sinusoidal.hpp"
+
+namespace posenc::detail {
+
+POSENC_COLD void extend_table(std::vector<float>& table, CompareCache::TableKey& key, std::size_t n, std::size_t d,
+                              double base, Layout layout) {
+    const bool same = key.d == d && key.base == base && key.layout == layout;
+    const std::size_t kept = same ? std::min(n, table.size() / d) : 0;
+    table.resize(n * d);
+    if (kept < n) sinusoidal_table(n - kept, d, base, layout, table.data() + kept * d, static_cast<double>(kept));
+    key = {d, base, layout};
+}
+
+namespace {
+// out (n×n) = scale·PE·PEᵀ for a sinusoidal table PE (n×d, rows at positions 0 … n − 1):
+// PE(i)·PE(j) = Σ_k sin(iω_k)sin(jω_k) + cos(iω_k)cos(jω_k) = Σ_k cos((i − j)ω_k) = PE(|i − j|)·PE(0),
+// so n dot products (in double, one rounding to float) and an n×n fill replace n² dot products.
+// out is exactly a function of |i − j|; against the float64 product of the float32 table rows it
+// differs by the table's own rounding, ≤ d·2^-24·scale (PE entries are within 2^-24 of
+// sin/cos; both sides are sums of d/2 such cos values or pairs of products).
+POSENC_COLD void sinusoid_products(const float* table, std::size_t n, std::size_t d, float scale, CompareResult& s,
+                                   std::vector<float>& by_distance, float* out) {
+    // by_distance[k] = PE(k)·PE(0)·scale depends on the settings only: the last call's entries are
+    // kept while they stay the same (by_distance arrives emptied otherwise).
+    const std::size_t known = std::min(n, by_distance.size());
+    by_distance.resize(n);
+    for (std::size_t k = known; k < n; ++k) {
+        double sum = 0.0;
+        for (std::size_t c = 0; c < d; ++c) sum += static_cast<double>(table[k * d + c]) * table[c];
+        by_distance[k] = static_cast<float>(sum * static_cast<double>(scale));
+    }
+    s.work.bias_by_offset.resize(2 * n - 1);
+    for (std::size_t k = 0; k < n; ++k) s.work.bias_by_offset[n - 1 + k] = s.work.bias_by_offset[n - 1 - k] = by_distance[k];
+    fill_by_offset(s.work.bias_by_offset.data(), n, false, out);
+}
+}  // namespace
+
+// W = I terms of a decomposed scheme (n×n each, times scale) without forming products that are
+// known in advance:
+//   content·content  αE·αEᵀ shared with the other lanes (concatenated: over its d_word word
+//                    coordinates only, shared when those are αE itself, widened without a basis)
+//   cross terms      concatenated: exactly 0 (disjoint coordinates); otherwise a·bᵀ and its
+//                    transpose (the same products in the same order, so bit for bit)
+//   position·position sinusoidal tables from the n offsets (sinusoid_products); learned: the
+//                    symmetric product
+POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                                bool concat_shares_content, CompareResult& s, float* terms) {
+    const std::size_t n = cfg.n, d = cfg.d, nn = n * n;
+    const std::size_t keep = lane_reuse(s, scheme, lane.cache.product, s.cache.last_n);
+    if (scheme == Scheme::concatenated) {
+        const std::size_t d_word = lane.width - cfg.d_pos;
+        if (concat_shares_content) {
+            scale_into(scale, content_dots(cfg, s), nn, terms);
+        } else {
+            refresh_product(lane.x.data(), lane.x.data(), n, d_word, lane.width, scale, keep, s.cache.last_n, s.work.gram_pack,
+                            lane.cache.product);
+            std::copy_n(lane.cache.product.data(), nn, terms);
+        }
+        std::fill(terms + nn, terms + 3 * nn, 0.0f);
+        sinusoid_products(s.pe_concat.data(), n, cfg.d_pos, scale, s, lane.cache.distances, terms + 3 * nn);
+        return;
+    }
+    const float* position = scheme == Scheme::additive ? s.pe.data() : s.cache.table.data();
+    scale_into(scale, content_dots(cfg, s), nn, terms);
+    refresh_product(s.work.content.data(), position, n, d, d, scale, keep, s.cache.last_n, s.work.gram_pack, lane.cache.product);
+    std::copy_n(lane.cache.product.data(), nn, terms + nn);
+    transpose(terms + nn, n, terms + 2 * nn);
+    if (scheme == Scheme::additive) {
+        sinusoid_products(position, n, d, scale, s, lane.cache.distances, terms + 3 * nn);
+    } else {
+        refresh_product(position, position, n, d, d, scale, lane_reuse(s, scheme, lane.cache.position, s.cache.last_n), s.cache.last_n,
+                        s.work.gram_pack, lane.cache.position);
+        std::copy_n(lane.cache.position.data(), nn, terms + 3 * nn);
+    }
+}
+
+POSENC_COLD void run_absolute_lanes(const CompareConfig& cfg, const float* embeddings, const float* concat_words,
+                                    CompareResult& r) {
+    const std::size_t n = cfg.n, d = cfg.d, d_pos = cfg.d_pos;
+    const SchemeSet set = cfg.schemes;
+    if (has(set, Scheme::additive)) {
+        // x = αE + PE.
+        extend_table(r.pe, r.cache.pe_key, n, d, cfg.base, cfg.layout);
+        r.additive.width = d;
+        r.additive.x.resize(n * d);
+        add_encoding(embeddings, cfg.alpha, r.pe.data(), n * d, r.additive.x.data());
+        run_scheme(cfg, Scheme::additive, r.work.content.data(), r.pe.data(), r.additive, r);
+    }
+
+    if (has(set, Scheme::concatenated)) {
+        // x = [αE_t ; PE_p]; the parts are x with the other block zeroed.
+        extend_table(r.pe_concat, r.cache.pe_concat_key, n, d_pos, cfg.base, cfg.layout);
+        const std::size_t d_word = cfg.concat_mode == ConcatMode::same_width ? d - d_pos : d;
+        const std::size_t w = d_word + d_pos;
+        r.concatenated.width = w;
+        r.concatenated.x.resize(n * w);
+        concatenate_encoding(concat_words ? concat_words : embeddings, n, d, d_word, cfg.alpha, r.pe_concat.data(),
+                             d_pos, r.concatenated.x.data());
+        if (cfg.heads > 0) {
+            // Projections mix the blocks: the parts as n×w matrices, x with the other block zeroed.
+            r.work.word_part.assign(n * w, 0.0f);
+            r.work.position_part.assign(n * w, 0.0f);
+            for (std::size_t p = 0; p < n; ++p) {
+                const float* row = r.concatenated.x.data() + p * w;
+                std::copy(row, row + d_word, r.work.word_part.data() + p * w);
+                std::copy(row + d_word, row + w, r.work.position_part.data() + p * w + d_word);
+            }
+        }
+        // Widened without a basis, the word block is αE itself (the same float multiply).
+        const bool shares_content = cfg.concat_mode == ConcatMode::widened && concat_words == nullptr;
+        run_scheme(cfg, Scheme::concatenated, r.work.word_part.data(), r.work.position_part.data(), r.concatenated, r,
+                   shares_content);
+    }
+
+    if (has(set, Scheme::learned)) {
+        // x = αE + L, L the seeded learned-style table. Row p does not depend on n, so the table
+        // is kept between calls and regenerated only when d changes or n grows past it.
+        if (r.cache.table_d != d || r.cache.table.size() < n * d) {
+            r.cache.table.resize(n * d);
+            learned_table(kLearnedSeed, n, d, r.cache.table.data());
+            r.cache.table_d = d;
+        }
+        r.learned.width = d;
+        r.learned.x.resize(n * d);
+        add_encoding(embeddings, cfg.alpha, r.cache.table.data(), n * d, r.learned.x.data());
+        run_scheme(cfg, Scheme::learned, r.work.content.data(), r.cache.table.data(), r.learned, r);
+    }
+}
+
+// additive PE(k)·PE(0)/√d; concatenated PE_{d_pos}(k)·PE_{d_pos}(0)/√w; learned L(k)·L(0)/√d.
+POSENC_COLD void absolute_curve(const CurveConfig& cfg, Scheme scheme, float* out) {
+    const std::size_t d = cfg.d, K = cfg.max_distance, row = K + 1;
+    const double inv_sqrt_d = 1.0 / std::sqrt(static_cast<double>(d));
+    if (scheme == Scheme::learned) {
+        std::vector<float> table(row * d);
+        learned_table(kLearnedSeed, row, d, table.data());
+        for (std::size_t k = 0; k < row; ++k) {
+            double sum = 0.0;
+            for (std::size_t j = 0; j < d; ++j) sum += static_cast<double>(table[k * d + j]) * table[j];
+            out[k] = static_cast<float>(sum * inv_sqrt_d);
+        }
+        return;
+    }
+    const bool concatenated = scheme == Scheme::concatenated;
+    const std::size_t dims = concatenated ? cfg.d_pos : d;
+    const std::size_t w = concatenated && cfg.concat_mode == ConcatMode::widened ? d + cfg.d_pos : d;
+    std::vector<double> omega(dims / 2);
+    rope_frequencies(dims, cfg.base, RopeScalingConfig{}, omega.data());
+    cosine_sum_curve(omega, nullptr, 1.0, concatenated ? 1.0 / std::sqrt(static_cast<double>(w)) : inv_sqrt_d, K, out);
+}
+
+}  // namespace posenc::detail

@@ -1,0 +1,276 @@
+// compare(): one sentence through the requested schemes. This file clears and tracks the call
+// (row reuse), runs each lane's heads (run_scheme) and NoPE's lane; the families' own work is in
+// compare_absolute.cpp, compare_rotation.cpp and compare_bias.cpp (compare_lanes.hpp).
+#include "compare/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "analysis/analyses.hpp"
+#include "attention/attention.hpp"
+#include "compare/lanes.hpp"
+#include "vectors/embedding.hpp"
+#include "encodings/encodings.hpp"
+#include "attention/products.hpp"
+
+namespace posenc {
+
+POSENC_COLD SchemeResult& CompareResult::lane(Scheme s) {
+    return const_cast<SchemeResult&>(static_cast<const CompareResult&>(*this).lane(s));
+}
+
+POSENC_COLD const SchemeResult& CompareResult::lane(Scheme s) const {
+    switch (s) {
+        case Scheme::additive: return additive;
+        case Scheme::concatenated: return concatenated;
+        case Scheme::rotary: return rotary;
+        case Scheme::learned: return learned;
+        case Scheme::alibi: return alibi;
+        case Scheme::nope: return nope;
+        case Scheme::t5: return t5;
+        case Scheme::xpos: return xpos;
+        case Scheme::rope_pi: return rope_pi;
+        case Scheme::rope_ntk: return rope_ntk;
+        case Scheme::yarn: break;
+    }
+    return yarn;
+}
+
+namespace detail {
+
+namespace {
+std::uint64_t head_matrix_seed(std::uint64_t seed, std::size_t width, std::size_t head, std::size_t which) {
+    return hash_token("head") ^ (seed * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t{width} << 40) ^
+           (std::uint64_t{head} << 8) ^ which;
+}
+
+// Everything compare() reads besides the inputs' rows and n (the lane set aside: lanes are
+// independent of each other).
+bool same_settings(const CompareConfig& a, const CompareConfig& b) {
+    const ParamValues x = to_params(a.options), y = to_params(b.options);
+    for (unsigned i = 0; i < kParamCount; ++i) {
+        if (x.v[i] != y.v[i]) return false;
+    }
+    return a.d == b.d && a.alpha == b.alpha && a.base == b.base && a.layout == b.layout && a.pairing == b.pairing &&
+           a.d_pos == b.d_pos && a.concat_mode == b.concat_mode && a.causal == b.causal && a.heads == b.heads &&
+           a.head_seed == b.head_seed && a.scale == b.scale;
+}
+
+// Rows this call shares with the last one (see compare.hpp); then remembers this call's inputs.
+POSENC_COLD void track_inputs(const CompareConfig& cfg, const float* embeddings, const float* concat_words,
+                              CompareResult& r) {
+    const std::size_t n = cfg.n, d = cfg.d, row = d * sizeof(float);
+    std::size_t shared = 0;
+    if (r.cache.last_valid && cfg.heads == 0 && n >= 4 && r.cache.last_n >= 4 && same_settings(cfg, r.cache.last_cfg) &&
+        (concat_words != nullptr) == r.cache.last_had_words) {
+        const std::size_t limit = std::min(n, r.cache.last_n);
+        while (shared < limit && std::memcmp(embeddings + shared * d, r.cache.last_embeddings.data() + shared * d, row) == 0 &&
+               (!concat_words || std::memcmp(concat_words + shared * d, r.cache.last_words.data() + shared * d, row) == 0)) {
+            ++shared;
+        }
+    }
+    r.cache.reuse_rows = shared;
+    // The position·position values by distance depend on the settings alone.
+    if (!(r.cache.last_valid && same_settings(cfg, r.cache.last_cfg))) {
+        for (unsigned s = 0; s < kSchemeCount; ++s) r.lane(static_cast<Scheme>(s)).cache.distances.clear();
+    }
+    r.cache.last_embeddings.assign(embeddings, embeddings + n * d);
+    if (concat_words) r.cache.last_words.assign(concat_words, concat_words + n * d);
+    else r.cache.last_words.clear();
+    r.cache.last_had_words = concat_words != nullptr;
+}
+}  // namespace
+
+// Rows of a lane's kept matrix (rows of row_size floats) reusable this call: the lane must have
+// been computed last call.
+std::size_t lane_reuse(const CompareResult& r, Scheme scheme, const std::vector<float>& kept, std::size_t row_size) {
+    return has(r.cache.last_cfg.schemes, scheme) && kept.size() == r.cache.last_n * row_size ? r.cache.reuse_rows : 0;
+}
+
+// The W = I content products αE·αEᵀ (unscaled) of this call, computed on first use (rows
+// shared with the last call kept when it made them too).
+const float* content_dots(const CompareConfig& cfg, CompareResult& s) {
+    if (!s.cache.content_dots_ready) {
+        const std::size_t keep = s.cache.content_dots_kept && s.cache.content_dots.size() == s.cache.last_n * s.cache.last_n ? s.cache.reuse_rows : 0;
+        refresh_product(s.work.content.data(), s.work.content.data(), cfg.n, cfg.d, cfg.d, 1.0f, keep, s.cache.last_n, s.work.gram_pack,
+                        s.cache.content_dots);
+        s.cache.content_dots_ready = true;
+    }
+    return s.cache.content_dots.data();
+}
+
+Kind kind_of(Scheme s) {
+    switch (scheme_info(s).family) {
+        case Family::absolute:
+        case Family::concatenated: return Kind::decomposed;
+        case Family::logit_bias: return Kind::biased;
+        case Family::none: return Kind::plain;
+        case Family::rotation: break;
+    }
+    return Kind::rotated;
+}
+
+POSENC_COLD void set_content(SchemeResult& lane, const CompareResult& r, std::size_t d) {
+    lane.width = d;
+    lane.x.assign(r.work.content.begin(), r.work.content.end());
+}
+
+// word_part, position_part: the decomposed schemes' two summands of x (n×w each), read with
+// projection heads only.
+POSENC_COLD void run_scheme(const CompareConfig& cfg, Scheme scheme, const float* word_part, const float* position_part,
+                SchemeResult& lane, CompareResult& s, bool concat_shares_content) {
+    const Kind kind = kind_of(scheme);
+    const std::size_t n = cfg.n, w = lane.width, nn = n * n;
+    const std::size_t head_count = std::max<std::size_t>(cfg.heads, 1);
+    const std::size_t d_head = w / head_count;
+    const float base_scale = cfg.scale > 0.0f ? cfg.scale : 1.0f / std::sqrt(static_cast<float>(d_head));
+    lane.weights.resize(head_count * nn);
+    lane.term_count = kind == Kind::decomposed ? 4 : kind == Kind::biased ? 2 : 1;
+    lane.terms.resize(lane.term_count * nn);
+    if (cfg.heads > 0) {
+        s.work.q.resize(n * d_head);
+        s.work.k.resize(n * d_head);
+        s.work.w_q.resize(w * d_head);
+        s.work.w_k.resize(w * d_head);
+    }
+    if (kind == Kind::rotated) {
+        s.work.q2.resize(n * d_head);
+        if (cfg.heads > 0 || scheme == Scheme::xpos) s.work.k2.resize(n * d_head);
+    }
+
+    for (std::size_t head = 0; head < head_count; ++head) {
+        const float* q = lane.x.data();
+        const float* k = lane.x.data();
+        if (cfg.heads > 0) {
+            const double sigma = 1.0 / std::sqrt(static_cast<double>(w));
+            gaussian_matrix(head_matrix_seed(cfg.head_seed, w, head, 0), w, d_head, sigma, s.work.w_q.data());
+            gaussian_matrix(head_matrix_seed(cfg.head_seed, w, head, 1), w, d_head, sigma, s.work.w_k.data());
+            project(lane.x.data(), n, w, s.work.w_q.data(), d_head, s.work.q.data());
+            project(lane.x.data(), n, w, s.work.w_k.data(), d_head, s.work.k.data());
+            q = s.work.q.data();
+            k = s.work.k.data();
+        }
+        float scale = base_scale;
+        if (kind == Kind::rotated) {
+            const bool shared = q == k && scheme != Scheme::xpos;  // see rotate_for
+            float* q_out = s.work.q2.data();
+            float* k_out = shared ? nullptr : s.work.k2.data();
+            std::size_t from = 0;
+            if (cfg.heads == 0 && scheme != Scheme::xpos) {
+                // W = I: the rotated rows are kept, and the next call rotates only its new rows.
+                from = lane_reuse(s, scheme, lane.cache.rotated, d_head);
+                lane.cache.rotated.resize(n * d_head);
+                q_out = lane.cache.rotated.data();
+            }
+            scale = rotate_for(cfg, scheme, lane, q, k, d_head, base_scale, from, q_out, k_out);
+            q = q_out;
+            k = shared ? q : k_out;
+        }
+        float* weights = lane.weights.data() + head * nn;
+        float* terms = lane.terms.data();
+        // softmax_rows never reads above the diagonal of a causal row, so unmasked logits serve
+        // both cases wherever they are needed anyway (head 0's terms).
+        if (kind == Kind::decomposed) {
+            if (cfg.heads == 0) {
+                // W = I: the logits are the terms' sum, derived rather than computed again, so
+                // terms and weights agree whatever the terms' rounding.
+                identity_terms(cfg, scheme, lane, scale, concat_shares_content, s, terms);
+                sum_terms(terms, nn, weights);
+            } else {
+                attention_scores(q, k, n, n, d_head, scale, cfg.causal, weights);
+                if (head == 0) {
+                    s.work.projected.resize(4 * n * d_head);
+                    float* p = s.work.projected.data();
+                    project(word_part, n, w, s.work.w_q.data(), d_head, p);
+                    project(position_part, n, w, s.work.w_q.data(), d_head, p + n * d_head);
+                    project(word_part, n, w, s.work.w_k.data(), d_head, p + 2 * n * d_head);
+                    project(position_part, n, w, s.work.w_k.data(), d_head, p + 3 * n * d_head);
+                    logit_terms(p, p + n * d_head, p + 2 * n * d_head, p + 3 * n * d_head, n, d_head, scale, terms);
+                }
+            }
+        } else {
+            // The (rotated) content logits: head 0's first term, or straight into weights.
+            float* logits = head == 0 ? terms : weights;
+            if (cfg.heads == 0 && kind != Kind::rotated) {
+                // W = I: αE·αEᵀ is the same for every unrotated lane; computed once a call.
+                scale_into(scale, content_dots(cfg, s), nn, logits);
+            } else if (cfg.heads == 0) {
+                // W = I rotated: R(i)x_i·R(j)x_j is symmetric in i, j (xPos's scaled keys are not).
+                refresh_product(q, k, n, d_head, d_head, scale, lane_reuse(s, scheme, lane.cache.product, s.cache.last_n), s.cache.last_n,
+                                s.work.gram_pack, lane.cache.product);
+                std::copy_n(lane.cache.product.data(), nn, logits);
+            } else if (q == k) {
+                gram(q, n, d_head, d_head, scale, s.work.gram_pack, logits);
+            } else {
+                attention_scores(q, k, n, n, d_head, scale, head == 0 ? false : cfg.causal, logits);
+            }
+            if (kind == Kind::biased) {
+                bias_table(cfg, scheme, head, lane, s);
+                if (head == 0) {
+                    fill_by_offset(s.work.bias_by_offset.data(), n, false, terms + nn);
+                    add_encoding(terms, 1.0f, terms + nn, nn, weights);
+                } else {
+                    fill_by_offset(s.work.bias_by_offset.data(), n, true, weights);
+                }
+            } else if (head == 0) {
+                std::copy(terms, terms + nn, weights);
+            }
+        }
+        if (scheme == Scheme::nope && head == 0) {
+            lane.masked.resize(nn);
+            lane.unmasked.resize(nn);
+            softmax_rows(weights, n, n, true, lane.masked.data());
+            softmax_rows(weights, n, n, false, lane.unmasked.data());
+            const std::vector<float>& chosen = cfg.causal ? lane.masked : lane.unmasked;
+            std::copy(chosen.begin(), chosen.end(), weights);
+            continue;
+        }
+        softmax_rows(weights, n, n, cfg.causal, weights);
+    }
+}
+
+}  // namespace detail
+
+using detail::set_content;
+using detail::run_scheme;
+using detail::track_inputs;
+
+POSENC_COLD void compare(const CompareConfig& cfg, const float* embeddings, CompareResult& r, const float* concat_words) {
+    const std::size_t n = cfg.n, d = cfg.d;
+    const SchemeSet set = cfg.schemes;
+    // Lanes not asked for give their memory back.
+    for (unsigned i = 0; i < kSchemeCount; ++i) {
+        if (!has(set, static_cast<Scheme>(i))) r.lane(static_cast<Scheme>(i)) = SchemeResult{};
+    }
+    if (!has(set, Scheme::additive)) r.pe = {};
+    if (!has(set, Scheme::concatenated)) r.pe_concat = {};
+    track_inputs(cfg, embeddings, concat_words, r);
+    r.cache.content_dots_kept = r.cache.content_dots_ready;
+    r.cache.content_dots_ready = false;  // the W = I content products of this call, made on first use
+
+    // αE: the content part of every scheme and the whole input of those acting on q, k or logits.
+    r.work.content.resize(n * d);
+    scale_into(cfg.alpha, embeddings, n * d, r.work.content.data());
+
+    detail::run_absolute_lanes(cfg, embeddings, concat_words, r);
+    detail::run_rotation_lanes(cfg, r);
+    detail::run_bias_lanes(cfg, r);
+
+    if (has(set, Scheme::nope)) {
+        set_content(r.nope, r, d);
+        run_scheme(cfg, Scheme::nope, nullptr, nullptr, r.nope, r);
+    }
+    for (unsigned i = 0; i < kSchemeCount; ++i) {
+        if (!has(set, static_cast<Scheme>(i))) continue;
+        SchemeResult& lane = r.lane(static_cast<Scheme>(i));
+        lane.max_abs.resize(1 + lane.term_count);
+        lane.max_abs[0] = max_abs(lane.x.data(), lane.x.size());
+        for (std::size_t t = 0; t < lane.term_count; ++t) lane.max_abs[1 + t] = max_abs(lane.terms.data() + t * n * n, n * n);
+    }
+    r.cache.last_cfg = cfg;
+    r.cache.last_n = n;
+    r.cache.last_valid = true;
+}
+
+}  // namespace posenc

@@ -1,0 +1,31 @@
+// The positional schemes by identity: the enum every layer uses to name one, and scheme sets.
+// (The scheme table — labels, families, parameters, limits — builds on this enum.)
+#pragma once
+
+#include <cstdint>
+
+namespace posenc {
+
+// Display order; the bit of scheme s in a scheme set is 1 << s.
+enum class Scheme : unsigned {
+    additive, concatenated, rotary, learned, alibi, nope, t5, xpos, rope_pi, rope_ntk, yarn
+};
+inline constexpr unsigned kSchemeCount = 11;
+using SchemeSet = std::uint32_t;
+inline constexpr SchemeSet scheme_bit(Scheme s) { return SchemeSet{1} << static_cast<unsigned>(s); }
+inline constexpr SchemeSet kClassicSchemes =
+    scheme_bit(Scheme::additive) | scheme_bit(Scheme::concatenated) | scheme_bit(Scheme::rotary);
+inline constexpr SchemeSet kAllSchemes = (SchemeSet{1} << kSchemeCount) - 1;
+inline constexpr bool has(SchemeSet set, Scheme s) { return (set & scheme_bit(s)) != 0; }
+inline constexpr bool is_rope_family(Scheme s) {
+    return s == Scheme::rotary || s == Scheme::xpos || s == Scheme::rope_pi || s == Scheme::rope_ntk ||
+           s == Scheme::yarn;
+}
+
+// The schemes a trainable model (model/) can be built with: docs/ARCHITECTURE.md, "The trained model".
+inline constexpr SchemeSet kTrainableSchemes =
+    scheme_bit(Scheme::nope) | scheme_bit(Scheme::additive) | scheme_bit(Scheme::learned) |
+    scheme_bit(Scheme::concatenated) | scheme_bit(Scheme::rotary) | scheme_bit(Scheme::alibi) |
+    scheme_bit(Scheme::t5);
+
+}  // namespace posenc

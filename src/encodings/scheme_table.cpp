@@ -1,0 +1,89 @@
+#include "encodings/scheme_table.hpp"
+
+#include <cmath>
+#include <string>
+
+namespace posenc {
+
+namespace {
+// A whole number as text (every limit in the table is one): 256 → "256", 1e9 → "1000000000".
+// Written out by hand: printf's float formatting would add ~10 KB to the element's wasm.
+std::string number_text(double v) {
+    std::string digits;
+    for (unsigned long long n = static_cast<unsigned long long>(std::fabs(v)); digits.empty() || n > 0; n /= 10) {
+        digits.insert(digits.begin(), static_cast<char>('0' + n % 10));
+    }
+    return v < 0 ? "-" + digits : digits;
+}
+
+// "t5Buckets must be an even integer from 4 to 256", built once per parameter from its limits.
+std::string range_message(const ParamInfo& p) {
+    std::string m = std::string(p.name) + " must be ";
+    if (p.integer) {
+        m += p.even ? "an even integer from " : "an integer from ";
+        return m + number_text(p.min) + " to " + number_text(p.max);
+    }
+    if (p.max == kUnbounded) return m + "a finite number ≥ " + number_text(p.min);
+    if (p.min_open) return m + "a number > " + number_text(p.min) + " and at most " + number_text(p.max);
+    return m + "a number from " + number_text(p.min) + " to " + number_text(p.max);
+}
+
+const std::string& message_for(Param p) {
+    static std::string messages[kParamCount];
+    std::string& m = messages[static_cast<unsigned>(p)];
+    if (m.empty()) m = range_message(param_info(p));
+    return m;
+}
+}  // namespace
+
+ParamValues default_params() {
+    ParamValues values{};
+    for (const ParamInfo& p : kParamTable) values[p.id] = p.fallback;
+    return values;
+}
+
+const char* check_param(Param id, double value) {
+    const ParamInfo& p = param_info(id);
+    const bool above_min = p.min_open ? value > p.min : value >= p.min;
+    const bool whole = !p.integer || (std::trunc(value) == value && (!p.even || std::fmod(value, 2.0) == 0.0));
+    // NaN fails every comparison, so it is refused here too.
+    if (!(std::isfinite(value) && above_min && value <= p.max && whole)) return message_for(id).c_str();
+    return nullptr;
+}
+
+int t5_min_max_distance(int t5_buckets, bool causal) {
+    const int exact = (causal ? t5_buckets : t5_buckets / 2) / 2;
+    return exact + 1;
+}
+
+const char* check_dependent(const ParamValues& v, bool causal) {
+    if (v[Param::alibi_head] > v[Param::alibi_heads]) return "alibiHead must be an integer from 1 to alibiHeads";
+    if (v[Param::t5_max_distance] < t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal)) {
+        return "t5MaxDistance must exceed the exact buckets (t5Buckets/4, or t5Buckets/2 when causal) and be at most 1000000";
+    }
+    if (!(v[Param::yarn_alpha] < v[Param::yarn_beta])) {
+        return "yarnAlpha and yarnBeta must be finite numbers with 0 ≤ yarnAlpha < yarnBeta";
+    }
+    return nullptr;
+}
+
+std::vector<Rule> settle_params(ParamValues& v, bool causal) {
+    std::vector<Rule> applied;
+    if (v[Param::alibi_head] > v[Param::alibi_heads]) {
+        v[Param::alibi_head] = v[Param::alibi_heads];
+        applied.push_back(Rule::alibi_head_within_heads);
+    }
+    const int least = t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal);
+    if (v[Param::t5_max_distance] < least) {
+        v[Param::t5_max_distance] = std::fmax(param_info(Param::t5_max_distance).fallback, least);
+        applied.push_back(Rule::t5_distance_beyond_exact);
+    }
+    if (!(v[Param::yarn_alpha] < v[Param::yarn_beta])) {
+        v[Param::yarn_alpha] = param_info(Param::yarn_alpha).fallback;
+        v[Param::yarn_beta] = param_info(Param::yarn_beta).fallback;
+        applied.push_back(Rule::yarn_alpha_below_beta);
+    }
+    return applied;
+}
+
+}  // namespace posenc
