@@ -40,10 +40,10 @@ export function closeServer(server) {
  * encoding alone (W = I), whose maps are exact; 'default' opens the link as a reader would, with
  * the page's default trained heads (first-screen and trained-heads tests). Console
  * errors, page errors and HTTP errors are collected in `problems`. prepare(context), if given, runs
- * before the page opens.
+ * before the page opens; openSettings unfolds the settings panel once loaded.
  * → { page, problems, close }
  */
-export async function openLabPage(browser, baseUrl, { hash = '', heads = 'identity', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash), prepare = null } = {}) {
+export async function openLabPage(browser, baseUrl, { hash = '', heads = 'identity', width = 1280, height = 900, colorScheme = 'light', glove = !/v=synthetic/.test(hash), prepare = null, openSettings = false } = {}) {
   if (heads === 'identity') hash = withIdentityHeads(hash);
   const context = await browser.newContext({ viewport: { width, height }, colorScheme, acceptDownloads: true });
   await prepare?.(context); // e.g. routes set up before the page loads
@@ -60,6 +60,8 @@ export async function openLabPage(browser, baseUrl, { hash = '', heads = 'identi
   try {
     await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 15000 });
     if (glove) await waitForGlove(page);
+    // The settings are folded by default (issue #23); tests of the controls inside unfold them.
+    if (openSettings) await page.evaluate(() => { document.getElementById('settings').open = true; });
   } catch (error) {
     await context.close();
     throw new Error(`the page never finished loading (${problems.join('; ') || 'no console errors'}): ${error.message}`);
@@ -119,6 +121,7 @@ export async function fullPageScreenshot(page, path) {
   // Through the CSSOM: the page's CSP refuses added style elements.
   await page.evaluate(async (skipped) => {
     for (const element of document.querySelectorAll(skipped)) element.style.contentVisibility = 'visible';
+    for (const details of document.querySelectorAll('details.lane-more')) details.open = true;
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
       scrollTo(0, y);
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -130,12 +133,43 @@ export async function fullPageScreenshot(page, path) {
 }
 
 /**
+ * Makes the first element matching `selector` shown, as a reader would: opens the folded
+ * disclosures around it (a lane's encoded input and decomposition, the settings) and picks the tab
+ * of the tab panel it is in (the Measurements; the lanes on a phone).
+ */
+export async function reveal(page, selector) {
+  await page.evaluate((s) => {
+    const target = document.querySelector(s);
+    for (let node = target; node; node = node.parentElement) {
+      if (node.matches('details:not([open])')) node.open = true;
+      if (node.matches('[role="tabpanel"].tab-off')) document.querySelector(`[role="tab"][aria-controls="${node.id}"]`)?.click();
+    }
+  }, selector);
+}
+
+/**
+ * Downloads a figure's file through its Export menu (web/figures/export.js): opens the menu of the
+ * figure titled `title` within `scope` (a page, a locator or an element's host) and picks `format`
+ * ('PNG image', 'CSV data', 'JSON data'); `title` may be a RegExp. → the Download.
+ */
+export async function exportFrom(page, scope, title, format) {
+  const name = (prefix) => (title instanceof RegExp ? new RegExp(`^${prefix}${title.source}`) : `${prefix}${title}`);
+  const button = scope.getByRole('button', { name: name('Export '), exact: true });
+  await button.scrollIntoViewIfNeeded();
+  await button.click();
+  const [download] = await Promise.all([page.waitForEvent('download'),
+    scope.getByRole('menuitem', { name: title instanceof RegExp ? new RegExp(`^Download ${title.source}.* as ${format}$`) : `Download ${title} as ${format}` }).click()]);
+  return download;
+}
+
+/**
  * Reads a figure's canvases (`[data-figure="name"]`, those matching `canvases`, not hidden) after
  * scrolling it into view and letting it paint: size, the matrix's rows and cols (a map larger
  * than its device pixels is painted at their size), opaque pixels, distinct colours, a data URL
  * of the pixels, the accessible name and whether it is laid out.
  */
 export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ramp)' } = {}) {
+  await reveal(page, `[data-figure="${name}"]`);
   const slot = page.locator(`[data-figure="${name}"]`);
   await slot.scrollIntoViewIfNeeded();
   await page.waitForTimeout(50);

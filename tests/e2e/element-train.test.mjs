@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DIST, browserSuite } from './browser.mjs';
+import { DIST, browserSuite, exportFrom } from './browser.mjs';
 
 const suite = browserSuite();
 const replay = JSON.parse(await readFile(new URL('../../data/train-replay.json', import.meta.url), 'utf8'));
@@ -36,8 +36,7 @@ test('panel="train" replays the shipped run: both charts, their numbers in the C
     assert.match(await host.locator('.train-summary').textContent(), /learned fastest.*held up best.*Concatenating 8 position dimensions/s);
 
     const csv = async (title) => {
-      const [download] = await Promise.all([page.waitForEvent('download'),
-        host.getByRole('button', { name: `Download ${title} as CSV data` }).click()]);
+      const download = await exportFrom(page, host, title, 'CSV data');
       return (await readFile(await download.path(), 'utf8')).trim().split('\n').slice(1).map((row) => {
         const cells = row.split(',');
         return { series: cells.slice(0, -2).join(','), x: Number(cells.at(-2)), y: Number(cells.at(-1)) };

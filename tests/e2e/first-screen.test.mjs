@@ -1,8 +1,7 @@
 // The first screen shows the comparison (issue #14, item 7), in headless Chromium: at 1280 × 800
 // the sentence box and every lane's attention map are in view before any scrolling; at 390 × 844
-// the first attention map lies within the first two screens; the settings fold into a panel that
-// the keyboard opens, beside the lanes on wide screens and folded on phones, with their values in
-// the URL as before. Screenshots go to build-e2e/screenshots/first-screen-*.png — look at them.
+// the first attention map lies within the first two screens; the settings are a folded panel that
+// the keyboard opens, at every width, its open state in the URL with its values (issue #23). Screenshots go to build-e2e/screenshots/first-screen-*.png — look at them.
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -46,8 +45,8 @@ test('1280 × 800: the sentence box and all three attention maps are in view wit
       assert.ok(map.right - map.left >= 200, `lane ${i + 1}'s map is ${map.right - map.left} px wide`);
     }
     assert.equal(new Set(maps.map((m) => m.top)).size, 1, 'the maps stand side by side, on one row');
-    assert.equal(await page.locator('#settings').evaluate((d) => d.open), true, 'settings open beside the lanes');
-    assert.equal(await page.locator('#dim').isVisible(), true);
+    assert.equal(await page.locator('#settings').evaluate((d) => d.open), false, 'settings folded by default');
+    assert.equal(await page.locator('#dim').isVisible(), false);
     await page.screenshot({ path: `${SCREENSHOTS}first-screen-1280x800.png` });
     assert.deepEqual(problems, []);
   } finally {
@@ -87,10 +86,11 @@ test('the settings panel opens and folds from the keyboard; its values stay in t
     assert.equal(await page.locator('#settings').evaluate((d) => d.open), true, 'Enter opens it');
     assert.equal(await page.locator('#layout').isVisible(), true);
     await page.locator('#layout').selectOption('half');
-    await page.waitForFunction(() => /(^#|&)lay=half(&|$)/.test(location.hash), null, { timeout: 5000 });
+    await page.waitForFunction(() => /(^#|&)lay=half(&|$)/.test(location.hash) && /(^#|&)set=1(&|$)/.test(location.hash), null, { timeout: 5000 });
     await page.locator('#settings > summary').focus();
     await page.keyboard.press('Space');
     assert.equal(await page.locator('#settings').evaluate((d) => d.open), false, 'Space folds it again');
+    await page.waitForFunction(() => !/(^#|&)set=/.test(location.hash), null, { timeout: 5000 });
     // A link restores the settings into the folded panel.
     const hash = await page.evaluate(() => location.hash);
     const { page: again, problems: problemsAgain, close: closeAgain } = await openPage({ width: 390, height: 844, hash });
@@ -107,17 +107,15 @@ test('the settings panel opens and folds from the keyboard; its values stay in t
   }
 });
 
-test('the settings follow the layout when the window crosses the side-by-side width', async () => {
-  const { page, problems, close } = await openPage({ width: 1280, height: 800, hash: '#v=synthetic' });
-  try {
-    const open = () => page.locator('#settings').evaluate((d) => d.open);
-    assert.equal(await open(), true);
-    await page.setViewportSize({ width: 900, height: 800 });
-    await page.waitForFunction(() => !document.getElementById('settings').open, null, { timeout: 5000 });
-    await page.setViewportSize({ width: 1400, height: 800 });
-    await page.waitForFunction(() => document.getElementById('settings').open, null, { timeout: 5000 });
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
+test('a link with set=1 opens the settings, at any width', async () => {
+  for (const width of [1280, 390]) {
+    const { page, problems, close } = await openPage({ width, height: 800, hash: '#v=synthetic&set=1' });
+    try {
+      assert.equal(await page.locator('#settings').evaluate((d) => d.open), true, `open at ${width} px`);
+      assert.equal(await page.locator('#dim').isVisible(), true);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
   }
 });

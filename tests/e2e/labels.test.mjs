@@ -4,7 +4,7 @@
 // crosshair, follows the theme, and carries the words into its PNG export.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageSuite } from './browser.mjs';
+import { exportFrom, pageSuite, reveal } from './browser.mjs';
 
 const openPage = pageSuite();
 const tokenTexts = (page) => page.locator('#tokens .token-text').allTextContents();
@@ -32,6 +32,7 @@ function readAxes(page, figure) {
 }
 
 async function showFigure(page, name) {
+  await reveal(page, `[data-figure="${name}"]`); // a lane's input and decomposition are folded
   await page.locator(`[data-figure="${name}"]`).scrollIntoViewIfNeeded();
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
@@ -172,10 +173,7 @@ describe('maps that name their words', () => {
     const { page, problems, close } = await openPage();
     try {
       const n = (await tokenTexts(page)).length;
-      const [download] = await Promise.all([
-        page.waitForEvent('download'),
-        page.getByRole('button', { name: /^Download Additive attention as PNG image/ }).click(),
-      ]);
+      const download = await exportFrom(page, page, 'Additive attention', 'PNG image');
       const bytes = await download.createReadStream().then(async (stream) => {
         const chunks = [];
         for await (const chunk of stream) chunks.push(chunk);

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { assertLinkRestores, fullPageScreenshot, medianRecompute, pageSuite, readFigure } from './browser.mjs';
+import { assertLinkRestores, fullPageScreenshot, medianRecompute, pageSuite, readFigure, reveal } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const SCHEMES = ['additive', 'concatenated', 'rotary'];
@@ -22,7 +22,7 @@ before(() => mkdir(SCREENSHOTS, { recursive: true }));
  * vectors were asked for, for GloVe. `problems` collects console errors, page errors and failed
  * requests; every test ends by asserting it is empty.
  */
-const openPage = pageSuite();
+const openPage = pageSuite({ openSettings: true });
 
 
 /** Waits until the analyses that run after a pause have filled the summary. */
@@ -45,11 +45,14 @@ async function waitForTokens(page, expected) {
   }
 }
 
-/** Clicks an export button of a figure and returns the downloaded file's name and bytes. */
+/** Picks a format in a figure's Export menu and returns the downloaded file's name and bytes. */
 async function exportFigure(page, name, kind) {
-  const button = page.locator(`[data-figure="${name}"] .fig-actions button`, { hasText: kind });
-  await button.scrollIntoViewIfNeeded();
-  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  await reveal(page, `[data-figure="${name}"]`);
+  const menu = page.locator(`[data-figure="${name}"] .fig-menu-button`);
+  await menu.scrollIntoViewIfNeeded();
+  await menu.click();
+  const item = page.locator(`[data-figure="${name}"] [role="menuitem"]`, { hasText: kind });
+  const [download] = await Promise.all([page.waitForEvent('download'), item.click()]);
   const path = await download.path();
   return { name: download.suggestedFilename(), bytes: await readFile(path) };
 }
@@ -91,7 +94,8 @@ test('loads GloVe without errors and paints every panel', async () => {
     // Every figure has a legend or a key, and export buttons.
     const actions = await page.locator('[data-figure]').evaluateAll((slots) => slots.map((s) => [s.dataset.figure, s.querySelectorAll('.fig-actions').length]));
     assert.ok(actions.length >= HEATMAPS.length + CHARTS.length + TABLES.length, `${actions.length} figures`);
-    for (const [name, count] of actions) assert.equal(count, 1, `${name} has one row of export buttons`);
+    for (const [name, count] of actions) assert.equal(count, 1, `${name} has one Export menu`);
+    await reveal(page, '[data-figure="retrieval"]');
     const retrieval = await page.locator('[data-figure="retrieval"] tbody').innerText();
     assert.match(retrieval, /Rotary\s+100\.0%/, 'rotary keeps every word');
     assert.match(await page.locator('#summary').innerText(), /rotary/i);
@@ -360,10 +364,12 @@ test('controls: causal mask, an invalid d and synthetic vectors', async () => {
 });
 
 test('every control, the token list and the figures are reachable with the keyboard', async () => {
-  const { page, problems, close } = await openPage({ hash: '#v=synthetic&a=2' });
+  // more=additive: additive's encoded input and decomposition unfolded, so Tab reaches them.
+  const { page, problems, close } = await openPage({ hash: '#v=synthetic&a=2&more=additive' });
   try {
     for (const id of ['sentence', 'vectors', 'dim', 'dpos', 'concat', 'base', 'alpha', 'layout', 'pairing', 'heads', 'causal', 'spread-length', 'shift-k', 'max-distance',
       'trained-length', 'eval-length']) {
+      await reveal(page, `#${id}`); // the measurements' controls are on their tabs
       const label = page.locator(`label[for="${id}"]`);
       assert.equal(await label.isVisible(), true, `#${id} has a visible label`);
       // textContent: unlike innerText, it does not depend on what the browser has rendered.

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { pageSuite } from './browser.mjs';
+import { exportFrom, pageSuite, reveal } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const SCHEMES = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
@@ -40,6 +40,7 @@ test('score versus distance: a curve per scheme, named, in the CSV; toggled from
   const { page, problems, close } = await openPage({ hash: '#v=synthetic&d=64' });
   try {
     const names = await schemeNames(page);
+    await reveal(page, '[data-figure="distance"]');
     const panel = page.locator('[data-figure="distance"]');
     await panel.scrollIntoViewIfNeeded();
     const label = await distanceLabel(page);
@@ -50,7 +51,7 @@ test('score versus distance: a curve per scheme, named, in the CSV; toggled from
       assert.ok(label.includes(names[id]), `the chart's accessible name lists ${names[id]}`);
     }
     // The exported data hold one series per scheme, k = 0 … K (K = 128 by default).
-    const [download] = await Promise.all([page.waitForEvent('download'), panel.getByRole('button', { name: /as CSV/ }).click()]);
+    const download = await exportFrom(page, panel, /.*/, 'CSV data');
     const csv = (await import('node:fs')).readFileSync(await download.path(), 'utf8').trim().split('\n');
     for (const id of SCHEMES) {
       const rows = csv.filter((line) => line.startsWith(`${names[id]},`) || line.startsWith(`"${names[id]}",`));
@@ -101,6 +102,7 @@ function unturnedPairs(d, base, L) {
 test('rotation angles: plain RoPE flagged beyond L, PI and YaRN not; nothing flagged when L′ ≤ L', async () => {
   const { page, problems, close } = await openPage({ hash: '#v=synthetic&d=100' });
   try {
+    await reveal(page, '[data-figure="angles"]');
     const panel = page.locator('[data-figure="angles"]');
     await panel.scrollIntoViewIfNeeded();
     const expected = unturnedPairs(100, 10000, 2048);
@@ -188,6 +190,7 @@ test('the analysis panels at 1280 and 390 px: screenshots, no horizontal overflo
     try {
       await readTable(page, 'shift', SCHEMES.length);
       for (const id of ['panel-distance', 'panel-angles', 'panel-shift', 'panel-retrieval']) {
+        await reveal(page, `#${id}`);
         const section = page.locator(`#${id}`);
         await section.scrollIntoViewIfNeeded();
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

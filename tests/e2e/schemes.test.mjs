@@ -8,19 +8,19 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { assertLinkRestores, fullPageScreenshot, medianRecompute, pageSuite, readFigure as readFigureCanvases } from './browser.mjs';
+import { assertLinkRestores, fullPageScreenshot, medianRecompute, pageSuite, readFigure as readFigureCanvases, reveal } from './browser.mjs';
 import { SCHEME_LABELS } from '../../dist/posenc.mjs';
 import { INPUT_RANGES } from '../../dist/pipeline/state.js';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const ALL = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
-const LANE_CHILDREN = ['H3', 'lane-formula', 'H4', 'fig-slot', 'lane-about', 'lane-extra', 'H4', 'fig-slot', 'H4', 'caption', 'fig-slot'];
+const LANE_CHILDREN = ['H3', 'H4', 'fig-slot', 'lane-look', 'lane-formula', 'lane-extra', 'lane-more'];
 const TERM_COUNTS = { additive: 4, concatenated: 4, learned: 4, rotary: 1, xpos: 1, 'rope-pi': 1, 'rope-ntk': 1, yarn: 1, alibi: 2, t5: 2, nope: 1 };
 
 before(() => mkdir(SCREENSHOTS, { recursive: true }));
 
 // Waits for the first recompute only: GloVe, where a test uses it, is awaited by the test itself.
-const openPage = pageSuite({ glove: false });
+const openPage = pageSuite({ glove: false, openSettings: true });
 
 const laneSchemes = (page) => page.locator('#lanes > .lane').evaluateAll((lanes) => lanes.map((l) => l.dataset.scheme));
 
@@ -215,6 +215,7 @@ test('the learned-style lane says it is seeded and flags the positions beyond th
     await waitForLanes(page, ['learned']);
     const lane = page.locator('[data-scheme="learned"]');
     assert.match(await lane.innerText(), /seeded, not trained/);
+    await reveal(page, '[data-scheme="learned"] .lane-about'); // the lane's story is folded
     assert.match(await lane.innerText(), /not trained weights/);
     assert.match(await lane.locator('[data-field="learnedNote"]').textContent(), /Positions 8–11 \(4 of 12\) are at or beyond L = 8: a trained table has no row for these/);
     const [input] = await readFigure(page, 'learned-input');
@@ -294,7 +295,7 @@ test('every scheme’s figures are painted and have accessible names; T5 says it
         const lane = page.locator(`[data-scheme="${scheme}"]`);
         assert.ok(await lane.getAttribute('aria-labelledby'), `${scheme} lane is labelled`);
         // Every lane is the one template: the table's label (and the badge of the seeded schemes),
-        // then the same eleven children in the same order, so subgrid rows line up across lanes.
+        // then the same seven children in the same order, so subgrid rows line up across lanes.
         const seeded = scheme === 'learned' || scheme === 't5';
         assert.equal(await lane.locator('h3').textContent(), SCHEME_LABELS[scheme] + (seeded ? ' seeded, not trained' : ''));
         assert.deepEqual(await lane.evaluate((article) => [...article.children].map((c) => c.className || c.tagName)), LANE_CHILDREN);
@@ -307,6 +308,7 @@ test('every scheme’s figures are painted and have accessible names; T5 says it
     await page.evaluate(() => { location.hash = 'v=synthetic&h=0&s=the%20king%20and%20the%20queen&sch=t5&c=1'; });
     await waitForLanes(page, ['t5']);
     await page.waitForFunction(() => /Causal buckets/.test(document.querySelector('[data-field="t5Note"]').textContent));
+    await reveal(page, '[data-scheme="t5"] .lane-about'); // the lane's story is folded
     assert.match(await page.locator('[data-scheme="t5"]').innerText(), /seeded N\(0, 1\) numbers, not trained/);
     assert.deepEqual(problems, []);
   } finally {

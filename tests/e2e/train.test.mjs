@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { browserSuite, openLabPage } from './browser.mjs';
+import { browserSuite, exportFrom, openLabPage } from './browser.mjs';
 
 const suite = browserSuite();
 const QUICK = 'v=synthetic&t.task=copy&t.len=8&t.batch=4';
@@ -21,9 +21,7 @@ const stepOf = (line) => Number(/step (\d+)/.exec(line)?.[1] ?? NaN);
 
 // A Train figure's CSV export, by the figure's title.
 async function exportCsv(page, title) {
-  const button = page.getByRole('button', { name: `Download ${title} as CSV data` });
-  await button.scrollIntoViewIfNeeded();
-  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const download = await exportFrom(page, page, title, 'CSV data');
   return (await readFile(await download.path())).toString('utf8');
 }
 
@@ -68,10 +66,12 @@ for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alib
       // Figures paint once in view (web/figures/heatmap-figure.js): with four maps the strips sit below the fold.
       await train.getByRole('button', { name: /Per-token loss/ }).first().scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Per-token loss"]').length === n, schemes.length);
-      // Every live figure exports as PNG, CSV and JSON like the rest of the page.
+      // Every live figure exports as PNG, CSV and JSON like the rest of the page (its Export menu,
+      // folded: its items are hidden until it opens).
       for (const title of ['Loss during training', 'Length generalisation', 'Learned attention', 'Per-token loss']) {
+        assert.equal(await train.getByRole('button', { name: `Export ${title}`, exact: true }).count(), 1, `${title}'s Export menu`);
         for (const what of ['PNG image', 'CSV data', 'JSON data']) {
-          assert.equal(await train.getByRole('button', { name: `Download ${title} as ${what}` }).count(), 1, `${title} ${what}`);
+          assert.equal(await train.getByRole('menuitem', { name: `Download ${title} as ${what}`, includeHidden: true }).count(), 1, `${title} ${what}`);
         }
       }
       assert.deepEqual(problems, []);
@@ -237,7 +237,7 @@ test('reduced motion is respected and a 390 px phone fits the section', async ()
   try {
     await page.goto(`${suite.baseUrl}#${QUICK}&t.steps=10&t.schemes=rotary`);
     const train = section(page);
-    await page.getByRole('link', { name: /Train them live/ }).click();
+    await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Train' }).click();
     assert.equal(await train.locator('#train-root').getAttribute('data-motion'), 'reduced');
     await train.getByRole('button', { name: 'Train', exact: true }).click();
     await waitForBudget(page, 1);

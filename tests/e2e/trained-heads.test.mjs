@@ -8,10 +8,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { pageSuite, readFigure } from './browser.mjs';
+import { exportFrom, pageSuite, readFigure, reveal } from './browser.mjs';
 import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
-const openPage = pageSuite();
+const openPage = pageSuite({ openSettings: true });
 const open = (hash, { fail, delayMs, ...options } = {}) => openPage({ hash, prepare: (context) => prepareModels(context, { fail, delayMs }), ...options });
 // The attention map itself, not the strip inside the same slot.
 const MAP = { canvases: '> .fig canvas.map-canvas' };
@@ -28,8 +28,7 @@ function waitForTrained(page, schemes) {
 
 /** The surprise strip's values as its JSON export downloads them. */
 async function stripValues(page, scheme) {
-  const button = page.locator(`#lanes [data-scheme="${scheme}"] .trained-strip button[aria-label$="JSON data"]`);
-  const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+  const download = await exportFrom(page, page.locator(`#lanes [data-scheme="${scheme}"] .trained-strip`), /.*/, 'JSON data');
   const json = JSON.parse(await readFile(await download.path(), 'utf8'));
   return Object.values(json.matrices[0].values);
 }
@@ -242,6 +241,7 @@ describe('trained heads in the lanes', () => {
   it('the results table shows perplexity by length, sentences under the interval rule and the loss by position', async () => {
     const { page, problems, close } = await open(`#${SENTENCE}`);
     try {
+      await reveal(page, '#panel-trained-results'); // the Measurements tab
       const panel = page.locator('#panel-trained-results');
       await panel.scrollIntoViewIfNeeded();
       await page.waitForFunction(() => document.querySelectorAll('[data-figure="trained-results"] tbody tr').length > 0);

@@ -1,5 +1,5 @@
 // Figure export: PNG pictures and CSV/JSON data, downloaded through a temporary object URL, and
-// the PNG / CSV / JSON buttons every figure shows.
+// the one Export menu every figure shows.
 import { element } from './dom.js';
 
 /** Downloads a Blob under `filename`. */
@@ -60,18 +60,86 @@ export function fileStem(title) {
   return `posenc-${title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}`;
 }
 
-/** The PNG / CSV / JSON buttons of figure `title`: each calls its maker and downloads the Blob. */
-export function exportBar(title, { png, csv, json }) {
+// The formats a figure can be exported in, in the menu's order: `maker` names the figure's function
+// that returns the file (a Blob or a promise of one). A new format (SVG, say) is one row here plus
+// that function on the figures that can make it; figures without it simply do not list it.
+export const EXPORT_FORMATS = Object.freeze([
+  { maker: 'png', label: 'PNG image', extension: 'png' },
+  { maker: 'csv', label: 'CSV data', extension: 'csv' },
+  { maker: 'json', label: 'JSON data', extension: 'json' },
+]);
+
+let menus = 0; // ids for the menus' aria-controls
+
+/**
+ * The export menu of figure `title`: one "Export" button opening a menu of the EXPORT_FORMATS
+ * `makers` has; each item downloads its file. A menu button: Enter, Space or ↓ open it on the
+ * first item (↑ on the last), ↑ ↓ Home End move, Escape or Tab close it, and focus returns to the
+ * button.
+ */
+export function exportBar(title, makers) {
   const bar = element('div', { class: 'fig-actions' });
-  const button = (label, what, run) => {
-    const b = element('button', { class: 'fig-export', text: label });
-    b.type = 'button';
-    b.setAttribute('aria-label', `Download ${title} as ${what}`);
-    b.addEventListener('click', run);
-    bar.append(b);
-  };
-  button('PNG', 'PNG image', async () => download(await png(), `${fileStem(title)}.png`));
-  button('CSV', 'CSV data', () => download(csv(), `${fileStem(title)}.csv`));
-  button('JSON', 'JSON data', () => download(json(), `${fileStem(title)}.json`));
+  const id = `fig-menu-${++menus}`;
+  const button = element('button', { class: 'fig-export fig-menu-button', text: 'Export' });
+  button.type = 'button';
+  button.setAttribute('aria-haspopup', 'menu');
+  button.setAttribute('aria-expanded', 'false');
+  button.setAttribute('aria-controls', id);
+  button.setAttribute('aria-label', `Export ${title}`);
+  const menu = element('div', { class: 'fig-menu', id, role: 'menu' });
+  menu.setAttribute('aria-label', `Export ${title} as`);
+  menu.hidden = true;
+  const items = EXPORT_FORMATS.filter((format) => makers[format.maker]).map((format) => {
+    const item = element('button', { class: 'fig-menu-item', role: 'menuitem', text: format.label });
+    item.type = 'button';
+    item.tabIndex = -1;
+    item.setAttribute('aria-label', `Download ${title} as ${format.label}`);
+    item.addEventListener('click', async () => {
+      close(true);
+      download(await makers[format.maker](), `${fileStem(title)}.${format.extension}`);
+    });
+    return item;
+  });
+  menu.append(...items);
+  bar.append(button, menu);
+
+  const active = () => bar.getRootNode().activeElement; // the page's or a shadow root's
+  const focusItem = (index) => items[(index + items.length) % items.length].focus();
+  function open(index = 0) {
+    menu.hidden = false;
+    button.setAttribute('aria-expanded', 'true');
+    focusItem(index);
+    bar.ownerDocument.addEventListener('pointerdown', outside, true);
+  }
+  function close(refocus) {
+    if (menu.hidden) return;
+    menu.hidden = true;
+    button.setAttribute('aria-expanded', 'false');
+    bar.ownerDocument.removeEventListener('pointerdown', outside, true);
+    if (refocus) button.focus();
+  }
+  function outside(event) {
+    if (!event.composedPath().includes(bar)) close(false);
+  }
+  button.addEventListener('click', () => (menu.hidden ? open(0) : close(true)));
+  button.addEventListener('keydown', (event) => {
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      open(event.key === 'ArrowDown' ? 0 : items.length - 1);
+    }
+  });
+  menu.addEventListener('keydown', (event) => {
+    const at = items.indexOf(active());
+    const moves = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 };
+    if (event.key in moves) {
+      event.preventDefault();
+      focusItem(moves[event.key]);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      close(true);
+    } else if (event.key === 'Tab') {
+      close(false);
+    }
+  });
   return bar;
 }

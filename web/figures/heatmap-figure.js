@@ -47,7 +47,7 @@ export class HeatmapFigure {
     this.legendMax = element('span', { class: 'legend-end' });
     this.legendTitle = element('span', { class: 'legend-title' });
     legend.append(this.legendMin, ramp, this.legendMax, this.legendTitle);
-    this.readout = element('p', { class: 'cell-readout', text: 'Point at a cell to read its value.' });
+    this.readout = element('p', { class: 'cell-readout', text: 'Point at a cell for its value.' });
     this.live = liveRegion();
     this.stop = 0; // the tile whose canvas is the figure's one tab stop
     // The text alternative: every matrix's values, made only while it is open.
@@ -59,11 +59,14 @@ export class HeatmapFigure {
     this.valuesBody.setAttribute('aria-label', `${title}: values`);
     this.valuesBox.append(element('summary', { text: 'Values as a table' }), this.valuesBody);
     this.valuesBox.addEventListener('toggle', () => this.#fillValues());
-    this.root.append(this.tileBox, legend, this.readout, this.live, this.valuesBox, exportBar(title, {
+    // One line under the map: the values disclosure and the export menu (styles/lab.css, .fig-foot).
+    const foot = element('div', { class: 'fig-foot' });
+    foot.append(this.valuesBox, exportBar(title, {
       png: () => this.#png(),
       csv: () => this.#csv(),
       json: () => jsonBlob(this.#data()),
     }));
+    this.root.append(this.tileBox, legend, this.readout, this.live, foot);
     slot.replaceChildren(this.root);
     this.visible = false;
     this.dirty = false;
@@ -180,6 +183,7 @@ export class HeatmapFigure {
     const frame = element('div', { class: 'map-frame' });
     const canvas = element('canvas', { class: 'map-canvas' });
     canvas.setAttribute('role', 'img');
+    canvas.setAttribute('aria-label', this.title); // until update() gives the full description
     canvas.tabIndex = index === this.stop ? 0 : -1;
     const rowBand = element('div', { class: 'sel-band sel-row' });
     const colBand = element('div', { class: 'sel-band sel-col' });
@@ -292,7 +296,7 @@ export class HeatmapFigure {
       tile.rowAxis.highlight(null);
       tile.colAxis.highlight(null);
     }
-    setText(this.readout, 'Point at a cell to read its value.');
+    setText(this.readout, 'Point at a cell for its value.');
   }
 
   #data() {

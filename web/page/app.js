@@ -5,7 +5,7 @@
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
 import { load } from '../posenc.mjs';
 import {
-  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
+  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, MEASUREMENTS, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
 import { createPipeline, settleSettings } from '../pipeline/pipeline.js';
 import { disturbSummary, orthSummary, shiftSummary } from '../pipeline/prose.js';
@@ -26,6 +26,9 @@ import { createDelay, createGenerations, runInTasks } from '../pipeline/tasks.js
 import { createCaptions } from './captions.js';
 import { createSettingsFigures } from './settings-figures.js';
 import { laneArticle } from './lane-article.js';
+import { createDisclosures } from './disclosures.js';
+import { createLaneTabs } from './lane-tabs.js';
+import { createTabs } from './tabs.js';
 import { additiveTerms, relativeSchemes, runOrthogonality, runRetrieval, runShift } from './analyses.js';
 import { setHidden, setText } from '../figures/dom.js';
 
@@ -96,7 +99,7 @@ const work = createGenerations(); // a new generation per recompute; stale heavy
 let decoderCache = { key: '', decoder: null };
 let lastHeavyMs = null;
 
-const lanes = createLanes(document, { onPickToken: selectToken, schemes: [] });
+const lanes = createLanes(document, { onPickToken: selectToken, schemes: [], onAttention: (scheme, spec) => laneTabs.attention(scheme, spec) });
 const laneArticles = {}; // scheme → its lane, cloned from its template when first chosen
 let lanesShown = '';
 const tokenList = createTokenList({
@@ -130,6 +133,36 @@ const resultsTable = createResultsTable({
   positions: slot('trained-positions'),
 });
 const settingsFigures = createSettingsFigures({ ui, spreadPanel, distancePanel, anglesPanel });
+// Finding one's way (issue #23): what is folded and which Measurements tab shows live in the state
+// (and so in the URL) but change no figure, so they only schedule a URL write.
+const disclosures = createDisclosures({
+  settings: $('settings'),
+  lanesBox: ui.lanesBox,
+  state: () => state,
+  onToggle: (patch) => { Object.assign(state, patch); scheduleUrlWrite(); },
+});
+const laneTabs = createLaneTabs({ list: $('lane-tabs'), names: SCHEME_NAMES });
+const measureTabs = createMeasureTabs();
+
+/** The Measurements section as tabs, one panel each; the trained models' tab only while its panel shows. */
+function createMeasureTabs() {
+  const tabs = createTabs($('measure-tabs'), {
+    label: 'Measurements',
+    idPrefix: 'measure-tab',
+    onSelect: (name) => { state.measurement = name; scheduleUrlWrite(); },
+  });
+  const panel = (name) => $(`panel-${name}`);
+  tabs.set(MEASUREMENTS.map((name) => ({ name, label: panel(name).dataset.tab, panel: panel(name) })), state.measurement);
+  const results = panel('trained-results'); // unhidden by web/panels/results-table.js when results ship
+  const sync = () => {
+    tabs.button('trained-results').hidden = results.hidden;
+    const wanted = results.hidden && state.measurement === 'trained-results' ? MEASUREMENTS[0] : state.measurement;
+    if (tabs.selected !== wanted) tabs.select(wanted);
+  };
+  new MutationObserver(sync).observe(results, { attributes: true, attributeFilter: ['hidden'] });
+  sync();
+  return { sync };
+}
 
 start();
 
@@ -204,6 +237,8 @@ function writeControls() {
   if (state.spreadLength) ui.spreadLength.value = String(state.spreadLength);
   writeParams();
   syncPicker();
+  disclosures.apply(state);
+  measureTabs.sync();
   // d_p, α and heads depend on the word vectors; recompute() writes them.
 }
 
@@ -251,6 +286,8 @@ function showLanes(schemes) {
   }
   ui.lanesBox.replaceChildren(...schemes.map((scheme) => laneArticles[scheme]));
   ui.lanesBox.dataset.count = String(schemes.length);
+  disclosures.apply(state); // a lane shown again opens as the link says
+  laneTabs.show(schemes);
   // Other [data-field] elements are in the document now, some holding text from when their lane
   // was last shown: look them up again and rewrite them all.
   captions.forget();
@@ -297,7 +334,13 @@ function wireControls() {
     state.spreadLength = ui.spreadFollow.checked ? 0 : Number(ui.spreadLength.value);
     requestRecompute();
   });
-  window.addEventListener('hashchange', () => {
+  window.addEventListener('hashchange', (event) => {
+    // A place on the page (#train, #measurements: the section navigation, the skip link, an old
+    // link) is not a state: the browser has gone there, and the link says the state again.
+    if (/^#[\w-]+$/.test(location.hash) && document.getElementById(location.hash.slice(1))) {
+      history.replaceState(null, '', new URL(event.oldURL).hash || location.pathname + location.search);
+      return;
+    }
     if (location.hash !== writeHash(state)) applyHash();
   });
 }

@@ -10,12 +10,14 @@ export function laneArticle(lab, scheme) {
   const texts = document.getElementById('lane-texts').content.querySelector(`[data-scheme="${scheme}"]`);
   const article = document.importNode(document.getElementById('lane').content, true).firstElementChild;
   article.dataset.scheme = scheme;
+  article.id = `lane-${scheme}`;
   const heading = article.querySelector('h3');
   heading.id = `lane-${scheme}-h`;
   heading.textContent = label;
   if (seeded) heading.append(' ', Object.assign(document.createElement('span'), { className: 'badge', textContent: 'seeded, not trained' }));
   article.setAttribute('aria-labelledby', heading.id);
-  for (const part of texts.children) article.querySelector(`:scope > .${part.classList[0]}`).replaceWith(document.importNode(part, true));
+  // Each blank is the template's one element of its class (the caption sits inside the disclosure).
+  for (const part of texts.children) article.querySelector(`.${part.classList[0]}`).replaceWith(document.importNode(part, true));
   if (texts.dataset.attentionHeading) article.querySelector('h4').textContent = texts.dataset.attentionHeading;
   for (const slot of article.querySelectorAll('[data-figure]')) slot.dataset.figure = `${scheme}-${slot.dataset.figure}`;
   return article;

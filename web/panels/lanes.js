@@ -21,7 +21,7 @@ function once(f) {
 // Figures are made for the slots found under `root` (`[data-figure="<scheme>-<part>"]`): the page
 // attaches each lane's article as it is first chosen; an embedded <posenc-lab> builds the slots
 // of the schemes and parts it shows before calling createLanes. `lanes` exposes the figures.
-export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }) {
+export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), onAttention = null }) {
   const lanes = {};
   const pick = (row) => onPickToken(row);
 
@@ -33,12 +33,24 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3) }
     };
     lanes[scheme] = {
       input: figure('input', { title: `${name} encoded input`, palette: 'diverging', tokenRows: true, onPick: pick }),
-      attention: figure('attention', { title: `${name} attention`, palette: 'viridis', tokenRows: true, tokenCols: true, onPick: pick }),
+      attention: echoed(scheme, figure('attention', { title: `${name} attention`, palette: 'viridis', tokenRows: true, tokenCols: true, onPick: pick })),
       terms: figure('terms', { title: `${name} logit decomposition`, palette: 'diverging', tokenRows: true, tokenCols: true, onPick: pick }),
     };
     return lanes[scheme];
   }
   for (const scheme of schemes) attach(scheme);
+
+  // onAttention(scheme, spec) hears every map an attention figure is given, whoever gives it (this
+  // module's identity maps, or the trained heads'): the page's phone tabs copy them small.
+  function echoed(scheme, figure) {
+    if (!figure || !onAttention) return figure;
+    const update = figure.update.bind(figure);
+    figure.update = (spec) => {
+      update(spec);
+      onAttention(scheme, spec);
+    };
+    return figure;
+  }
 
   return {
     lanes,

@@ -8,7 +8,7 @@ import { ChartFigure } from '../figures/chart-figure.js';
 import { TableFigure } from '../figures/table-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setHidden, setText } from '../figures/dom.js';
-import { CURVE_STYLE } from './distance.js';
+import { CURVE_STYLE } from '../pipeline/schemes.js';
 import { positionSeries, resultsSentences, resultsTable } from './results-data.js';
 
 const STORE_URL = new URL('../experiments/words.json', import.meta.url);

@@ -23,6 +23,8 @@ export const WIDE_SCREEN_PX = 1600;
 // The Heads control's value for the shipped trained models (web/panels/trained-heads.js); every
 // other value is a number of heads (0 = W = I).
 export const TRAINED_HEADS = 'trained';
+// The Measurements section's panels, one tab each, in order: index.html's #panel-<name>.
+export const MEASUREMENTS = Object.freeze(['pe', 'spread', 'retrieval', 'shift', 'distance', 'angles', 'orth', 'trained-results']);
 
 export const DEFAULTS = Object.freeze({
   sentence: DEFAULT_SENTENCE,
@@ -42,6 +44,11 @@ export const DEFAULTS = Object.freeze({
   spreadLength: 0,         // 0 = the sentence's length
   maxDistance: 128,
   schemes: Object.freeze(['additive', 'concatenated', 'rotary']), // the lanes, in display order
+  // What is unfolded (web/page/disclosures.js): the settings, and the lanes whose encoded input and
+  // logit decomposition are open; and the Measurements tab shown.
+  settingsOpen: false,
+  moreOpen: Object.freeze([]),
+  measurement: MEASUREMENTS[0],
   // The scheme parameters (trainedLength L, evalLength L′, alibiHeads H, …): the core's defaults.
   ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, p.default])),
 });
@@ -56,6 +63,12 @@ function parseSchemes(text) {
   const items = text.split(',').map((w) => w.trim()).filter(Boolean);
   if (items.length === 0 || items.length > MAX_LANES || new Set(items).size !== items.length) return undefined;
   if (!items.every((w) => SCHEME_IDS.includes(w))) return undefined;
+  return SCHEME_IDS.filter((id) => items.includes(id));
+}
+/** A comma-separated list of scheme ids, possibly empty: known, no repeats; kept in display order. */
+function parseOpenLanes(text) {
+  const items = text.split(',').map((w) => w.trim()).filter(Boolean);
+  if (new Set(items).size !== items.length || !items.every((w) => SCHEME_IDS.includes(w))) return undefined;
   return SCHEME_IDS.filter((id) => items.includes(id));
 }
 function parseHeads(text) {
@@ -120,6 +133,9 @@ export const FIELDS = {
   spreadLength: ['L', (t) => { const v = num(t); return Number.isInteger(v) && v >= 0 && v <= MAX_TOKENS ? v : undefined; }, `a whole number from 0 to ${MAX_TOKENS}`],
   maxDistance: wholeField('K', 'maxDistance'),
   schemes: ['sch', parseSchemes, `1 to ${MAX_LANES} different names among ${SCHEME_IDS.join(', ')}, separated by commas`],
+  settingsOpen: ['set', (t) => (t === '1' ? true : t === '0' ? false : undefined), '0 or 1'],
+  moreOpen: ['more', parseOpenLanes, `names among ${SCHEME_IDS.join(', ')}, separated by commas`],
+  measurement: ['m', (t) => (MEASUREMENTS.includes(t) ? t : undefined), `one of ${MEASUREMENTS.join(', ')}`],
   ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, schemeParamField(p)])),
 };
 
