@@ -29,6 +29,9 @@ const storeFile = (table) => path.join(STORE, `${table}.json`);
 
 const { load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
 const lab = await load({ simd: true });
+await lab.loadModels(); // the model core, fetched on demand
+// The shipped word models leave their frozen GloVe rows out: loadModel rebuilds them from these.
+const GLOVE = fs.readFileSync(path.join(ROOT, 'data/glove-6b-100d-20k.i8'));
 const BUILD = { core: 'wasm SIMD', node: process.version };
 
 // ---- evaluation -----------------------------------------------------------------------------
@@ -125,7 +128,7 @@ const lastLoggedLoss = (log) => Number(/step\s+\d+\s+loss (\S+)/.exec(log.trim()
 // One word-level run with the native trainer (seed = initialisation and batch order, as shipped).
 async function trainWords(t, run, seed, { retrain }) {
   const shipped = retrain ? null : shippedRun(t, run, seed);
-  if (shipped) return { model: lab.loadModel(fs.readFileSync(shipped)), trainLoss: null, reused: shipped };
+  if (shipped) return { model: lab.loadModel(fs.readFileSync(shipped), { vectors: GLOVE }), trainLoss: null, reused: shipped };
   const scratch = path.join(ROOT, 'build-data/experiments');
   fs.mkdirSync(scratch, { recursive: true });
   const file = path.join(scratch, `words-${run.scheme}-${run.variant}-seed${seed}.safetensors`);

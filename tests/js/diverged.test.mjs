@@ -27,6 +27,7 @@ for (const simd of [true, false]) {
     let lab, task;
     before(async () => {
       lab = await load({ simd });
+      await lab.loadModels(); // the model core, fetched on demand (web/posenc.mjs)
       task = lab.createTask({ kind: 'copy', symbols: 10 });
     });
 

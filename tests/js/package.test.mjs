@@ -28,7 +28,8 @@ const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 // element builds and the notebook widget, the GloVe file they read from beside themselves, the
 // element's manifest and fallback image, the declarations (types/ and the scheme table's generated
 // one), the licences of the npm packages bundled inside (dist/licences/, as the build found them:
-// tests/js/licences.test.mjs) and of the GloVe data, and the documents npm always adds.
+// tests/js/licences.test.mjs) and of the data it ships (GloVe, the book, the models), and the
+// documents npm always adds.
 // No page, no sources, no build trees.
 const BUNDLED = JSON.parse(await readFile(join(ROOT, 'dist/licences/packages.json'), 'utf8'));
 const EXPECTED_FILES = [
@@ -38,6 +39,7 @@ const EXPECTED_FILES = [
   'dist/posenc-core-scalar.mjs', 'dist/posenc-core-scalar.wasm', 'dist/posenc-core-simd.mjs', 'dist/posenc-core-simd.wasm',
   'dist/posenc-lab.js', 'dist/posenc-lab.mjs', 'dist/cores.mjs', 'dist/moby-dick.txt',
   'dist/models/manifest.json', 'dist/models/additive.safetensors', 'dist/models/concatenated.safetensors', 'dist/models/rotary.safetensors',
+  'dist/moby-dick.LICENCE.txt', 'dist/models/LICENCE.txt', // the shipped book's and models' licences beside them
   'dist/posenc-models-scalar.mjs', 'dist/posenc-models-scalar.wasm', 'dist/posenc-models-simd.mjs', 'dist/posenc-models-simd.wasm',
   'types/anywidget.d.ts', 'types/element-script.d.ts', 'types/element.d.ts', 'types/posenc.d.ts',
 ];

@@ -47,6 +47,7 @@ test('every roofline kernel validates and computes its chains: m = 2 doubles, a 
 test('the measured peak is finite and above the training step\'s GFLOP/s in the same engine', async () => {
   const lab = await load();
   assert.equal(lab.simd, true);
+  await lab.loadModels();
   const { vocab, d, layers, heads, context: T, batch: B, scheme } = BENCH_MODEL;
   const model = lab.createModel({ scheme, vocab, d, layers, heads, context: T, seed: 1 });
   const tokens = Int32Array.from({ length: B * (T + 1) }, (_, i) => (i * 7919) % vocab);

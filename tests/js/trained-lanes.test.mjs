@@ -43,7 +43,12 @@ describe('trained lanes: the URL', () => {
     assert.equal(state.heads, 'trained');
     assert.equal(state.headLayer, 2);
     assert.equal(state.headIndex, 5);
-    assert.equal(writeHash(state), '#s=hi&h=trained&hl=2&hh=5');
+    // Trained heads are the default (issue #23), so the link leaves h= out; W = I is written.
+    assert.equal(DEFAULTS.heads, 'trained');
+    assert.equal(writeHash(state), '#s=hi&hl=2&hh=5');
+    assert.equal(readHash(writeHash(state)).state.heads, 'trained');
+    assert.equal(readHash('#h=0').state.heads, 0, 'old links with h=0 keep the encoding alone');
+    assert.equal(writeHash({ ...state, heads: 0 }), '#s=hi&h=0&hl=2&hh=5');
     assert.equal(readHash('#h=3').state.heads, 3, 'numbers stay numbers');
     const bad = readHash('#h=trainedx&hl=0&hh=1.5');
     assert.equal(bad.state.heads, DEFAULTS.heads);

@@ -16,7 +16,6 @@ import { schemeName } from '../train/figures.js';
 import { describeRun } from '../train/summary.js';
 
 const SLICE_MS = 30;
-const BOOK_URL = new URL('./moby-dick.txt', import.meta.url);
 
 /** slot → { update(), figure } (as createTrainReplay, with a Train / Pause button). */
 export function createTrainLive(slot) {
@@ -126,8 +125,16 @@ export function createTrainLive(slot) {
   return { update() {}, figure: replay.figure };
 }
 
+// The book beside this script, named when training starts: a module loaded from a blob: URL
+// (anywidget's `_esm`) has no folder, and must still load and show its replay.
 async function fetchBook() {
-  const response = await fetch(BOOK_URL);
-  if (!response.ok) throw new Error(`the book (${BOOK_URL.pathname.split('/').pop()}) could not be loaded: HTTP ${response.status}`);
+  let url;
+  try {
+    url = new URL('./moby-dick.txt', import.meta.url);
+  } catch {
+    throw new Error('the book (moby-dick.txt) has no folder to be fetched from: this script was loaded from a blob: or data: URL');
+  }
+  const response = await fetch(url);
+  if (!response.ok) throw new Error(`the book (moby-dick.txt) could not be loaded: HTTP ${response.status}`);
   return new Uint8Array(await response.arrayBuffer());
 }
