@@ -41,10 +41,11 @@ const { server, baseUrl } = await serveDir();
 const browser = await launchChromium();
 const results = [];
 try {
-  const context = await browser.newContext();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } }); // the first-minute issue's screen
   if (STAND_IN_V) await useStandIn(context, { vocabSize: STAND_IN_V });
   const page = await context.newPage();
-  await page.goto(`${baseUrl}index.html#v=glove`);
+  // The identity rows first: the encoding alone (h=0); the trained rows switch the lanes' toggle.
+  await page.goto(`${baseUrl}index.html#v=glove&h=0`);
   await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 60000 });
   await page.evaluate(() => {
     window.__keys = [];
@@ -129,17 +130,17 @@ try {
   };
   for (const n of NS) await measure(n, 'identity');
 
-  const trainedOffered = await page.locator('#heads option[value="trained"]').count() > 0;
+  const trainedOffered = await page.locator('#lane-heads-trained').count() > 0;
   if (TRAINED && !trainedOffered) console.error('keystroke: dist/ ships no trained models; the trained rows are skipped (try --stand-in V)');
   if (TRAINED && trainedOffered) {
     // Every lane's model loaded and painting (its note says so) before anything is measured.
-    await page.selectOption('#heads', 'trained');
+    await page.locator('#lane-heads-trained').check();
     await page.waitForFunction(() => {
       const notes = [...document.querySelectorAll('#lanes .trained-note')];
       return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
     }, null, { timeout: 120000 });
     for (const n of NS.filter((n) => n <= TRAINED_MAX_N)) await measure(n, 'trained');
-    await page.selectOption('#heads', '0');
+    await page.locator('#lane-heads-identity').check();
   }
 
   // Continuous typing at the largest n: frame intervals and long tasks.
