@@ -335,7 +335,8 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
 
     /**
      * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'
-     * lanes: scheme → { attention, … }), layer, head (1-based, from the state) }.
+     * lanes: scheme → { attention, … }), layer, head (1-based, from the state), asked (the link or
+     * the Heads control asked for trained heads: with Save-Data, that loads them without the button) }.
      * → the Set of schemes whose attention figure now shows a trained map (createLanes' update
      * leaves those figures alone).
      */
