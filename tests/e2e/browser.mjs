@@ -168,7 +168,7 @@ export async function exportFrom(page, scope, title, format) {
  * than its device pixels is painted at their size), opaque pixels, distinct colours, a data URL
  * of the pixels, the accessible name and whether it is laid out.
  */
-export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ramp)' } = {}) {
+export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ramp):not(.axis-canvas)' } = {}) {
   await reveal(page, `[data-figure="${name}"]`);
   const slot = page.locator(`[data-figure="${name}"]`);
   await slot.scrollIntoViewIfNeeded();

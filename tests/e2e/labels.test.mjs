@@ -13,19 +13,33 @@ const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen o
 const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
 
 /**
- * A figure's axes as drawn: per tile, the visible labels of each axis (text, index-free) with
- * their boxes, and whether the axis is shown at all.
+ * A figure's axes as drawn: per tile, the labels on each axis's canvas (token-axes.js keeps them
+ * as `drawnLabels`, index-free text with their bands in CSS px), with their boxes on the page,
+ * how many of those bands hold no ink on the canvas (a label listed but not drawn), and whether
+ * the axis is shown at all.
  */
 function readAxes(page, figure) {
   return page.evaluate((name) => [...document.querySelectorAll(`[data-figure="${name}"] .fig-tile`)]
     .filter((tile) => !tile.closest('[hidden]') && !tile.hidden)
     .map((tile) => Object.fromEntries(['rows', 'cols'].map((kind) => {
       const axis = tile.querySelector(`.token-axis-${kind}`);
-      const labels = [...axis.querySelectorAll('.axis-label:not(.axis-active)')].filter((l) => !l.hidden);
+      const at = axis.getBoundingClientRect();
+      const labels = axis.drawnLabels;
+      const canvas = axis.querySelector('canvas');
+      const g = canvas.getContext('2d');
+      const dpr = canvas.width / Math.max(1, at.width);
+      const blank = labels.filter((l) => {
+        const x = Math.max(0, Math.floor(l.x * dpr)), y = Math.max(0, Math.floor(l.y * dpr));
+        const w = Math.max(1, Math.min(canvas.width - x, Math.floor(l.width * dpr))), h = Math.max(1, Math.min(canvas.height - y, Math.floor(l.height * dpr)));
+        const { data } = g.getImageData(x, y, w, h);
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 128) return false;
+        return true;
+      }).length;
       return [kind, {
         shown: axis.checkVisibility(),
-        words: labels.map((l) => l.textContent),
-        boxes: labels.map((l) => { const r = l.getBoundingClientRect(); return { x: r.x, y: r.y, w: r.width, h: r.height }; }),
+        words: labels.map((l) => l.text),
+        boxes: labels.map((l) => ({ x: at.x + l.x, y: at.y + l.y, w: l.width, h: l.height })),
+        blank,
         colour: getComputedStyle(axis).color,
       }];
     }))), figure);
@@ -51,6 +65,7 @@ describe('maps that name their words', () => {
         const [attention] = await readAxes(page, `${scheme}-attention`);
         assert.deepEqual(attention.rows.words, tokens, `${scheme} attention: queries down the side`);
         assert.deepEqual(attention.cols.words, tokens, `${scheme} attention: keys along the top`);
+        assert.equal(attention.rows.blank + attention.cols.blank, 0, `${scheme} attention: every listed label is drawn`);
         await showFigure(page, `${scheme}-input`);
         const [input] = await readAxes(page, `${scheme}-input`);
         assert.deepEqual(input.rows.words, tokens, `${scheme} input: tokens down the side`);
@@ -104,6 +119,7 @@ describe('maps that name their words', () => {
         // Every step-th word from the first: the thinning skips the same number each time.
         const step = Math.ceil(120 / words.length);
         assert.deepEqual(words, tokens.filter((_, i) => i % step === 0), `${kind}: every ${step}th word`);
+        assert.equal(axes[kind].blank, 0, `${kind}: every listed label is drawn`);
         for (let i = 1; i < boxes.length; i++) assert.ok(!overlap(boxes[i], boxes[i - 1]), `${kind} labels ${i - 1} and ${i} overlap`);
       }
       assert.deepEqual(problems, []);

@@ -165,7 +165,7 @@ test('markup typed by the user or put in the link stays literal text', async () 
       await page.locator('#tokens button.token').first().click();
     }
     await page.mouse.move(0, 0);
-    const attention = page.locator('[data-figure="additive-attention"] canvas').first();
+    const attention = page.locator('[data-figure="additive-attention"] canvas.map-canvas').first();
     await attention.hover({ position: { x: 2, y: 2 } });
     await page.waitForTimeout(300);
     for (const selector of ['main img', 'main script', 'main svg', 'main iframe', 'main b']) {
@@ -294,7 +294,7 @@ test('clicking a token highlights it in every lane and lists its nearest words',
     assert.equal(await page.locator('#neighbors td').nth(1).locator('li').count(), 5, 'five neighbours after additive encoding');
 
     // Hovering a cell shows its exact value.
-    const canvas = page.locator('[data-figure="rotary-attention"] canvas').first();
+    const canvas = page.locator('[data-figure="rotary-attention"] canvas.map-canvas').first();
     await canvas.scrollIntoViewIfNeeded();
     const bounds = await canvas.boundingBox();
     await page.mouse.move(bounds.x + bounds.width * 0.25, bounds.y + bounds.height * 0.1);
@@ -344,7 +344,7 @@ test('controls: causal mask, an invalid d and synthetic vectors', async () => {
     await page.waitForFunction(() => /c=1/.test(location.hash));
     await readFigure(page, 'additive-attention');
     const row = await page.evaluate(() => {
-      const canvas = document.querySelector('[data-figure="additive-attention"] canvas');
+      const canvas = document.querySelector('[data-figure="additive-attention"] canvas.map-canvas');
       const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, 1).data;
       return [data.slice(0, 3).join(), data.slice(4, 7).join()];
     });
@@ -391,7 +391,7 @@ test('every control, the token list and the figures are reachable with the keybo
       assert.ok(reached.has(stop), `Tab reaches ${stop} (${[...reached]})`);
     }
     // Arrow keys move the cell cursor in a focused map and read the cell out.
-    const canvas = page.locator('[data-figure="concatenated-attention"] canvas').first();
+    const canvas = page.locator('[data-figure="concatenated-attention"] canvas.map-canvas').first();
     await canvas.focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowDown');

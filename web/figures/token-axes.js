@@ -1,18 +1,23 @@
 // The words along a token-indexed map's axes: queries down the side, keys along the top (rotated).
 // A label sits at the middle of its row or column; when rows are closer than MIN_PITCH_PX, only
 // every step-th word is shown (thinned, never overlapping), and the font follows the pitch
-// between MIN_FONT_PX and MAX_FONT_PX. Labels are spans reused from one update to the next and
-// written through dom.js (equal values skip the write), so a keystroke that changes one word
-// rewrites one text node. Colours come from the page's variables, so they follow the theme.
-// The labels are decoration for sighted readers (aria-hidden): the canvas's name, the readout
-// and the values table carry the same words. toPng draws the same thinning for exports.
-import { element, setHidden, setStyle, setText } from './dom.js';
+// between MIN_FONT_PX and MAX_FONT_PX. Labels are drawn on one canvas per axis, not written as
+// spans: a keystroke that changes one word clears and redraws that word's band alone, and asks
+// the browser for no style, layout or text painting at all (as spans, the labels of three lanes
+// cost about 5 ms of a 64-token keystroke in headless Chromium). Colours come from the page's
+// variables (read when the axis is resized or the colour scheme changes, never while typing), so
+// they follow the theme. The labels are decoration for sighted readers (aria-hidden): the map's
+// name, the readout and the values table carry the same words. The marked word of the crosshair
+// is one span over the canvas. toPng draws the same thinning for exports.
+import { element, setHidden, setText } from './dom.js';
 
 export const MIN_PITCH_PX = 8;   // a label per row while rows are at least this far apart (8 px type)
 // A map whose only words are its rows (tokens × dimensions) may grow this much per row, up to 2:1.
 export const ROW_ROOM_PX = 12;
 const MIN_FONT_PX = 8;
 const MAX_FONT_PX = 11;
+const EDGE_PX = 4; // the gap between a label and the map
+const FONT_FAMILY = 'system-ui, sans-serif';
 
 /** Every step-th label when rows are `pitch` px apart: the smallest step whose labels are MIN_PITCH_PX apart. */
 export function labelStep(pitch) {
@@ -31,58 +36,137 @@ export function wordText(word) {
   return word === '' ? '∅' : String(word);
 }
 
-// Custom properties through the CSSOM, skipped when unchanged (dom.js's setStyle writes only
-// camel-cased properties).
-function setVar(node, name, value) {
-  if (node.style.getPropertyValue(name) !== value) node.style.setProperty(name, value);
+/** `text` cut to fit `room` px on context `g` (its font set), ending in an ellipsis when cut. */
+export function fitText(g, text, room) {
+  if (g.measureText(text).width <= room) return text;
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (g.measureText(`${text.slice(0, mid)}…`).width <= room) low = mid;
+    else high = mid - 1;
+  }
+  return low === 0 ? '' : `${text.slice(0, low)}…`;
 }
+
+// One observer for every axis's size (CSS px); its callbacks run after layout and before paint,
+// so a resized axis is redrawn in the same frame, and sizes are never read while typing.
+const axes = new WeakMap();
+const sizes = new ResizeObserver((entries) => {
+  for (const entry of entries) axes.get(entry.target)?.resize(entry.contentRect.width, entry.contentRect.height);
+});
+// Colours are the page's; a colour-scheme change redraws every axis with the new ones (held
+// weakly: a figure thrown away takes its axes with it).
+const live = new Set();
+globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => {
+  for (const ref of live) {
+    const axis = ref.deref();
+    if (axis) axis.redraw(true);
+    else live.delete(ref);
+  }
+});
 
 /**
  * One axis: `kind` 'rows' (words down the left side) or 'cols' (along the top, read upwards).
  * update(words, count, lengthPx) shows words[0 … count−1] over an axis lengthPx long;
  * highlight(index) shows word `index` (even a thinned one) marked, or none for null.
- * Label k is placed by CSS from --i (its word's index, written when the thinning changes) and the
- * axis's --n, so a new word count is one write, and no label has a transform or clip of its own
- * (each would be a paint chunk of its own for the compositor to sort, at every keystroke).
+ * `drawn` lists the labels on the canvas: { index, text, x, y, width, height } in CSS px from
+ * the axis's top left corner (the band the label was drawn in, for tests and exports).
  */
 export class TokenAxis {
   constructor(kind) {
     this.kind = kind;
-    this.labels = element('div', { class: 'axis-labels' });
+    this.canvas = element('canvas', { class: 'axis-canvas' });
     this.active = element('span', { class: 'axis-label axis-active' });
     this.active.hidden = true;
-    this.root = element('div', { class: `token-axis token-axis-${kind}`, 'aria-hidden': 'true' }, [this.labels, this.active]);
-    this.spans = [];
+    this.root = element('div', { class: `token-axis token-axis-${kind}`, 'aria-hidden': 'true' }, [this.canvas, this.active]);
     this.words = null;
     this.count = 0;
-    this.step = 0;
+    this.length = 0;
+    this.width = 0;   // the axis box, CSS px (from the observer)
+    this.height = 0;
+    this.colour = null;
+    this.drawn = [];  // slot k → its label (see above), or undefined
+    this.frame = null; // what the canvas was last drawn for: { count, length, width, height, dpr }
     this.activeIndex = null;
+    // For tests and tools: the labels as drawn (the canvas has no DOM to read them from).
+    Object.defineProperty(this.root, 'drawnLabels', { get: () => this.drawn.filter(Boolean) });
+    axes.set(this.root, this);
+    sizes.observe(this.root);
+    live.add(new WeakRef(this));
   }
 
   update(words, count, lengthPx) {
     this.words = words;
     this.count = count;
-    const pitch = lengthPx / Math.max(count, 1);
-    const step = labelStep(pitch);
-    const shown = Math.ceil(count / step);
-    setVar(this.root, '--n', String(count));
-    setStyle(this.root, 'fontSize', `${labelFont(pitch * step)}px`);
-    while (this.spans.length < shown) {
-      const span = element('span', { class: 'axis-label' });
-      setVar(span, '--i', String(this.spans.length * step));
-      this.spans.push(span);
-      this.labels.append(span);
-    }
-    if (step !== this.step) {
-      this.step = step;
-      this.spans.forEach((span, k) => setVar(span, '--i', String(k * step)));
-    }
-    for (let k = 0; k < this.spans.length; k++) {
-      const span = this.spans[k];
-      setHidden(span, k >= shown);
-      if (k < shown) setText(span, wordText(words[k * step] ?? ''));
-    }
+    this.length = lengthPx;
+    this.redraw(false);
     if (this.activeIndex !== null) this.highlight(this.activeIndex);
+  }
+
+  resize(width, height) {
+    if (Math.abs(width - this.width) < 0.5 && Math.abs(height - this.height) < 0.5) return;
+    this.width = width;
+    this.height = height;
+    this.redraw(true);
+  }
+
+  // Draws the labels: all of them when the thinning, the size or the colours changed (or `full`),
+  // else only the slots whose word changed, each in its own band.
+  redraw(full) {
+    if (!this.words || this.width === 0 || this.height === 0 || !this.root.isConnected) return;
+    const rows = this.kind === 'rows';
+    const count = this.count;
+    const length = this.length || (rows ? this.height : this.width);
+    const pitch = length / Math.max(count, 1);
+    const step = labelStep(pitch);
+    const dpr = globalThis.devicePixelRatio || 1;
+    const frame = { count, step, length, width: this.width, height: this.height, dpr };
+    const same = this.frame && Object.keys(frame).every((key) => this.frame[key] === frame[key]);
+    const g = this.canvas.getContext('2d');
+    if (full || !same || this.colour === null) {
+      this.frame = frame;
+      // Read while the page's layout is clean (an observer callback, or a colour-scheme change).
+      if (full || this.colour === null) this.colour = getComputedStyle(this.root).color || '#555';
+      const w = Math.max(1, Math.round(this.width * dpr));
+      const h = Math.max(1, Math.round(this.height * dpr));
+      if (this.canvas.width !== w) this.canvas.width = w;
+      if (this.canvas.height !== h) this.canvas.height = h;
+      g.setTransform(dpr, 0, 0, dpr, 0, 0);
+      g.clearRect(0, 0, this.width, this.height);
+      this.drawn = [];
+    }
+    const spacing = pitch * step;
+    g.font = `${labelFont(spacing)}px ${FONT_FAMILY}`;
+    g.fillStyle = this.colour;
+    g.textBaseline = 'middle';
+    g.textAlign = rows ? 'right' : 'left';
+    const shown = Math.ceil(count / step);
+    const room = (rows ? this.width : this.height) - EDGE_PX - 1;
+    for (let k = 0; k < Math.max(shown, this.drawn.length); k++) {
+      const index = k * step;
+      const text = k < shown ? wordText(this.words[index] ?? '') : null;
+      const before = this.drawn[k];
+      if (before?.text === text) continue;
+      const centre = (index + 0.5) * pitch;
+      const band = rows
+        ? { x: 0, y: centre - spacing / 2, width: this.width, height: spacing }
+        : { x: centre - spacing / 2, y: 0, width: spacing, height: this.height };
+      g.clearRect(band.x, band.y, band.width, band.height);
+      if (text === null) { this.drawn[k] = undefined; continue; }
+      const fitted = fitText(g, text, room);
+      if (rows) {
+        g.fillText(fitted, this.width - EDGE_PX, centre);
+      } else {
+        g.save();
+        g.translate(centre, this.height - EDGE_PX);
+        g.rotate(-Math.PI / 2);
+        g.fillText(fitted, 0, 0);
+        g.restore();
+      }
+      this.drawn[k] = { index, text, ...band };
+    }
+    this.drawn.length = shown;
   }
 
   highlight(index) {
@@ -91,7 +175,8 @@ export class TokenAxis {
     setHidden(this.active, !show);
     if (!show) return;
     setText(this.active, wordText(this.words[index] ?? ''));
-    setVar(this.active, '--i', String(index));
+    this.active.style.setProperty('--i', String(index));
+    this.root.style.setProperty('--n', String(this.count));
   }
 }
 
