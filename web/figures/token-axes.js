@@ -5,8 +5,9 @@
 // written through dom.js (equal values skip the write), so a keystroke that changes one word
 // rewrites one text node. Colours come from the page's variables, so they follow the theme.
 // The labels are decoration for sighted readers (aria-hidden): the canvas's name, the readout
-// and the values table carry the same words. toPng draws the same thinning for exports.
+// and the values table carry the same words. The PNG and SVG exports draw the same thinning.
 import { element, setHidden, setStyle, setText } from './dom.js';
+import { EXPORT_FONT, EXPORT_INK } from './export-style.js';
 
 export const MIN_PITCH_PX = 8;   // a label per row while rows are at least this far apart (8 px type)
 // A map whose only words are its rows (tokens × dimensions) may grow this much per row, up to 2:1.
@@ -101,12 +102,12 @@ export class TokenAxis {
  * map: { x, y, rows, cols, cell } (the map's place and cell size in the picture); left, top: the
  * gutters' widths.
  */
-export function drawTokenLabels(g, { rowWords, colWords, map, colour = '#1c1d1f', left, top }) {
+export function drawTokenLabels(g, { rowWords, colWords, map, colour = EXPORT_INK.text, left, top }) {
   g.save();
   g.fillStyle = colour;
   const step = labelStep(map.cell);
   const font = labelFont(map.cell * step);
-  g.font = `${font}px system-ui, sans-serif`;
+  g.font = `${font}px ${EXPORT_FONT}`;
   if (rowWords) {
     g.textAlign = 'right';
     g.textBaseline = 'middle';
@@ -132,7 +133,7 @@ export function drawTokenLabels(g, { rowWords, colWords, map, colour = '#1c1d1f'
 export function gutterFor(g, words, cell) {
   if (!words) return 0;
   g.save();
-  g.font = `${labelFont(cell * labelStep(cell))}px system-ui, sans-serif`;
+  g.font = `${labelFont(cell * labelStep(cell))}px ${EXPORT_FONT}`;
   let widest = 0;
   for (const word of words) widest = Math.max(widest, g.measureText(wordText(word)).width);
   g.restore();
