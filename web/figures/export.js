@@ -57,6 +57,7 @@ export function csvBlob(header, rows) {
  * 'tableSvg'). The writer is loaded on the first SVG export, so it costs the first load nothing.
  */
 export async function svgBlob(writer, scene) {
+  if (!loadSvgWriter) throw new Error('SVG export needs posenc-svg.mjs beside the script, and this module has no folder');
   const module = await loadSvgWriter();
   return new Blob([module[writer](scene)], { type: 'image/svg+xml' });
 }
@@ -76,7 +77,8 @@ export function fileStem(title) {
 // that function on the figures that can make it; figures without it simply do not list it.
 export const EXPORT_FORMATS = Object.freeze([
   { maker: 'png', label: 'PNG image', extension: 'png' },
-  { maker: 'svg', label: 'SVG image', extension: 'svg' },
+  // Only where the writer can be fetched (svg-loader.js): not from a module without a folder.
+  ...(loadSvgWriter ? [{ maker: 'svg', label: 'SVG image', extension: 'svg' }] : []),
   { maker: 'csv', label: 'CSV data', extension: 'csv' },
   { maker: 'json', label: 'JSON data', extension: 'json' },
 ]);
