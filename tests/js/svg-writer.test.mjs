@@ -208,6 +208,12 @@ describe('chartSvg', () => {
     for (const t of ['distance k', 'score', 'rotary', 'ALiBi', 'bars', HOSTILE, '0', '4']) assert.ok(shown.includes(t), t);
   });
 
+  it('writes a chart not drawn yet as its heading alone', () => {
+    const empty = readXml(chartSvg({ title: 'Loss during training', spec: null, width: 800, height: 240 }));
+    assertStandalone(empty, 'Loss during training');
+    assert.deepEqual(texts(empty), ['Loss during training']);
+  });
+
   it('draws each series as one path: lines broken at missing values, dashes kept, bars and dots filled', () => {
     assert.deepEqual(paths.map((p) => p.name), ['path', 'path', 'path', 'path']);
     const [line, dashed, bars, points] = paths.map((p) => p.attrs);

@@ -1,7 +1,8 @@
 // A canvas heatmap figure: one or more matrices on one shared colour scale, with a legend, an
 // accessible name, a readout of the exact value under the pointer (or the keyboard cursor), the
-// values as a table and PNG / SVG / CSV / JSON export. Token-indexed maps name their words on their axes
-// (token-axes.js), and the pointer or keyboard cursor draws a crosshair through its row and column.
+// values as a table and PNG / SVG / CSV / JSON export. Token-indexed maps name their words on
+// their axes (token-axes.js), and the pointer or keyboard cursor draws a crosshair through its row
+// and column.
 import { colourOf, paintMatrix, paintLegend, PALETTE_NAMES } from './heatmap.js';
 import { canvasToPng, csvBlob, exportBar, jsonBlob, svgBlob } from './export.js';
 import { EXPORT_INK } from './export-style.js';

@@ -241,10 +241,13 @@ const KEY_ROW = 18;
 
 /**
  * A chart figure (chart-figure.js) as SVG, laid out as its PNG (chart-layout.js), `width` ×
- * `height` px for the plot, under its heading and over its key. scene: { title, spec, width, height }.
+ * `height` px for the plot, under its heading and over its key. scene: { title, spec, width, height }
+ * (spec: chart-figure.js's update() spec, or null before the first).
  */
 export function chartSvg({ title, spec, width, height }) {
-  const head = heading(title, spec.label, width);
+  const head = heading(title, spec?.label, width);
+  // A chart not drawn yet (no spec, no series): its heading alone, still a valid file.
+  if (!spec?.series.length) return svgFile({ width, height: head.height, title, description: title, body: head.svg });
   const L = chartLayout(spec, width, height);
   const plot = [];
   const baseline = (size, at) => at + size * 0.35; // the y that centres text of `size` px on `at`
