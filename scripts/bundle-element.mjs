@@ -167,14 +167,14 @@ const BUILDS = [
 const built = [];
 for (const build of BUILDS) built.push(await bundle(build));
 // The SVG writer, fetched on a reader's first SVG export: not part of the first load's budget.
-await bundle({ outfile: `${outDir}/${SVG_WRITER}`, format: 'esm', entry: 'web/figures/svg-writer.js', budgeted: false });
+await bundle({ outfile: `${outDir}/${SVG_WRITER}`, format: 'esm', entry: 'web/figures/svg-writer.js', budgeted: false, subject: "<posenc-lab> element's SVG writer", glove: false });
 await printBreakdown(built[0].metafile);
 if (built.some(({ overBudget }) => overBudget)) {
   console.error('bundle-element: an element bundle is over its size budget');
   process.exit(1);
 }
 
-async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element/element.js', budgeted = true }) {
+async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element/element.js', budgeted = true, subject = '<posenc-lab> element', glove = true }) {
   const { metafile, outputFiles } = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
@@ -199,8 +199,8 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
   // Every bundled npm package by name, version and licence; their texts go to licences/.
   const packages = await shipLicences(metafile, ROOT, outDir, [outfile]);
   const included = packages.map(({ name, version, licence }) => `${name} ${version} (${licence} licence)`).join(', ');
-  const banner = `/* PosEnc Lab <posenc-lab> element - MIT licence. ${included ? `Includes ${included}: their licence texts are in licences/ beside this file. ` : ''}` +
-    'GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. */\n';
+  const banner = `/* PosEnc Lab ${subject} - MIT licence. ${included ? `Includes ${included}: their licence texts are in licences/ beside this file. ` : ''}` +
+    `${glove ? 'GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. ' : ''}*/\n`;
   await writeFile(outfile, Buffer.concat([Buffer.from(banner), outputFiles[0].contents]));
   const bytes = await readFile(outfile);
   const gzip = gzipSync(bytes, { level: 9 }).length;
