@@ -63,6 +63,8 @@ export declare class PosencLabElement extends HTMLElement {
   readonly state: PosencLabState;
   /** The current figure as a PNG: a panel's (default: the first) and, for lane panels, one scheme's. */
   toPNG(options?: { panel?: PosencPanel; scheme?: Scheme }): Promise<Blob>;
+  /** The same figure as an SVG (text and paths); fetches posenc-svg.mjs beside the script on first use. */
+  toSVG(options?: { panel?: PosencPanel; scheme?: Scheme }): Promise<Blob>;
 
   get sentence(): string;
   set sentence(value: string | null | undefined);

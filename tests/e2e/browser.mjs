@@ -150,7 +150,7 @@ export async function reveal(page, selector) {
 /**
  * Downloads a figure's file through its Export menu (web/figures/export.js): opens the menu of the
  * figure titled `title` within `scope` (a page, a locator or an element's host) and picks `format`
- * ('PNG image', 'CSV data', 'JSON data'); `title` may be a RegExp. → the Download.
+ * ('PNG image', 'SVG image', 'CSV data', 'JSON data'); `title` may be a RegExp. → the Download.
  */
 export async function exportFrom(page, scope, title, format) {
   const name = (prefix) => (title instanceof RegExp ? new RegExp(`^${prefix}${title.source}`) : `${prefix}${title}`);

@@ -3,17 +3,18 @@
 // served and loaded in headless Chromium. Each must get its assets through the bundler (every one
 // is named by a static new URL('./file', import.meta.url) or import('./file'): web/cores.mjs,
 // web/element/cores.mjs): the core, GloVe (not synthetic vectors), the lazy model core with its JS
-// side when a model is first needed, and the three default trained models the package ships. Needs a built dist/ (./scripts/build) and the vite
-// dev dependency.
+// side when a model is first needed, the three default trained models the package ships, and the
+// element's SVG writer (web/element/svg-loader.js) on its first SVG export. Needs a built dist/
+// (./scripts/build) and the vite dev dependency.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { closeServer, launchChromium, serveDir } from './browser.mjs';
+import { closeServer, exportFrom, launchChromium, serveDir } from './browser.mjs';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -21,7 +22,7 @@ const VITE = join(ROOT, 'node_modules/vite/bin/vite.js');
 
 const ELEMENT_PAGE = (entry) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${entry}</title>
 <link rel="icon" href="data:,"><script type="module">import '${entry}';</script></head>
-<body><posenc-lab id="fig" sentence="the king spoke to the queen" panel="attention,train"></posenc-lab></body></html>`;
+<body><posenc-lab id="fig" sentence="the king spoke to the queen" panel="attention,train" controls="export"></posenc-lab></body></html>`;
 
 const PAGES = {
   'api.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>api</title><link rel="icon" href="data:,">
@@ -71,7 +72,7 @@ after(async () => {
 
 /** A page of the built app → { page, context, problems, fetched (names with status) }. */
 async function open(name) {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   const problems = [];
   const fetched = [];
@@ -119,6 +120,12 @@ for (const [name, entry] of [['element.html', 'posenc-lab/element'], ['element-m
       await page.waitForFunction(() => /Additive: step [1-9]/.test(
         document.getElementById('fig').shadowRoot.querySelector('.train-live-status')?.textContent ?? ''), null, { timeout: 60000 });
       await host.getByRole('button', { name: 'Pause' }).click();
+      // The SVG writer: a chunk of the app, fetched on the first SVG export only.
+      const writer = /^posenc-svg.*\.m?js$/;
+      assert.ok(!got(fetched, writer), 'no SVG writer before an SVG export');
+      const svg = await exportFrom(page, host, 'Additive attention', 'SVG image');
+      assert.match(await readFile(await svg.path(), 'utf8'), /<text[^>]*>king<\/text>/);
+      assert.ok(got(fetched, writer), 'the SVG writer through the bundler');
       assert.ok(got(fetched, /^glove-6b-100d-20k.*\.i8$/), 'GloVe through the bundler');
       assert.ok(got(fetched, /^posenc-models-(simd|scalar).*\.wasm$/), 'the lazy model core');
       assert.deepEqual(fetched.filter((f) => f.status >= 400), []);

@@ -143,7 +143,7 @@ test('every figure has one Export menu; the keyboard opens it, moves, closes it 
     assert.equal(await button.getAttribute('aria-expanded'), 'true');
     assert.equal(await focused(), 'PNG image', 'on its first item');
     await page.keyboard.press('ArrowDown');
-    assert.equal(await focused(), 'CSV data');
+    assert.equal(await focused(), 'SVG image');
     await page.keyboard.press('End');
     assert.equal(await focused(), 'JSON data');
     await page.keyboard.press('ArrowDown');

@@ -66,11 +66,11 @@ for (const schemes of [['additive', 'concatenated', 'rotary', 'learned'], ['alib
       // Figures paint once in view (web/figures/heatmap-figure.js): with four maps the strips sit below the fold.
       await train.getByRole('button', { name: /Per-token loss/ }).first().scrollIntoViewIfNeeded();
       await page.waitForFunction((n) => document.querySelectorAll('#train canvas[aria-label^="Per-token loss"]').length === n, schemes.length);
-      // Every live figure exports as PNG, CSV and JSON like the rest of the page (its Export menu,
+      // Every live figure exports as PNG, SVG, CSV and JSON like the rest of the page (its Export menu,
       // folded: its items are hidden until it opens).
       for (const title of ['Loss during training', 'Length generalisation', 'Learned attention', 'Per-token loss']) {
         assert.equal(await train.getByRole('button', { name: `Export ${title}`, exact: true }).count(), 1, `${title}'s Export menu`);
-        for (const what of ['PNG image', 'CSV data', 'JSON data']) {
+        for (const what of ['PNG image', 'SVG image', 'CSV data', 'JSON data']) {
           assert.equal(await train.getByRole('menuitem', { name: `Download ${title} as ${what}`, includeHidden: true }).count(), 1, `${title} ${what}`);
         }
       }

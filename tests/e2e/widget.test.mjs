@@ -151,7 +151,7 @@ test('loaded from its http(s) URL, as anywidget imports an `https:` `_esm` (docs
   }
 });
 
-test('loaded from a blob: URL, as anywidget loads `_esm`: no folder, so a note; vectors_src brings GloVe', async () => {
+test('loaded from a blob: URL, as anywidget loads `_esm`: no folder, so a note and no SVG export; vectors_src brings GloVe', async () => {
   const { page, problems, close } = await blankPage();
   try {
     const result = await page.evaluate(async () => {
@@ -167,15 +167,18 @@ test('loaded from a blob: URL, as anywidget loads `_esm`: no folder, so a note; 
         await Promise.race([figure.ready, new Promise((r) => setTimeout(r, 15000))]);
         const root = figure.shadowRoot;
         const note = root.querySelector('.pl-note[role="status"]');
-        return { status: root.querySelector('.pl-status').textContent, note: note.hidden ? '' : note.textContent };
+        const formats = [...new Set([...root.querySelectorAll('.fig-menu-item')].map((item) => item.textContent))];
+        return { status: root.querySelector('.pl-status').textContent, note: note.hidden ? '' : note.textContent, formats };
       };
       return {
-        beside: await mount({ sentence: 'the cat sat', schemes: 'additive' }),
+        beside: await mount({ sentence: 'the cat sat', schemes: 'additive', controls: 'export' }),
         elsewhere: await mount({ sentence: 'the cat sat', schemes: 'additive', vectors_src: new URL('glove-6b-100d-20k.i8', location.href).href }),
       };
     });
     assert.match(result.beside.status, /synthetic vectors/);
     assert.match(result.beside.note, /no folder to fetch GloVe from; set vectors-src/);
+    // Nor the SVG writer (web/element/svg-loader.js): its menus offer the other formats.
+    assert.deepEqual(result.beside.formats, ['PNG image', 'CSV data', 'JSON data']);
     assert.match(result.elsewhere.status, /d = 100, GloVe vectors/);
     assert.equal(result.elsewhere.note, '');
     assert.deepEqual(problems, []);

@@ -82,7 +82,7 @@ let nextId = 0;
  * @attr {number} [alibi-head=1] - The head k (1 to H) whose slope m = 2^(−8k/H) the `alibi` figures use; a k above H becomes H, with a note under the figure.
  * @attr {'glove' | 'synthetic'} [vectors=glove] - Word vectors: GloVe 6B 100-d (2.2 MB, fetched once per page from `vectors-src`), or synthetic ones seeded by each word. When GloVe cannot be fetched (a `file://` page, a missing file, another origin without CORS), synthetic vectors are used and a note says why.
  * @attr {string} [vectors-src] - The URL of `glove-6b-100d-20k.i8`, relative to the page, for hosts that copy only the script (default: beside `posenc-lab.js`). Another origin must send `Access-Control-Allow-Origin`.
- * @attr {string} [controls=none] - Settings readers may change: `none`, `all`, or a list of `vectors`, `d`, `base`, `scale`, `layout`, `pairing`, `causal`, `export` (a PNG/CSV button on each figure).
+ * @attr {string} [controls=none] - Settings readers may change: `none`, `all`, or a list of `vectors`, `d`, `base`, `scale`, `layout`, `pairing`, `causal`, `export` (an Export menu on each figure: PNG, SVG, CSV, JSON).
  * @attr {boolean} [editable=true] - Whether readers may type their own sentence (`true` or `false`).
  *
  * @fires {CustomEvent} posenc-change - A reader edited the sentence or a control; `detail` is the element's `state`.
@@ -162,7 +162,19 @@ export class PosencLabElement extends HTMLElement {
    * The current figure as a PNG Blob: a panel's figure (default: the first panel) and, for the
    * lane panels (attention, input, terms), one scheme's (default: the first).
    */
-  async toPNG({ panel, scheme } = {}) {
+  async toPNG(options) {
+    return (await this.#figureOf(options)).toPng();
+  }
+
+  /**
+   * The same figure as an SVG Blob: its words as text, its curves as paths. The SVG writer,
+   * posenc-svg.mjs, is fetched from beside the element's script on first use.
+   */
+  async toSVG(options) {
+    return (await this.#figureOf(options)).toSvg();
+  }
+
+  async #figureOf({ panel, scheme } = {}) {
     this.#start();
     await this.ready;
     const name = panel === undefined ? this.#options.panel[0] : (PANEL_ALIASES[panel] ?? panel);
@@ -175,7 +187,7 @@ export class PosencLabElement extends HTMLElement {
     } else {
       figure = this.#ui.panels[name].figure;
     }
-    return figure.toPng();
+    return figure;
   }
 
   // -- attributes ⇄ options --------------------------------------------------------------

@@ -1,9 +1,12 @@
 // A line / bar / point chart on a canvas, with axes, a key, an accessible name, a readout of the
-// values under the pointer (or the keyboard) and PNG / CSV / JSON export.
-import { ticks as niceTicks } from 'd3-array';
-import { csvBlob, exportBar, jsonBlob } from './export.js';
+// values under the pointer (or the keyboard) and PNG / SVG / CSV / JSON export.
+import { DOT_RADIUS, chartLayout, dashOf, formatTick, seriesShapes, xTicks, yTicks } from './chart-layout.js';
+import { csvBlob, exportBar, jsonBlob, svgBlob } from './export.js';
+import { EXPORT_INK } from './export-style.js';
 import { formatValue, liveRegion } from './accessibility.js';
 import { element } from './dom.js';
+
+const EXPORT_WIDTH = 800; // CSS px of exported charts (the PNG at 2× that)
 
 /**
  * A chart of one or more series over a shared x. update({ series: [{ name, colour, kind:
@@ -27,6 +30,7 @@ export class ChartFigure {
     this.live = liveRegion();
     this.root.append(this.canvas, this.key, this.readout, this.live, exportBar(title, {
       png: () => new Promise((resolve) => this.#paint(true, resolve)),
+      svg: () => this.toSvg(),
       csv: () => this.#csv(),
       json: () => jsonBlob({ title: this.title, description: this.spec?.label, series: this.spec?.series }),
     }));
@@ -57,6 +61,11 @@ export class ChartFigure {
     return new Promise((resolve) => this.#paint(true, resolve));
   }
 
+  /** The chart as an SVG Blob (paths, its words as text, a key), the size of its PNG. */
+  toSvg() {
+    return svgBlob('chartSvg', { title: this.title, spec: this.spec, width: EXPORT_WIDTH, height: this.height });
+  }
+
   update(spec) {
     this.spec = spec;
     this.canvas.setAttribute('aria-label', spec.label);
@@ -72,38 +81,9 @@ export class ChartFigure {
     this.#read();
   }
 
-  #layout(width) {
-    const s = this.spec;
-    const xs = s.series.flatMap((series) => Array.from(series.x));
-    const ys = s.series.flatMap((series) => Array.from(series.y).filter(Number.isFinite));
-    const fx = s.logX ? Math.log10 : (v) => v;
-    let xMin = Math.min(...xs.map(fx));
-    let xMax = Math.max(...xs.map(fx));
-    if (s.series.some((series) => series.kind === 'bars')) { xMin -= 0.5; xMax += 0.5; }
-    if (xMax === xMin) xMax = xMin + 1;
-    if (s.series.some((series) => series.kind === 'points')) {
-      // Room for the dots at the ends.
-      const margin = (xMax - xMin) * 0.03;
-      xMin -= margin;
-      xMax += margin;
-    }
-    let yMin = s.yMin ?? Math.min(0, ...ys);
-    let yMax = s.yMax ?? Math.max(...ys) * 1.05;
-    if (!(yMax > yMin)) yMax = yMin + 1;
-    const pad = { left: 52, right: 12, top: 10, bottom: 40 };
-    const plotW = Math.max(10, width - pad.left - pad.right);
-    const plotH = this.height - pad.top - pad.bottom;
-    return {
-      pad, plotW, plotH, xMin, xMax, yMin, yMax,
-      px: (x) => pad.left + ((fx(x) - xMin) / (xMax - xMin)) * plotW,
-      py: (y) => pad.top + (1 - (y - yMin) / (yMax - yMin)) * plotH,
-      fromPx: (p) => xMin + ((p - pad.left) / plotW) * (xMax - xMin),
-    };
-  }
-
   #paint(forExport = false, done = null) {
     const s = this.spec;
-    const width = forExport ? 800 : this.width;
+    const width = forExport ? EXPORT_WIDTH : this.width;
     if (!s || width === 0) { done?.(new Blob()); return; }
     const dpr = forExport ? 2 : (window.devicePixelRatio || 1);
     const canvas = forExport ? document.createElement('canvas') : this.canvas;
@@ -117,28 +97,25 @@ export class ChartFigure {
       const style = getComputedStyle(this.canvas);
       this.colours = { fg: style.color || '#000', grid: style.columnRuleColor || '#ccc' };
     }
-    const fg = forExport ? '#1c1d1f' : this.colours.fg;
-    const grid = forExport ? '#d5d7dc' : this.colours.grid;
-    if (forExport) { g.fillStyle = '#fff'; g.fillRect(0, 0, width, this.height); }
-    const L = this.#layout(width);
+    const fg = forExport ? EXPORT_INK.text : this.colours.fg;
+    const grid = forExport ? EXPORT_INK.grid : this.colours.grid;
+    if (forExport) { g.fillStyle = EXPORT_INK.paper; g.fillRect(0, 0, width, this.height); }
+    const L = chartLayout(s, width, this.height);
     this.lastLayout = L;
     g.font = '11px system-ui, sans-serif';
     g.strokeStyle = grid;
     g.fillStyle = fg;
     g.lineWidth = 1;
     // Y ticks.
-    for (const tick of niceTicks(L.yMin, L.yMax, 5)) {
+    for (const tick of yTicks(L)) {
       const y = L.py(tick);
       g.beginPath(); g.moveTo(L.pad.left, y); g.lineTo(L.pad.left + L.plotW, y); g.stroke();
       g.textAlign = 'right'; g.textBaseline = 'middle';
       g.fillText(formatTick(tick), L.pad.left - 4, y);
     }
     // X ticks.
-    const xTicks = s.logX
-      ? decadeTicks(10 ** L.xMin, 10 ** L.xMax)
-      : niceTicks(L.xMin, L.xMax, Math.max(3, Math.floor(L.plotW / 70))).filter((t) => Number.isInteger(t));
     g.textAlign = 'center'; g.textBaseline = 'top';
-    for (const tick of xTicks) {
+    for (const tick of xTicks(s, L)) {
       const x = L.px(tick);
       g.beginPath(); g.moveTo(x, L.pad.top + L.plotH); g.lineTo(x, L.pad.top + L.plotH + 4); g.stroke();
       g.fillText(formatTick(tick), x, L.pad.top + L.plotH + 6);
@@ -217,52 +194,19 @@ export class ChartFigure {
 }
 
 function drawSeries(g, series, L) {
-  const { x, y } = series;
   g.strokeStyle = series.colour;
   g.fillStyle = series.colour;
   g.lineWidth = 2;
-  g.setLineDash(Array.isArray(series.dash) ? series.dash : series.dash ? [6, 4] : []);
+  g.setLineDash(dashOf(series));
+  const shapes = seriesShapes(series, L);
   if (series.kind === 'bars') {
-    const barWidth = Math.max(1, (L.plotW / (L.xMax - L.xMin)) * 0.8);
-    const zero = L.py(Math.max(L.yMin, 0));
-    for (let i = 0; i < x.length; i++) {
-      if (!Number.isFinite(y[i])) continue;
-      const top = L.py(y[i]);
-      g.fillRect(L.px(x[i]) - barWidth / 2, Math.min(top, zero), barWidth, Math.abs(zero - top));
-    }
+    for (const bar of shapes) g.fillRect(bar.x, bar.y, bar.width, bar.height);
   } else if (series.kind === 'points') {
-    for (let i = 0; i < x.length; i++) {
-      if (!Number.isFinite(y[i])) continue;
-      g.beginPath(); g.arc(L.px(x[i]), L.py(y[i]), 4, 0, 2 * Math.PI); g.fill();
-    }
+    for (const dot of shapes) { g.beginPath(); g.arc(dot.x, dot.y, DOT_RADIUS, 0, 2 * Math.PI); g.fill(); }
   } else {
     g.beginPath();
-    let pen = false;
-    for (let i = 0; i < x.length; i++) {
-      if (!Number.isFinite(y[i])) { pen = false; continue; }
-      if (pen) g.lineTo(L.px(x[i]), L.py(y[i]));
-      else g.moveTo(L.px(x[i]), L.py(y[i]));
-      pen = true;
-    }
+    for (const run of shapes) run.forEach((p, k) => (k ? g.lineTo(p.x, p.y) : g.moveTo(p.x, p.y)));
     g.stroke();
   }
   g.setLineDash([]);
-}
-
-function decadeTicks(min, max) {
-  const ticks = [];
-  for (let e = Math.floor(Math.log10(min)); e <= Math.ceil(Math.log10(max)); e++) {
-    for (const m of [1, 2, 5]) {
-      const t = m * 10 ** e;
-      if (t >= min * 0.999 && t <= max * 1.001) ticks.push(t);
-    }
-  }
-  return ticks;
-}
-
-function formatTick(value) {
-  if (value === 0) return '0';
-  const abs = Math.abs(value);
-  if (abs >= 1e4 || abs < 1e-3) return value.toExponential(0);
-  return String(Number(value.toPrecision(3)));
 }

@@ -1,6 +1,8 @@
-// Figure export: PNG pictures and CSV/JSON data, downloaded through a temporary object URL, and
-// the one Export menu every figure shows.
+// Figure export: PNG and SVG pictures and CSV/JSON data, downloaded through a temporary object
+// URL, and the one Export menu every figure shows.
 import { element } from './dom.js';
+import { EXPORT_FONT, EXPORT_INK } from './export-style.js';
+import { loadSvgWriter } from './svg-loader.js';
 
 /** Downloads a Blob under `filename`. */
 export function download(blob, filename) {
@@ -26,11 +28,11 @@ export function canvasToPng(canvas, { title = '', minSize = 480 } = {}) {
   out.width = Math.max(canvas.width * scale, 320);
   out.height = canvas.height * scale + titleHeight;
   const context = out.getContext('2d');
-  context.fillStyle = '#ffffff';
+  context.fillStyle = EXPORT_INK.paper;
   context.fillRect(0, 0, out.width, out.height);
   if (title) {
-    context.fillStyle = '#1c1d1f';
-    context.font = '14px system-ui, sans-serif';
+    context.fillStyle = EXPORT_INK.text;
+    context.font = `14px ${EXPORT_FONT}`;
     context.fillText(title, 6, 19, out.width - 12);
   }
   context.imageSmoothingEnabled = false;
@@ -50,6 +52,16 @@ export function csvBlob(header, rows) {
   return new Blob([`${lines.join('\n')}\n`], { type: 'text/csv' });
 }
 
+/**
+ * An SVG Blob: `scene` written by svg-writer.js's function `writer` ('heatmapSvg', 'chartSvg',
+ * 'tableSvg'). The writer is loaded on the first SVG export, so it costs the first load nothing.
+ */
+export async function svgBlob(writer, scene) {
+  if (!loadSvgWriter) throw new Error('SVG export needs posenc-svg.mjs beside the script, and this module has no folder');
+  const module = await loadSvgWriter();
+  return new Blob([module[writer](scene)], { type: 'image/svg+xml' });
+}
+
 export function jsonBlob(value) {
   const plain = JSON.stringify(value, (key, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
   return new Blob([plain], { type: 'application/json' });
@@ -61,10 +73,12 @@ export function fileStem(title) {
 }
 
 // The formats a figure can be exported in, in the menu's order: `maker` names the figure's function
-// that returns the file (a Blob or a promise of one). A new format (SVG, say) is one row here plus
+// that returns the file (a Blob or a promise of one). A new format is one row here plus
 // that function on the figures that can make it; figures without it simply do not list it.
 export const EXPORT_FORMATS = Object.freeze([
   { maker: 'png', label: 'PNG image', extension: 'png' },
+  // Only where the writer can be fetched (svg-loader.js): not from a module without a folder.
+  ...(loadSvgWriter ? [{ maker: 'svg', label: 'SVG image', extension: 'svg' }] : []),
   { maker: 'csv', label: 'CSV data', extension: 'csv' },
   { maker: 'json', label: 'JSON data', extension: 'json' },
 ]);

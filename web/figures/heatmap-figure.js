@@ -1,9 +1,11 @@
 // A canvas heatmap figure: one or more matrices on one shared colour scale, with a legend, an
 // accessible name, a readout of the exact value under the pointer (or the keyboard cursor), the
-// values as a table and PNG / CSV / JSON export. Token-indexed maps name their words on their axes
-// (token-axes.js), and the pointer or keyboard cursor draws a crosshair through its row and column.
-import { paintMatrix, paintLegend, PALETTE_NAMES } from './heatmap.js';
-import { canvasToPng, csvBlob, exportBar, jsonBlob } from './export.js';
+// values as a table and PNG / SVG / CSV / JSON export. Token-indexed maps name their words on
+// their axes (token-axes.js), and the pointer or keyboard cursor draws a crosshair through its row
+// and column.
+import { colourOf, paintMatrix, paintLegend, PALETTE_NAMES } from './heatmap.js';
+import { canvasToPng, csvBlob, exportBar, jsonBlob, svgBlob } from './export.js';
+import { EXPORT_INK } from './export-style.js';
 import { KEY_MOVES, VALUE_TABLE_MAX, formatValue, liveRegion, valueTable } from './accessibility.js';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from './dom.js';
 import { ROW_ROOM_PX, TokenAxis, drawTokenLabels, gutterFor } from './token-axes.js';
@@ -63,6 +65,7 @@ export class HeatmapFigure {
     const foot = element('div', { class: 'fig-foot' });
     foot.append(this.valuesBox, exportBar(title, {
       png: () => this.#png(),
+      svg: () => this.toSvg(),
       csv: () => this.#csv(),
       json: () => jsonBlob(this.#data()),
     }));
@@ -127,7 +130,7 @@ export class HeatmapFigure {
     setAttr(this.tileBox, 'data-count', String(spec.tiles.length));
     setText(this.legendMin, formatValue(spec.min));
     setText(this.legendMax, formatValue(spec.max));
-    setText(this.legendTitle, `${spec.legendTitle} · ${PALETTE_NAMES[this.palette]}`);
+    setText(this.legendTitle, this.#legendText());
     if (this.stop >= spec.tiles.length) this.#moveStop(0);
     if (this.cursor) this.#showCursor(this.cursor.tile, this.cursor.row, this.cursor.col, false);
     this.setSelectedToken(this.selected);
@@ -159,6 +162,32 @@ export class HeatmapFigure {
   /** The figure as a PNG Blob, as its PNG button downloads it. */
   toPng() {
     return this.#png();
+  }
+
+  /**
+   * The figure as an SVG Blob: each matrix as cells (or one embedded PNG when large), the words on
+   * its axes, its titles and colour key as text.
+   */
+  toSvg() {
+    const spec = this.spec ?? { tiles: [], min: 0, max: 1 };
+    return svgBlob('heatmapSvg', {
+      title: this.title,
+      spec,
+      legend: this.#legendText(),
+      colour: (value) => colourOf(this.palette, value, spec.min, spec.max),
+      raster: (index) => this.#cells(spec.tiles[index]).toDataURL('image/png'),
+    });
+  }
+
+  #legendText() {
+    return `${this.spec?.legendTitle ?? ''} · ${PALETTE_NAMES[this.palette]}`;
+  }
+
+  /** Tile `t` of the spec painted on a new canvas, one pixel per cell. */
+  #cells(t) {
+    const cells = document.createElement('canvas');
+    paintMatrix(cells, t.values, t.rows, t.cols, { palette: this.palette, min: this.spec.min, max: this.spec.max, offset: t.offset ?? 0 });
+    return cells;
   }
 
   /** Highlights token `index`'s row (and column for token × token maps) in every tile. */
@@ -349,13 +378,12 @@ export class HeatmapFigure {
     out.width = spec.tiles.reduce((w, t, i) => w + left[i] + t.cols * scale + gap, -gap);
     out.height = top + Math.max(...spec.tiles.map((t) => t.rows)) * scale;
     const context = out.getContext('2d');
-    context.fillStyle = '#ffffff';
+    context.fillStyle = EXPORT_INK.paper;
     context.fillRect(0, 0, out.width, out.height);
     context.imageSmoothingEnabled = false;
     let x = 0;
     spec.tiles.forEach((t, i) => {
-      const cells = document.createElement('canvas');
-      paintMatrix(cells, t.values, t.rows, t.cols, { palette: this.palette, min: spec.min, max: spec.max, offset: t.offset ?? 0 });
+      const cells = this.#cells(t);
       const map = { x: x + left[i], y: top, rows: t.rows, cols: t.cols, cell: scale };
       context.drawImage(cells, map.x, map.y, t.cols * scale, t.rows * scale);
       drawTokenLabels(context, { rowWords: rowWords(t), colWords: spec.colWords, map, left: left[i], top });

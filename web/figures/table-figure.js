@@ -1,5 +1,6 @@
 // A table of numbers as a figure: a <table> with the pictures' export buttons.
-import { csvBlob, exportBar, jsonBlob } from './export.js';
+import { csvBlob, exportBar, jsonBlob, svgBlob } from './export.js';
+import { EXPORT_FONT, EXPORT_INK } from './export-style.js';
 import { element } from './dom.js';
 
 /**
@@ -21,6 +22,7 @@ export class TableFigure {
     this.note = element('p', { class: 'table-note' });
     this.root.append(scroller, this.note, exportBar(title, {
       png: () => this.#png(),
+      svg: () => this.toSvg(),
       csv: () => csvBlob(this.spec?.columns ?? [], this.spec?.rows ?? []),
       json: () => jsonBlob({ title: this.title, description: this.spec?.label, columns: this.spec?.columns, rows: this.spec?.rows }),
     }));
@@ -32,16 +34,28 @@ export class TableFigure {
     return this.#png();
   }
 
+  /** The table as an SVG Blob: its cells as text, as the page shows them. */
+  toSvg() {
+    const { columns, rows, label, note } = this.spec ?? { columns: [], rows: [] };
+    return svgBlob('tableSvg', { title: this.title, label, columns, rows: this.#texts(rows), note });
+  }
+
+  /** The rows' cells as the page writes them (spec.format, else String). */
+  #texts(rows) {
+    const format = this.spec?.format ?? String;
+    return rows.map((row, r) => row.map((cell, c) => format(cell, r, c)));
+  }
+
   update(spec) {
     this.spec = spec;
     this.caption.textContent = spec.label;
     const headRow = element('tr');
     headRow.append(...spec.columns.map((c) => { const th = element('th', { text: c }); th.scope = 'col'; return th; }));
     this.head.replaceChildren(headRow);
-    this.body.replaceChildren(...spec.rows.map((row, r) => {
+    this.body.replaceChildren(...this.#texts(spec.rows).map((row) => {
       const tr = element('tr');
       row.forEach((cell, c) => {
-        const td = element(c === 0 ? 'th' : 'td', { text: spec.format ? spec.format(cell, r, c) : String(cell) });
+        const td = element(c === 0 ? 'th' : 'td', { text: cell });
         if (c === 0) td.scope = 'row';
         tr.append(td);
       });
@@ -53,22 +67,21 @@ export class TableFigure {
 
   #png() {
     const spec = this.spec ?? { columns: [], rows: [] };
-    const text = (cell, r, c) => (spec.format ? spec.format(cell, r, c) : String(cell));
-    const lines = [spec.columns, ...spec.rows.map((row, r) => row.map((cell, c) => text(cell, r, c)))];
+    const lines = [spec.columns, ...this.#texts(spec.rows)];
     const colWidth = 180;
     const canvas = document.createElement('canvas');
     canvas.width = colWidth * Math.max(1, spec.columns.length) + 20;
     canvas.height = 40 + lines.length * 24 + 30;
     const g = canvas.getContext('2d');
-    g.fillStyle = '#fff'; g.fillRect(0, 0, canvas.width, canvas.height);
-    g.fillStyle = '#1c1d1f';
-    g.font = 'bold 14px system-ui, sans-serif';
+    g.fillStyle = EXPORT_INK.paper; g.fillRect(0, 0, canvas.width, canvas.height);
+    g.fillStyle = EXPORT_INK.text;
+    g.font = `bold 14px ${EXPORT_FONT}`;
     g.fillText(spec.label ?? this.title, 10, 22, canvas.width - 20);
     lines.forEach((line, r) => {
-      g.font = `${r === 0 ? 'bold ' : ''}13px system-ui, sans-serif`;
+      g.font = `${r === 0 ? 'bold ' : ''}13px ${EXPORT_FONT}`;
       line.forEach((cell, c) => g.fillText(String(cell), 10 + c * colWidth, 50 + r * 24, colWidth - 8));
     });
-    if (spec.note) { g.font = '12px system-ui, sans-serif'; g.fillText(spec.note, 10, canvas.height - 12, canvas.width - 20); }
+    if (spec.note) { g.font = `12px ${EXPORT_FONT}`; g.fillText(spec.note, 10, canvas.height - 12, canvas.width - 20); }
     return new Promise((resolve) => canvas.toBlob(resolve, 'image/png'));
   }
 }

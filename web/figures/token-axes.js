@@ -8,8 +8,9 @@
 // variables (read when the axis is resized or the colour scheme changes, never while typing), so
 // they follow the theme. The labels are decoration for sighted readers (aria-hidden): the map's
 // name, the readout and the values table carry the same words. The marked word of the crosshair
-// is one span over the canvas. toPng draws the same thinning for exports.
+// is one span over the canvas. The PNG and SVG exports draw the same thinning.
 import { element, setHidden, setText } from './dom.js';
+import { EXPORT_FONT, EXPORT_INK } from './export-style.js';
 
 export const MIN_PITCH_PX = 8;   // a label per row while rows are at least this far apart (8 px type)
 // A map whose only words are its rows (tokens × dimensions) may grow this much per row, up to 2:1.
@@ -17,7 +18,6 @@ export const ROW_ROOM_PX = 12;
 const MIN_FONT_PX = 8;
 const MAX_FONT_PX = 11;
 const EDGE_PX = 4; // the gap between a label and the map
-const FONT_FAMILY = 'system-ui, sans-serif';
 
 /** Every step-th label when rows are `pitch` px apart: the smallest step whose labels are MIN_PITCH_PX apart. */
 export function labelStep(pitch) {
@@ -85,7 +85,8 @@ export class TokenAxis {
     this.length = 0;
     this.width = 0;   // the axis box, CSS px (from the observer)
     this.height = 0;
-    this.colour = null;
+    this.colour = null; // and fontFamily: the page's, read with the colour
+    this.fontFamily = EXPORT_FONT;
     this.drawn = [];  // slot k → its label (see above), or undefined
     this.frame = null; // what the canvas was last drawn for: { count, length, width, height, dpr }
     this.activeIndex = null;
@@ -127,7 +128,11 @@ export class TokenAxis {
     if (full || !same || this.colour === null) {
       this.frame = frame;
       // Read while the page's layout is clean (an observer callback, or a colour-scheme change).
-      if (full || this.colour === null) this.colour = getComputedStyle(this.root).color || '#555';
+      if (full || this.colour === null) {
+        const style = getComputedStyle(this.root);
+        this.colour = style.color || EXPORT_INK.text;
+        this.fontFamily = style.fontFamily || EXPORT_FONT;
+      }
       const w = Math.max(1, Math.round(this.width * dpr));
       const h = Math.max(1, Math.round(this.height * dpr));
       if (this.canvas.width !== w) this.canvas.width = w;
@@ -137,7 +142,7 @@ export class TokenAxis {
       this.drawn = [];
     }
     const spacing = pitch * step;
-    g.font = `${labelFont(spacing)}px ${FONT_FAMILY}`;
+    g.font = `${labelFont(spacing)}px ${this.fontFamily}`;
     g.fillStyle = this.colour;
     g.textBaseline = 'middle';
     g.textAlign = rows ? 'right' : 'left';
@@ -186,12 +191,12 @@ export class TokenAxis {
  * map: { x, y, rows, cols, cell } (the map's place and cell size in the picture); left, top: the
  * gutters' widths.
  */
-export function drawTokenLabels(g, { rowWords, colWords, map, colour = '#1c1d1f', left, top }) {
+export function drawTokenLabels(g, { rowWords, colWords, map, colour = EXPORT_INK.text, left, top }) {
   g.save();
   g.fillStyle = colour;
   const step = labelStep(map.cell);
   const font = labelFont(map.cell * step);
-  g.font = `${font}px system-ui, sans-serif`;
+  g.font = `${font}px ${EXPORT_FONT}`;
   if (rowWords) {
     g.textAlign = 'right';
     g.textBaseline = 'middle';
@@ -217,7 +222,7 @@ export function drawTokenLabels(g, { rowWords, colWords, map, colour = '#1c1d1f'
 export function gutterFor(g, words, cell) {
   if (!words) return 0;
   g.save();
-  g.font = `${labelFont(cell * labelStep(cell))}px system-ui, sans-serif`;
+  g.font = `${labelFont(cell * labelStep(cell))}px ${EXPORT_FONT}`;
   let widest = 0;
   for (const word of words) widest = Math.max(widest, g.measureText(wordText(word)).width);
   g.restore();
