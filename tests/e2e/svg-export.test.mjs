@@ -108,7 +108,7 @@ test('the Train section: the live loss chart and learned attention download as S
     await page.waitForFunction(() => document.querySelector('#train canvas[aria-label^="Learned attention of layer 1, head 1"]'));
     const attention = await svgOf(page, train, 'Learned attention', 'learned-attention');
     assertSvgFile(attention, 'Learned attention');
-    const words = await page.evaluate(() => [...document.querySelectorAll('#train .token-axis-rows .axis-label:not([hidden])')].map((l) => l.textContent));
+    const words = await page.evaluate(() => [...document.querySelectorAll('#train .token-axis-rows')].flatMap((axis) => axis.drawnLabels.map((l) => l.text)));
     assert.ok(words.length >= 8, words.join(' '));
     for (const word of words) assert.ok(attention.texts.includes(word), `“${word}” in the SVG`);
     assert.deepEqual(problems, []);

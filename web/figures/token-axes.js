@@ -51,10 +51,17 @@ export function fitText(g, text, room) {
 
 // One observer for every axis's size (CSS px); its callbacks run after layout and before paint,
 // so a resized axis is redrawn in the same frame, and sizes are never read while typing.
+// Made with the first axis: the module's pure helpers (labelStep, fitText, …) also run outside a
+// page (the SVG writer's tests in Node).
 const axes = new WeakMap();
-const sizes = new ResizeObserver((entries) => {
-  for (const entry of entries) axes.get(entry.target)?.resize(entry.contentRect.width, entry.contentRect.height);
-});
+let sizes = null;
+function observeSize(axis) {
+  sizes ??= new ResizeObserver((entries) => {
+    for (const entry of entries) axes.get(entry.target)?.resize(entry.contentRect.width, entry.contentRect.height);
+  });
+  axes.set(axis.root, axis);
+  sizes.observe(axis.root);
+}
 // Colours are the page's; a colour-scheme change redraws every axis with the new ones (held
 // weakly: a figure thrown away takes its axes with it).
 const live = new Set();
@@ -92,8 +99,7 @@ export class TokenAxis {
     this.activeIndex = null;
     // For tests and tools: the labels as drawn (the canvas has no DOM to read them from).
     Object.defineProperty(this.root, 'drawnLabels', { get: () => this.drawn.filter(Boolean) });
-    axes.set(this.root, this);
-    sizes.observe(this.root);
+    observeSize(this);
     live.add(new WeakRef(this));
   }
 
