@@ -1,8 +1,8 @@
 // Keystroke-to-pixels on the real page (dist/index.html with GloVe) in headless Chromium.
 //   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [n …]
 //   (default 16 64 512 tokens; KEYSTROKES=30 per size)
-// --trained: then switches Heads to the shipped trained models and measures again at the sizes up
-// to 64 tokens (rows marked heads: 'trained'); --stand-in V uses the tests' stand-in models with a
+// --trained: then switches Heads to the shipped trained models (the default page's) and measures
+// again at every size (rows marked heads: 'trained'); --stand-in V uses the tests' stand-in models with a
 // V-word vocabulary instead (tests/e2e/fixtures/pretrained-stand-in.mjs), for when dist/ ships none.
 // For each n: fills the Sentence box with n tokens, types and deletes 20 characters unmeasured
 // (warm-up), lets the analyses finish, then types one
@@ -25,7 +25,6 @@ const trainedIndex = args.indexOf('--trained');
 const TRAINED = trainedIndex >= 0 && args.splice(trainedIndex, 1).length > 0;
 const standInIndex = args.indexOf('--stand-in');
 const STAND_IN_V = standInIndex >= 0 ? Number(args.splice(standInIndex, 2)[1]) : 0;
-const TRAINED_MAX_N = 64; // the issue's target size; the trained lanes' logits grow as n·V
 const SIZES = args.map(Number).filter((n) => n > 0);
 const NS = SIZES.length ? SIZES : [16, 64, 512];
 const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
@@ -139,7 +138,7 @@ try {
       const notes = [...document.querySelectorAll('#lanes .trained-note')];
       return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
     }, null, { timeout: 120000 });
-    for (const n of NS.filter((n) => n <= TRAINED_MAX_N)) await measure(n, 'trained');
+    for (const n of NS) await measure(n, 'trained');
     await page.locator('#lane-heads-identity').check();
   }
 

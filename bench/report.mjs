@@ -140,7 +140,7 @@ for (const r of page?.results ?? []) {
     // budget; later when a lane fell back to its background pass).
     check(`keystroke → pixels, ${r.tokens} tokens, trained heads on (Chromium, median of ${r.keystrokes})`,
       `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
-      r.n <= 64 ? r.keyToPixelsMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms' : 'reported');
+      r.n <= 512 ? r.keyToPixelsMedian <= 16 : null, r.n <= 512 ? 'target ≤ 16 ms (issue #23: 64 and 512 tokens)' : 'reported');
     if (r.keyToTrainedMedian != null) {
       check(`keystroke → every trained map and strip painted, ${r.tokens} tokens`,
         `${f(r.keyToTrainedMedian, 1)} ms (p90 ${f(r.keyToTrainedP90, 1)})`,

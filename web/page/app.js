@@ -494,7 +494,7 @@ function recompute({ typed = false } = {}) {
   tokenList.render(tokens, next.unknown, next.total, next.textCut);
   // Trained maps first: the identity maps they cover are then not painted at all.
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
-    layer: state.headLayer, head: state.headIndex, asked: trainedAsked });
+    layer: state.headLayer, head: state.headIndex, asked: trainedAsked, startedAt: started });
   lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
     attentionShownElsewhere: trainedMaps });
   if (settings.trained) resultsTable.load();

@@ -9,9 +9,9 @@
 // Per keystroke and trained lane: the tokens are looked up in the model's vocabulary in JS (no
 // wasm call), then one m.inspect call (map and strip from one pass; the model recomputes only the
 // rows from the first changed word) paints both inside the keystroke's frame, lane after lane,
-// while the frame's budget (IN_FRAME_BUDGET_MS) lasts. Lanes left over when it is spent (a pasted
-// sentence, a model's first pass) keep their previous map and strip, dimmed, and get their
-// inspect call in a background task after the frame. The call asks for the chosen head's map
+// while the keystroke's budget (KEYSTROKE_BUDGET_MS) has room for it. Lanes left over (a pasted
+// sentence, a long one, a model's first pass) keep their previous map and strip, dimmed, and get
+// their inspect call in a background task after the frame. The call asks for the chosen head's map
 // alone; a layer or head change with the same words is a call that recomputes no row.
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
@@ -19,10 +19,14 @@ import { element, setAttr, setClass, setHidden, setStyle, setText } from '../fig
 import { TRAINED_HEADS } from '../pipeline/state.js';
 import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
-// Milliseconds of model passes a keystroke's frame may spend on the trained lanes (of the 16 ms
-// frame, the rest is the page's own recompute and paint); a lane starts its pass only while some
-// of it is left.
-export const IN_FRAME_BUDGET_MS = 6;
+// Milliseconds from the keystroke's start (the page's recompute, web/page/app.js) by which its
+// model passes must have ended: the recompute comes before them and the frame's style, layout,
+// paint and commit after, and all of it should fit one 16 ms frame. A lane's pass starts in the
+// keystroke only when its predicted cost fits what is left: its last pass's cost per recomputed
+// row, times the rows this one recomputes (from the first changed word on), times n over the
+// last n (each row attends to every earlier one). At 512 tokens a pass costs ≈ 3 ms per lane in
+// wasm and the page's own recompute ≈ 8 ms, so the lanes' passes follow the frame there.
+export const KEYSTROKE_BUDGET_MS = 8;
 
 const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
@@ -147,7 +151,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     box.append(note, heading, strip);
     slot.append(box);
     const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
-    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripShown: null, reservedFor: 0, refused: null };
+    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripShown: null, reservedFor: 0, refused: null, cost: null };
     boxes.set(scheme, parts);
     return parts;
   }
@@ -161,7 +165,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
   }
 
   // One lane with a loaded model, inside the keystroke. The ids the sentence asks for become the
-  // lane's `want`; while the frame's budget lasts, one inspect call makes them `shown` (map and
+  // lane's `want`; while the keystroke's budget has room, one inspect call makes them `shown` (map and
   // strip); otherwise the map shows what the model last computed (dimmed while stale) and the
   // pass follows in a task after the frame (runPass). frameBudget: { until } (performance.now()).
   // → whether the lane's attention figure shows a trained map (else compare()'s identity map stays).
@@ -175,7 +179,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     const same = (outputs) => outputs?.model === model && outputs.layer === layer && outputs.head === head && sameIds(outputs.ids, ids);
     if (!same(parts.want)) parts.want = { model, layer, head, ids: ids.slice(), tokens, unknown };
     parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
-    if (!same(parts.shown) && !same(parts.refused) && performance.now() < frameBudget.until) inspectLane(scheme, parts, false);
+    if (!same(parts.shown) && !same(parts.refused) && performance.now() + predictedCost(parts) < frameBudget.until) inspectLane(scheme, parts, false);
     if (same(parts.refused)) {
       refuse(scheme, parts);
       return false;
@@ -202,7 +206,10 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
   function inspectLane(scheme, parts, background) {
     const { model, ids, layer, head } = parts.want;
     try {
+      const rows = rowsToRecompute(parts);
+      const started = performance.now();
       const { attention, surprise } = model.inspect(ids, ids.length, { layer, head });
+      if (rows > 0) parts.cost = { perRow: (performance.now() - started) / rows, n: ids.length };
       parts.shown = { ...parts.want, attention, surprise };
       parts.refused = null;
     } catch (error) {
@@ -212,6 +219,23 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
       parts.shown = null;
       if (background && painted) requestUpdate();
     }
+  }
+
+  // The rows inspect recomputes for `want`: from the first word that differs from what the model
+  // last computed (all of them for another model, layer or head is cheaper, but counted whole).
+  function rowsToRecompute(parts) {
+    const { ids, model } = parts.want;
+    const before = parts.shown?.model === model ? parts.shown.ids : null;
+    if (!before) return ids.length;
+    let first = 0;
+    while (first < ids.length && first < before.length && ids[first] === before[first]) first++;
+    return ids.length - first;
+  }
+
+  // Milliseconds the lane's next pass is expected to take (0 before its first: nothing known).
+  function predictedCost(parts) {
+    if (!parts.cost) return 0;
+    return parts.cost.perRow * rowsToRecompute(parts) * (parts.want.ids.length / parts.cost.n);
   }
 
   function paintMap(scheme, parts) {
@@ -278,7 +302,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
   }
 
-  // The fallback: lanes the frame's budget did not reach get their inspect call here, one lane
+  // The fallback: lanes the keystroke's budget had no room for get their inspect call here, one lane
   // per task, the first after the keystroke's frame has painted. A keystroke in between changes
   // `want`, and the newest ids win; input is handled between two tasks.
   let passesScheduled = false;
@@ -336,11 +360,12 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     /**
      * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'
      * lanes: scheme → { attention, … }), layer, head (1-based, from the state), asked (the link or
-     * the Heads control asked for trained heads: with Save-Data, that loads them without the button) }.
+     * the Heads control asked for trained heads: with Save-Data, that loads them without the button),
+     * startedAt (performance.now() when the keystroke's recompute began: its budget's start) }.
      * → the Set of schemes whose attention figure now shows a trained map (createLanes' update
      * leaves those figures alone).
      */
-    update({ active, tokens, schemes, figures, layer, head, asked = false }) {
+    update({ active, tokens, schemes, figures, layer, head, asked = false, startedAt = performance.now() }) {
       state.head = { layer, head };
       figuresOf = (scheme) => figures[scheme];
       if (asked) requested = true;
@@ -357,7 +382,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
       }
       let shape = null;
       let waiting = 0; // bytes of the lanes' models not loaded because the reader has not asked yet
-      const frameBudget = { until: performance.now() + IN_FRAME_BUDGET_MS };
+      const frameBudget = { until: startedAt + KEYSTROKE_BUDGET_MS };
       for (const scheme of schemes) {
         const parts = boxFor(scheme);
         if (!parts) continue;
