@@ -515,7 +515,7 @@ export interface Lab {
   /** The core's scheme table: schemes, scheme parameters, trainable schemes. */
   readonly schemeTable: SchemeTable;
   /** The scheme parameters with the dependent rules applied (page and element share it), and one note per rule applied. */
-  settleSchemeOptions(options: SchemeParameters, context?: { causal?: boolean }): { options: Required<SchemeParameters>; notes: string[] };
+  settleSchemeOptions(options: SchemeParameters, context?: { causal?: boolean }): { options: Required<SchemeParameters>; notes: string[]; scaleFactor: number };
   /** Fetches the model core the first time (cached); createTask, createModel and loadModel need it. */
   loadModels(): Promise<Models>;
   /** A training task in the model core (after lab.loadModels()). */

@@ -509,7 +509,8 @@ class Lab {
   /**
    * The rules between scheme options (ALiBi head ≤ heads, T5 max distance beyond the exact
    * buckets, YaRN α < β) applied as the core applies them: → { options: every scheme option,
-   * settled, notes: [one sentence per value changed] }. Missing options take their defaults;
+   * settled, notes: [one sentence per value changed], scaleFactor: the RoPE extensions'
+   * s = max(1, evalLength/trainedLength) }. Missing options take their defaults;
    * each given one must be within its own limits (RangeError otherwise).
    */
   settleSchemeOptions(options = {}, { causal = false } = {}) {
@@ -528,7 +529,7 @@ class Lab {
       out[p.name] = settled.values[i];
     });
     const notes = settled.rules.map((rule) => RULE_NOTES[rule](given, out, settled.t5Exact));
-    const result = Object.freeze({ options: Object.freeze(out), notes: Object.freeze(notes) });
+    const result = Object.freeze({ options: Object.freeze(out), notes: Object.freeze(notes), scaleFactor: settled.scaleFactor });
     this.#settled = { key, result };
     return result;
   }

@@ -49,6 +49,13 @@ inline std::string number_text(double v) {
     return text + "." + fraction.substr(0, fraction.find_last_not_of('0') + 1);
 }
 
+// A power of two as messages write it: 1 << 26 → "2^26" (v a power of two).
+inline std::string power_of_two_text(unsigned long long v) {
+    unsigned e = 0;
+    while (e < 63 && (1ull << e) < v) ++e;
+    return "2^" + number_text(e);
+}
+
 // A float default as the decimal it was written as (1e-3f → "0.001", not 0.0010000000474974513):
 // the shortest text that reads back as the same float.
 inline std::string float_text(float v) {

@@ -21,6 +21,7 @@
 #include "encodings/scheme_table.hpp"
 #include "encodings/schemes.hpp"
 #include "encodings/sinusoidal.hpp"
+#include "model/adamw.hpp"
 #include "vectors/tokenizer.hpp"
 
 namespace {
@@ -258,6 +259,7 @@ emscripten::val limit_entries() {
         {"maxRows", limits::kMaxRows}, {"maxAttentionRows", limits::kMaxAttentionRows}, {"maxDim", limits::kMaxDim},
         {"maxElements", limits::kMaxElements}, {"maxCompareTokens", limits::kMaxCompareTokens},
         {"maxHeads", limits::kMaxHeads}, {"maxBase", limits::kMaxBase}, {"maxOffset", limits::kMaxOffset},
+        {"maxAlpha", limits::kMaxAlpha}, {"minLr", posenc::model::kMinLr}, {"maxLr", posenc::model::kMaxLr},
         {"maxBuckets", posenc::kMaxT5Buckets}, {"maxT5Distance", posenc::kMaxT5Distance},
         {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance},
         {"maxLength", posenc::kMaxRopeLength}};
@@ -288,7 +290,8 @@ emscripten::val scheme_table() {
 
 // The dependent rules (settle_params) on parameters in kParamTable's order: { values: the
 // settled numbers in the same order, rules: [indices of the posenc::Rule values applied],
-// t5Exact: the exact T5 buckets (their count, for the notes) }, or { error } when a value is
+// t5Exact: the exact T5 buckets (their count, for the notes), scaleFactor: the RoPE extensions'
+// s = max(1, L′/L) }, or { error } when a value is
 // outside its own limits. The JS API words the notes.
 emscripten::val settle_scheme_options(emscripten::val params, bool causal) {
     emscripten::val out = emscripten::val::object();
@@ -307,6 +310,11 @@ emscripten::val settle_scheme_options(emscripten::val params, bool causal) {
     put(out, "values", values);
     put(out, "rules", rules);
     put(out, "t5Exact", emscripten::val(posenc::t5_min_max_distance(static_cast<int>(v[posenc::Param::t5_buckets]), causal) - 1));
+    // The RoPE extensions' s for the settled L and L′, so no caller restates rope_scale_factor.
+    posenc::RopeScalingConfig rope;
+    rope.trained_length = v[posenc::Param::trained_length];
+    rope.eval_length = v[posenc::Param::eval_length];
+    put(out, "scaleFactor", emscripten::val(posenc::rope_scale_factor(rope)));
     return out;
 }
 

@@ -94,7 +94,7 @@ std::string read_int(const JsonValue& v, const std::string& key, int& out) {
 std::string read_config_member(const std::string& key, const JsonValue& v, ModelConfig& cfg) {
     if (key == "scheme") {
         if (v.kind != JsonValue::Kind::string || !trainable_scheme_from_name(v.text, cfg.scheme))
-            return "scheme must be one of nope, additive, learned, concatenated, rotary, alibi, t5";
+            return trainable_scheme_message();
         return {};
     }
     if (key == "pairing") {

@@ -8,7 +8,10 @@
 
 #include "base/names.hpp"
 #include "encodings/schemes.hpp"
+#include "model/adamw.hpp"
+#include "model/config.hpp"
 #include "model/tasks.hpp"
+#include "model/transformer.hpp"
 
 using namespace posenc;
 
@@ -42,4 +45,19 @@ TEST_CASE("limits and defaults as messages write them", "[names]") {
     CHECK(float_text(1e-8f) == "1e-08");
     CHECK(float_text(1.0f) == "1");
     CHECK(std::stod(float_text(1e-8f)) == 1e-8);  // what JS reads for lab.modelLimits.adamw.eps
+    CHECK(power_of_two_text(1ull << 26) == "2^26");
+    CHECK(power_of_two_text(1) == "2^0");
+}
+
+TEST_CASE("model messages are formatted from their constants", "[names]") {
+    using namespace posenc::model;
+    CHECK(workspace_message("B·T", "B or T") == "B·T needs more than 2^26 floats of workspace: reduce B or T");
+    CHECK(text_too_long("text") == "text has more than 67108864 bytes");
+    CHECK(std::string(trainable_scheme_message()) ==
+          "scheme must be one of additive, concatenated, rotary, learned, alibi, nope, t5");
+    AdamWOptions o;
+    o.lr = static_cast<float>(kMaxLr) * 2;
+    CHECK(std::string(validate(o)) == "lr must be a finite number from 0 to 1");
+    o.lr = static_cast<float>(kMaxLr);
+    CHECK(validate(o) == nullptr);
 }

@@ -7,7 +7,8 @@ import { SCHEMES } from '../posenc.mjs';
 import { SCHEME_TABLE } from '../scheme-table.mjs';
 
 // The core's limits (base/limits.hpp), not restated.
-const { maxHeads: MAX_HEADS, maxBase: MAX_BASE } = SCHEME_TABLE.limits;
+const { maxHeads: MAX_HEADS, maxBase: MAX_BASE, maxAlpha: MAX_ALPHA } = SCHEME_TABLE.limits;
+const exponent = (v) => v.toExponential().replace('+', ''); // 1e12, as the core's messages write it
 
 export const MAX_TOKENS = 512;
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';
@@ -120,8 +121,8 @@ export const FIELDS = {
   d: ['d', (t) => { const v = num(t); return isEven(v) && v >= 4 && v <= 1024 ? v : undefined; }, 'an even number from 4 to 1024'],
   dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= 1024) ? v : undefined; }, 'an even number from 2 to 1024'],
   concat: ['cm', (t) => (['same-width', 'widened'].includes(t) ? t : undefined), "'same-width' or 'widened'"],
-  base: ['b', (t) => { const v = num(t); return v > 1 && v <= MAX_BASE ? v : undefined; }, `a number above 1 and at most ${MAX_BASE.toExponential().replace('+', '')}`],
-  alpha: ['a', (t) => { if (t === 'auto') return t; const v = num(t); return v > 0 && v <= 1e6 ? v : undefined; }, "'auto' or a number above 0 and at most 10⁶"],
+  base: ['b', (t) => { const v = num(t); return v > 1 && v <= MAX_BASE ? v : undefined; }, `a number above 1 and at most ${exponent(MAX_BASE)}`],
+  alpha: ['a', (t) => { if (t === 'auto') return t; const v = num(t); return v > 0 && v <= MAX_ALPHA ? v : undefined; }, `'auto' or a number above 0 and at most ${exponent(MAX_ALPHA)}`],
   layout: ['lay', (t) => (['interleaved', 'half'].includes(t) ? t : undefined), "'interleaved' or 'half'"],
   pairing: ['pair', (t) => (['interleaved', 'half'].includes(t) ? t : undefined), "'interleaved' or 'half'"],
   causal: ['c', (t) => (t === '1' ? true : t === '0' ? false : undefined), '0 or 1'],
