@@ -78,6 +78,11 @@ export interface Limits {
   readonly maxContextLength: number;
   readonly maxCompareBuckets: number;
   readonly maxDistance: number;
+  /** α scaling word vectors: a model's config.alpha, the page's α (above 0). */
+  readonly maxAlpha: number;
+  /** AdamW's learning rate range, [minLr, maxLr] (trainStep's and train's lr). */
+  readonly minLr: number;
+  readonly maxLr: number;
 }
 export declare const LIMITS: Limits;
 
