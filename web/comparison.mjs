@@ -32,9 +32,9 @@ function compareArgs(table, options, d, extra = []) {
   const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
   const alpha = checkFloat32('alpha', options.alpha ?? 1);
   const base = checkBase(options.base ?? 10000);
-  const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
-  const pairing = checkEnum('pairing', options.pairing ?? 'interleaved', LAYOUTS);
-  const concat = checkEnum('concat', options.concat ?? 'same-width', CONCAT_MODES);
+  const layout = checkEnum('layout', options.layout ?? LAYOUTS[0], LAYOUTS);
+  const pairing = checkEnum('pairing', options.pairing ?? LAYOUTS[0], LAYOUTS);
+  const concat = checkEnum('concat', options.concat ?? CONCAT_MODES[0], CONCAT_MODES);
   const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
   const causal = options.causal ?? false;
   if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
@@ -170,7 +170,7 @@ export function distanceCurves(core, heap, table, options) {
   }
   const base = checkBase(options.base ?? 10000);
   const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
-  const concat = checkEnum('concat', options.concat ?? 'same-width', CONCAT_MODES);
+  const concat = checkEnum('concat', options.concat ?? CONCAT_MODES[0], CONCAT_MODES);
   const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
   const causal = checkBoolean('causal', options.causal ?? false);
   const row = maxDistance + 1;

@@ -30,8 +30,10 @@ export const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
 
 export const FLOAT32_MAX = 3.4028234663852886e38;
 export const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
-export const LAYOUTS = ['interleaved', 'half'];
-export const CONCAT_MODES = ['same-width', 'widened'];
+// The core's names of its Layout and ConcatMode enums, in enum order (a name's index is what
+// crosses); the first is each one's default.
+export const LAYOUTS = SCHEME_TABLE.layouts;
+export const CONCAT_MODES = SCHEME_TABLE.concatModes;
 export const COMPARE_OPTIONS = ['alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
   'reuse', 'schemes'];
 export const XPOS_ROLES = ['query', 'key'];
@@ -108,7 +110,7 @@ export function checkRotationInput(x, n, d, options) {
   checkMatrix('x', x, n * d);
   return {
     offset: checkInt('offset', options.offset ?? 0, -LIMITS.maxOffset, LIMITS.maxOffset),
-    pairing: checkEnum('pairing', options.pairing ?? 'interleaved', LAYOUTS),
+    pairing: checkEnum('pairing', options.pairing ?? LAYOUTS[0], LAYOUTS),
   };
 }
 

@@ -208,7 +208,7 @@ class Lab {
     checkEvenDim('d', d);
     checkElements(n * d);
     const base = checkBase(options.base ?? 10000);
-    const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
+    const layout = checkEnum('layout', options.layout ?? LAYOUTS[0], LAYOUTS);
     const [out] = this.#heap.reserve(n * d);
     this.#heap.call(this.#core.sinusoidal(out, n, d, base, layout));
     return this.#heap.read(out, n * d);

@@ -101,7 +101,7 @@ export class WordVectorSet {
     const additive = options.additive ?? true;
     if (typeof additive !== 'boolean') throw new TypeError('additive must be a boolean');
     const base = checkBase(options.base ?? 10000);
-    const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
+    const layout = checkEnum('layout', options.layout ?? LAYOUTS[0], LAYOUTS);
     if (additive && d % 2 !== 0) throw new RangeError(`additive identity needs an even dimension (dimensions form pairs), got ${d}`);
     const live = this.#live();
     const rows = new Uint32Array(n);

@@ -33,7 +33,7 @@ namespace limits = posenc::limits;
 std::string sinusoidal(std::uintptr_t out, std::size_t n, std::size_t d, double base, int layout) {
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
     if (const char* e = limits::check_base(base)) return e;
-    if (const char* e = check_layout(layout, "layout must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_layout(layout)) return e;
     posenc::sinusoidal_table(n, d, base, static_cast<Layout>(layout), heap(out));
     return {};
 }
@@ -43,7 +43,7 @@ std::string rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std::siz
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
     if (const char* e = limits::check_base(base)) return e;
     if (const char* e = limits::check_offset(offset)) return e;
-    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_pairing(pairing)) return e;
     posenc::rotate(heap(x), n, d, base, offset, static_cast<Layout>(pairing), heap(out));
     return {};
 }
@@ -164,7 +164,7 @@ std::string rotate_with(std::uintptr_t x, std::uintptr_t out, std::size_t n, std
                         double offset, int pairing) {
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
     if (const char* e = limits::check_offset(offset)) return e;
-    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_pairing(pairing)) return e;
     const double* omega = reinterpret_cast<const double*>(frequencies);
     for (std::size_t i = 0; i < d / 2; ++i) {
         if (!(omega[i] >= 0.0 && omega[i] <= 1.0)) return "frequencies must be numbers from 0 to 1";
@@ -178,7 +178,7 @@ std::string xpos_rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
     if (const char* e = limits::check_base(base)) return e;
     if (const char* e = limits::check_offset(offset)) return e;
-    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_pairing(pairing)) return e;
     if (!(gamma > 0.0 && gamma <= 1e6)) return "gamma must be a positive number";
     if (!(scale_base >= 1.0 && scale_base <= 1e9)) return "scaleBase must be from 1 to 1e9";
     posenc::xpos_rotate(heap(x), n, d, base, offset, static_cast<Layout>(pairing), gamma, scale_base, key, heap(out));
@@ -268,16 +268,17 @@ emscripten::val limit_entries() {
     return out;
 }
 
-// { schemes, params, trainable, limits, ropeScalings, ropeDefaults } (web/posenc.mjs, deriveTable).
+// { schemes, params, trainable, limits, ropeScalings, layouts, concatModes, ropeDefaults }
+// (web/options.mjs, deriveTable).
 emscripten::val scheme_table() {
     emscripten::val table = emscripten::val::object();
     put(table, "schemes", emscripten::val(scheme_entries()));
     put(table, "params", emscripten::val(param_entries()));
     put(table, "trainable", emscripten::val(scheme_names(posenc::kTrainableSchemes)));
     put(table, "limits", emscripten::val(limit_entries()));
-    emscripten::val scalings = emscripten::val::array();
-    for (const char* name : posenc::kRopeScalingNames) scalings.call<void>("push", std::string(name));
-    put(table, "ropeScalings", scalings);
+    put(table, "ropeScalings", name_list(posenc::kRopeScalingNames));
+    put(table, "layouts", name_list(posenc::kLayoutNames));          // layout and pairing
+    put(table, "concatModes", name_list(posenc::kConcatModeNames));
     // ropeFrequencies' defaults (RopeScalingConfig's): L, and YaRN's ramp α, β.
     const posenc::RopeScalingConfig rope;
     emscripten::val defaults = emscripten::val::object();

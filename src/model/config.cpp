@@ -49,6 +49,7 @@ const char* validate(const ModelConfig& cfg) {
                              context = integer_range("context", 1, kMaxContext),
                              base = "base must be a number above 1 and at most " + number_text(limits::kMaxBase),
                              alpha = "alpha must be a number above 0 and at most " + number_text(limits::kMaxAlpha),
+                             pairing = either_of("pairing", kLayoutNames),
                              too_big = "the model has more than 2^" + std::to_string(kMaxParametersLog2) +
                                        " parameters: reduce vocab, d or layers";
     if (cfg.vocab < 2 || cfg.vocab > kMaxVocab) return vocab.c_str();
@@ -65,8 +66,7 @@ const char* validate(const ModelConfig& cfg) {
         return "dPos applies to the concatenated scheme only";
     }
     if (!(cfg.base > limits::kMinBase) || !(cfg.base <= limits::kMaxBase)) return base.c_str();
-    if (cfg.pairing != Layout::interleaved && cfg.pairing != Layout::half)
-        return "pairing must be 'interleaved' or 'half'";
+    if (cfg.pairing != Layout::interleaved && cfg.pairing != Layout::half) return pairing.c_str();
     if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || !(cfg.alpha <= limits::kMaxAlpha)) return alpha.c_str();
     if (cfg.scheme == Scheme::t5 && (cfg.t5_buckets != 0 || cfg.t5_max_distance != 0)) {
         const ModelConfig s = settled(cfg);  // 0 = derived; the derived values always pass

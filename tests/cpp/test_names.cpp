@@ -7,6 +7,7 @@
 #include <string>
 
 #include "base/names.hpp"
+#include "compare/compare.hpp"
 #include "encodings/schemes.hpp"
 #include "model/adamw.hpp"
 #include "model/config.hpp"
@@ -47,6 +48,14 @@ TEST_CASE("limits and defaults as messages write them", "[names]") {
     CHECK(std::stod(float_text(1e-8f)) == 1e-8);  // what JS reads for lab.modelLimits.adamw.eps
     CHECK(power_of_two_text(1ull << 26) == "2^26");
     CHECK(power_of_two_text(1) == "2^0");
+}
+
+TEST_CASE("enums that cross as indices name their allowed values from the core's names", "[names]") {
+    CHECK(either_of("layout", kLayoutNames) == "layout must be 'interleaved' or 'half'");
+    CHECK(either_of("concat", kConcatModeNames) == "concat must be 'same-width' or 'widened'");
+    CHECK(either_of("kind", model::kSyntheticKindNames) == "kind must be 'copy', 'reverse' or 'sort'");
+    Layout pairing = Layout::interleaved;
+    CHECK((enum_from_name(kLayoutNames, "half", pairing) && pairing == Layout::half));
 }
 
 TEST_CASE("model messages are formatted from their constants", "[names]") {

@@ -80,6 +80,20 @@ describe('names across the boundary', () => {
     assert.equal(parseField('alpha', String(SCHEME_TABLE.limits.maxAlpha * 1.5)), undefined);
   });
 
+  it('layouts and concatenation modes are the core’s names: its table’s order maps a name to its enum', () => {
+    assert.deepEqual([...SCHEME_TABLE.layouts], ['interleaved', 'half']);
+    assert.deepEqual([...SCHEME_TABLE.concatModes], ['same-width', 'widened']);
+    for (const name of SCHEME_TABLE.layouts) assert.equal(parseField('pairing', name), name);
+    for (const name of SCHEME_TABLE.concatModes) assert.equal(parseField('concat', name), name);
+    assert.equal(parseField('layout', 'halves'), undefined);
+    assert.throws(() => lab.sinusoidal(2, 4, { layout: 'halves' }),
+      { name: 'RangeError', message: `layout must be one of ${listed(SCHEME_TABLE.layouts)} (got 'halves')` });
+    // Row 1 at d = 4 (ω = 1, 0.01): 'half' puts the sines first, 'interleaved' pairs each with its cosine.
+    const within = (got, want) => want.forEach((w, j) => assert.ok(Math.abs(got[4 + j] - w) < 1e-6, `${j}: ${got[4 + j]} vs ${w}`));
+    within(lab.sinusoidal(2, 4, { layout: 'half' }), [Math.sin(1), Math.sin(0.01), Math.cos(1), Math.cos(0.01)]);
+    within(lab.sinusoidal(2, 4, { layout: 'interleaved' }), [Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)]);
+  });
+
   it('s = max(1, L′/L) is the core’s: settleSchemeOptions returns it with the settled options', () => {
     assert.equal(lab.settleSchemeOptions({ trainedLength: 2048, evalLength: 8192 }).scaleFactor, 4);
     assert.equal(lab.settleSchemeOptions({ trainedLength: 4096, evalLength: 1024 }).scaleFactor, 1);
