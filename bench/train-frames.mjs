@@ -11,7 +11,7 @@
 // (./scripts/bench does).
 import { readFile, writeFile } from 'node:fs/promises';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
-import { BIN } from '../web/train/config.js';
+import { BIN } from '../dist/train/config.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : fallback; };

@@ -1,7 +1,7 @@
 // The tables of docs/EXPERIMENTS.md (issue 24): what each trains and how it is evaluated. One home
 // for both scripts/experiments.mjs (which runs them and writes data/experiments/<table>.json) and
 // the generated Markdown; the page reads the records those runs wrote.
-import { DEFAULTS, SIZES, dPosFor } from '../web/train/config.js';
+import { DEFAULTS, SIZES, dPosFor } from '../dist/train/config.js';
 import { SHIPPED } from './train-models.mjs';
 
 export const SCHEMES = ['nope', 'additive', 'learned', 'concatenated', 'rotary', 'alibi', 't5'];

@@ -9,7 +9,7 @@
 // A pure function of the SIMD core in dist/ (./scripts/build): the same wasm gives the same bits.
 import { readFile, writeFile } from 'node:fs/promises';
 import { ROPE_SCALINGS as SCALINGS, load } from '../dist/posenc.mjs';
-import { BIN, DEFAULTS, EVAL_BATCHES, EVAL_EVERY, MULTIPLES, SIZES, dPosFor } from '../web/train/config.js';
+import { BIN, DEFAULTS, EVAL_BATCHES, EVAL_EVERY, MULTIPLES, SIZES, dPosFor } from '../dist/train/config.js';
 
 const FILE = new URL('../data/train-replay.json', import.meta.url);
 const ROPE_SCALINGS = SCALINGS.filter((type) => type !== 'none');

@@ -9,7 +9,7 @@
 // Needs dist/ (./scripts/build).
 import { readFile } from 'node:fs/promises';
 import { ROPE_SCALINGS, load } from '../dist/posenc.mjs';
-import { DEFAULTS, EVAL_BATCHES as EVAL, MULTIPLES, SIZES, dPosFor } from '../web/train/config.js';
+import { DEFAULTS, EVAL_BATCHES as EVAL, MULTIPLES, SIZES, dPosFor } from '../dist/train/config.js';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => {
   if (arg.startsWith('--')) pairs.push([arg.slice(2), all[i + 1]?.startsWith('--') || all[i + 1] === undefined ? 'true' : all[i + 1]]);

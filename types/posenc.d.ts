@@ -1,6 +1,6 @@
 // Declarations for the JS API, `posenc-lab` (dist/posenc.mjs, web/posenc.mjs, web/model.mjs).
-// Hand-written from docs/API.md and docs/MODELS.md, but for the unions of scheme names, families and
-// RoPE scalings, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
+// Hand-written from docs/API.md and docs/MODELS.md, but for the unions of scheme names, families,
+// RoPE scalings, layouts and concatenation modes, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
 // in the package beside this folder); tests/js/package.test.mjs type-checks a consumer against
 // them with `tsc --strict`, and checks that a wrong call fails to.
 //
@@ -10,15 +10,13 @@
 /** A row-major matrix as input: any numeric typed array or a plain array of numbers. */
 export type Matrix = ArrayLike<number>;
 
-// The scheme names, families and RoPE scalings are the core's table's (src/encodings/scheme_table.hpp), as
+// The scheme names, families, RoPE scalings, layouts and concatenation modes are the core's (src/encodings/scheme_table.hpp, beside the enums), as
 // the build writes them beside the module (scripts/scheme-module.mjs → dist/scheme-table.d.mts).
-import type { RopeScalingType, Scheme, SchemeFamily, TrainableScheme } from '../dist/scheme-table.mjs';
+import type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, TrainableScheme } from '../dist/scheme-table.mjs';
 /** Scheme: the eleven positional schemes, in display order; SchemeFamily: where a scheme puts position;
- * RopeScalingType: 'none' (plain RoPE) or an extension. */
-export type { RopeScalingType, Scheme, SchemeFamily } from '../dist/scheme-table.mjs';
-
-/** Sinusoidal layout and RoPE pairing: components (2i, 2i+1) or (i, i + d/2). */
-export type Layout = 'interleaved' | 'half';
+ * RopeScalingType: 'none' (plain RoPE) or an extension; Layout: sinusoidal layout and RoPE pairing,
+ * components (2i, 2i+1) or (i, i + d/2); ConcatMode: the concatenated scheme's width. */
+export type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily } from '../dist/scheme-table.mjs';
 
 export declare const SCHEMES: readonly Scheme[];
 /** Each scheme's short display name, in display order (the core's scheme table). */
@@ -78,6 +76,11 @@ export interface Limits {
   readonly maxContextLength: number;
   readonly maxCompareBuckets: number;
   readonly maxDistance: number;
+  /** α scaling word vectors: a model's config.alpha, the page's α (above 0). */
+  readonly maxAlpha: number;
+  /** AdamW's learning rate range, [minLr, maxLr] (trainStep's and train's lr). */
+  readonly minLr: number;
+  readonly maxLr: number;
 }
 export declare const LIMITS: Limits;
 
@@ -134,7 +137,7 @@ export interface CompareOptions extends SchemeParameters {
   pairing?: Layout;
   /** Even; default d/4 rounded to an even number. */
   dPos?: number;
-  concat?: 'same-width' | 'widened';
+  concat?: ConcatMode;
   causal?: boolean;
   /** 0: W = I ("raw similarity"); otherwise seeded random projections. */
   heads?: number;
@@ -152,7 +155,7 @@ export interface DistanceCurvesOptions extends SchemeParameters {
   schemes?: readonly Scheme[];
   base?: number;
   dPos?: number;
-  concat?: 'same-width' | 'widened';
+  concat?: ConcatMode;
   causal?: boolean;
 }
 
@@ -515,7 +518,7 @@ export interface Lab {
   /** The core's scheme table: schemes, scheme parameters, trainable schemes. */
   readonly schemeTable: SchemeTable;
   /** The scheme parameters with the dependent rules applied (page and element share it), and one note per rule applied. */
-  settleSchemeOptions(options: SchemeParameters, context?: { causal?: boolean }): { options: Required<SchemeParameters>; notes: string[] };
+  settleSchemeOptions(options: SchemeParameters, context?: { causal?: boolean }): { options: Required<SchemeParameters>; notes: string[]; scaleFactor: number };
   /** Fetches the model core the first time (cached); createTask, createModel and loadModel need it. */
   loadModels(): Promise<Models>;
   /** A training task in the model core (after lab.loadModels()). */

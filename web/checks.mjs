@@ -18,8 +18,14 @@ export function checkInt(name, value, min, max) {
   return value;
 }
 
-export function checkFinite(name, value) {
+// A number, its value left to the layer that owns its range (the core's AdamW options).
+export function checkNumber(name, value) {
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number`);
+  return value;
+}
+
+export function checkFinite(name, value) {
+  checkNumber(name, value);
   if (!Number.isFinite(value)) throw new RangeError(`${name} must be finite (got ${value})`);
   return value;
 }

@@ -6,7 +6,7 @@
 // attention L·h·n·n; logits n·V; grads one Float32Array per tensor, named as in the file.
 // Tasks (lab.createTask) live in the core and generate their own batches, so train / evaluate
 // cross the wasm boundary once per call, however many steps or lengths they cover.
-import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
+import { checkBoolean, checkEnum, checkFinite, checkInt, checkNumber, checkOptions } from './checks.mjs';
 
 const CONFIG_KEYS = [
   'scheme', 'vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 'base', 'pairing', 'alpha', 't5Buckets',
@@ -287,7 +287,7 @@ export class Model {
    */
   trainStep(tokens, B, T, options = {}) {
     checkOptions('options', options, ['mask', ...Object.keys(this.#limits.adamw)]);
-    const adamw = Object.entries(this.#limits.adamw).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
+    const adamw = this.#adamw(options);
     const before = this.steps;
     const loss = this.#batchCall(tokens, B, T, options.mask, adamw.length * 2, (t, count, m, mCount, extra, out) => {
       this.#core.HEAPF64.set(adamw, extra / 8);
@@ -324,7 +324,7 @@ export class Model {
     const T = checkInt('T', options.T ?? this.config.context, 2, this.#limits.maxSequence);
     const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
     const start = checkInt('start', options.start ?? this.steps, 0, Number.MAX_SAFE_INTEGER);
-    const adamw = Object.entries(this.#limits.adamw).map(([name, fallback]) => checkFinite(name, options[name] ?? fallback));
+    const adamw = this.#adamw(options);
     return this.#scratch(2 * adamw.length + 2 + steps, (address) => {
       const optionsAt = align8(address);
       const lossesAt = optionsAt + 8 * adamw.length;
@@ -467,6 +467,12 @@ export class Model {
 
   #heapF32(address, length) {
     return new Float32Array(this.#core.HEAPF32.buffer, address, length);
+  }
+
+  // AdamW's options in the core's order, its defaults for the missing ones. Numbers only: their
+  // ranges are the core's (model/adamw.cpp, validate), checked there once.
+  #adamw(options) {
+    return Object.entries(this.#limits.adamw).map(([name, fallback]) => checkNumber(name, options[name] ?? fallback));
   }
 
   // Scratch layout (bytes): tokens int32 | mask bytes (rounded up to 8) | extra doubles | loss double.

@@ -4,44 +4,31 @@
 // naming the argument), copies arrays into a reusable wasm heap buffer, calls the core through
 // embind and returns fresh Float32Arrays. Shapes are row-major: an n×d matrix is a
 // Float32Array(n*d) whose row p starts at p*d.
+//
+// This module is the entry: loading, and the lab's small calls (tables, rotations, attention,
+// the analyses' kernels). Its parts, each one home: options.mjs (names, limits and argument
+// checks), heap.mjs (the scratch buffer), assets.mjs (data files), vectors.mjs (word vectors and
+// vocabularies), comparison.mjs (compare, analysis, distanceCurves), model.mjs (trained models).
 
-import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
+import { checkBoolean, checkEnum, checkInt, checkOptions } from './checks.mjs';
 import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode } from './cores.mjs';
-import { SCHEME_TABLE } from './scheme-table.mjs';
+import { GLOVE_FILE, MODELS_DIR, assetsFolder, readAsset, readManifest, sha256Hex, throwIfAborted } from './assets.mjs';
+import { analysis, compareWith, distanceCurves } from './comparison.mjs';
+import { Heap } from './heap.mjs';
+import {
+  LAYOUTS, LIMITS, RULE_NOTES, ROPE_DEFAULTS, ROPE_SCALINGS, SCHEMES, XPOS_ROLES, align8, checkBase, checkElements, checkEvenDim,
+  checkFloat32, checkMatrix, checkRange, checkRotationInput, checkTokens, deriveTable, preparedText, schemeOptionValues,
+} from './options.mjs';
+import { parseVectors, vocabulary } from './vectors.mjs';
 
 // A diverged training step (web/model.mjs): not applied, reported by name.
 export { TrainingDivergedError } from './model.mjs';
 
-// LIMITS, SCHEMES, SCHEME_LABELS and SCHEME_ROPE_SCALING are known before load() (pages parse links
-// and build their skeletons with them first). They come from scheme-table.mjs, which the build
-// writes from the core's own table (scripts/scheme-module.mjs; limits.hpp, scheme_table.hpp);
-// load() checks that the core it loads has the same table and refuses one that differs.
-// Everything else about the schemes — families, terms, papers, the rules between the scheme
-// parameters — comes from the loaded core's table (lab.schemeTable).
-export const LIMITS = Object.freeze({
-  ...SCHEME_TABLE.limits, // maxRows, maxAttentionRows, maxDim, maxElements (n·d, and heads·n² for compare), …
-  maxTextLength: 1 << 20, // characters (UTF-16 code units) per tokenize() call
-  maxCompareBuckets: SCHEME_TABLE.limits.maxBuckets, // the same limit as maxBuckets, by its older name
-});
-
-/** Every scheme compare() can compute, in display order (the core's table order), with its label. */
-export const SCHEME_LABELS = Object.freeze(Object.fromEntries(SCHEME_TABLE.schemes.map((s) => [s.name, s.label])));
-export const SCHEMES = Object.freeze(Object.keys(SCHEME_LABELS));
-/** The RoPE extensions: scheme → the ropeScaling type ('pi' | 'ntk' | 'yarn') a rotary model takes for it. */
-export const SCHEME_ROPE_SCALING = Object.freeze(Object.fromEntries(SCHEME_TABLE.schemes
-  .filter((s) => s.ropeScaling && s.ropeScaling !== 'none').map((s) => [s.name, s.ropeScaling])));
-/** The RoPE scaling types ('none' first: plain RoPE), the core's names for ropeFrequencies and ropeScaling.type. */
-export const ROPE_SCALINGS = SCHEME_TABLE.ropeScalings;
-const ROPE_DEFAULTS = SCHEME_TABLE.ropeDefaults;
-const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
-
-const FLOAT32_MAX = 3.4028234663852886e38;
-const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
-const LAYOUTS = ['interleaved', 'half'];
-const CONCAT_MODES = ['same-width', 'widened'];
-const COMPARE_OPTIONS = ['alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
-  'reuse', 'schemes'];
-const XPOS_ROLES = ['query', 'key'];
+// LIMITS, SCHEMES, SCHEME_LABELS, SCHEME_ROPE_SCALING and ROPE_SCALINGS are known before load()
+// (pages parse links and build their skeletons with them first): options.mjs derives them from
+// scheme-table.mjs, which the build writes from the core's own table; load() checks that the core
+// it loads has the same table and refuses one that differs.
+export { LIMITS, ROPE_SCALINGS, SCHEMES, SCHEME_LABELS, SCHEME_ROPE_SCALING } from './options.mjs';
 
 // The smallest module that uses a SIMD128 instruction (a function returning v128.const 0):
 // WebAssembly.validate accepts it exactly where wasm SIMD is supported.
@@ -58,15 +45,6 @@ export function wasmSimdSupported() {
   }
 }
 
-const GLOVE_FILE = 'glove-6b-100d-20k.i8';
-const WITH_SCRATCH = Symbol('withScratch');
-const DECODE = Symbol('decode');
-const TOP_K = Symbol('topK');
-const COMPARE_WITH = Symbol('compareWith');
-const COMPARE_ARGS = Symbol('compareArgs');
-const LANES = Symbol('lanes');
-const VECTOR_HANDLE = Symbol('vectorHandle');
-const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 const loaded = new Map();
 
 /**
@@ -97,29 +75,6 @@ export function load(options = {}) {
   return loaded.get(key);
 }
 
-// assetsUrl as a folder URL: relative ones resolve against the page (or, in Node, this module).
-// null when unset and this module has no folder: loaded from a blob: or data: URL, as anywidget
-// loads a notebook widget's module.
-function assetsFolder(assetsUrl) {
-  if (assetsUrl === undefined) {
-    try {
-      return new URL('./', import.meta.url);
-    } catch {
-      return null; // URL.canParse would say so, but is missing before 2023's browsers
-    }
-  }
-  if (typeof assetsUrl !== 'string' && !(assetsUrl instanceof URL)) throw new TypeError('assetsUrl must be a string or a URL');
-  const base = typeof document === 'object' ? document.baseURI : import.meta.url;
-  let url;
-  try {
-    url = new URL(assetsUrl, base);
-  } catch {
-    throw new RangeError(`assetsUrl must be a URL (got '${assetsUrl}')`);
-  }
-  // A folder: "…/assets" and "…/assets/" both mean the files inside it.
-  if (!url.pathname.endsWith('/')) url.pathname += '/';
-  return url;
-}
 
 // How a core flavour becomes a running Emscripten module: by default the posenc-core-<flavour>
 // .mjs/.wasm pair beside this module, and the model core's posenc-models-<flavour> pair
@@ -167,303 +122,9 @@ export function loadModels(options = {}) {
   return models.get(flavour);
 }
 
-// Bytes of a data file: read from disk for file: URLs in Node, fetched otherwise. A fetch refused
-// by CORS only says "Failed to fetch", so the message names the likely cause. onProgress({ loaded,
-// total }) after each piece (total: the expected size, if known); signal aborts with an AbortError.
-async function readAsset(url, { onProgress, signal, total } = {}) {
-  if (IS_NODE && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    let bytes;
-    try {
-      bytes = new Uint8Array(await readFile(url, { signal }));
-    } catch (error) {
-      if (error.name === 'AbortError') throw error;
-      throw new Error(`could not load ${url.href}: ${error.code ?? error.message}`);
-    }
-    onProgress?.({ loaded: bytes.length, total: bytes.length });
-    return bytes;
-  }
-  let response;
-  try {
-    response = await fetch(url, { signal });
-  } catch (error) {
-    if (error.name === 'AbortError') throw error;
-    throw new Error(`could not fetch ${url.href} (${error.message}; a file on another origin must be served with Access-Control-Allow-Origin)`);
-  }
-  if (!response.ok) throw new Error(`could not load ${url.href}: HTTP ${response.status}`);
-  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
-  const size = total ?? (Number(response.headers.get('content-length')) || undefined);
-  const pieces = [];
-  let loaded = 0;
-  for (const reader = response.body.getReader(); ;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    pieces.push(value);
-    loaded += value.length;
-    onProgress({ loaded, total: size ?? loaded });
-  }
-  const bytes = new Uint8Array(loaded);
-  pieces.reduce((at, piece) => (bytes.set(piece, at), at + piece.length), 0);
-  return bytes;
-}
-
-// The pretrained word-level models (data/models/, scripts/train-models), shipped in the data
-// folder as models/: their manifest, or none when it is missing or unreadable (or no folder is known).
-const MODELS_DIR = 'models/';
-const PRETRAINED_KEYS = ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens', 'bytes', 'sha256'];
-
-async function readManifest(assets, url = assets && new URL(`${MODELS_DIR}manifest.json`, assets)) {
-  if (!assets) return Object.freeze([]);
-  try {
-    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(url)));
-    return Object.freeze(manifest.models.map((entry) => {
-      const picked = Object.fromEntries(PRETRAINED_KEYS.map((key) => [key, entry[key]]));
-      return Object.freeze({ ...picked, label: SCHEME_LABELS[entry.scheme], config: Object.freeze({ ...entry.config }) });
-    }));
-  } catch {
-    return Object.freeze([]);
-  }
-}
-
-async function sha256Hex(bytes) {
-  if (!globalThis.crypto?.subtle) throw new Error('loadPretrained checks each file\'s sha256 with crypto.subtle, which only a secure context (https or localhost) has');
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
-}
-
-function throwIfAborted(signal) {
-  if (signal?.aborted) throw signal.reason ?? new DOMException('loadPretrained was aborted', 'AbortError');
-}
-
-// A word-vector set living in wasm memory; see Lab.loadVectors.
-const FOUND_CACHE = 1 << 14; // words whose row WordVectorSet.embed remembers
-
-class WordVectorSet {
-  #vectors;
-  #core;
-  #lab;
-  #reduced = new Map();  // k → decoding vocabulary of PCA-reduced rows
-  #found = new Map();    // word → row or −1, for embed: a find() is an embind call with a string copy
-
-  constructor(name, vectors, core, lab) {
-    this.#vectors = vectors;
-    this.#core = core;
-    this.#lab = lab;
-    this.name = name;
-    this.dim = vectors.dim();
-    this.size = vectors.size();
-    this.componentRms = vectors.componentRms();
-    Object.freeze(this);
-  }
-
-  /** Like lab.tokenize, but a hyphenated word this vocabulary lacks is split at its hyphens. */
-  tokenize(text) {
-    checkText(text);
-    return this.#live().tokenize(wellFormed(text));
-  }
-
-  has(word) {
-    if (typeof word !== 'string') throw new TypeError('word must be a string');
-    return this.#live().find(word) >= 0;
-  }
-
-  /** The word's vector (a copy). Throws RangeError when the word is not in the set. */
-  vector(word) {
-    return this.#row(this.#rowOf(word));
-  }
-
-  /** Words by index (0 = most frequent for GloVe). */
-  word(index) {
-    checkInt('index', index, 0, this.size - 1);
-    return this.#live().word(index);
-  }
-
-  /** The k nearest words by cosine, best first; a query word is itself excluded. */
-  neighbors(wordOrVector, k = 10) {
-    checkInt('k', k, 1, Math.min(1000, this.size));
-    const vectors = this.#live();
-    let query;
-    let exclude = -1;
-    if (typeof wordOrVector === 'string') {
-      exclude = this.#rowOf(wordOrVector);
-      query = this.#row(exclude);
-    } else {
-      checkMatrix('vector', wordOrVector, this.dim);
-      query = wordOrVector;
-    }
-    return this.#lab[TOP_K](vectors, this.dim, query, k, exclude).map(({ row, cosine }) => ({ word: vectors.word(row), cosine }));
-  }
-
-  /**
-   * Decodes n vectors against the whole vocabulary by cosine: { best, cosine } per query, and with
-   * options.truth (row indices, e.g. from indexOf) the 1-based rank of the true word.
-   */
-  nearest(queries, n, options = {}) {
-    const vectors = this.#live();
-    return this.#lab[DECODE](vectors, this.size, this.dim, queries, n, options);
-  }
-
-  /**
-   * Identity retrieval of n tokens: decodes x_p = α·vectors_p + PE(p) (additive, PE with base and
-   * layout) or x_p = α·vectors_p (additive: false, rotary's input) against the whole vocabulary by
-   * cosine — the same answer as nearest() on those x_p, but cached (a word's scores against the
-   * vocabulary and each position's are kept between calls; an unchanged token is not decoded
-   * again), so a keystroke costs about one new word's decode. vectors: Float32Array(n·dim) of
-   * unscaled word vectors (e.g. embed(tokens).vectors). → { best: Uint32Array, cosine:
-   * Float32Array, rank: Uint32Array } with rank the 1-based rank of the token's own word, 0 for a
-   * token outside the vocabulary.
-   */
-  identity(tokens, vectors, options = {}) {
-    checkTokens(tokens);
-    checkOptions('options', options, ['alpha', 'additive', 'base', 'layout']);
-    const n = tokens.length;
-    const d = this.dim;
-    checkElements(n * d);
-    checkMatrix('vectors', vectors, n * d);
-    const alpha = checkFloat32('alpha', options.alpha ?? 1);
-    const additive = options.additive ?? true;
-    if (typeof additive !== 'boolean') throw new TypeError('additive must be a boolean');
-    const base = checkBase(options.base ?? 10000);
-    const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
-    if (additive && d % 2 !== 0) throw new RangeError(`additive identity needs an even dimension (dimensions form pairs), got ${d}`);
-    const live = this.#live();
-    const rows = new Uint32Array(n);
-    for (let p = 0; p < n; p++) {
-      const row = live.find(tokens[p]);
-      rows[p] = row >= 0 ? row : 0xffffffff;
-    }
-    return this.#lab[WITH_SCRATCH](n * d + 4 * n, (address) => {
-      const at = (i) => address + 4 * (n * d + i * n);
-      this.#core.HEAPF32.set(vectors, address / 4);
-      this.#core.HEAPU32.set(rows, at(0) / 4);
-      const error = live.identity(at(0), address, n, alpha, additive, base, layout, at(1), at(2), at(3));
-      if (error) throw new RangeError(error);
-      // Views re-read after the call: it may have grown the heap.
-      return {
-        best: this.#core.HEAPU32.slice(at(1) / 4, at(1) / 4 + n),
-        cosine: this.#core.HEAPF32.slice(at(2) / 4, at(2) / 4 + n),
-        rank: this.#core.HEAPU32.slice(at(3) / 4, at(3) / 4 + n),
-      };
-    });
-  }
-
-  /** Every vector, row i for word(i): a Float32Array(size*dim) copy. */
-  rows() {
-    return this.#live().rows().slice();
-  }
-
-  /** Row index of a word, or −1. */
-  indexOf(word) {
-    if (typeof word !== 'string') throw new TypeError('word must be a string');
-    return this.#live().find(word);
-  }
-
-  /** Fraction of the vocabulary's variance kept by its first k principal axes. */
-  retained(k) {
-    checkInt('k', k, 1, this.dim);
-    return this.#live().pcaRetained(k);
-  }
-
-  /**
-   * PCA coordinates (first k axes, by decreasing variance) of n vectors: Float32Array(n*k).
-   * The axes are computed from the vocabulary on first use.
-   */
-  reduce(x, n, k) {
-    checkInt('n', n, 1, Math.floor(LIMITS.maxElements / this.dim));
-    checkInt('k', k, 1, this.dim);
-    checkMatrix('x', x, n * this.dim);
-    const vectors = this.#live();
-    return this.#lab[WITH_SCRATCH](n * this.dim + n * k, (address) => {
-      this.#core.HEAPF32.set(x, address / 4);
-      const out = address + 4 * n * this.dim;
-      const error = vectors.reduce(address, n, k, out);
-      if (error) throw new RangeError(error);
-      return this.#core.HEAPF32.slice(out / 4, out / 4 + n * k);
-    });
-  }
-
-  /**
-   * The vocabulary reduced to k PCA coordinates, as a decoding vocabulary
-   * ({ size, dim, nearest, dispose }, see lab.vocabulary): what the concatenated scheme's word
-   * part is decoded against. Cached per k; disposed with this set.
-   */
-  reducedVocabulary(k) {
-    checkInt('k', k, 1, this.dim);
-    if (!this.#reduced.has(k)) {
-      const all = this.#live().rows().slice();
-      this.#reduced.set(k, this.#lab.vocabulary(this.reduce(all, this.size, k), this.size, k));
-    }
-    return this.#reduced.get(k);
-  }
-
-  /**
-   * Vectors for a token list: known words get their row; unknown ones a deterministic hashed
-   * N(0,1) vector scaled by componentRms, so they look like GloVe's in size. → { vectors, unknown }
-   */
-  embed(tokens) {
-    checkTokens(tokens);
-    const vectors = this.#live();
-    const dim = this.dim;
-    const out = new Float32Array(tokens.length * dim);
-    const rows = tokens.map((token) => {
-      let row = this.#found.get(token);
-      if (row === undefined) {
-        // Bounded: typing passes through many partial words.
-        if (this.#found.size >= FOUND_CACHE) this.#found.clear();
-        row = vectors.find(token);
-        this.#found.set(token, row);
-      }
-      return row;
-    });
-    // Known words first, through one view of the table (each rows() is an embind call); the
-    // unknown words' lab.embed may grow the heap, which detaches that view.
-    const table = vectors.rows();
-    rows.forEach((row, p) => {
-      if (row >= 0) out.set(table.subarray(row * dim, (row + 1) * dim), p * dim);
-    });
-    const unknown = rows.map((row, p) => {
-      if (row >= 0) return false;
-      const hashed = this.#lab.embed([tokens[p]], dim);
-      for (let j = 0; j < dim; j++) out[p * dim + j] = hashed[j] * this.componentRms;
-      return true;
-    });
-    return { vectors: out, unknown };
-  }
-
-  // The core's WordVectors, for lab.analysis (throws once disposed); not public API.
-  [VECTOR_HANDLE]() {
-    return this.#live();
-  }
-
-  dispose() {
-    for (const vocabulary of this.#reduced.values()) vocabulary.dispose();
-    this.#reduced.clear();
-    this.#found.clear();
-    this.#vectors?.delete();
-    this.#vectors = null;
-  }
-
-  #live() {
-    if (!this.#vectors) throw new RangeError('vectors: already disposed');
-    return this.#vectors;
-  }
-
-  #rowOf(word) {
-    if (typeof word !== 'string') throw new TypeError('word must be a string');
-    const row = this.#live().find(word);
-    if (row < 0) throw new RangeError(`word '${word}' is not in the ${this.name} vocabulary`);
-    return row;
-  }
-
-  #row(row) {
-    return this.#live().rows().slice(row * this.dim, (row + 1) * this.dim);
-  }
-}
-
 class Lab {
   #core;
-  #buffer = 0;      // heap address of the scratch buffer (bytes below)
-  #capacity = 0;    // in floats
+  #heap;     // the scratch buffer every call's arrays pass through (heap.mjs)
   #comparison;
   #glove;
   #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
@@ -478,6 +139,7 @@ class Lab {
 
   constructor(core, assets, gloveUrl, modelFiles, pretrained) {
     this.#core = core;
+    this.#heap = new Heap(core);
     this.#assets = assets;
     this.#gloveUrl = gloveUrl;
     this.#modelFiles = modelFiles;
@@ -509,11 +171,12 @@ class Lab {
   /**
    * The rules between scheme options (ALiBi head ≤ heads, T5 max distance beyond the exact
    * buckets, YaRN α < β) applied as the core applies them: → { options: every scheme option,
-   * settled, notes: [one sentence per value changed] }. Missing options take their defaults;
+   * settled, notes: [one sentence per value changed], scaleFactor: the RoPE extensions'
+   * s = max(1, evalLength/trainedLength) }. Missing options take their defaults;
    * each given one must be within its own limits (RangeError otherwise).
    */
   settleSchemeOptions(options = {}, { causal = false } = {}) {
-    const values = this.#schemeOptionValues(options, []);
+    const values = schemeOptionValues(this.#table, options, []);
     checkBoolean('causal', causal);
     // Pages ask on every keystroke with the same values: the last answer is kept (frozen), so a
     // keystroke does not cross into wasm for it.
@@ -528,20 +191,9 @@ class Lab {
       out[p.name] = settled.values[i];
     });
     const notes = settled.rules.map((rule) => RULE_NOTES[rule](given, out, settled.t5Exact));
-    const result = Object.freeze({ options: Object.freeze(out), notes: Object.freeze(notes) });
+    const result = Object.freeze({ options: Object.freeze(out), notes: Object.freeze(notes), scaleFactor: settled.scaleFactor });
     this.#settled = { key, result };
     return result;
-  }
-
-  // The scheme options' values in the table's order, defaults for the missing ones; types are
-  // checked here, limits and rules by the core (its messages name the option).
-  #schemeOptionValues(options, allowed) {
-    checkOptions('options', options, [...allowed, ...this.#table.paramNames]);
-    return this.#table.params.map((p) => {
-      const value = options[p.name] ?? p.default;
-      if (typeof value !== 'number') throw new TypeError(`${p.name} must be a number`);
-      return value;
-    });
   }
 
   /** Current wasm memory size in bytes (it grows and never shrinks); read-only, for leak tests. */
@@ -556,10 +208,10 @@ class Lab {
     checkEvenDim('d', d);
     checkElements(n * d);
     const base = checkBase(options.base ?? 10000);
-    const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
-    const [out] = this.#reserve(n * d);
-    this.#call(this.#core.sinusoidal(out, n, d, base, layout));
-    return this.#read(out, n * d);
+    const layout = checkEnum('layout', options.layout ?? LAYOUTS[0], LAYOUTS);
+    const [out] = this.#heap.reserve(n * d);
+    this.#heap.call(this.#core.sinusoidal(out, n, d, base, layout));
+    return this.#heap.read(out, n * d);
   }
 
   /** Rotary rotation: new Float32Array(n*d), row p rotated for position p + offset. */
@@ -567,10 +219,10 @@ class Lab {
     checkOptions('options', options, ['base', 'offset', 'pairing']);
     const { offset, pairing } = checkRotationInput(x, n, d, options);
     const base = checkBase(options.base ?? 10000);
-    const [input, out] = this.#reserve(n * d, n * d);
-    this.#write(input, x);
-    this.#call(this.#core.rotate(input, out, n, d, base, offset, pairing));
-    return this.#read(out, n * d);
+    const [input, out] = this.#heap.reserve(n * d, n * d);
+    this.#heap.write(input, x);
+    this.#heap.call(this.#core.rotate(input, out, n, d, base, offset, pairing));
+    return this.#heap.read(out, n * d);
   }
 
   /** softmax(q·kᵀ·scale [+ causal mask])·v → { weights: n×n, output: n×d }. */
@@ -583,20 +235,20 @@ class Lab {
     const causal = options.causal ?? false;
     if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
     const scale = checkFloat32('scale', options.scale ?? 1 / Math.sqrt(d));
-    const [qa, ka, va, weights, output] = this.#reserve(n * d, n * d, n * d, n * n, n * d);
-    this.#write(qa, q);
-    this.#write(ka, k);
-    this.#write(va, v);
-    this.#call(this.#core.attention(qa, ka, va, n, d, scale, causal, weights, output));
-    return { weights: this.#read(weights, n * n), output: this.#read(output, n * d) };
+    const [qa, ka, va, weights, output] = this.#heap.reserve(n * d, n * d, n * d, n * n, n * d);
+    this.#heap.write(qa, q);
+    this.#heap.write(ka, k);
+    this.#heap.write(va, v);
+    this.#heap.call(this.#core.attention(qa, ka, va, n, d, scale, causal, weights, output));
+    return { weights: this.#heap.read(weights, n * n), output: this.#heap.read(output, n * d) };
   }
 
   /** ALiBi slopes for `heads` heads (Press et al.): Float64Array(heads), head k's slope first. */
   alibiSlopes(heads) {
     checkInt('heads', heads, 1, LIMITS.maxHeads);
-    const [raw] = this.#reserve(2 * heads + 1);
+    const [raw] = this.#heap.reserve(2 * heads + 1);
     const out = align8(raw);
-    this.#call(this.#core.alibiSlopes(heads, out));
+    this.#heap.call(this.#core.alibiSlopes(heads, out));
     return this.#core.HEAPF64.slice(out / 8, out / 8 + heads);
   }
 
@@ -611,9 +263,9 @@ class Lab {
     const head = checkInt('head', options.head ?? 0, 0, heads - 1);
     const causal = checkBoolean('causal', options.causal ?? true);
     const slope = this.alibiSlopes(heads)[head];
-    const [out] = this.#reserve(n * n);
-    this.#call(this.#core.alibiBias(slope, n, causal, out));
-    return this.#read(out, n * n);
+    const [out] = this.#heap.reserve(n * n);
+    this.#heap.call(this.#core.alibiBias(slope, n, causal, out));
+    return this.#heap.read(out, n * n);
   }
 
   /**
@@ -630,12 +282,12 @@ class Lab {
     const maxExact = (bidirectional ? numBuckets / 2 : numBuckets) / 2;
     const maxDistance = checkInt('maxDistance', options.maxDistance ?? 128, maxExact + 1, LIMITS.maxT5Distance);
     const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
-    const [out, buckets, values] = this.#reserve(n * n, n * n, numBuckets);
-    this.#call(this.#core.t5Bias(n, bidirectional, numBuckets, maxDistance, seed, out, buckets, values));
+    const [out, buckets, values] = this.#heap.reserve(n * n, n * n, numBuckets);
+    this.#heap.call(this.#core.t5Bias(n, bidirectional, numBuckets, maxDistance, seed, out, buckets, values));
     return {
-      bias: this.#read(out, n * n),
+      bias: this.#heap.read(out, n * n),
       buckets: this.#core.HEAP32.slice(buckets / 4, buckets / 4 + n * n),
-      values: this.#read(values, numBuckets),
+      values: this.#heap.read(values, numBuckets),
     };
   }
 
@@ -658,9 +310,9 @@ class Lab {
     const beta = checkRange('beta', options.beta ?? ROPE_DEFAULTS.beta, 0, LIMITS.maxLength);
     if (!(beta > alpha)) throw new RangeError(`beta must be greater than alpha (got alpha ${alpha}, beta ${beta})`);
     const count = d / 2 + 2;
-    const [raw] = this.#reserve(2 * count + 1);
+    const [raw] = this.#heap.reserve(2 * count + 1);
     const out = align8(raw);
-    this.#call(this.#core.ropeFrequencies(d, base, scaling, trainedLength, evalLength, alpha, beta, out));
+    this.#heap.call(this.#core.ropeFrequencies(d, base, scaling, trainedLength, evalLength, alpha, beta, out));
     const values = this.#core.HEAPF64.slice(out / 8, out / 8 + count);
     return { frequencies: values.slice(0, d / 2), scale: values[d / 2], qkFactor: values[d / 2 + 1] };
   }
@@ -678,12 +330,12 @@ class Lab {
         throw new RangeError(`frequencies[${i}] must be from 0 to 1 (got ${frequencies[i]})`);
       }
     }
-    const [input, out, raw] = this.#reserve(n * d, n * d, d + 1);
+    const [input, out, raw] = this.#heap.reserve(n * d, n * d, d + 1);
     const omega = align8(raw);
-    this.#write(input, x);
+    this.#heap.write(input, x);
     this.#core.HEAPF64.set(frequencies, omega / 8);
-    this.#call(this.#core.rotateWith(input, out, n, d, omega, offset, pairing));
-    return this.#read(out, n * d);
+    this.#heap.call(this.#core.rotateWith(input, out, n, d, omega, offset, pairing));
+    return this.#heap.read(out, n * d);
   }
 
   /**
@@ -698,10 +350,10 @@ class Lab {
     const role = checkEnum('role', options.role ?? 'query', XPOS_ROLES);
     const gamma = checkRange('gamma', options.gamma ?? 0.4, Number.MIN_VALUE, 1e6);
     const scaleBase = checkRange('scaleBase', options.scaleBase ?? 512, 1, 1e9);
-    const [input, out] = this.#reserve(n * d, n * d);
-    this.#write(input, x);
-    this.#call(this.#core.xposRotate(input, out, n, d, base, offset, pairing, gamma, scaleBase, role === 1));
-    return this.#read(out, n * d);
+    const [input, out] = this.#heap.reserve(n * d, n * d);
+    this.#heap.write(input, x);
+    this.#heap.call(this.#core.xposRotate(input, out, n, d, base, offset, pairing, gamma, scaleBase, role === 1));
+    return this.#heap.read(out, n * d);
   }
 
   /**
@@ -714,9 +366,9 @@ class Lab {
     checkEvenDim('d', d);
     checkElements(n * d);
     const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
-    const [out] = this.#reserve(n * d);
-    this.#call(this.#core.learnedTable(out, n, d, seed));
-    return this.#read(out, n * d);
+    const [out] = this.#heap.reserve(n * d);
+    this.#heap.call(this.#core.learnedTable(out, n, d, seed));
+    return this.#heap.read(out, n * d);
   }
 
   /** Lowercased word and punctuation tokens (rules: docs/API.md, "Tokenizer"). */
@@ -729,11 +381,11 @@ class Lab {
     checkTokens(tokens);
     checkEvenDim('d', d);
     checkElements(tokens.length * d);
-    const [row] = this.#reserve(d);
+    const [row] = this.#heap.reserve(d);
     const out = new Float32Array(tokens.length * d);
     for (let p = 0; p < tokens.length; p++) {
-      this.#call(this.#core.syntheticEmbedding(tokens[p], row, d));
-      out.set(this.#view(row, d), p * d);
+      this.#heap.call(this.#core.syntheticEmbedding(tokens[p], row, d));
+      out.set(this.#heap.view(row, d), p * d);
     }
     return out;
   }
@@ -752,88 +404,7 @@ class Lab {
    */
   compare(embeddings, n, d, options = {}) {
     this.#comparison ??= new this.#core.Comparison();
-    return this[COMPARE_WITH](this.#comparison, embeddings, n, d, options);
-  }
-
-  [COMPARE_WITH](c, embeddings, n, d, options) {
-    const args = this[COMPARE_ARGS](options, d);
-    checkInt('n', n, 1, LIMITS.maxCompareTokens);
-    checkMatrix('embeddings', embeddings, n * d);
-    const concatWords = options.concatWords;
-    if (concatWords !== undefined) checkMatrix('concatWords', concatWords, n * d);
-    const [input, reduced] = this.#reserve(n * d, concatWords === undefined ? 0 : n * d);
-    this.#write(input, embeddings);
-    if (concatWords !== undefined) this.#write(reduced, concatWords);
-    this.#call(c.configure(args.mask, args.params));
-    this.#call(c.run(input, n, d, args.alpha, args.base, args.layout, args.pairing, args.dPos, args.concat, args.causal,
-      args.heads, args.seed, args.scale, concatWords === undefined ? 0 : reduced));
-    return this[LANES](c.lanes(), args, n, d, options.reuse);
-  }
-
-  // compare()'s options but the arrays, checked for width d (n is not needed): the core's
-  // arguments. extra: further option names the caller accepts.
-  [COMPARE_ARGS](options, d, extra = []) {
-    const params = this.#schemeOptionValues(options, [...COMPARE_OPTIONS, ...extra]);
-    checkEvenDim('d', d);
-    const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
-    const alpha = checkFloat32('alpha', options.alpha ?? 1);
-    const base = checkBase(options.base ?? 10000);
-    const layout = checkEnum('layout', options.layout ?? 'interleaved', LAYOUTS);
-    const pairing = checkEnum('pairing', options.pairing ?? 'interleaved', LAYOUTS);
-    const concat = checkEnum('concat', options.concat ?? 'same-width', CONCAT_MODES);
-    const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
-    const causal = options.causal ?? false;
-    if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
-    const heads = checkInt('heads', options.heads ?? 0, 0, LIMITS.maxHeads);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
-    // 0 tells the core "1/√d_head"; a given scale must stay positive once rounded to float32.
-    const scale = options.scale === undefined ? 0 : checkFloat32('scale', options.scale);
-    if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
-      throw new RangeError(`scale must be at least ${FLOAT32_MIN_NORMAL} (got ${scale})`);
-    }
-    const reuse = options.reuse;
-    if (reuse !== undefined && (reuse === null || typeof reuse !== 'object')) {
-      throw new TypeError('reuse must be a previous result of compare()');
-    }
-    return { schemes, mask: schemeMask(schemes), params, alpha, base, layout, pairing, concat, dPos, causal, heads, seed, scale };
-  }
-
-  // compare()'s result from the core's heap views of its lanes (lanes_view in
-  // src/bindings/analysis.cpp), copied out — into reuse's array of the same place and size if any
-  // (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512).
-  [LANES](raw, args, n, d, reuse) {
-    const { schemes, params, dPos, heads } = args;
-    const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
-    const copy = (view, old) => (old instanceof Float32Array && old.length === view.length ? (old.set(view), old) : view.slice());
-    if (schemes.includes('additive')) result.pe = copy(raw.pe, reuse?.pe);
-    if (schemes.includes('concatenated')) result.peConcat = copy(raw.peConcat, reuse?.peConcat);
-    for (const name of schemes) {
-      const core = raw.lanes[SCHEMES.indexOf(name)];
-      const old = reuse?.[name];
-      const lane = {
-        width: core.width,
-        x: copy(core.x, old?.x),
-        weights: copy(core.weights, old?.weights),
-        terms: copy(core.terms, old?.terms),
-        termNames: [...this.#table.byName[name].terms],
-        xMaxAbs: core.magnitudes[0],
-        termMaxAbs: Array.from(core.magnitudes.subarray(1)),
-      };
-      if (name === 'alibi') lane.slopes = core.parameters.slice();
-      if (name === 't5') lane.buckets = raw.buckets.slice();
-      if (name === 'learned') lane.trainedLength = params[this.#table.paramNames.indexOf('trainedLength')];
-      if (name === 'nope') {
-        lane.masked = copy(core.masked, old?.masked);
-        lane.unmasked = copy(core.unmasked, old?.unmasked);
-      }
-      if (this.#table.byName[name].family === 'rotation') {
-        lane.frequencies = core.parameters.slice();
-        lane.scaleFactor = core.scaleFactor;
-        if (name === 'yarn') lane.qkFactor = core.qkFactor;
-      }
-      result[name] = lane;
-    }
-    return result;
+    return compareWith(this.#heap, this.#table, this.#comparison, embeddings, n, d, options);
   }
 
   /**
@@ -851,44 +422,7 @@ class Lab {
    * one are not computed again.
    */
   analysis(vectors) {
-    const set = vectors instanceof WordVectorSet ? vectors : null;
-    if (!set) {
-      if (vectors === null || typeof vectors !== 'object') throw new TypeError('vectors must be a WordVectorSet or { synthetic: d }');
-      checkOptions('vectors', vectors, ['synthetic']);
-    }
-    const d = set ? set.dim : checkEvenDim('synthetic', vectors.synthetic);
-    let handle = new this.#core.Analysis();
-    if (set) handle.attach(set[VECTOR_HANDLE]());
-    const lab = this;
-    return {
-      update(text, options = {}) {
-        if (!handle) throw new RangeError('analysis: already disposed');
-        checkText(text);
-        if (options.concatWords !== undefined) throw new TypeError('options.concatWords is not an analysis option: the analysis makes the word part itself');
-        const args = lab[COMPARE_ARGS](options, d, ['maxTokens', 'peTables']);
-        const maxTokens = checkInt('maxTokens', options.maxTokens ?? LIMITS.maxCompareTokens, 1, LIMITS.maxCompareTokens);
-        const peTables = checkBoolean('peTables', options.peTables ?? false);
-        set?.[VECTOR_HANDLE]();  // throws once the set is disposed
-        const raw = handle.update(wellFormed(text), { ...args, schemes: args.mask, d, maxTokens, peTables });
-        if (raw.error) throw new RangeError(raw.error);
-        const n = raw.tokens.length;
-        const result = n ? lab[LANES](raw, args, n, d, options.reuse) : null;
-        const table = (lanes, view) => (n && peTables ? lanes ?? view.slice() : null);
-        return {
-          tokens: raw.tokens,
-          total: raw.total,
-          unknown: Array.from(raw.unknown, Boolean),
-          vectors: raw.embeddings.slice(),
-          result,
-          pe: table(result?.pe, raw.pe),
-          peConcat: table(result?.peConcat, raw.peConcat),
-        };
-      },
-      dispose() {
-        handle?.delete();
-        handle = null;
-      },
-    };
+    return analysis(this.#core, this.#heap, this.#table, vectors);
   }
 
   /**
@@ -907,28 +441,7 @@ class Lab {
    * → { maxDistance, curves: { [scheme]: Float32Array(maxDistance + 1) } }.
    */
   distanceCurves(options) {
-    const schemeOptions = this.#schemeOptionValues(options, [
-      'd', 'base', 'maxDistance', 'schemes', 'dPos', 'concat', 'causal',
-    ]);
-    const d = checkEvenDim('d', options.d);
-    const maxDistance = checkInt('maxDistance', options.maxDistance, 1, LIMITS.maxDistance);
-    if ((maxDistance + 1) * d > LIMITS.maxElements) {
-      throw new RangeError(`(maxDistance + 1)·d must be at most ${LIMITS.maxElements} (got ${(maxDistance + 1) * d})`);
-    }
-    const base = checkBase(options.base ?? 10000);
-    const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
-    const concat = checkEnum('concat', options.concat ?? 'same-width', CONCAT_MODES);
-    const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
-    const causal = checkBoolean('causal', options.causal ?? false);
-    const row = maxDistance + 1;
-    const [out] = this.#reserve(schemes.length * row);
-    this.#call(this.#core.distanceCurves(d, maxDistance, base, dPos, concat, causal, schemeMask(schemes),
-      schemeOptions, out));
-    // The core writes one row per requested scheme, in SCHEMES order; curves follow `schemes`.
-    const rowsInCoreOrder = SCHEMES.filter((name) => schemes.includes(name));
-    const curves = {};
-    for (const name of schemes) curves[name] = this.#read(out + 4 * rowsInCoreOrder.indexOf(name) * row, row);
-    return { maxDistance, curves };
+    return distanceCurves(this.#core, this.#heap, this.#table, options);
   }
 
   /**
@@ -1036,20 +549,7 @@ class Lab {
   }
 
   #parseVectors(name, bytes) {
-    const address = this.#core._malloc(Math.max(1, bytes.length));
-    if (!address) throw new RangeError(`not enough wasm memory for a ${bytes.length}-byte vector file`);
-    const vectors = new this.#core.WordVectors();
-    try {
-      this.#core.HEAPU8.set(bytes, address);
-      const error = vectors.load(address, bytes.length);
-      if (error) throw new RangeError(error);
-    } catch (error) {
-      vectors.delete();
-      throw error;
-    } finally {
-      this.#core._free(address);
-    }
-    return new WordVectorSet(name, vectors, this.#core, this);
+    return parseVectors(this.#core, this.#heap, this, name, bytes);
   }
 
   /** Population standard deviation of each column of an n×d matrix: Float32Array(d). */
@@ -1058,10 +558,10 @@ class Lab {
     checkInt('n', n, 1, Math.floor(LIMITS.maxElements / d));
     checkElements(n * d);
     checkMatrix('m', m, n * d);
-    const [input, out] = this.#reserve(n * d, d);
-    this.#write(input, m);
-    this.#call(this.#core.columnSpread(input, n, d, out));
-    return this.#read(out, d);
+    const [input, out] = this.#heap.reserve(n * d, d);
+    this.#heap.write(input, m);
+    this.#heap.call(this.#core.columnSpread(input, n, d, out));
+    return this.#heap.read(out, d);
   }
 
   /**
@@ -1073,11 +573,11 @@ class Lab {
     checkInt('k', k, 0, LIMITS.maxAttentionRows - n);
     checkMatrix('base', base, n * n);
     checkMatrix('shifted', shifted, (n + k) * (n + k));
-    const [b, s, out] = this.#reserve(n * n, (n + k) * (n + k), 1);
-    this.#write(b, base);
-    this.#write(s, shifted);
-    this.#call(this.#core.maxShiftChange(b, s, n, k, out));
-    return this.#view(out, 1)[0];
+    const [b, s, out] = this.#heap.reserve(n * n, (n + k) * (n + k), 1);
+    this.#heap.write(b, base);
+    this.#heap.write(s, shifted);
+    this.#heap.call(this.#core.maxShiftChange(b, s, n, k, out));
+    return this.#heap.view(out, 1)[0];
   }
 
   /** score[k] = PE(p)·PE(p+k) and bound[k] = RoFormer's decay bound, k = 0 … maxOffset. */
@@ -1087,9 +587,9 @@ class Lab {
     checkEvenDim('d', d);
     checkElements((maxOffset + 1) * d);
     const base = checkBase(options.base ?? 10000);
-    const [score, bound] = this.#reserve(maxOffset + 1, maxOffset + 1);
-    this.#call(this.#core.offsetCurves(maxOffset, d, base, score, bound));
-    return { score: this.#read(score, maxOffset + 1), bound: this.#read(bound, maxOffset + 1) };
+    const [score, bound] = this.#heap.reserve(maxOffset + 1, maxOffset + 1);
+    this.#heap.call(this.#core.offsetCurves(maxOffset, d, base, score, bound));
+    return { score: this.#heap.read(score, maxOffset + 1), bound: this.#heap.read(bound, maxOffset + 1) };
   }
 
   /** Mean and std of the cosine between random N(0, I_d) pairs (≈ 0 and ≈ 1/√d). */
@@ -1107,284 +607,6 @@ class Lab {
    * and with truth (row indices) the 1-based rank of the true row. Call dispose() when done.
    */
   vocabulary(rows, v, d) {
-    checkInt('v', v, 1, LIMITS.maxElements);
-    checkInt('d', d, 1, LIMITS.maxDim);
-    checkElements(v * d);
-    checkMatrix('rows', rows, v * d);
-    const [input] = this.#reserve(v * d);
-    this.#write(input, rows);
-    let handle = new this.#core.Vocabulary(input, v, d);
-    const lab = this;
-    return {
-      size: v,
-      dim: d,
-      nearest(queries, n, options = {}) {
-        if (!handle) throw new RangeError('vocabulary: already disposed');
-        return lab[DECODE](handle, v, d, queries, n, options);
-      },
-      /** The k rows most similar to one query by cosine, best first: [{ row, cosine }]. */
-      neighbors(query, k = 10) {
-        if (!handle) throw new RangeError('vocabulary: already disposed');
-        checkInt('k', k, 1, Math.min(1000, v));
-        checkMatrix('query', query, d);
-        return lab[TOP_K](handle, d, query, k, -1).map(({ row, cosine }) => ({ row, cosine }));
-      },
-      dispose() {
-        handle?.delete();
-        handle = null;
-      },
-    };
-  }
-
-  // The k best rows of a handle with neighbors(query, k, exclude, rows, cosines) → count (a
-  // Vocabulary or WordVectors): [{ row, cosine }], best first.
-  [TOP_K](handle, d, query, k, exclude) {
-    const [q, rows, cosines] = this.#reserve(d, k, k);
-    this.#write(q, query);
-    const found = handle.neighbors(q, k, exclude, rows, cosines);
-    const result = [];
-    for (let i = 0; i < found; i++) {
-      result.push({ row: this.#core.HEAPU32[rows / 4 + i], cosine: this.#core.HEAPF32[cosines / 4 + i] });
-    }
-    return result;
-  }
-
-  // Decodes queries against a handle with nearest(q, n, d, truth, best, cosine, rank) (a
-  // Vocabulary or WordVectors); shared by lab.vocabulary() and WordVectorSet.nearest().
-  [DECODE](handle, v, d, queries, n, options) {
-    checkOptions('options', options, ['truth']);
-    checkInt('n', n, 1, LIMITS.maxRows);
-    checkElements(n * d);
-    checkMatrix('queries', queries, n * d);
-    const truth = options.truth;
-    if (truth !== undefined) {
-      if (!Array.isArray(truth) && !ArrayBuffer.isView(truth)) throw new TypeError('truth must be an array of row indices');
-      if (truth.length !== n) throw new RangeError(`truth must have ${n} entries (one per query), got ${truth.length}`);
-      for (let i = 0; i < n; i++) checkInt(`truth[${i}]`, truth[i], 0, v - 1);
-    }
-    const [q, t, best, cosine, rank] = this.#reserve(n * d, n, n, n, n);
-    this.#write(q, queries);
-    if (truth !== undefined) this.#core.HEAPU32.set(truth, t / 4);
-    this.#call(handle.nearest(q, n, d, truth === undefined ? 0 : t, best, cosine, rank));
-    const u32 = (address) => this.#core.HEAPU32.slice(address / 4, address / 4 + n);
-    return {
-      best: u32(best),
-      cosine: this.#read(cosine, n),
-      ...(truth === undefined ? {} : { rank: u32(rank) }),
-    };
-  }
-
-  // Runs fn(address) with `floats` floats of scratch heap (for WordVectorSet; not public API).
-  [WITH_SCRATCH](floats, fn) {
-    const [address] = this.#reserve(floats);
-    return fn(address);
-  }
-
-  // Heap addresses for consecutive float arrays of the given lengths, in one reused allocation.
-  #reserve(...lengths) {
-    const total = lengths.reduce((a, b) => a + b, 0);
-    if (total > this.#capacity) {
-      if (this.#buffer) this.#core._free(this.#buffer);
-      this.#buffer = 0;
-      this.#capacity = 0;
-      const address = this.#core._malloc(total * 4);
-      if (!address) throw new RangeError(`not enough wasm memory for ${total} floats; use smaller n or d`);
-      this.#buffer = address;
-      this.#capacity = total;
-    }
-    const addresses = [];
-    let next = this.#buffer;
-    for (const length of lengths) {
-      addresses.push(next);
-      next += length * 4;
-    }
-    return addresses;
-  }
-
-  // Views are re-made on every use: memory growth replaces HEAPF32's buffer.
-  #view(address, length) {
-    return this.#core.HEAPF32.subarray(address / 4, address / 4 + length);
-  }
-
-  #write(address, values) {
-    this.#view(address, values.length).set(values);
-  }
-
-  #read(address, length) {
-    return this.#view(address, length).slice();
-  }
-
-  #call(error) {
-    if (error) throw new RangeError(error);
-  }
-}
-
-function checkSchemes(schemes) {
-  if (!Array.isArray(schemes)) throw new TypeError(`schemes must be an array of scheme names (${SCHEMES.join(', ')})`);
-  if (schemes.length === 0) throw new RangeError('schemes must name at least one scheme');
-  for (let i = 0; i < schemes.length; i++) {
-    checkEnum(`schemes[${i}]`, schemes[i], SCHEMES);
-    if (schemes.indexOf(schemes[i]) !== i) throw new RangeError(`schemes: '${schemes[i]}' appears twice`);
-  }
-  return schemes.slice();
-}
-
-// Bit i of the core's scheme set is SCHEMES[i].
-function schemeMask(schemes) {
-  return schemes.reduce((mask, name) => mask | (1 << SCHEMES.indexOf(name)), 0) >>> 0;
-}
-
-// dPos (default d/4 rounded to even, at least 2); its relation to d matters only when the
-// concatenated scheme is computed.
-function checkDPos(value, d, concat, needed) {
-  const dPos = checkInt('dPos', value ?? Math.max(2, 2 * Math.round(d / 8)), 2, LIMITS.maxDim);
-  if (dPos % 2 !== 0) throw new RangeError('dPos must be even');
-  if (needed && concat === 0 && dPos >= d) {
-    throw new RangeError(`dPos (${dPos}) must be smaller than d (${d}) for same-width concatenation, so d must be at least 4`);
-  }
-  return dPos;
-}
-
-// The note for each rule between scheme options (src/encodings/scheme_table.hpp, Rule, in its order): what
-// was given, what is used instead. The page shows it; the element shows it and says it once.
-const RULE_NOTES = [
-  (given, used) => `ALiBi head k = ${given.alibiHead} is more than H = ${given.alibiHeads} heads; using head ${used.alibiHead}.`,
-  (given, used, exact) => `T5 max distance ${given.t5MaxDistance} does not exceed the ${exact} exact buckets; using ${used.t5MaxDistance}.`,
-  (given, used) => `YaRN needs α < β (got α = ${given.yarnAlpha}, β = ${given.yarnBeta}); using α = ${used.yarnAlpha}, β = ${used.yarnBeta}.`,
-];
-
-// The core's table made ready for use: frozen copies, lookups by name. A core whose table differs
-// from scheme-table.mjs (which pages use before load: a dist/ built from another core) is refused.
-function deriveTable(table) {
-  const freeze = (value) => {
-    if (value && typeof value === 'object') Object.values(value).forEach(freeze);
-    return Object.freeze(value);
-  };
-  checkSameTable('schemeTable', SCHEME_TABLE, table);
-  const schemes = freeze(table.schemes);
-  const params = freeze(table.params);
-  return {
-    public: Object.freeze({ schemes, params, trainable: freeze(table.trainable) }),
-    params,
-    paramNames: params.map((p) => p.name),
-    byName: Object.fromEntries(schemes.map((s) => [s.name, s])),
-  };
-}
-
-// Every value scheme-table.mjs holds is the core's, at the same place (arrays of the same length).
-function checkSameTable(path, known, core) {
-  if (known === null || typeof known !== 'object') {
-    if (!Object.is(known, core)) throw new Error(`the wasm core's ${path} is ${core}; this module's scheme-table.mjs says ${known}`);
-    return;
-  }
-  if (Array.isArray(known) && known.length !== core?.length) {
-    throw new Error(`the wasm core's ${path} has ${core?.length} entries; this module's scheme-table.mjs has ${known.length}`);
-  }
-  for (const [key, value] of Object.entries(known)) checkSameTable(`${path}.${key}`, value, core?.[key]);
-}
-
-// The rows and position options that rotate, rotateWith and xpos share.
-function checkRotationInput(x, n, d, options) {
-  checkInt('n', n, 1, LIMITS.maxRows);
-  checkEvenDim('d', d);
-  checkElements(n * d);
-  checkMatrix('x', x, n * d);
-  return {
-    offset: checkInt('offset', options.offset ?? 0, -LIMITS.maxOffset, LIMITS.maxOffset),
-    pairing: checkEnum('pairing', options.pairing ?? 'interleaved', LAYOUTS),
-  };
-}
-
-function checkEvenDim(name, value) {
-  checkInt(name, value, 2, LIMITS.maxDim);
-  if (value % 2 !== 0) throw new RangeError(`${name} must be even (dimensions form pairs), got ${value}`);
-  return value;
-}
-
-function checkElements(count) {
-  if (count > LIMITS.maxElements) throw new RangeError(`n·d must be at most ${LIMITS.maxElements} (got ${count})`);
-}
-
-function checkFloat32(name, value) {
-  checkFinite(name, value);
-  if (Math.abs(value) > FLOAT32_MAX) throw new RangeError(`${name} must be within float32 range (got ${value})`);
-  return value;
-}
-
-function checkBase(value) {
-  checkFinite('base', value);
-  if (!(value > 1 && value <= LIMITS.maxBase)) {
-    throw new RangeError(`base must be greater than 1 and at most ${LIMITS.maxBase} (got ${value})`);
-  }
-  return value;
-}
-
-// Float64 arrays in the float scratch buffer: reserve 2k + 1 floats and round the address up.
-function align8(address) {
-  return (address + 7) & ~7;
-}
-
-function checkRange(name, value, min, max) {
-  checkFinite(name, value);
-  if (!(value >= min && value <= max)) throw new RangeError(`${name} must be from ${min} to ${max} (got ${value})`);
-  return value;
-}
-
-function checkMatrix(name, values, length) {
-  const isArrayLike = Array.isArray(values) || (ArrayBuffer.isView(values) && !(values instanceof DataView));
-  if (!isArrayLike) throw new TypeError(`${name} must be a Float32Array or an array of numbers`);
-  if (typeof values[0] === 'bigint') throw new TypeError(`${name} must hold numbers, not BigInts`);
-  if (values.length !== length) {
-    throw new RangeError(`${name} must have ${length} elements (n·d), got ${values.length}`);
-  }
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    if (typeof v !== 'number') throw new TypeError(`${name}[${i}] must be a number`);
-    if (!(Math.abs(v) <= FLOAT32_MAX)) throw new RangeError(`${name}[${i}] must be a finite float32 value (got ${v})`);
-  }
-}
-
-// Lone surrogates become U+FFFD (String.prototype.toWellFormed where the engine has it; the loop
-// serves the older engines that the scalar build exists for).
-function wellFormed(text) {
-  if (typeof text.toWellFormed === 'function') return text.toWellFormed();
-  let out = '';
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    const next = text.charCodeAt(i + 1);
-    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      out += text[i] + text[i + 1];
-      i++;
-    } else {
-      out += c >= 0xd800 && c <= 0xdfff ? '\uFFFD' : text[i];
-    }
-  }
-  return out;
-}
-
-// Bounded so that a pasted book cannot exhaust wasm memory (tokens take several times the
-// text's size); callers tokenize a prefix and say so.
-// A checked text as the core may take it: lone surrogates would corrupt Emscripten's UTF-8
-// conversion, so they become U+FFFD first.
-function preparedText(text) {
-  checkText(text);
-  return wellFormed(text);
-}
-
-function checkText(text) {
-  if (typeof text !== 'string') throw new TypeError('text must be a string');
-  if (text.length > LIMITS.maxTextLength) {
-    throw new RangeError(`text must be at most ${LIMITS.maxTextLength} characters (got ${text.length}); tokenize a shorter piece`);
-  }
-}
-
-function checkTokens(tokens) {
-  if (!Array.isArray(tokens)) throw new TypeError('tokens must be an array of strings');
-  if (tokens.length < 1 || tokens.length > LIMITS.maxRows) {
-    throw new RangeError(`tokens must hold 1 to ${LIMITS.maxRows} strings (got ${tokens.length})`);
-  }
-  // An index loop, not forEach: forEach would skip the holes of a sparse array.
-  for (let i = 0; i < tokens.length; i++) {
-    if (typeof tokens[i] !== 'string') throw new TypeError(`tokens[${i}] must be a string`);
+    return vocabulary(this.#core, this.#heap, rows, v, d);
   }
 }

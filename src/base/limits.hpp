@@ -18,6 +18,7 @@ inline constexpr std::size_t kMaxHeads = 64;
 inline constexpr double kMinBase = 1.0;                    // exclusive: base must exceed 1
 inline constexpr double kMaxBase = 1e12;
 inline constexpr double kMaxOffset = 32768.0;              // |offset|, an integer
+inline constexpr double kMaxAlpha = 1e6;                   // α scaling word vectors (model config, the page's lanes); > 0
 
 const char* check_rows_dim(std::size_t n, std::size_t d, std::size_t max_rows, bool d_must_be_even);
 const char* check_base(double base);

@@ -28,6 +28,15 @@ std::string one_of(const char* argument, const char* const (&names)[N], std::str
     return m + " (got '" + std::string(got) + "')";
 }
 
+// "<argument> must be 'a' or 'b'" ('a', 'b' or 'c' for three), for an enum that crosses as its
+// index into names (the JS API maps the name with the core's own list).
+template <std::size_t N>
+std::string either_of(const char* argument, const char* const (&names)[N]) {
+    std::string m = std::string(argument) + " must be ";
+    for (std::size_t i = 0; i < N; ++i) m += (i == 0 ? "'" : i + 1 == N ? " or '" : ", '") + std::string(names[i]) + "'";
+    return m;
+}
+
 // A limit as an error message writes it: 4096, 0.5, 1e9 (a power of ten from 1e6 up). Digit by
 // digit, without printf, which the element's cores (a byte budget) do not otherwise link; for
 // non-negative limits below 1e15 with at most 6 decimals.
@@ -47,6 +56,13 @@ inline std::string number_text(double v) {
     std::string fraction(6, '0');
     for (int i = 5; i >= 0; --i, micro /= 10) fraction[static_cast<std::size_t>(i)] = static_cast<char>('0' + micro % 10);
     return text + "." + fraction.substr(0, fraction.find_last_not_of('0') + 1);
+}
+
+// A power of two as messages write it: 1 << 26 → "2^26" (v a power of two).
+inline std::string power_of_two_text(unsigned long long v) {
+    unsigned e = 0;
+    while (e < 63 && (1ull << e) < v) ++e;
+    return "2^" + number_text(e);
 }
 
 // A float default as the decimal it was written as (1e-3f → "0.001", not 0.0010000000474974513):

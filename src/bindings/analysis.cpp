@@ -41,9 +41,9 @@ const char* scheme_options(const emscripten::val& values, posenc::SchemeOptions&
 // nullptr or what is wrong, checked before the casts to float, undefined beyond float32 range.
 const char* compare_config(double alpha, double base, int layout, int pairing, std::size_t d_pos, int concat_mode,
                            bool causal, std::size_t heads, double head_seed, double scale, posenc::CompareConfig& cfg) {
-    if (const char* e = check_layout(layout, "layout must be 'interleaved' or 'half'")) return e;
-    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
-    if (concat_mode != 0 && concat_mode != 1) return "concat must be 'same-width' or 'widened'";
+    if (const char* e = check_layout(layout)) return e;
+    if (const char* e = check_pairing(pairing)) return e;
+    if (const char* e = check_concat(concat_mode)) return e;
     if (!(head_seed >= 0 && head_seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
     if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
     if (const char* e = limits::check_scale(scale)) return e;
@@ -142,7 +142,7 @@ private:
 // out: one row of max_distance + 1 floats per scheme in the set, in Scheme order.
 std::string distance_curves(std::size_t d, std::size_t max_distance, double base, std::size_t d_pos, int concat_mode,
                             bool causal, std::uint32_t schemes, emscripten::val params, std::uintptr_t out) {
-    if (concat_mode != 0 && concat_mode != 1) return "concat must be 'same-width' or 'widened'";
+    if (const char* e = check_concat(concat_mode)) return e;
     posenc::SchemeOptions options;
     if (const char* e = scheme_options(params, options)) return e;
     posenc::CurveConfig cfg;
@@ -259,7 +259,7 @@ public:
         if (const char* e = limits::check_rows_dim(n, set_.dim, limits::kMaxRows, additive)) return e;
         if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
         if (const char* e = limits::check_base(base)) return e;
-        if (const char* e = check_layout(layout, "layout must be 'interleaved' or 'half'")) return e;
+        if (const char* e = check_layout(layout)) return e;
         const auto* truth = reinterpret_cast<const std::uint32_t*>(rows);
         for (std::size_t p = 0; p < n; ++p) {
             if (truth[p] != posenc::kNoTruth && truth[p] >= set_.count) {

@@ -15,6 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "base/names.hpp"
+#include "compare/compare.hpp"
+#include "encodings/phases.hpp"
 #include "encodings/scheme_table.hpp"
 
 namespace posenc::bindings {
@@ -30,8 +33,32 @@ inline bool all_finite(const float* p, std::size_t count) {
     return true;
 }
 
-inline const char* check_layout(int layout, const char* name_error) {
-    return (layout == 0 || layout == 1) ? nullptr : name_error;
+// The enums that cross as indices into the core's names (kLayoutNames, kConcatModeNames, which
+// the JS API maps names with): nullptr when value is one, else the message naming the argument.
+template <std::size_t N>
+inline bool indexes(int value, const char* const (&)[N]) { return value >= 0 && static_cast<std::size_t>(value) < N; }
+
+inline const char* check_layout(int value) {
+    static const std::string message = posenc::either_of("layout", posenc::kLayoutNames);
+    return indexes(value, posenc::kLayoutNames) ? nullptr : message.c_str();
+}
+
+inline const char* check_pairing(int value) {
+    static const std::string message = posenc::either_of("pairing", posenc::kLayoutNames);
+    return indexes(value, posenc::kLayoutNames) ? nullptr : message.c_str();
+}
+
+inline const char* check_concat(int value) {
+    static const std::string message = posenc::either_of("concat", posenc::kConcatModeNames);
+    return indexes(value, posenc::kConcatModeNames) ? nullptr : message.c_str();
+}
+
+// An enum's names (enum order) as a JS array.
+template <std::size_t N>
+emscripten::val name_list(const char* const (&names)[N]) {
+    emscripten::val list = emscripten::val::array();
+    for (const char* name : names) list.call<void>("push", std::string(name));
+    return list;
 }
 
 inline emscripten::val token_array(const std::vector<std::string>& tokens) {

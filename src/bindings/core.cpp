@@ -21,6 +21,7 @@
 #include "encodings/scheme_table.hpp"
 #include "encodings/schemes.hpp"
 #include "encodings/sinusoidal.hpp"
+#include "model/adamw.hpp"
 #include "vectors/tokenizer.hpp"
 
 namespace {
@@ -32,7 +33,7 @@ namespace limits = posenc::limits;
 std::string sinusoidal(std::uintptr_t out, std::size_t n, std::size_t d, double base, int layout) {
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
     if (const char* e = limits::check_base(base)) return e;
-    if (const char* e = check_layout(layout, "layout must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_layout(layout)) return e;
     posenc::sinusoidal_table(n, d, base, static_cast<Layout>(layout), heap(out));
     return {};
 }
@@ -42,7 +43,7 @@ std::string rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std::siz
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
     if (const char* e = limits::check_base(base)) return e;
     if (const char* e = limits::check_offset(offset)) return e;
-    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_pairing(pairing)) return e;
     posenc::rotate(heap(x), n, d, base, offset, static_cast<Layout>(pairing), heap(out));
     return {};
 }
@@ -163,7 +164,7 @@ std::string rotate_with(std::uintptr_t x, std::uintptr_t out, std::size_t n, std
                         double offset, int pairing) {
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
     if (const char* e = limits::check_offset(offset)) return e;
-    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_pairing(pairing)) return e;
     const double* omega = reinterpret_cast<const double*>(frequencies);
     for (std::size_t i = 0; i < d / 2; ++i) {
         if (!(omega[i] >= 0.0 && omega[i] <= 1.0)) return "frequencies must be numbers from 0 to 1";
@@ -177,7 +178,7 @@ std::string xpos_rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
     if (const char* e = limits::check_base(base)) return e;
     if (const char* e = limits::check_offset(offset)) return e;
-    if (const char* e = check_layout(pairing, "pairing must be 'interleaved' or 'half'")) return e;
+    if (const char* e = check_pairing(pairing)) return e;
     if (!(gamma > 0.0 && gamma <= 1e6)) return "gamma must be a positive number";
     if (!(scale_base >= 1.0 && scale_base <= 1e9)) return "scaleBase must be from 1 to 1e9";
     posenc::xpos_rotate(heap(x), n, d, base, offset, static_cast<Layout>(pairing), gamma, scale_base, key, heap(out));
@@ -258,6 +259,7 @@ emscripten::val limit_entries() {
         {"maxRows", limits::kMaxRows}, {"maxAttentionRows", limits::kMaxAttentionRows}, {"maxDim", limits::kMaxDim},
         {"maxElements", limits::kMaxElements}, {"maxCompareTokens", limits::kMaxCompareTokens},
         {"maxHeads", limits::kMaxHeads}, {"maxBase", limits::kMaxBase}, {"maxOffset", limits::kMaxOffset},
+        {"maxAlpha", limits::kMaxAlpha}, {"minLr", posenc::model::kMinLr}, {"maxLr", posenc::model::kMaxLr},
         {"maxBuckets", posenc::kMaxT5Buckets}, {"maxT5Distance", posenc::kMaxT5Distance},
         {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance},
         {"maxLength", posenc::kMaxRopeLength}};
@@ -266,16 +268,17 @@ emscripten::val limit_entries() {
     return out;
 }
 
-// { schemes, params, trainable, limits, ropeScalings, ropeDefaults } (web/posenc.mjs, deriveTable).
+// { schemes, params, trainable, limits, ropeScalings, layouts, concatModes, ropeDefaults }
+// (web/options.mjs, deriveTable).
 emscripten::val scheme_table() {
     emscripten::val table = emscripten::val::object();
     put(table, "schemes", emscripten::val(scheme_entries()));
     put(table, "params", emscripten::val(param_entries()));
     put(table, "trainable", emscripten::val(scheme_names(posenc::kTrainableSchemes)));
     put(table, "limits", emscripten::val(limit_entries()));
-    emscripten::val scalings = emscripten::val::array();
-    for (const char* name : posenc::kRopeScalingNames) scalings.call<void>("push", std::string(name));
-    put(table, "ropeScalings", scalings);
+    put(table, "ropeScalings", name_list(posenc::kRopeScalingNames));
+    put(table, "layouts", name_list(posenc::kLayoutNames));          // layout and pairing
+    put(table, "concatModes", name_list(posenc::kConcatModeNames));
     // ropeFrequencies' defaults (RopeScalingConfig's): L, and YaRN's ramp α, β.
     const posenc::RopeScalingConfig rope;
     emscripten::val defaults = emscripten::val::object();
@@ -288,7 +291,8 @@ emscripten::val scheme_table() {
 
 // The dependent rules (settle_params) on parameters in kParamTable's order: { values: the
 // settled numbers in the same order, rules: [indices of the posenc::Rule values applied],
-// t5Exact: the exact T5 buckets (their count, for the notes) }, or { error } when a value is
+// t5Exact: the exact T5 buckets (their count, for the notes), scaleFactor: the RoPE extensions'
+// s = max(1, L′/L) }, or { error } when a value is
 // outside its own limits. The JS API words the notes.
 emscripten::val settle_scheme_options(emscripten::val params, bool causal) {
     emscripten::val out = emscripten::val::object();
@@ -307,6 +311,11 @@ emscripten::val settle_scheme_options(emscripten::val params, bool causal) {
     put(out, "values", values);
     put(out, "rules", rules);
     put(out, "t5Exact", emscripten::val(posenc::t5_min_max_distance(static_cast<int>(v[posenc::Param::t5_buckets]), causal) - 1));
+    // The RoPE extensions' s for the settled L and L′, so no caller restates rope_scale_factor.
+    posenc::RopeScalingConfig rope;
+    rope.trained_length = v[posenc::Param::trained_length];
+    rope.eval_length = v[posenc::Param::eval_length];
+    put(out, "scaleFactor", emscripten::val(posenc::rope_scale_factor(rope)));
     return out;
 }
 

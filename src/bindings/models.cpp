@@ -348,9 +348,7 @@ emscripten::val model_limits() {
                                                       {"eps", o.eps}, {"weightDecay", o.weight_decay}, {"clip", o.clip}};
     for (const auto& [name, value] : defaults) adamw.set(name, std::stod(posenc::float_text(value)));
     limits.set("adamw", adamw);
-    emscripten::val kinds = emscripten::val::array();
-    for (const char* name : model::kSyntheticKindNames) kinds.call<void>("push", std::string(name));
-    limits.set("syntheticKinds", kinds);
+    limits.set("syntheticKinds", name_list(model::kSyntheticKindNames));
     return limits;
 }
 

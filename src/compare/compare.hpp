@@ -54,6 +54,9 @@
 namespace posenc {
 
 enum class ConcatMode { same_width, widened };
+// Its JS names in enum order (the first is the default): they cross to JS in the scheme table.
+inline constexpr const char* kConcatModeNames[] = {"same-width", "widened"};
+static_assert(sizeof(kConcatModeNames) / sizeof(kConcatModeNames[0]) == static_cast<std::size_t>(ConcatMode::widened) + 1);
 
 // Parameters of the further schemes (schemes.hpp has the formulas); defaults, limits and the
 // rules between them: the scheme table (scheme_table.hpp, kParamTable).

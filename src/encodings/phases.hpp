@@ -25,6 +25,9 @@ namespace posenc {
 
 // Which dimensions form a pair: (2i, 2i+1) or (i, i + d/2).
 enum class Layout { interleaved, half };
+// Its JS names in enum order (the first is the default): they cross to JS in the scheme table.
+inline constexpr const char* kLayoutNames[] = {"interleaved", "half"};
+static_assert(sizeof(kLayoutNames) / sizeof(kLayoutNames[0]) == static_cast<std::size_t>(Layout::half) + 1);
 
 inline constexpr double kMaxPosition = 65535.0;
 

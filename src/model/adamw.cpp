@@ -1,7 +1,9 @@
 #include "model/adamw.hpp"
 
 #include <cmath>
+#include <string>
 
+#include "base/names.hpp"
 #include "base/simd.hpp"
 
 namespace posenc::model {
@@ -31,7 +33,9 @@ inline void adamw_lane(F& param, F& m, F& v, F g, const AdamWConstants& k) {
 }  // namespace
 
 const char* validate(const AdamWOptions& o) {
-    if (!finite_in(o.lr, 0.0f, 1.0f)) return "lr must be a finite number from 0 to 1";
+    static const std::string lr_range =
+        "lr must be a finite number from " + number_text(kMinLr) + " to " + number_text(kMaxLr);
+    if (!finite_in(o.lr, static_cast<float>(kMinLr), static_cast<float>(kMaxLr))) return lr_range.c_str();
     if (!finite_in(o.beta1, 0.0f, 1.0f) || o.beta1 == 1.0f) return "beta1 must be a number from 0 to below 1";
     if (!finite_in(o.beta2, 0.0f, 1.0f) || o.beta2 == 1.0f) return "beta2 must be a number from 0 to below 1";
     if (!finite_in(o.eps, 0.0f, 1.0f) || o.eps == 0.0f) return "eps must be a number above 0 and at most 1";

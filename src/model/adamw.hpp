@@ -16,6 +16,11 @@
 
 namespace posenc::model {
 
+// lr's range, [kMinLr, kMaxLr]: validate's message is built from it, and the page's Train
+// settings take it through the scheme table's limits (minLr, maxLr), not restated.
+inline constexpr double kMinLr = 0.0;
+inline constexpr double kMaxLr = 1.0;
+
 struct AdamWOptions {
     float lr = 1e-3f;
     float beta1 = 0.9f;

@@ -25,6 +25,17 @@ const char* trainable_scheme_name(Scheme s) {
     return has(kTrainableSchemes, s) ? scheme_info(s).name : nullptr;
 }
 
+const char* trainable_scheme_message() {
+    static const std::string message = [] {
+        std::string m = "scheme must be one of ";
+        const char* separator = "";
+        for (const SchemeInfo& info : kSchemeTable)
+            if (info.trainable) m += separator + std::string(info.name), separator = ", ";
+        return m;
+    }();
+    return message.c_str();
+}
+
 bool trainable_scheme_from_name(std::string_view name, Scheme& out) {
     for (const SchemeInfo& info : kSchemeTable)
         if (info.trainable && name == info.name) return out = info.id, true;
@@ -32,12 +43,13 @@ bool trainable_scheme_from_name(std::string_view name, Scheme& out) {
 }
 
 const char* validate(const ModelConfig& cfg) {
-    if (!has(kTrainableSchemes, cfg.scheme))
-        return "scheme must be one of nope, additive, learned, concatenated, rotary, alibi, t5";
+    if (!has(kTrainableSchemes, cfg.scheme)) return trainable_scheme_message();
     static const std::string vocab = integer_range("vocab", 2, kMaxVocab), width = integer_range("d", 2, kMaxWidth),
                              layers = integer_range("layers", 1, kMaxLayers), heads = integer_range("heads", 1, kMaxHeads),
                              context = integer_range("context", 1, kMaxContext),
                              base = "base must be a number above 1 and at most " + number_text(limits::kMaxBase),
+                             alpha = "alpha must be a number above 0 and at most " + number_text(limits::kMaxAlpha),
+                             pairing = either_of("pairing", kLayoutNames),
                              too_big = "the model has more than 2^" + std::to_string(kMaxParametersLog2) +
                                        " parameters: reduce vocab, d or layers";
     if (cfg.vocab < 2 || cfg.vocab > kMaxVocab) return vocab.c_str();
@@ -54,10 +66,8 @@ const char* validate(const ModelConfig& cfg) {
         return "dPos applies to the concatenated scheme only";
     }
     if (!(cfg.base > limits::kMinBase) || !(cfg.base <= limits::kMaxBase)) return base.c_str();
-    if (cfg.pairing != Layout::interleaved && cfg.pairing != Layout::half)
-        return "pairing must be 'interleaved' or 'half'";
-    if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || cfg.alpha > 1e6f)
-        return "alpha must be a number above 0 and at most 1e6";
+    if (cfg.pairing != Layout::interleaved && cfg.pairing != Layout::half) return pairing.c_str();
+    if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || !(cfg.alpha <= limits::kMaxAlpha)) return alpha.c_str();
     if (cfg.scheme == Scheme::t5 && (cfg.t5_buckets != 0 || cfg.t5_max_distance != 0)) {
         const ModelConfig s = settled(cfg);  // 0 = derived; the derived values always pass
         // The scheme table's limits, with causal buckets (a model is always causal).

@@ -82,11 +82,12 @@ inline constexpr std::size_t kMaxParameters = std::size_t{1} << kMaxParametersLo
 // t5MaxDistance, seed, frozenEmbedding).
 const char* validate(const ModelConfig& cfg);
 
-// The JS API's name of a trainable scheme ("nope", "additive", "learned", "concatenated",
-// "rotary", "alibi", "t5"); nullptr for any other scheme.
+// The JS API's name of a trainable scheme (the table's name); nullptr for any other scheme.
 const char* trainable_scheme_name(Scheme s);
 // The trainable scheme of that name; false for any other name.
 bool trainable_scheme_from_name(std::string_view name, Scheme& out);
+// "scheme must be one of additive, concatenated, …": the trainable names in the table's order.
+const char* trainable_scheme_message();
 
 // How a tensor starts (DESIGN.md, Init; seeded per tensor): N(0, 0.02), N(0, 0.02/√(2L)) for
 // the two residual projections, 0, or 1.

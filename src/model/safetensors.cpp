@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "base/names.hpp"
 #include "model/json.hpp"
 
 namespace posenc::model {
@@ -94,13 +95,12 @@ std::string read_int(const JsonValue& v, const std::string& key, int& out) {
 std::string read_config_member(const std::string& key, const JsonValue& v, ModelConfig& cfg) {
     if (key == "scheme") {
         if (v.kind != JsonValue::Kind::string || !trainable_scheme_from_name(v.text, cfg.scheme))
-            return "scheme must be one of nope, additive, learned, concatenated, rotary, alibi, t5";
+            return trainable_scheme_message();
         return {};
     }
     if (key == "pairing") {
-        if (v.kind == JsonValue::Kind::string && v.text == "interleaved") return cfg.pairing = Layout::interleaved, "";
-        if (v.kind == JsonValue::Kind::string && v.text == "half") return cfg.pairing = Layout::half, "";
-        return "pairing must be 'interleaved' or 'half'";
+        if (v.kind == JsonValue::Kind::string && enum_from_name(kLayoutNames, v.text, cfg.pairing)) return "";
+        return either_of("pairing", kLayoutNames);
     }
     if (key == "base" || key == "alpha") {
         double value = 0;
@@ -139,7 +139,7 @@ std::string config_to_json(const ModelConfig& given) {
     json += ",\"context\":" + std::to_string(cfg.context);
     json += ",\"dPos\":" + std::to_string(cfg.d_pos);
     json += ",\"base\":" + format_number(cfg.base, 17);     // 17 digits: the same double back
-    json += std::string(",\"pairing\":\"") + (cfg.pairing == Layout::half ? "half" : "interleaved") + "\"";
+    json += std::string(",\"pairing\":\"") + kLayoutNames[static_cast<unsigned>(cfg.pairing)] + "\"";
     json += ",\"alpha\":" + format_number(cfg.alpha, 9);    // 9 digits: the same float back
     json += ",\"t5Buckets\":" + std::to_string(cfg.t5_buckets);
     json += ",\"t5MaxDistance\":" + std::to_string(cfg.t5_max_distance);

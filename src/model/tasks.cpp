@@ -4,6 +4,7 @@
 
 #include "model/config.hpp"
 #include "model/json.hpp"
+#include "base/names.hpp"
 #include "base/splitmix.hpp"
 
 namespace posenc::model {
@@ -76,10 +77,14 @@ void copy_window(const TextCorpus& corpus, std::size_t start, std::size_t T, std
 
 }  // namespace
 
+std::string text_too_long(const char* name) {
+    return std::string(name) + " has more than " + number_text(static_cast<double>(kMaxTextBytes)) + " bytes";
+}
+
 std::string build_corpus(std::string_view text, const std::vector<std::uint32_t>* vocabulary,
                          unsigned held_out_percent, TextCorpus& out) {
     if (text.empty()) return "text is empty";
-    if (text.size() > kMaxTextBytes) return "text has more than 67108864 bytes";
+    if (text.size() > kMaxTextBytes) return text_too_long("text");
     if (held_out_percent > kMaxHeldOutPercent) return "heldOutPercent must be an integer from 0 to 50";
     if (const std::size_t bad = first_invalid_utf8(text); bad != text.size())
         return "text is not valid UTF-8 (byte " + std::to_string(bad) + ")";

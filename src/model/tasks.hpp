@@ -50,6 +50,9 @@ inline constexpr std::int32_t kPadToken = 0;
 inline constexpr std::int32_t kSepToken = 1;
 inline constexpr std::int32_t kFirstSymbolToken = 2;
 
+// "<name> has more than 67108864 bytes", from kMaxTextBytes.
+std::string text_too_long(const char* name);
+
 struct TextCorpus {
     std::vector<std::uint32_t> vocabulary;  // sorted code points; id i ↔ vocabulary[i]
     std::vector<std::int32_t> ids;          // the text, N ids

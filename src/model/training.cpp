@@ -40,8 +40,8 @@ std::string TrainingTask::set_text(std::string_view text, unsigned held_out_perc
 
 std::string TrainingTask::set_words(const WordVocabulary& vocab, std::string_view text, std::string_view held_out) {
     if (vocab.empty()) return "vocab is empty";
-    if (text.size() > kMaxTextBytes) return "text has more than 67108864 bytes";
-    if (held_out.size() > kMaxTextBytes) return "heldOutText has more than 67108864 bytes";
+    if (text.size() > kMaxTextBytes) return text_too_long("text");
+    if (held_out.size() > kMaxTextBytes) return text_too_long("heldOutText");
     TextCorpus corpus;
     std::vector<std::int32_t> tail;
     vocab.encode(text, corpus.ids);
@@ -118,11 +118,14 @@ const char* validate_evaluation(const ModelConfig& cfg, const TrainingTask& task
                                 std::size_t batches, const EvalOptions& eval) {
     if (const char* e = validate(cfg, eval)) return e;
     if (const char* e = validate_task(cfg, task)) return e;
-    if (batches < 1 || batches > kMaxEvalBatches) return "batches must be an integer from 1 to 1024";
-    if (T < 2 || T > kMaxSequence) return "lengths must be integers from 2 to 4096";
-    if (B < 1 || B > kMaxBatch) return "B must be an integer from 1 to 1024";
-    if (workspace_sizes(cfg, B, T, false).total() > kMaxWorkspaceFloats)
-        return "B·length needs more than 2^26 floats of workspace: reduce B or lengths";
+    static const std::string batches_range = "batches must be an integer from 1 to " + std::to_string(kMaxEvalBatches),
+                             lengths_range = "lengths must be integers from 2 to " + std::to_string(kMaxSequence),
+                             batch_range = "B must be an integer from 1 to " + std::to_string(kMaxBatch);
+    if (batches < 1 || batches > kMaxEvalBatches) return batches_range.c_str();
+    if (T < 2 || T > kMaxSequence) return lengths_range.c_str();
+    if (B < 1 || B > kMaxBatch) return batch_range.c_str();
+    static const std::string too_big = workspace_message("B·length", "B or lengths");
+    if (workspace_sizes(cfg, B, T, false).total() > kMaxWorkspaceFloats) return too_big.c_str();
     return nullptr;
 }
 

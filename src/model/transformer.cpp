@@ -28,13 +28,19 @@ const char* check_length(const ModelConfig& cfg, std::size_t length, std::size_t
 
 }  // namespace
 
+std::string workspace_message(const char* what, const char* reduce) {
+    return std::string(what) + " needs more than " + power_of_two_text(kMaxWorkspaceFloats) +
+           " floats of workspace: reduce " + reduce;
+}
+
 const char* validate_shape(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training) {
     static const std::string batch = "B must be an integer from 1 to " + std::to_string(kMaxBatch),
-                             length = "T must be an integer from 1 to " + std::to_string(kMaxSequence);
+                             length = "T must be an integer from 1 to " + std::to_string(kMaxSequence),
+                             too_big = workspace_message("B·T", "B or T");
     if (B < 1 || B > kMaxBatch) return batch.c_str();
     return check_length(cfg, T, B, training, length.c_str(),
                         "T must be at most context for the learned scheme (its position table has context rows)",
-                        "B·T needs more than 2^26 floats of workspace: reduce B or T");
+                        too_big.c_str());
 }
 
 const char* validate_batch(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count, std::size_t B,
@@ -54,10 +60,11 @@ const char* validate_batch(const ModelConfig& cfg, const std::int32_t* tokens, s
 
 const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
                               std::size_t n) {
-    static const std::string length = "n must be an integer from 1 to " + std::to_string(kMaxSequence);
+    static const std::string length = "n must be an integer from 1 to " + std::to_string(kMaxSequence),
+                             too_big = workspace_message("n", "n");
     if (const char* e = check_length(cfg, n, 1, false, length.c_str(),
                                      "n must be at most context for the learned scheme (its position table has context rows)",
-                                     "n needs more than 2^26 floats of workspace: reduce n"))
+                                     too_big.c_str()))
         return e;
     if (token_count != n) return "tokens must hold n ids";
     return check_tokens(cfg, tokens, token_count);
@@ -66,9 +73,9 @@ const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens
 const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map) {
     if (map != kEveryMap && map >= cfg.layers * cfg.heads)
         return "options.layer and options.head must be from 0 to layers − 1 and from 0 to heads − 1";
-    return inspect_floats(cfg, n) > kMaxWorkspaceFloats
-               ? "n needs more than 2^26 floats for every layer's rows (inspect): reduce n"
-               : nullptr;
+    static const std::string too_big =
+        "n needs more than " + power_of_two_text(kMaxWorkspaceFloats) + " floats for every layer's rows (inspect): reduce n";
+    return inspect_floats(cfg, n) > kMaxWorkspaceFloats ? too_big.c_str() : nullptr;
 }
 
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {

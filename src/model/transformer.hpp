@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "model/adamw.hpp"
@@ -28,6 +29,9 @@ inline constexpr std::size_t kMaxBatch = 1024;                      // B
 inline constexpr double kMaxRopeFactor = 1024.0;                     // ropeScaling.factor (s) at evaluation
 inline constexpr std::size_t kMaxSequence = kMaxContext;            // T and n (evaluation may exceed context)
 inline constexpr std::uint64_t kMaxWorkspaceFloats = std::uint64_t{1} << 26;  // 256 MiB of activations
+
+// "<what> needs more than 2^26 floats of workspace: reduce <reduce>", from kMaxWorkspaceFloats.
+std::string workspace_message(const char* what, const char* reduce);
 
 // nullptr or a message naming the argument (tokens, B, T, mask, ropeScaling). token_count and
 // mask_count are the lengths the caller holds (mask_count ignored when mask is null).

@@ -7,8 +7,12 @@
 #include <string>
 
 #include "base/names.hpp"
+#include "compare/compare.hpp"
 #include "encodings/schemes.hpp"
+#include "model/adamw.hpp"
+#include "model/config.hpp"
 #include "model/tasks.hpp"
+#include "model/transformer.hpp"
 
 using namespace posenc;
 
@@ -42,4 +46,27 @@ TEST_CASE("limits and defaults as messages write them", "[names]") {
     CHECK(float_text(1e-8f) == "1e-08");
     CHECK(float_text(1.0f) == "1");
     CHECK(std::stod(float_text(1e-8f)) == 1e-8);  // what JS reads for lab.modelLimits.adamw.eps
+    CHECK(power_of_two_text(1ull << 26) == "2^26");
+    CHECK(power_of_two_text(1) == "2^0");
+}
+
+TEST_CASE("enums that cross as indices name their allowed values from the core's names", "[names]") {
+    CHECK(either_of("layout", kLayoutNames) == "layout must be 'interleaved' or 'half'");
+    CHECK(either_of("concat", kConcatModeNames) == "concat must be 'same-width' or 'widened'");
+    CHECK(either_of("kind", model::kSyntheticKindNames) == "kind must be 'copy', 'reverse' or 'sort'");
+    Layout pairing = Layout::interleaved;
+    CHECK((enum_from_name(kLayoutNames, "half", pairing) && pairing == Layout::half));
+}
+
+TEST_CASE("model messages are formatted from their constants", "[names]") {
+    using namespace posenc::model;
+    CHECK(workspace_message("B·T", "B or T") == "B·T needs more than 2^26 floats of workspace: reduce B or T");
+    CHECK(text_too_long("text") == "text has more than 67108864 bytes");
+    CHECK(std::string(trainable_scheme_message()) ==
+          "scheme must be one of additive, concatenated, rotary, learned, alibi, nope, t5");
+    AdamWOptions o;
+    o.lr = static_cast<float>(kMaxLr) * 2;
+    CHECK(std::string(validate(o)) == "lr must be a finite number from 0 to 1");
+    o.lr = static_cast<float>(kMaxLr);
+    CHECK(validate(o) == nullptr);
 }

@@ -341,7 +341,7 @@ TEST_CASE("weights file: hostile metadata and config", "[model][safetensors]") {
           "weights file: config: vocab must be a non-negative integer below 2^31");
     CHECK(with(replaced(header, "\\\"heads\\\":2", "\\\"heads\\\":3")) == "weights file: config: heads must divide d");
     CHECK(with(replaced(header, "\\\"rotary\\\"", "\\\"xpos\\\"")) ==
-          "weights file: config: scheme must be one of nope, additive, learned, concatenated, rotary, alibi, t5");
+          "weights file: config: scheme must be one of additive, concatenated, rotary, learned, alibi, nope, t5");
     CHECK(with(replaced(header, "\\\"seed\\\":", "\\\"seeds\\\":")) == "weights file: config: config has an unknown key \"seeds\"");
     CHECK(with(replaced(header, "\\\"base\\\":500000.25", "\\\"base\\\":1e999")) ==
           "weights file: config: base must be a number above 1 and at most 1e12");

@@ -6,6 +6,8 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { LIMITS, ROPE_SCALINGS, SCHEME_ROPE_SCALING, load } from '../../dist/posenc.mjs';
 import { SCHEME_TABLE } from '../../dist/scheme-table.mjs';
+import { LIMITS as TRAIN_LIMITS, TRAIN_SCHEMES, readTrainHash } from '../../dist/train/config.js';
+import { parseField } from '../../dist/pipeline/state.js';
 
 const listed = (names) => names.map((n) => `'${n}'`).join(', ');
 
@@ -65,6 +67,51 @@ describe('names across the boundary', () => {
     assert.deepEqual([...lab.modelLimits.syntheticKinds], ['copy', 'reverse', 'sort']);
     for (const kind of lab.modelLimits.syntheticKinds) lab.createTask({ kind, symbols: 4 }).dispose?.();
     assert.throws(() => lab.createTask({ kind: 'shuffle' }), { name: 'RangeError', message: /^kind must be one of 'text', 'copy', 'reverse', 'sort'/ });
+  });
+
+  it('the page takes its trainable schemes, lr range and α limit from the core’s table, not restated', () => {
+    assert.equal(TRAIN_SCHEMES, SCHEME_TABLE.trainable);
+    assert.deepEqual(TRAIN_LIMITS.lr, [SCHEME_TABLE.limits.minLr, SCHEME_TABLE.limits.maxLr]);
+    assert.deepEqual(TRAIN_LIMITS.lr, [0, 1]); // model/adamw.hpp, kMinLr and kMaxLr
+    assert.equal(readTrainHash(`#t.lr=${SCHEME_TABLE.limits.maxLr}`).lr, SCHEME_TABLE.limits.maxLr);
+    assert.notEqual(readTrainHash(`#t.lr=${SCHEME_TABLE.limits.maxLr * 1.5}`).lr, SCHEME_TABLE.limits.maxLr * 1.5);
+    assert.equal(SCHEME_TABLE.limits.maxAlpha, 1e6);
+    assert.equal(parseField('alpha', String(SCHEME_TABLE.limits.maxAlpha)), SCHEME_TABLE.limits.maxAlpha);
+    assert.equal(parseField('alpha', String(SCHEME_TABLE.limits.maxAlpha * 1.5)), undefined);
+  });
+
+  it('layouts and concatenation modes are the core’s names: its table’s order maps a name to its enum', () => {
+    assert.deepEqual([...SCHEME_TABLE.layouts], ['interleaved', 'half']);
+    assert.deepEqual([...SCHEME_TABLE.concatModes], ['same-width', 'widened']);
+    for (const name of SCHEME_TABLE.layouts) assert.equal(parseField('pairing', name), name);
+    for (const name of SCHEME_TABLE.concatModes) assert.equal(parseField('concat', name), name);
+    assert.equal(parseField('layout', 'halves'), undefined);
+    assert.throws(() => lab.sinusoidal(2, 4, { layout: 'halves' }),
+      { name: 'RangeError', message: `layout must be one of ${listed(SCHEME_TABLE.layouts)} (got 'halves')` });
+    // Row 1 at d = 4 (ω = 1, 0.01): 'half' puts the sines first, 'interleaved' pairs each with its cosine.
+    const within = (got, want) => want.forEach((w, j) => assert.ok(Math.abs(got[4 + j] - w) < 1e-6, `${j}: ${got[4 + j]} vs ${w}`));
+    within(lab.sinusoidal(2, 4, { layout: 'half' }), [Math.sin(1), Math.sin(0.01), Math.cos(1), Math.cos(0.01)]);
+    within(lab.sinusoidal(2, 4, { layout: 'interleaved' }), [Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)]);
+  });
+
+  it('s = max(1, L′/L) is the core’s: settleSchemeOptions returns it with the settled options', () => {
+    assert.equal(lab.settleSchemeOptions({ trainedLength: 2048, evalLength: 8192 }).scaleFactor, 4);
+    assert.equal(lab.settleSchemeOptions({ trainedLength: 4096, evalLength: 1024 }).scaleFactor, 1);
+    assert.equal(lab.settleSchemeOptions({ trainedLength: 3, evalLength: 7 }).scaleFactor,
+      lab.ropeFrequencies(2, { trainedLength: 3, evalLength: 7 }).scale);
+  });
+
+  it('lr is checked once, by the core: the API passes any number through and names the core’s range', (t) => {
+    if (!lab.modelLimits) return t.skip('this build has no model core');
+    const m = lab.createModel({ scheme: 'nope', vocab: 6, d: 8, layers: 1, heads: 2, context: 4, seed: 3 });
+    const tokens = new Int32Array([1, 2, 3, 4, 5, 0, 1, 2, 3, 4]);
+    const range = `lr must be a finite number from ${SCHEME_TABLE.limits.minLr} to ${SCHEME_TABLE.limits.maxLr}`;
+    for (const lr of [SCHEME_TABLE.limits.maxLr * 2, -0.5, NaN, Infinity]) {
+      assert.throws(() => m.trainStep(tokens, 2, 4, { lr }), { name: 'RangeError', message: range }, String(lr));
+    }
+    assert.throws(() => m.trainStep(tokens, 2, 4, { lr: '0.1' }), { name: 'TypeError', message: 'lr must be a number' });
+    assert.ok(Number.isFinite(m.trainStep(tokens, 2, 4, { lr: SCHEME_TABLE.limits.maxLr })));
+    m.dispose();
   });
 
   it('trainStep’s AdamW defaults are the core’s AdamWOptions, as written in DESIGN.md', (t) => {

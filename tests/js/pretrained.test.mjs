@@ -8,7 +8,7 @@ import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -182,9 +182,11 @@ describe('pretrained models: a copy of dist/ with a bad or missing file', () => 
   // A module copy in its own folder is its own instance, with its own models/ beside it.
   function copyDist(edit) {
     const dir = mkdtempSync(join(tmpdir(), 'posenc-pretrained-'));
-    for (const file of ['posenc.mjs', 'model.mjs', 'checks.mjs', 'scheme-table.mjs', 'posenc-core-simd.mjs', 'posenc-core-simd.wasm',
-      'posenc-core-scalar.mjs', 'posenc-core-scalar.wasm', 'cores.mjs', 'glove-6b-100d-20k.i8', 'posenc-models-simd.mjs', 'posenc-models-simd.wasm',
-      'posenc-models-scalar.mjs', 'posenc-models-scalar.wasm']) cpSync(join(ROOT, 'dist', file), join(dir, file));
+    // Every module the package ships at dist/'s top (package.json's dist/*.mjs: the API's modules,
+    // the cores' glue), the cores and GloVe.
+    const modules = readdirSync(join(ROOT, 'dist')).filter((file) => file.endsWith('.mjs'));
+    for (const file of [...modules, 'posenc-core-simd.wasm', 'posenc-core-scalar.wasm', 'glove-6b-100d-20k.i8',
+      'posenc-models-simd.wasm', 'posenc-models-scalar.wasm']) cpSync(join(ROOT, 'dist', file), join(dir, file));
     cpSync(join(ROOT, 'dist/models'), join(dir, 'models'), { recursive: true });
     edit(dir);
     return dir;

@@ -124,9 +124,9 @@ describe('a core whose table disagrees with scheme-table.mjs (SCHEMES, SCHEME_LA
 
   it('a renamed scheme, a relabelled one, a different RoPE scaling, limit or default, a missing scheme each reject load()', async () => {
     const { schemes, params, trainable } = await real();
-    const { ropeScalings, ropeDefaults } = SCHEME_TABLE;
+    const { ropeScalings, layouts, concatModes, ropeDefaults } = SCHEME_TABLE;
     const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, limits: { ...LIMITS },
-      ropeScalings, ropeDefaults, ...change });
+      ropeScalings, layouts, concatModes, ropeDefaults, ...change });
     const cases = [
       [table({ schemes: schemes.map((s, i) => ({ ...s, name: i === 9 ? 'rope-ntk2' : s.name })) }), /schemes\.9\.name is rope-ntk2/],
       [table({ schemes: schemes.map((s, i) => ({ ...s, label: i === 0 ? 'Added' : s.label })) }), /schemes\.0\.label is Added/],
@@ -137,6 +137,7 @@ describe('a core whose table disagrees with scheme-table.mjs (SCHEMES, SCHEME_LA
       // Names cross the boundary, so a reordered enum is harmless to callers, but the page's list must still match.
       [table({ ropeScalings: ['none', 'ntk', 'pi', 'yarn'] }), /ropeScalings\.1 is ntk/],
       [table({ ropeDefaults: { ...ropeDefaults, beta: 16 } }), /ropeDefaults\.beta is 16/],
+      [table({ layouts: ['half', 'interleaved'] }), /layouts\.0 is half/],
     ];
     for (const [index, [stand, message]] of cases.entries()) {
       const module = await import(`../../dist/posenc.mjs?stand-in=${index}`);

@@ -3,7 +3,7 @@
 // a run (web/train/summary.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULTS, MIN_SHARE, nextShare, readTrainHash, trainingShare, writeTrainHash } from '../../web/train/config.js';
+import { DEFAULTS, MIN_SHARE, nextShare, readTrainHash, trainingShare, writeTrainHash } from '../../dist/train/config.js';
 import { describeRun } from '../../web/train/summary.js';
 import { seedComparison } from '../../web/pipeline/intervals.js';
 

@@ -35,8 +35,8 @@ export const DEFAULTS = Object.freeze({
   d: 64,
   base: 10000,
   scale: 'auto',
-  layout: 'interleaved',
-  pairing: 'interleaved',
+  layout: PAGE_DEFAULTS.layout,
+  pairing: PAGE_DEFAULTS.pairing,
   causal: false,
   trainedLength: PAGE_DEFAULTS.trainedLength, // L and L′: the learned table's rows, the RoPE
   evalLength: PAGE_DEFAULTS.evalLength,       // extensions' scale s = max(1, L′/L), the angle panel

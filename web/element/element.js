@@ -9,6 +9,7 @@
 // view. Everything lives in a shadow root: host styles do not reach in, ours do not leak out.
 // Bad attribute values fall back to their defaults with one console warning each.
 import { setCoreLoader } from '../posenc.mjs';
+import { SCHEME_TABLE } from '../scheme-table.mjs';
 import createCore from 'posenc:core-glue';
 import cores from 'posenc:cores';
 import { decodeLzma } from './lzma.js';
@@ -363,8 +364,8 @@ export class PosencLabElement extends HTMLElement {
       d: () => number('d', 'd', { min: 4, max: 1024, step: 2 }),
       base: () => number('base', 'Base', { min: 1.0001, step: 'any' }),
       scale: () => number('scale', 'Scale α', { min: 0, step: 'any', placeholder: 'auto' }),
-      layout: () => select('layout', 'PE layout', [['interleaved', 'interleaved'], ['half', 'half']]),
-      pairing: () => select('pairing', 'RoPE pairing', [['interleaved', 'interleaved'], ['half', 'half']]),
+      layout: () => select('layout', 'PE layout', SCHEME_TABLE.layouts.map((name) => [name, name])),
+      pairing: () => select('pairing', 'RoPE pairing', SCHEME_TABLE.layouts.map((name) => [name, name])),
       causal: () => {
         const wrap = element('label');
         const input = element('input');

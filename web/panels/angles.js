@@ -38,7 +38,7 @@ export function createAnglesPanel(slot) {
       const pairs = dHead / 2;
       const ask = (scaling) => lab.ropeFrequencies(dHead, { base, scaling, trainedLength, evalLength, alpha: yarnAlpha, beta: yarnBeta });
       const plain = ask('none');
-      const s = Math.max(1, evalLength / trainedLength);
+      const s = plain.scale; // the core's max(1, L′/L)
       const x = Array.from({ length: pairs }, (_, i) => i);
       const log = (values) => Array.from(values, (v) => (v > 0 ? Math.log10(v) : NaN));
       const results = ropeVariants(lab).map((variant) => ({ ...variant, ...angleReach(plain.frequencies, ask(variant.scaling).frequencies, trainedLength, evalLength) }));

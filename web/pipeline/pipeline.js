@@ -38,12 +38,9 @@ export function settleSettings(lab, state, source, { trainedAvailable = false, t
   // The rules between scheme options are the core's (lab.settleSchemeOptions): one fallback and
   // one note for the page and the element.
   const given = Object.fromEntries(lab.schemeTable.params.map(({ name }) => [name, state[name]]));
-  const { options, notes: settled } = lab.settleSchemeOptions(given, { causal: state.causal });
+  const { options, notes: settled, scaleFactor } = lab.settleSchemeOptions(given, { causal: state.causal });
   notes.push(...settled);
-  return {
-    d, dPos, dWord, concatWidth, heads, trained, headChoices, alpha, notes, ...options,
-    scale: Math.max(1, state.evalLength / state.trainedLength),
-  };
+  return { d, dPos, dWord, concatWidth, heads, trained, headChoices, alpha, notes, ...options, scale: scaleFactor };
 }
 
 /** The scheme parameters of settled settings, by name (compare's and distanceCurves' options). */

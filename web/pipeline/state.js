@@ -7,7 +7,12 @@ import { SCHEMES } from '../posenc.mjs';
 import { SCHEME_TABLE } from '../scheme-table.mjs';
 
 // The core's limits (base/limits.hpp), not restated.
-const { maxHeads: MAX_HEADS, maxBase: MAX_BASE } = SCHEME_TABLE.limits;
+const { maxHeads: MAX_HEADS, maxBase: MAX_BASE, maxAlpha: MAX_ALPHA } = SCHEME_TABLE.limits;
+const exponent = (v) => v.toExponential().replace('+', ''); // 1e12, as the core's messages write it
+// The core's names (its Layout and ConcatMode enums; the first is the default): a field of one of
+// them parses to itself, and its description lists them.
+const { layouts: LAYOUTS, concatModes: CONCAT_MODES } = SCHEME_TABLE;
+const oneOf = (key, names) => [key, (t) => (names.includes(t) ? t : undefined), names.map((n) => `'${n}'`).join(' or ')];
 
 export const MAX_TOKENS = 512;
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';
@@ -31,11 +36,11 @@ export const DEFAULTS = Object.freeze({
   vectors: 'glove',        // 'glove' | 'synthetic' ('custom' is never put in a link)
   d: 64,                   // synthetic vectors only; GloVe fixes d = 100
   dPos: 0,                 // 0 = automatic: d/4 rounded to even
-  concat: 'same-width',
+  concat: CONCAT_MODES[0],
   base: 10000,
   alpha: 'auto',           // GloVe: 1/componentRms; synthetic: 1
-  layout: 'interleaved',
-  pairing: 'interleaved',
+  layout: LAYOUTS[0],
+  pairing: LAYOUTS[0],
   causal: false,
   heads: TRAINED_HEADS,     // the shipped models' heads (W = I where a lane has none), or 0 = W = I
   headLayer: 1,            // trained heads: the layer and head the lanes show (1-based)
@@ -119,11 +124,11 @@ export const FIELDS = {
   vectors: ['v', (t) => (['glove', 'synthetic'].includes(t) ? t : undefined), "'glove' or 'synthetic'"],
   d: ['d', (t) => { const v = num(t); return isEven(v) && v >= 4 && v <= 1024 ? v : undefined; }, 'an even number from 4 to 1024'],
   dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= 1024) ? v : undefined; }, 'an even number from 2 to 1024'],
-  concat: ['cm', (t) => (['same-width', 'widened'].includes(t) ? t : undefined), "'same-width' or 'widened'"],
-  base: ['b', (t) => { const v = num(t); return v > 1 && v <= MAX_BASE ? v : undefined; }, `a number above 1 and at most ${MAX_BASE.toExponential().replace('+', '')}`],
-  alpha: ['a', (t) => { if (t === 'auto') return t; const v = num(t); return v > 0 && v <= 1e6 ? v : undefined; }, "'auto' or a number above 0 and at most 10⁶"],
-  layout: ['lay', (t) => (['interleaved', 'half'].includes(t) ? t : undefined), "'interleaved' or 'half'"],
-  pairing: ['pair', (t) => (['interleaved', 'half'].includes(t) ? t : undefined), "'interleaved' or 'half'"],
+  concat: oneOf('cm', CONCAT_MODES),
+  base: ['b', (t) => { const v = num(t); return v > 1 && v <= MAX_BASE ? v : undefined; }, `a number above 1 and at most ${exponent(MAX_BASE)}`],
+  alpha: ['a', (t) => { if (t === 'auto') return t; const v = num(t); return v > 0 && v <= MAX_ALPHA ? v : undefined; }, `'auto' or a number above 0 and at most ${exponent(MAX_ALPHA)}`],
+  layout: oneOf('lay', LAYOUTS),
+  pairing: oneOf('pair', LAYOUTS),
   causal: ['c', (t) => (t === '1' ? true : t === '0' ? false : undefined), '0 or 1'],
   heads: ['h', parseHeads, `a whole number from 0 to ${MAX_HEADS}, or '${TRAINED_HEADS}'`],
   // Bounded by the shipped models' own layer and head counts when the lanes show them.

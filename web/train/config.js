@@ -1,8 +1,10 @@
 // The Train section's settings: defaults, limits, size presets and their round trip through the
-// URL hash (keys prefixed "t.", so the lanes' own keys are left alone). One home for each.
+// URL hash (keys prefixed "t.", so the lanes' own keys are left alone). One home for each; the
+// schemes and lr's range are the core's (scheme-table.mjs, generated from its table and limits).
+import { SCHEME_TABLE } from '../scheme-table.mjs';
 
-/** Schemes a model can be trained with (the core's ModelConfig schemes), in the page's order. */
-export const TRAIN_SCHEMES = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5'];
+/** Schemes a model can be trained with (the core's table's trainable ones), in its order. */
+export const TRAIN_SCHEMES = SCHEME_TABLE.trainable;
 export const MAX_TRAIN_SCHEMES = 4;
 
 export const TASKS = {
@@ -37,7 +39,7 @@ export const DEFAULTS = Object.freeze({
 export const LIMITS = {
   length: [8, 256],
   batch: [1, 64],
-  lr: [1e-5, 0.1],
+  lr: [SCHEME_TABLE.limits.minLr, SCHEME_TABLE.limits.maxLr], // AdamW's (model/adamw.hpp)
   seed: [0, 2 ** 32 - 1],
   steps: [1, 20000],
   textChars: 4000, // longer pasted texts train, but stay out of the link

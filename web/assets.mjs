@@ -1,0 +1,99 @@
+// The data files beside the JS API: where they are (load's assetsUrl), how their bytes are read
+// (from disk in Node, fetched elsewhere, with progress and abort), the shipped models' manifest
+// and the sha256 a pretrained file must match.
+import { SCHEME_LABELS } from './options.mjs';
+
+export const GLOVE_FILE = 'glove-6b-100d-20k.i8';
+const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
+
+// assetsUrl as a folder URL: relative ones resolve against the page (or, in Node, this module).
+// null when unset and this module has no folder: loaded from a blob: or data: URL, as anywidget
+// loads a notebook widget's module.
+export function assetsFolder(assetsUrl) {
+  if (assetsUrl === undefined) {
+    try {
+      return new URL('./', import.meta.url);
+    } catch {
+      return null; // URL.canParse would say so, but is missing before 2023's browsers
+    }
+  }
+  if (typeof assetsUrl !== 'string' && !(assetsUrl instanceof URL)) throw new TypeError('assetsUrl must be a string or a URL');
+  const base = typeof document === 'object' ? document.baseURI : import.meta.url;
+  let url;
+  try {
+    url = new URL(assetsUrl, base);
+  } catch {
+    throw new RangeError(`assetsUrl must be a URL (got '${assetsUrl}')`);
+  }
+  // A folder: "…/assets" and "…/assets/" both mean the files inside it.
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return url;
+}
+
+// Bytes of a data file: read from disk for file: URLs in Node, fetched otherwise. A fetch refused
+// by CORS only says "Failed to fetch", so the message names the likely cause. onProgress({ loaded,
+// total }) after each piece (total: the expected size, if known); signal aborts with an AbortError.
+export async function readAsset(url, { onProgress, signal, total } = {}) {
+  if (IS_NODE && url.protocol === 'file:') {
+    const { readFile } = await import('node:fs/promises');
+    let bytes;
+    try {
+      bytes = new Uint8Array(await readFile(url, { signal }));
+    } catch (error) {
+      if (error.name === 'AbortError') throw error;
+      throw new Error(`could not load ${url.href}: ${error.code ?? error.message}`);
+    }
+    onProgress?.({ loaded: bytes.length, total: bytes.length });
+    return bytes;
+  }
+  let response;
+  try {
+    response = await fetch(url, { signal });
+  } catch (error) {
+    if (error.name === 'AbortError') throw error;
+    throw new Error(`could not fetch ${url.href} (${error.message}; a file on another origin must be served with Access-Control-Allow-Origin)`);
+  }
+  if (!response.ok) throw new Error(`could not load ${url.href}: HTTP ${response.status}`);
+  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
+  const size = total ?? (Number(response.headers.get('content-length')) || undefined);
+  const pieces = [];
+  let loaded = 0;
+  for (const reader = response.body.getReader(); ;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    pieces.push(value);
+    loaded += value.length;
+    onProgress({ loaded, total: size ?? loaded });
+  }
+  const bytes = new Uint8Array(loaded);
+  pieces.reduce((at, piece) => (bytes.set(piece, at), at + piece.length), 0);
+  return bytes;
+}
+
+// The pretrained word-level models (data/models/, scripts/train-models), shipped in the data
+// folder as models/: their manifest, or none when it is missing or unreadable (or no folder is known).
+export const MODELS_DIR = 'models/';
+const PRETRAINED_KEYS = ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens', 'bytes', 'sha256'];
+
+export async function readManifest(assets, url = assets && new URL(`${MODELS_DIR}manifest.json`, assets)) {
+  if (!assets) return Object.freeze([]);
+  try {
+    const manifest = JSON.parse(new TextDecoder().decode(await readAsset(url)));
+    return Object.freeze(manifest.models.map((entry) => {
+      const picked = Object.fromEntries(PRETRAINED_KEYS.map((key) => [key, entry[key]]));
+      return Object.freeze({ ...picked, label: SCHEME_LABELS[entry.scheme], config: Object.freeze({ ...entry.config }) });
+    }));
+  } catch {
+    return Object.freeze([]);
+  }
+}
+
+export async function sha256Hex(bytes) {
+  if (!globalThis.crypto?.subtle) throw new Error('loadPretrained checks each file\'s sha256 with crypto.subtle, which only a secure context (https or localhost) has');
+  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
+  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+export function throwIfAborted(signal) {
+  if (signal?.aborted) throw signal.reason ?? new DOMException('loadPretrained was aborted', 'AbortError');
+}

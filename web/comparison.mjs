@@ -1,0 +1,185 @@
+// compare(), the one-call analysis and distanceCurves: the scheme lanes' options checked into the
+// core's arguments, run in the core, and its heap views copied out as the documented results
+// (docs/API.md). The lab (posenc.mjs) holds the core objects and delegates here.
+import { checkBoolean, checkEnum, checkInt, checkOptions } from './checks.mjs';
+import {
+  CLASSIC_SCHEMES, COMPARE_OPTIONS, CONCAT_MODES, FLOAT32_MIN_NORMAL, LAYOUTS, LIMITS, SCHEMES, checkBase, checkDPos,
+  checkEvenDim, checkFloat32, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
+} from './options.mjs';
+import { VECTOR_HANDLE, WordVectorSet } from './vectors.mjs';
+
+// compare() on a core Comparison c (the lab keeps one, so its products are reused between calls).
+export function compareWith(heap, table, c, embeddings, n, d, options) {
+  const args = compareArgs(table, options, d);
+  checkInt('n', n, 1, LIMITS.maxCompareTokens);
+  checkMatrix('embeddings', embeddings, n * d);
+  const concatWords = options.concatWords;
+  if (concatWords !== undefined) checkMatrix('concatWords', concatWords, n * d);
+  const [input, reduced] = heap.reserve(n * d, concatWords === undefined ? 0 : n * d);
+  heap.write(input, embeddings);
+  if (concatWords !== undefined) heap.write(reduced, concatWords);
+  heap.call(c.configure(args.mask, args.params));
+  heap.call(c.run(input, n, d, args.alpha, args.base, args.layout, args.pairing, args.dPos, args.concat, args.causal,
+    args.heads, args.seed, args.scale, concatWords === undefined ? 0 : reduced));
+  return lanes(table, c.lanes(), args, n, d, options.reuse);
+}
+
+// compare()'s options but the arrays, checked for width d (n is not needed): the core's
+// arguments. extra: further option names the caller accepts.
+function compareArgs(table, options, d, extra = []) {
+  const params = schemeOptionValues(table, options, [...COMPARE_OPTIONS, ...extra]);
+  checkEvenDim('d', d);
+  const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
+  const alpha = checkFloat32('alpha', options.alpha ?? 1);
+  const base = checkBase(options.base ?? 10000);
+  const layout = checkEnum('layout', options.layout ?? LAYOUTS[0], LAYOUTS);
+  const pairing = checkEnum('pairing', options.pairing ?? LAYOUTS[0], LAYOUTS);
+  const concat = checkEnum('concat', options.concat ?? CONCAT_MODES[0], CONCAT_MODES);
+  const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
+  const causal = options.causal ?? false;
+  if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
+  const heads = checkInt('heads', options.heads ?? 0, 0, LIMITS.maxHeads);
+  const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+  // 0 tells the core "1/√d_head"; a given scale must stay positive once rounded to float32.
+  const scale = options.scale === undefined ? 0 : checkFloat32('scale', options.scale);
+  if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
+    throw new RangeError(`scale must be at least ${FLOAT32_MIN_NORMAL} (got ${scale})`);
+  }
+  const reuse = options.reuse;
+  if (reuse !== undefined && (reuse === null || typeof reuse !== 'object')) {
+    throw new TypeError('reuse must be a previous result of compare()');
+  }
+  return { schemes, mask: schemeMask(schemes), params, alpha, base, layout, pairing, concat, dPos, causal, heads, seed, scale };
+}
+
+// compare()'s result from the core's heap views of its lanes (lanes_view in
+// src/bindings/analysis.cpp), copied out — into reuse's array of the same place and size if any
+// (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512).
+function lanes(table, raw, args, n, d, reuse) {
+  const { schemes, params, dPos, heads } = args;
+  const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
+  const copy = (view, old) => (old instanceof Float32Array && old.length === view.length ? (old.set(view), old) : view.slice());
+  if (schemes.includes('additive')) result.pe = copy(raw.pe, reuse?.pe);
+  if (schemes.includes('concatenated')) result.peConcat = copy(raw.peConcat, reuse?.peConcat);
+  for (const name of schemes) {
+    const core = raw.lanes[SCHEMES.indexOf(name)];
+    const old = reuse?.[name];
+    const lane = {
+      width: core.width,
+      x: copy(core.x, old?.x),
+      weights: copy(core.weights, old?.weights),
+      terms: copy(core.terms, old?.terms),
+      termNames: [...table.byName[name].terms],
+      xMaxAbs: core.magnitudes[0],
+      termMaxAbs: Array.from(core.magnitudes.subarray(1)),
+    };
+    if (name === 'alibi') lane.slopes = core.parameters.slice();
+    if (name === 't5') lane.buckets = raw.buckets.slice();
+    if (name === 'learned') lane.trainedLength = params[table.paramNames.indexOf('trainedLength')];
+    if (name === 'nope') {
+      lane.masked = copy(core.masked, old?.masked);
+      lane.unmasked = copy(core.unmasked, old?.unmasked);
+    }
+    if (table.byName[name].family === 'rotation') {
+      lane.frequencies = core.parameters.slice();
+      lane.scaleFactor = core.scaleFactor;
+      if (name === 'yarn') lane.qkFactor = core.qkFactor;
+    }
+    result[name] = lane;
+  }
+  return result;
+}
+
+/**
+ * One keystroke in one wasm call: text and settings in; tokens, word vectors and the chosen
+ * lanes out. vectors: a WordVectorSet (from loadVectors; keep it undisposed while this lives)
+ * or { synthetic: d } for synthetic vectors of even width d. → { update(text, options), dispose() }.
+ * update(text, options): options are compare()'s (reuse included; no concatWords: the PCA word
+ * part of a set's vectors is made inside) plus maxTokens (default LIMITS.maxCompareTokens) and
+ * peTables (default false). → { tokens, total (tokens before the cut to maxTokens), unknown:
+ * boolean[], vectors: Float32Array(n·d) unscaled word vectors, result: compare()'s result,
+ * pe, peConcat: with peTables the sinusoidal tables n×d and n×dPos (sinusoidal()'s, the
+ * lanes' own when additive or concatenated is chosen), else null }; result, pe and peConcat
+ * are null when there are no tokens. The same bits as tokenize, embed, reduce, compare and
+ * sinusoidal called one by one; rows of the tokens a call shares (from the start) with the last
+ * one are not computed again.
+ */
+export function analysis(core, heap, table, vectors) {
+  const set = vectors instanceof WordVectorSet ? vectors : null;
+  if (!set) {
+    if (vectors === null || typeof vectors !== 'object') throw new TypeError('vectors must be a WordVectorSet or { synthetic: d }');
+    checkOptions('vectors', vectors, ['synthetic']);
+  }
+  const d = set ? set.dim : checkEvenDim('synthetic', vectors.synthetic);
+  let handle = new core.Analysis();
+  if (set) handle.attach(set[VECTOR_HANDLE]());
+  return {
+    update(text, options = {}) {
+      if (!handle) throw new RangeError('analysis: already disposed');
+      checkText(text);
+      if (options.concatWords !== undefined) throw new TypeError('options.concatWords is not an analysis option: the analysis makes the word part itself');
+      const args = compareArgs(table, options, d, ['maxTokens', 'peTables']);
+      const maxTokens = checkInt('maxTokens', options.maxTokens ?? LIMITS.maxCompareTokens, 1, LIMITS.maxCompareTokens);
+      const peTables = checkBoolean('peTables', options.peTables ?? false);
+      set?.[VECTOR_HANDLE]();  // throws once the set is disposed
+      const raw = handle.update(wellFormed(text), { ...args, schemes: args.mask, d, maxTokens, peTables });
+      if (raw.error) throw new RangeError(raw.error);
+      const n = raw.tokens.length;
+      const result = n ? lanes(table, raw, args, n, d, options.reuse) : null;
+      const peTable = (lane, view) => (n && peTables ? lane ?? view.slice() : null);
+      return {
+        tokens: raw.tokens,
+        total: raw.total,
+        unknown: Array.from(raw.unknown, Boolean),
+        vectors: raw.embeddings.slice(),
+        result,
+        pe: peTable(result?.pe, raw.pe),
+        peConcat: peTable(result?.peConcat, raw.peConcat),
+      };
+    },
+    dispose() {
+      handle?.delete();
+      handle = null;
+    },
+  };
+}
+
+/**
+ * Score against distance, per scheme: the position-dependent part of the logit between two
+ * identical content vectors k tokens apart (query at position k, key at 0), in logit units
+ * (÷√width like the lanes), k = 0 … maxDistance:
+ *   additive      PE(k)·PE(0)/√d = Σ_i cos(k·ω_i)/√d
+ *   concatenated  PE_dPos(k)·PE_dPos(0)/√w (ω of dPos dims; w = d, or d + dPos when widened)
+ *   learned       L(k)·L(0)/√d (the seeded learned-style table of compare())
+ *   rotary family u·R(k·ω)·u/√d for the all-ones u = (2/√d)·Σ_i cos(k·ω_i) with the scheme's ω;
+ *                 xpos: ζ_i^(k/xposScaleBase) inside the sum; yarn: times qkFactor²
+ *   alibi         −m·k, m the slope of head alibiHead of an alibiHeads-head model
+ *   t5            the seeded value of bucket(−k) (a key k tokens before the query; causal
+ *                 buckets when causal, else bidirectional)
+ *   nope          0
+ * → { maxDistance, curves: { [scheme]: Float32Array(maxDistance + 1) } }.
+ */
+export function distanceCurves(core, heap, table, options) {
+  const schemeOptions = schemeOptionValues(table, options, [
+    'd', 'base', 'maxDistance', 'schemes', 'dPos', 'concat', 'causal',
+  ]);
+  const d = checkEvenDim('d', options.d);
+  const maxDistance = checkInt('maxDistance', options.maxDistance, 1, LIMITS.maxDistance);
+  if ((maxDistance + 1) * d > LIMITS.maxElements) {
+    throw new RangeError(`(maxDistance + 1)·d must be at most ${LIMITS.maxElements} (got ${(maxDistance + 1) * d})`);
+  }
+  const base = checkBase(options.base ?? 10000);
+  const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
+  const concat = checkEnum('concat', options.concat ?? CONCAT_MODES[0], CONCAT_MODES);
+  const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
+  const causal = checkBoolean('causal', options.causal ?? false);
+  const row = maxDistance + 1;
+  const [out] = heap.reserve(schemes.length * row);
+  heap.call(core.distanceCurves(d, maxDistance, base, dPos, concat, causal, schemeMask(schemes),
+    schemeOptions, out));
+  // The core writes one row per requested scheme, in SCHEMES order; curves follow `schemes`.
+  const rowsInCoreOrder = SCHEMES.filter((name) => schemes.includes(name));
+  const curves = {};
+  for (const name of schemes) curves[name] = heap.read(out + 4 * rowsInCoreOrder.indexOf(name) * row, row);
+  return { maxDistance, curves };
+}
