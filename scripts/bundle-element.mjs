@@ -77,17 +77,24 @@ let payload; // packed once, shared by both builds
 // Stylesheets are imported as text (the element adopts them into its shadow root), minified first:
 // comments and indentation are no use inside the bundle.
 // d3-scale-chromatic builds every colour map at module level (`ramp(colors("…"))`), which a
-// bundler must keep: its viridis.js holds magma, inferno and plasma too (about 2 KB gzipped). Read
-// with those calls marked pure, the maps the element never imports are left out; the package's
-// files are untouched.
+// bundler must keep: its viridis.js holds magma, inferno and plasma too (about 2 KB gzipped).
+// d3-interpolate's one file likewise builds every interpolator at module level (the transform,
+// zoom, HSL, HCL and cubehelix ones; the page needs the RGB basis alone). Read with those calls
+// marked pure, what the element never imports is left out; the packages' files are untouched.
+const PURE_CALLS = [
+  { file: /d3-scale-chromatic[\\/]src[\\/].*\.js$/, call: /\bramp\(colors\(/g, pure: '/* @__PURE__ */ ramp(/* @__PURE__ */ colors(' },
+  { file: /d3-interpolate[\\/]dist[\\/]d3-interpolate\.mjs$/, call: /= (\(function |rgbSpline\(|interpolateTransform\(|hsl\(|hcl\(|cubehelix\()/g, pure: '= /* @__PURE__ */ $1' },
+];
 const pureColourMaps = {
   name: 'pure-colour-maps',
   setup(build) {
-    build.onLoad({ filter: /d3-scale-chromatic[\\/]src[\\/].*\.js$/ }, async ({ path }) => ({
-      contents: (await readFile(path, 'utf8')).replace(/\bramp\(colors\(/g, '/* @__PURE__ */ ramp(/* @__PURE__ */ colors('),
-      loader: 'js',
-      resolveDir: dirname(path),
-    }));
+    for (const { file, call, pure } of PURE_CALLS) {
+      build.onLoad({ filter: file }, async ({ path }) => ({
+        contents: (await readFile(path, 'utf8')).replace(call, pure),
+        loader: 'js',
+        resolveDir: dirname(path),
+      }));
+    }
   },
 };
 
