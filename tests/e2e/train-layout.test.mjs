@@ -2,13 +2,16 @@
 // page, the loss and length charts side by side and each at least 560 px wide, one learned-
 // attention map per model side by side; its figures hold their place when training starts and
 // ends; the loss axis fits the language model's curves (its lower end above 0); at 390 × 844 it
-// stacks with no horizontal scroll. Tiny models on Moby-Dick, a budget of 40 steps.
+// stacks with no horizontal scroll. Tiny models on Moby-Dick, the default schemes (four), a budget
+// of 40 steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, openLabPage } from './browser.mjs';
+import { DEFAULTS } from '../../web/train/config.js';
 
 const suite = browserSuite();
-const BOOK = 'v=synthetic&t.task=book&t.steps=40&t.schemes=additive,concatenated,rotary';
+const BOOK = 'v=synthetic&t.task=book&t.steps=40';
+const MODELS = DEFAULTS.schemes.length;
 
 async function open(hash, viewport) {
   return openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...viewport });
@@ -62,7 +65,7 @@ test('at 1280 × 800 the section spans the page: charts side by side, ≥ 560 px
     assert.ok(before.lengths.left >= before.loss.right, 'the length chart right of the loss chart');
     assert.equal(before.overflow, 0);
 
-    await trainToBudget(page, 3);
+    await trainToBudget(page, MODELS);
     const after = await boxes(page);
     // The charts and the attention figure kept their place and size; the section's height moved
     // by at most 1% (the download buttons, a few pixels at its foot).
@@ -74,7 +77,7 @@ test('at 1280 × 800 the section spans the page: charts side by side, ≥ 560 px
     assert.ok(Math.abs(after.section.height - before.section.height) <= 0.01 * before.section.height,
       `section ${before.section.height} → ${after.section.height} px`);
     // One map per model in one row, left to right, not overlapping, each at least 300 px.
-    assert.equal(after.maps.length, 3);
+    assert.equal(after.maps.length, MODELS);
     for (const [i, map] of after.maps.entries()) {
       near(map.top, after.maps[0].top, `map ${i} top`);
       assert.ok(map.width >= 300, `map ${i}: ${map.width} px`);
@@ -102,12 +105,13 @@ test('at 390 × 844 the section stacks with no horizontal scroll, before and aft
     assert.equal(before.overflow, 0, 'no horizontal scroll');
     assert.ok(before.lengths.top >= before.loss.bottom, 'the length chart under the loss chart');
     assert.ok(before.section.right <= 390 && before.loss.right <= 390, JSON.stringify(before.section));
-    await trainToBudget(page, 3);
+    await trainToBudget(page, MODELS);
     const after = await boxes(page);
     assert.equal(after.overflow, 0, 'no horizontal scroll after training');
-    // Two maps a row: the first two side by side, the third under them; all inside the screen.
+    // Two maps a row: maps 1 and 2 side by side, 3 and 4 under them; all inside the screen.
     near(after.maps[1].top, after.maps[0].top, 'maps 1 and 2 share a row');
     assert.ok(after.maps[2].top >= after.maps[0].bottom, 'map 3 on the next row');
+    near(after.maps[3].top, after.maps[2].top, 'maps 3 and 4 share a row');
     for (const map of after.maps) assert.ok(map.left >= 0 && map.right <= 390, JSON.stringify(map));
     const clipped = await page.evaluate(() => [...document.querySelectorAll('#train *')]
       .filter((e) => e.getBoundingClientRect().right > innerWidth + 1).map((e) => `${e.className || e.tagName} “${e.textContent.slice(0, 40)}” ${e.getBoundingClientRect().right}`));

@@ -23,7 +23,8 @@ export const sizeText = (size) => `${SIZES[size].layers} layers, width ${SIZES[s
 
 export const DEFAULTS = Object.freeze({
   task: 'book',
-  schemes: ['additive', 'concatenated', 'rotary'],
+  // ALiBi beside the three the lanes show: the first length chart holds a scheme that stays flat past T.
+  schemes: ['additive', 'concatenated', 'rotary', 'alibi'],
   size: 'tiny',
   dPos: 0, // 0: a quarter of the width
   length: 32,
