@@ -9,8 +9,8 @@
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
 
 const CONFIG_KEYS = [
-  'scheme', 'vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 'base', 'pairing', 'alpha', 't5Buckets',
-  't5MaxDistance', 'frozenEmbedding',
+  'scheme', 'vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 'base', 'pairing', 'alpha', 'positionScale',
+  'wordPca', 't5Buckets', 't5MaxDistance', 'frozenEmbedding',
 ];
 const INTEGER_KEYS = ['vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 't5Buckets', 't5MaxDistance'];
 // Enum names (RoPE scalings, synthetic kinds) and trainStep's AdamW defaults are the core's
@@ -193,11 +193,13 @@ export function configJson(config) {
   if (config.scheme === undefined) throw new TypeError('scheme is required');
   if (config.vocab === undefined) throw new TypeError('vocab is required');
   if (typeof config.scheme !== 'string') throw new TypeError('scheme must be a string');
-  if (config.pairing !== undefined && typeof config.pairing !== 'string') throw new TypeError('pairing must be a string');
+  for (const key of ['pairing', 'wordPca']) {
+    if (config[key] !== undefined && typeof config[key] !== 'string') throw new TypeError(`${key} must be a string`);
+  }
   for (const key of INTEGER_KEYS) {
     if (config[key] !== undefined) checkInt(key, config[key], 0, 2 ** 32 - 1);
   }
-  for (const key of ['base', 'alpha']) {
+  for (const key of ['base', 'alpha', 'positionScale']) {
     if (config[key] !== undefined) checkFinite(key, config[key]);
   }
   if (config.frozenEmbedding !== undefined) checkBoolean('frozenEmbedding', config.frozenEmbedding);

@@ -58,6 +58,14 @@ const char* validate(const ModelConfig& cfg) {
         return "pairing must be 'interleaved' or 'half'";
     if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || cfg.alpha > 1e6f)
         return "alpha must be a number above 0 and at most 1e6";
+    if (!std::isfinite(cfg.position_scale) || !(cfg.position_scale > 0.0f) || cfg.position_scale > 1e6f)
+        return "positionScale must be a number above 0 and at most 1e6";
+    if (cfg.position_scale != 1.0f && cfg.scheme != Scheme::additive && cfg.scheme != Scheme::concatenated)
+        return "positionScale applies to the additive and concatenated schemes only";
+    if (cfg.word_pca != WordPca::centred && cfg.word_pca != WordPca::uncentred)
+        return "wordPca must be 'centred' or 'uncentred'";
+    if (cfg.word_pca != WordPca::centred && cfg.scheme != Scheme::concatenated)
+        return "wordPca applies to the concatenated scheme only";
     if (cfg.scheme == Scheme::t5 && (cfg.t5_buckets != 0 || cfg.t5_max_distance != 0)) {
         const ModelConfig s = settled(cfg);  // 0 = derived; the derived values always pass
         // The scheme table's limits, with causal buckets (a model is always causal).
