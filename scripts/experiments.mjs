@@ -43,11 +43,13 @@ const BUILD = { core: 'wasm SIMD', node: process.version };
 
 // ---- evaluation -----------------------------------------------------------------------------
 
-// Start of each of `count` windows of `span` + 1 ids spread evenly over ids[from, to).
+// Start of each of `count` windows of `span` + 1 ids spread evenly over ids[from, to): one rule
+// with the Train section's live loss by position (web/train/evaluate.js).
+const { windowStarts: spread } = await import(path.join(ROOT, 'dist/train/evaluate.js'));
 function windowStarts(from, to, span, count) {
-  const room = to - from - span - 1;
-  if (room < 0) throw new RangeError(`the held-out part (${to - from} ids) is shorter than one window of ${span}`);
-  return Array.from({ length: count }, (_, w) => from + Math.floor((w * room) / Math.max(1, count - 1)));
+  const starts = spread(from, to, span, count);
+  if (!starts) throw new RangeError(`the held-out part (${to - from} ids) is shorter than one window of ${span}`);
+  return starts;
 }
 
 // Held-out loss at every multiple over the same targets: { heldOut, byWindow, byPosition }.

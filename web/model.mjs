@@ -86,7 +86,7 @@ function createTask(core, limits, spec, withBytes) {
       if (spec.symbols !== undefined) throw new TypeError("symbols is for 'copy', 'reverse' and 'sort' tasks");
       const bytes = typeof spec.text === 'string' ? new TextEncoder().encode(spec.text) : spec.text;
       if (!(bytes instanceof Uint8Array)) throw new TypeError('text must be a string or a Uint8Array of UTF-8');
-      const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? 10, 0, limits.maxHeldOutPercent);
+      const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? limits.defaultHeldOutPercent, 0, limits.maxHeldOutPercent);
       error = withBytes(bytes, (address) => handle.fromText(address, bytes.length, percent));
     } else {
       if (spec.text !== undefined || spec.heldOutPercent !== undefined) throw new TypeError("text and heldOutPercent are for 'text' tasks");
