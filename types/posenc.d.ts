@@ -329,6 +329,8 @@ export interface ModelLimits {
   /** Tasks and training in one call: symbols, held-out share, steps per train(), lengths and batches per evaluate(), generated tokens. */
   readonly maxSymbols: number;
   readonly maxHeldOutPercent: number;
+  /** createTask's heldOutPercent when not given (the core's kDefaultHeldOutPercent). */
+  readonly defaultHeldOutPercent: number;
   readonly maxTrainSteps: number;
   readonly maxEvalLengths: number;
   readonly maxEvalBatches: number;

@@ -1,7 +1,7 @@
 // The Train section's layout (issue #23 item 4) in headless Chromium: at 1280 × 800 it spans the
-// page, the loss and length charts side by side and each at least 560 px wide, one learned-
-// attention map per model side by side; its figures hold their place when training starts and
-// ends; the loss axis fits the language model's curves (its lower end above 0); at 390 × 844 it
+// page, the loss and length charts side by side and each at least 560 px wide, the loss by
+// position under them, one learned-attention map per model side by side; its figures hold their
+// place when training starts and ends; the loss axis fits the language model's curves (its lower end above 0); at 390 × 844 it
 // stacks with no horizontal scroll. Tiny models on Moby-Dick, the default schemes (four), a budget
 // of 40 steps.
 import { test } from 'node:test';
@@ -33,6 +33,7 @@ function boxes(page) {
       lanes: one('.lanes-section'),
       loss: one('#train canvas[aria-label^="Loss"]'),
       lengths: one('#train canvas[aria-label^="Length generalisation"]'),
+      positions: one('#train canvas[aria-label^="Held-out loss by position"]'),
       inspect: one('#train .train-inspect'),
       maps: [...document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]')].map(box),
       overflow: document.documentElement.scrollWidth - innerWidth,
@@ -62,6 +63,7 @@ test('at 1280 × 800 the section spans the page: charts side by side, ≥ 560 px
     assert.ok(before.section.width >= 1200, `section ${before.section.width} px wide`);
     for (const chart of ['loss', 'lengths']) assert.ok(before[chart].width >= 560, `${chart}: ${before[chart].width} px`);
     near(before.loss.top, before.lengths.top, 'the two charts\' tops');
+    assert.ok(before.positions.top >= before.loss.bottom && before.positions.width >= 1200, `loss by position: ${JSON.stringify(before.positions)}`);
     assert.ok(before.lengths.left >= before.loss.right, 'the length chart right of the loss chart');
     assert.equal(before.overflow, 0);
 
@@ -72,15 +74,17 @@ test('at 1280 × 800 the section spans the page: charts side by side, ≥ 560 px
     for (const key of ['top', 'left', 'width', 'height']) {
       near(after.loss[key], before.loss[key], `loss chart ${key}`);
       near(after.lengths[key], before.lengths[key], `length chart ${key}`);
+      near(after.positions[key], before.positions[key], `loss-by-position chart ${key}`);
       near(after.inspect[key], before.inspect[key], `learned attention ${key}`);
     }
     assert.ok(Math.abs(after.section.height - before.section.height) <= 0.01 * before.section.height,
       `section ${before.section.height} → ${after.section.height} px`);
-    // One map per model in one row, left to right, not overlapping, each at least 300 px.
+    // One map per model in one row, left to right, not overlapping, each at least 240 px (four
+    // with their word gutters share the section's 1214 px: 250 px each).
     assert.equal(after.maps.length, MODELS);
     for (const [i, map] of after.maps.entries()) {
       near(map.top, after.maps[0].top, `map ${i} top`);
-      assert.ok(map.width >= 300, `map ${i}: ${map.width} px`);
+      assert.ok(map.width >= 240, `map ${i}: ${map.width} px`);
       if (i) assert.ok(map.left >= after.maps[i - 1].right, `map ${i} right of map ${i - 1}`);
     }
 

@@ -155,7 +155,8 @@ export function createTrainFigures(parts) {
     const shown = list.filter((r) => r.positions?.length === span);
     const lines = shown.map((r) => ({ scheme: r.scheme, name: r.name, dash: r.loaded ? [2, 3] : undefined, ...binPositions([r.positions]) }));
     const steps = [...new Set(shown.filter((r) => !r.loaded).map((r) => r.positionsStep))];
-    const note = !isLanguageTask(state.task) ? '; drawn for the language-model tasks only'
+    // (Not the word "task": the section's controls are found by that label.)
+    const note = !isLanguageTask(state.task) ? '; drawn only when the models learn a text (the book or your own)'
       : `${steps.length ? `, at step ${steps.join(', ')}` : ''}; ${POSITION_WINDOWS} windows of the held-out text, evaluated every ${LENGTHS_EVERY} steps and on pause`;
     positionChart.update(lines, { T, unit: 'character', over: `${POSITION_WINDOWS} held-out windows`, note });
   }
