@@ -164,12 +164,12 @@ for (const r of page?.results ?? []) {
       null, 'reported');
   }
 }
-// The Train section training its three default schemes (bench/train-frames.mjs). One vsync
+// The Train section training its default schemes (bench/train-frames.mjs). One vsync
 // interval reads 16.6–16.8 ms (requestAnimationFrame timestamps are rounded to 0.1 ms), so the
 // p95 target of 16.7 ms is met by p95 within one interval plus that rounding.
 for (const r of trainFrames?.results ?? []) {
   check(`frames while the Train section trains ${r.schemes} schemes (${r.seconds} s, Chromium, ${r.cores} cores, load ${r.loadAverage})`,
-    `first curve ${f(r.firstCurveMs / 1000, 1)} s after Train (all three ${f(r.allCurvesMs / 1000, 1)} s); ${r.frames} frames: p50 ${f(r.frameP50, 1)} ms, p95 ${f(r.frameP95, 1)}, p99 ${f(r.frameP99, 1)}, max ${f(r.frameMax, 1)}; ` +
+    `first curve ${f(r.firstCurveMs / 1000, 1)} s after Train (all ${r.schemes} ${f(r.allCurvesMs / 1000, 1)} s); ${r.frames} frames: p50 ${f(r.frameP50, 1)} ms, p95 ${f(r.frameP95, 1)}, p99 ${f(r.frameP99, 1)}, max ${f(r.frameMax, 1)}; ` +
     `${r.framesOver16_7} over 1.5 × ${VSYNC_MS.toFixed(1)} ms; ${r.longTasks} long tasks (longest ${f(r.longTaskMax, 0)} ms); ` +
     `${r.paints} paints, median ${f(r.paintMedianMs, 2)} ms; steps/s ${r.stepsPerSecond.map((v) => v.toFixed(1)).join(', ')}; ` +
     `idle control p95 ${f(r.idleFrameP95, 1)}, p99 ${f(r.idleFrameP99, 1)}, ${r.idleLongTasks} long tasks`,

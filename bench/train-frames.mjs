@@ -1,9 +1,9 @@
-// Frames while the Train section trains its default three schemes (dist/index.html, headless
+// Frames while the Train section trains its default schemes (dist/index.html, headless
 // Chromium): the issue's "the page keeps painting at 60 fps while training, frame p95 ≤ 16.7 ms".
-//   node bench/train-frames.mjs [--out FILE] [--seconds S]   (default 10 s)
-// Opens the page with its defaults (GloVe lanes, Train: book, additive | concatenated | rotary,
+//   node bench/train-frames.mjs [--out FILE] [--seconds S] [--schemes a,b,c]   (default 10 s, DEFAULTS.schemes)
+// Opens the page with its defaults (GloVe lanes, Train: book, web/train/config.js's DEFAULTS.schemes,
 // tiny), scrolls the loss chart into view, presses Train, times the first visible curve (a scheme
-// at BIN steps) and all three, then records for a fixed window the
+// at BIN steps) and all of them, then records for a fixed window the
 // requestAnimationFrame intervals and the long tasks (> 50 ms on the main thread) while the
 // curves update, the same before pressing Train (the idle control: a loaded machine shows there),
 // and the main thread's time in the section's paints (web/train/panel.js's `train-paint`
@@ -11,13 +11,16 @@
 // (./scripts/bench does).
 import { readFile, writeFile } from 'node:fs/promises';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
-import { BIN } from '../dist/train/config.js';
+import { BIN, DEFAULTS } from '../dist/train/config.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : fallback; };
 const OUT = option('--out', null);
 const SECONDS = Number(option('--seconds', 10));
 const VSYNC_MS = 1000 / 60;
+// --schemes a,b,c: another set than the defaults (e.g. a before/after comparison of the default).
+const SCHEMES = option('--schemes', DEFAULTS.schemes.join(',')).split(',');
+const COUNT = SCHEMES.length;
 
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 const steps = (lines) => lines.map((l) => Number(/step (\d+)/.exec(l)?.[1] ?? NaN));
@@ -52,21 +55,22 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   // A step budget no run reaches within the window: an idle machine finishes the default 600 steps
   // in seconds, and a finished run would leave the window measuring nothing.
-  await page.goto(`${baseUrl}index.html#t.steps=20000`);
+  const schemes = SCHEMES.join() === DEFAULTS.schemes.join() ? '' : `&t.schemes=${SCHEMES.join()}`;
+  await page.goto(`${baseUrl}index.html#t.steps=20000${schemes}`);
   await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 60000 });
   const train = page.locator('#train');
   await train.getByRole('img', { name: /^Loss/ }).scrollIntoViewIfNeeded();
   // The control: the same window with nothing training, so a loaded machine shows as such.
   const idle = await page.evaluate(recordFrames, SECONDS);
   // Time to the first visible curve: from the click until a status line (painted with the chart)
-  // reports BIN steps, the first point of a training curve; then until all three do.
+  // reports BIN steps, the first point of a training curve; then until all of them do.
   const clicked = Date.now();
   await train.getByRole('button', { name: 'Train', exact: true }).click();
-  const stepsReach = (n, every) => page.waitForFunction(([n, every]) => {
+  const stepsReach = (n, every) => page.waitForFunction(([n, every, count]) => {
     const lines = [...document.querySelectorAll('#train .train-status-line')];
     const reached = lines.filter((l) => Number(/step (\d+)/.exec(l.textContent)?.[1] ?? 0) >= n);
-    return lines.length === 3 && (every ? reached.length === 3 : reached.length > 0);
-  }, [n, every], { timeout: 120000, polling: 50 });
+    return lines.length === count && (every ? reached.length === count : reached.length > 0);
+  }, [n, every, COUNT], { timeout: 120000, polling: 50 });
   await stepsReach(BIN, false);
   const firstCurveMs = Date.now() - clicked;
   await stepsReach(BIN, true);
@@ -79,7 +83,7 @@ try {
   const gaps = intervals(training);
   const idleGaps = intervals(idle);
   const row = {
-    bench: 'train-frames', seconds: SECONDS, schemes: 3, cores: await page.evaluate(() => navigator.hardwareConcurrency),
+    bench: 'train-frames', seconds: SECONDS, schemes: COUNT, cores: await page.evaluate(() => navigator.hardwareConcurrency),
     firstCurveMs, allCurvesMs, stillTraining, frames: gaps.length,
     frameP50: quantile(gaps, 0.5), frameP95: quantile(gaps, 0.95), frameP99: quantile(gaps, 0.99), frameMax: Math.max(...gaps),
     // A frame that missed its vsync slot shows up as an interval of two slots or more.

@@ -8,8 +8,10 @@
 //
 // --task words: a word-level model on the page tokenizer's tokens (model/word_vocabulary.hpp).
 // The vocabulary is the training text's vocab-size − 1 most frequent tokens that the vector file
-// has, plus <unk>; wte holds their vectors (PCA-reduced to d − dPos for concatenated), rounded to
-// the file's dtype before the first step, and is frozen (frozenEmbedding) unless --train-embedding.
+// has, plus <unk>; wte holds their vectors (PCA-reduced to d − dPos for concatenated, on centred
+// or, with --word-pca uncentred, uncentred axes; unreduced when d − dPos is the vectors' width, the
+// widened split), rounded to the file's dtype before the first step, and is frozen
+// (frozenEmbedding) unless --train-embedding.
 // alpha defaults to 1/(the vectors' component RMS), the page's embedding scale. The final held-out
 // loss is measured on the model read back from the bytes written, so it is the shipped file's.
 //
@@ -67,9 +69,12 @@ const char* kUsage =
     "  model:    --scheme nope|additive|learned|concatenated|rotary|alibi|t5  --d 64 --layers 2 --heads 4\n"
     "            --context 64 (T, the training length)  --dpos (concatenated)  --base 10000\n"
     "            --pairing interleaved|half  --alpha 1  --seed 1\n"
+    "            --position-scale 1 (additive, concatenated: the sinusoidal table's factor)\n"
     "            --t5-buckets N --t5-max-distance N (default: from --context, every bucket reached; model/config.hpp)\n"
     "  task:     --task copy|reverse|sort|text|words  --text FILE (text, words; default data/moby-dick.txt)\n"
     "            --held-out-text FILE --vectors FILE.i8 --vocab-size 4096 --train-embedding (words)\n"
+    "            --word-pca centred|uncentred (words, concatenated: the axes of the word part)\n"
+    "            (words: --d is the vectors' width, or for concatenated their width + --dpos)\n"
     "            --symbols 10 --items 8 (copy, reverse, sort; items ≤ context/2)  --data-seed 1\n"
     "            --eval-seed N (held-out copy/reverse/sort rows; default: the bits of data-seed flipped)\n"
     "  training: --batch 16 --steps 200 --lr LR --beta1 B1 --beta2 B2 --eps EPS\n"
@@ -141,6 +146,11 @@ Options parse(int argc, char** argv) {
             if (v != "interleaved" && v != "half") fail("--pairing must be interleaved or half");
             o.model.pairing = v == "half" ? posenc::Layout::half : posenc::Layout::interleaved;
         } else if (flag == "--alpha") o.model.alpha = static_cast<float>(number(flag, v));
+        else if (flag == "--position-scale") o.model.position_scale = static_cast<float>(number(flag, v));
+        else if (flag == "--word-pca") {
+            if (!posenc::enum_from_name(kWordPcaNames, v, o.model.word_pca))
+                fail(posenc::one_of("--word-pca", kWordPcaNames, v));
+        }
         else if (flag == "--t5-buckets") o.model.t5_buckets = static_cast<int>(count(flag, v));
         else if (flag == "--t5-max-distance") o.model.t5_max_distance = static_cast<int>(count(flag, v));
         else if (flag == "--seed") o.model.seed = count(flag, v);
@@ -206,9 +216,13 @@ std::vector<float> prepare_words(Options& o, TrainingTask& task) {
     o.model.vocab = vocab.size();
     o.model.frozen_embedding = !o.train_embedding;
     if (!o.alpha_given) o.model.alpha = 1.0f / vectors.component_rms;
-    const std::size_t cols = o.model.scheme == posenc::Scheme::concatenated ? o.model.d - o.model.d_pos : o.model.d;
-    if (vectors.dim != o.model.d) fail("--d must be the vectors' width " + std::to_string(vectors.dim) + " for --task words");
-    std::vector<float> rows = frozen_rows(vocab, vectors, cols, o.f16);
+    // Concatenated: the word part is d − dPos columns, at most the vectors' width (equal: widened).
+    const bool concatenated = o.model.scheme == posenc::Scheme::concatenated;
+    const std::size_t cols = concatenated && o.model.d_pos < o.model.d ? o.model.d - o.model.d_pos : o.model.d;
+    if (concatenated ? cols > vectors.dim || o.model.d < vectors.dim : vectors.dim != o.model.d)
+        fail("--d must be the vectors' width " + std::to_string(vectors.dim) +
+             " for --task words (concatenated: from that width to that width + --dpos)");
+    std::vector<float> rows = frozen_rows(vocab, vectors, cols, o.f16, o.model.word_pca);
     std::size_t unknown = 0;
     for (std::int32_t id : task.corpus().ids) unknown += id == vocab.unknown_id();
     std::printf("words: %zu training tokens, %zu held out, %.2f%% of them %s\n", task.corpus().train_end,

@@ -12,11 +12,29 @@ export const SEEDS = [1, 2, 3, 4, 5];
 
 const tiny = SIZES[DEFAULTS.size];
 
-// Variants of a scheme trained differently (a config change); the rotary scalings are evaluation
-// variants of the plain rotary run and are written as records of their own by that run.
+// Each table trains its `schemes` plainly and its `variants` (a scheme trained with a config
+// change); the rotary scalings are evaluation variants of the plain rotary run and are written as
+// records of their own by that run. `check` names the run `experiments.mjs check` reruns (a scheme's
+// plain run, or a variant).
 // t5max=128: T5's 512-token settings (32 buckets, max distance 128) that left buckets 22–31
 // untrained at T = 32, reported once beside the derived default (model/config.hpp, t5_defaults).
 const T5_OLD = { name: 't5max=128', scheme: 't5', config: { t5Buckets: 32, t5MaxDistance: 128 } };
+
+// The add-versus-concatenate controls on the word task: whatever of "concatenation beats adding
+// past T" is the position signal's energy, the word part's size or its PCA basis. ‖PE‖² is the
+// sinusoid's pair count (sin² + cos² = 1 per pair): d/2 = 50 for additive, dPos/2 = 13 for
+// concatenated at dPos 26, so scaling additive's table by √(dPos/d) gives it concatenation's energy.
+const ENERGY_SCALE = Math.sqrt(SHIPPED.dPos / SHIPPED.d);
+// The widened split keeps all d_t = 100 GloVe columns beside dPos: d = 100 + dPos with the shipped
+// 5 heads needs d/5 even (rotary's pairs are not used, but the model's rule is one for all
+// schemes), so dPos 20 (5 heads of 24), the nearest to 26 that fits.
+const WIDE_DPOS = 20;
+export const CONTROLS = [
+  ...[8, 16, 50].map((dPos) => ({ name: `dPos=${dPos}`, scheme: 'concatenated', config: { dPos } })),
+  { name: 'PE energy of dPos=26', scheme: 'additive', config: { positionScale: ENERGY_SCALE } },
+  { name: 'uncentred PCA', scheme: 'concatenated', config: { wordPca: 'uncentred' } },
+  { name: `widened d=${SHIPPED.d + WIDE_DPOS}`, scheme: 'concatenated', config: { d: SHIPPED.d + WIDE_DPOS, dPos: WIDE_DPOS } },
+];
 
 export const TABLES = {
   // The page's default Train run (web/train/config.js) through the JS API, evaluated on windows of
@@ -25,7 +43,7 @@ export const TABLES = {
     task: 'book', engine: 'wasm', metric: 'loss', steps: DEFAULTS.steps,
     model: { ...tiny, context: DEFAULTS.length }, dPos: dPosFor(DEFAULTS),
     train: { B: DEFAULTS.batch, lr: DEFAULTS.lr },
-    windows: 64,
+    windows: 64, schemes: SCHEMES,
     variants: [T5_OLD],
     check: 'rotary',
   },
@@ -35,7 +53,7 @@ export const TABLES = {
     task: 'copy', engine: 'wasm', metric: 'accuracy', steps: 3000,
     model: { ...tiny, context: 8 }, dPos: dPosFor(DEFAULTS),
     train: { B: DEFAULTS.batch, lr: DEFAULTS.lr },
-    windows: 16, unitRows: 16,
+    windows: 16, unitRows: 16, schemes: SCHEMES,
     variants: [],
     check: 'rotary',
   },
@@ -45,17 +63,31 @@ export const TABLES = {
     task: 'words', engine: 'native', metric: 'loss', steps: SHIPPED.steps,
     model: { layers: SHIPPED.layers, d: SHIPPED.d, heads: SHIPPED.heads, context: SHIPPED.context }, dPos: SHIPPED.dPos,
     train: { B: SHIPPED.batch, lr: SHIPPED.lr },
-    windows: 64,
+    windows: 64, schemes: SCHEMES,
     variants: [T5_OLD],
     check: 'rotary',
   },
+  // The controls (CONTROLS) on the words table's settings and held-out windows; no plain runs:
+  // each control is compared with its scheme's plain run in `reference`, paired by seed.
+  controls: {
+    task: 'words', engine: 'native', metric: 'loss', steps: SHIPPED.steps,
+    model: { layers: SHIPPED.layers, d: SHIPPED.d, heads: SHIPPED.heads, context: SHIPPED.context }, dPos: SHIPPED.dPos,
+    train: { B: SHIPPED.batch, lr: SHIPPED.lr },
+    windows: 64, schemes: [],
+    variants: CONTROLS,
+    check: 'dPos=8',
+    reference: 'words',
+  },
 };
 
-/** The runs of a table: { scheme, variant, config } for every scheme and trained variant. */
-export function tableRuns(table, schemes = SCHEMES) {
+/** Every run name of a table: its schemes, then its variants' names. */
+export const runNames = (table) => [...TABLES[table].schemes, ...TABLES[table].variants.map((v) => v.name)];
+
+/** The runs of a table among `names`: { scheme, variant, config } for each plain scheme and trained variant. */
+export function tableRuns(table, names = runNames(table)) {
   const t = TABLES[table];
-  const plain = schemes.filter((s) => SCHEMES.includes(s)).map((scheme) => ({ scheme, variant: 'none', config: {} }));
-  const variants = t.variants.filter((v) => schemes.includes(v.name))
+  const plain = names.filter((s) => t.schemes.includes(s)).map((scheme) => ({ scheme, variant: 'none', config: {} }));
+  const variants = t.variants.filter((v) => names.includes(v.name))
     .map((v) => ({ scheme: v.scheme, variant: v.name, config: v.config }));
   return [...plain, ...variants];
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../web/pipeline/intervals.js';
-import { MULTIPLES, SCHEMES, TABLES } from './experiment-tables.mjs';
+import { MULTIPLES, ROPE_SCALINGS, SCHEMES, TABLES } from './experiment-tables.mjs';
 import { groupRuns, runLabel as label, runSetAt, growthSet } from '../web/panels/results-data.js';
 import { SCHEME_LABELS } from '../dist/posenc.mjs';
 
@@ -91,12 +91,34 @@ function comparisons(groups, t) {
 const mean = (g, k) => g.records.reduce((a, r) => a + r.heldOut[k], 0) / g.records.length;
 const growthMean = (g) => mean(g, 8) - mean(g, 1);
 
-function section(name, store) {
+// A control table's rows: each control against its scheme's plain run in the reference table, at
+// 1× and 8×, paired by seed and held-out unit (the two tables share the held-out windows).
+function controlComparisons(groups, t) {
+  const lowerIsBetter = t.metric === 'loss';
+  const out = [];
+  for (const g of groups.filter((x) => x.variant !== 'none')) {
+    const plain = groups.find((x) => x.scheme === g.scheme && x.variant === 'none');
+    if (!plain) continue;
+    for (const k of [1, MULTIPLES.at(-1)]) {
+      const [x, y] = [runSetAt(g, k, plain), runSetAt(plain, k, g)];
+      if (x && y) out.push(`- ${comparisonSentence(pairedDifference(x, y), { names: [runLabel(g), runLabel(plain)], what: `held-out ${t.metric} at ${k}×`, lowerIsBetter, digits: 2 })}`);
+    }
+  }
+  return out.join('\n') || `- No control shares a seed with its reference run yet.`;
+}
+
+// stores: every table's store, for a table with a `reference` (the controls: their plain runs).
+function section(name, store, stores) {
   const t = TABLES[name];
-  const groups = groupRuns(store.records);
-  if (!groups.length) return `No records yet: \`node scripts/experiments.mjs run ${name}\`.`;
+  const own = groupRuns(store.records);
+  if (!own.length) return `No records yet: \`node scripts/experiments.mjs run ${name}\`.`;
+  // The reference table's plain runs of the schemes this table varies, first.
+  const reference = t.reference ? groupRuns(stores[t.reference]?.records ?? [])
+    .filter((g) => g.variant === 'none' && own.some((o) => o.scheme === g.scheme)) : [];
+  const groups = [...reference, ...own];
   const seeds = [...new Set(store.records.map((r) => r.seed))].sort((a, b) => a - b);
-  const wall = store.records.filter((r) => (r.variant === 'none' || r.variant.includes('=')) && !r.timing.reusedShipped).map((r) => r.timing.wallSeconds);
+  // Training runs only: the rotary scalings are evaluations of the plain run, written beside it.
+  const wall = store.records.filter((r) => !ROPE_SCALINGS.includes(r.variant) && !r.timing.reusedShipped).map((r) => r.timing.wallSeconds);
   const m = t.model;
   const lines = [
     `Task ${t.task}; ${m.layers} layers, d = ${m.d}, ${m.heads} heads, T = ${m.context}; B = ${t.train.B}, lr = ${t.train.lr}, ` +
@@ -112,7 +134,9 @@ function section(name, store) {
   lines.push('', growthTable(groups, t));
   const positions = positionTable(groups, t);
   if (positions) lines.push('', `Loss by position inside the 8× windows (mean over windows and seeds, in bins of T = ${t.model.context}):`, '', positions);
-  lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '', comparisons(groups, t));
+  if (reference.length) lines.splice(1, 0, `Plain rows (no variant in brackets) are the ${t.reference} table's runs, for comparison.`);
+  lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '',
+    t.reference ? controlComparisons(groups, t) : comparisons(groups, t));
   return lines.join('\n');
 }
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
@@ -125,7 +149,7 @@ export function writeDocs(stores) {
     const from = text.indexOf(open);
     const to = text.indexOf(close);
     if (from < 0 || to < 0) { console.log(`docs: no ${open} … ${close} in docs/EXPERIMENTS.md, skipped`); continue; }
-    text = `${text.slice(0, from + open.length)}\n${section(name, store)}\n${text.slice(to)}`;
+    text = `${text.slice(0, from + open.length)}\n${section(name, store, stores)}\n${text.slice(to)}`;
   }
   fs.writeFileSync(DOC, text);
   console.log('docs: docs/EXPERIMENTS.md rewritten from data/experiments/');

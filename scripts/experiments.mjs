@@ -11,8 +11,10 @@
 // each). byWindow keeps each unit's mean, for comparisons paired by seed and unit
 // (web/pipeline/intervals.js). Everything but timing is a pure function of the build.
 //
-//   node scripts/experiments.mjs run TABLE [--schemes a,b] [--seeds 1,2,3] [--force]
-//   node scripts/experiments.mjs check [TABLE …]   rerun seed 1 of each table's check scheme and
+//   node scripts/experiments.mjs run TABLE [--schemes a,b] [--seeds 1,2,3] [--force] [--steps N]
+//     (--schemes takes schemes and variant names, e.g. run controls --schemes 'dPos=8,uncentred PCA';
+//      --steps N: a smoke run of N steps, its records written to build-data/, not to the store)
+//   node scripts/experiments.mjs check [TABLE …]   rerun seed 1 of each table's check run and
 //                                                  compare with its records bit for bit
 //   node scripts/experiments.mjs docs              rewrite the generated parts of docs/EXPERIMENTS.md
 // Runs already recorded are skipped (an interrupted run resumes). Needs dist/ (./scripts/build);
@@ -20,11 +22,16 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MULTIPLES, ROPE_SCALINGS, SCHEMES, SEEDS, TABLES, tableRuns } from './experiment-tables.mjs';
+import { MULTIPLES, ROPE_SCALINGS, SCHEMES, SEEDS, TABLES, runNames, tableRuns } from './experiment-tables.mjs';
 import { SHIPPED, train as trainNative, trainerArgs } from './train-models.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const STORE = path.join(ROOT, 'data/experiments');
+const argv = process.argv.slice(2);
+const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
+// A smoke run (--steps N) trains fewer steps than the table's and keeps its records out of the store.
+const SMOKE_STEPS = value('--steps') ? Number(value('--steps')) : null;
+const STORE = path.join(ROOT, SMOKE_STEPS ? 'build-data/experiments-smoke' : 'data/experiments');
+const tableOf = (table) => (SMOKE_STEPS ? { ...TABLES[table], steps: SMOKE_STEPS } : TABLES[table]);
 const storeFile = (table) => path.join(STORE, `${table}.json`);
 
 const { load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
@@ -36,11 +43,13 @@ const BUILD = { core: 'wasm SIMD', node: process.version };
 
 // ---- evaluation -----------------------------------------------------------------------------
 
-// Start of each of `count` windows of `span` + 1 ids spread evenly over ids[from, to).
+// Start of each of `count` windows of `span` + 1 ids spread evenly over ids[from, to): one rule
+// with the Train section's live loss by position (web/train/evaluate.js).
+const { windowStarts: spread } = await import(path.join(ROOT, 'dist/train/evaluate.js'));
 function windowStarts(from, to, span, count) {
-  const room = to - from - span - 1;
-  if (room < 0) throw new RangeError(`the held-out part (${to - from} ids) is shorter than one window of ${span}`);
-  return Array.from({ length: count }, (_, w) => from + Math.floor((w * room) / Math.max(1, count - 1)));
+  const starts = spread(from, to, span, count);
+  if (!starts) throw new RangeError(`the held-out part (${to - from} ids) is shorter than one window of ${span}`);
+  return starts;
 }
 
 // Held-out loss at every multiple over the same targets: { heldOut, byWindow, byPosition }.
@@ -132,15 +141,13 @@ async function trainWords(t, run, seed, { retrain }) {
   const scratch = path.join(ROOT, 'build-data/experiments');
   fs.mkdirSync(scratch, { recursive: true });
   const file = path.join(scratch, `words-${run.scheme}-${run.variant}-seed${seed}.safetensors`);
-  // The config's JS names as the trainer's flags: t5MaxDistance → --t5-max-distance.
-  const extra = Object.entries(run.config).flatMap(([key, value]) => [`--${key.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}`, String(value)]);
-  const result = await trainNative([...trainerArgs(run.scheme, path.join(ROOT, 'build-data/words-train.txt'), file, t.steps, { seed }), ...extra]);
+  const result = await trainNative(trainerArgs(run.scheme, path.join(ROOT, 'build-data/words-train.txt'), file, t.steps, { seed, config: run.config }));
   return { model: lab.loadModel(fs.readFileSync(file)), trainLoss: null, loggedLoss: lastLoggedLoss(result.log) };
 }
 
 let wordIds = null;
 async function runOne(table, run, seed, { retrain = false } = {}) {
-  const t = TABLES[table];
+  const t = tableOf(table);
   const started = performance.now();
   const trained = t.engine === 'native' ? await trainWords(t, run, seed, { retrain }) : trainWasm(t, run, seed);
   const { model } = trained;
@@ -190,7 +197,7 @@ export function readStore(table) {
 // One record per line: readable diffs, a stable order.
 function writeStore(table, records) {
   fs.mkdirSync(STORE, { recursive: true });
-  const t = TABLES[table];
+  const t = tableOf(table);
   const about = `scripts/experiments.mjs run ${table}: ${t.task}, ${t.steps} steps; heldOut = mean ${t.metric} over ${t.windows} ` +
     `${t.task === 'copy' ? `batches of ${t.unitRows} fresh examples` : 'windows of 8T held-out targets'} at each multiple of T`;
   const lines = sortRecords(records).map((r) => JSON.stringify(r));
@@ -204,8 +211,6 @@ function addRecords(table, fresh) {
 
 // ---- commands -------------------------------------------------------------------------------
 
-const argv = process.argv.slice(2);
-const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
 const [command, ...rest] = argv;
 const names = rest.filter((a, i) => !a.startsWith('--') && !rest[i - 1]?.startsWith('--'));
 
@@ -213,7 +218,7 @@ if (command === 'run') {
   const table = names[0];
   if (!TABLES[table]) throw new RangeError(`table must be one of ${Object.keys(TABLES).join(', ')}`);
   const seeds = value('--seeds', SEEDS.join(',')).split(',').map(Number);
-  const runs = tableRuns(table, value('--schemes', [...SCHEMES, ...TABLES[table].variants.map((v) => v.name)].join(',')).split(','));
+  const runs = tableRuns(table, value('--schemes', runNames(table).join(',')).split(','));
   const done = new Set(readStore(table).records.map(key));
   for (const seed of seeds) {
     for (const run of runs) {
@@ -228,10 +233,9 @@ if (command === 'run') {
 } else if (command === 'check') {
   let failed = 0;
   for (const table of names.length ? names : Object.keys(TABLES)) {
-    const scheme = TABLES[table].check;
-    const stored = readStore(table).records.filter((r) => r.scheme === scheme && r.seed === 1);
-    if (!stored.length) { console.log(`check ${table}: no record of ${scheme} seed 1 yet, skipped`); continue; }
-    const run = tableRuns(table, [scheme]).find((r) => r.variant === 'none');
+    const [run] = tableRuns(table, [TABLES[table].check]);
+    const stored = readStore(table).records.filter((r) => r.scheme === run.scheme && r.seed === 1);
+    if (!stored.some((r) => key(r) === key({ ...run, seed: 1 }))) { console.log(`check ${table}: no record of ${TABLES[table].check} seed 1 yet, skipped`); continue; }
     const fresh = await runOne(table, run, 1, { retrain: true });
     for (const f of fresh) {
       const s = stored.find((r) => key(r) === key(f));

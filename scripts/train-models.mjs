@@ -60,12 +60,16 @@ function fail(message) {
   process.exit(1);
 }
 
-// The trainer's flags for one model.
-export function trainerArgs(scheme, text, out, steps, { seed = SHIPPED.seed } = {}) {
-  const c = SHIPPED;
+// The trainer's flags for one model. config (a model config in the JS API's names) changes the
+// shipped one: d, heads, dPos replace SHIPPED's; every other key becomes its kebab-case flag
+// (positionScale → --position-scale, wordPca → --word-pca, t5MaxDistance → --t5-max-distance).
+export function trainerArgs(scheme, text, out, steps, { seed = SHIPPED.seed, config = {} } = {}) {
+  const c = { ...SHIPPED, ...config };
+  const extra = Object.entries(config).filter(([key]) => !(key in SHIPPED))
+    .flatMap(([key, value]) => [`--${key.replace(/[A-Z]/g, (m) => `-${m.toLowerCase()}`)}`, value]);
   return ['--task', 'words', '--scheme', scheme, '--text', text, '--held-out-text', HELD_OUT, '--vectors', VECTORS,
     '--vocab-size', c.vocabSize, '--d', c.d, '--layers', c.layers, '--heads', c.heads, '--context', c.context,
-    ...(scheme === 'concatenated' ? ['--dpos', c.dPos] : []), '--batch', c.batch, '--steps', steps, '--lr', c.lr,
+    ...(scheme === 'concatenated' ? ['--dpos', c.dPos] : []), ...extra, '--batch', c.batch, '--steps', steps, '--lr', c.lr,
     '--seed', seed, '--data-seed', seed, '--eval-batches', c.evalBatches, '--log-every', Math.max(1, Math.floor(steps / 5)),
     // One thread: the shipped bits (and the quick check's sha256) were made that way, and a
     // different thread count rounds the batch's gradient sum differently.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // data/train-replay.json: the Train section's default run (web/train/config.js's DEFAULTS: the
-// book, additive | concatenated | rotary, tiny, seed 1, 600 steps), recorded on the schedule the
+// book, its default schemes, tiny, seed 1, 600 steps), recorded on the schedule the
 // page's workers keep (web/train/worker.js): training losses as means of BIN steps, the held-out
 // loss every EVAL_EVERY steps, length generalisation at the end (rotary also with PI, NTK-aware,
 // YaRN). <posenc-lab panel="train"> replays it (web/train/replay.js), with no model inside.

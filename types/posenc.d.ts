@@ -288,11 +288,18 @@ export interface ModelConfig {
   base?: number;
   pairing?: Layout;
   alpha?: number;
+  /** additive, concatenated: the sinusoidal input table is positionScale·PE (default 1). */
+  positionScale?: number;
+  /** concatenated word models: the axes wte's rows were reduced on ('centred' PCA, the default, or 'uncentred'). */
+  wordPca?: 'centred' | 'uncentred';
   t5Buckets?: number;
   t5MaxDistance?: number;
   /** wte.weight stays fixed (no AdamW update, no decay, outside gradient clipping); its gradient is still reported. */
   frozenEmbedding?: boolean;
 }
+
+/** A model's config as the core states it: every key, but positionScale and wordPca only when not their defaults. */
+export type SettledModelConfig = Required<Omit<ModelConfig, 'positionScale' | 'wordPca'>> & Pick<ModelConfig, 'positionScale' | 'wordPca'>;
 
 /** One shipped word-level model (lab.pretrained). */
 export interface PretrainedModelInfo {
@@ -301,7 +308,7 @@ export interface PretrainedModelInfo {
   readonly scheme: ModelScheme;
   /** The scheme's label (lab.SCHEME_LABELS). */
   readonly label: string;
-  readonly config: Readonly<Required<ModelConfig>>;
+  readonly config: Readonly<SettledModelConfig>;
   readonly vocabSize: number;
   /** Mean next-token cross-entropy (nats) over heldOutTokens held-out targets at the training length. */
   readonly heldOutLoss: number;
@@ -325,6 +332,8 @@ export interface ModelLimits {
   /** Tasks and training in one call: symbols, held-out share, steps per train(), lengths and batches per evaluate(), generated tokens. */
   readonly maxSymbols: number;
   readonly maxHeldOutPercent: number;
+  /** createTask's heldOutPercent when not given (the core's kDefaultHeldOutPercent). */
+  readonly defaultHeldOutPercent: number;
   readonly maxTrainSteps: number;
   readonly maxEvalLengths: number;
   readonly maxEvalBatches: number;
@@ -386,7 +395,7 @@ export declare class TrainingDivergedError extends Error {
 
 export interface Model {
   /** The full config, defaults filled in. */
-  readonly config: Readonly<Required<ModelConfig>>;
+  readonly config: Readonly<SettledModelConfig>;
   readonly parameterCount: number;
   readonly tensors: readonly ModelTensor[];
   /** The token strings stored in the weights file, in id order (a word-level model's '<unk>' at unknownId), or null. */

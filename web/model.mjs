@@ -9,8 +9,8 @@
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkNumber, checkOptions } from './checks.mjs';
 
 const CONFIG_KEYS = [
-  'scheme', 'vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 'base', 'pairing', 'alpha', 't5Buckets',
-  't5MaxDistance', 'frozenEmbedding',
+  'scheme', 'vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 'base', 'pairing', 'alpha', 'positionScale',
+  'wordPca', 't5Buckets', 't5MaxDistance', 'frozenEmbedding',
 ];
 const INTEGER_KEYS = ['vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 't5Buckets', 't5MaxDistance'];
 // Enum names (RoPE scalings, synthetic kinds) and trainStep's AdamW defaults are the core's
@@ -86,7 +86,7 @@ function createTask(core, limits, spec, withBytes) {
       if (spec.symbols !== undefined) throw new TypeError("symbols is for 'copy', 'reverse' and 'sort' tasks");
       const bytes = typeof spec.text === 'string' ? new TextEncoder().encode(spec.text) : spec.text;
       if (!(bytes instanceof Uint8Array)) throw new TypeError('text must be a string or a Uint8Array of UTF-8');
-      const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? 10, 0, limits.maxHeldOutPercent);
+      const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? limits.defaultHeldOutPercent, 0, limits.maxHeldOutPercent);
       error = withBytes(bytes, (address) => handle.fromText(address, bytes.length, percent));
     } else {
       if (spec.text !== undefined || spec.heldOutPercent !== undefined) throw new TypeError("text and heldOutPercent are for 'text' tasks");
@@ -193,11 +193,13 @@ export function configJson(config) {
   if (config.scheme === undefined) throw new TypeError('scheme is required');
   if (config.vocab === undefined) throw new TypeError('vocab is required');
   if (typeof config.scheme !== 'string') throw new TypeError('scheme must be a string');
-  if (config.pairing !== undefined && typeof config.pairing !== 'string') throw new TypeError('pairing must be a string');
+  for (const key of ['pairing', 'wordPca']) {
+    if (config[key] !== undefined && typeof config[key] !== 'string') throw new TypeError(`${key} must be a string`);
+  }
   for (const key of INTEGER_KEYS) {
     if (config[key] !== undefined) checkInt(key, config[key], 0, 2 ** 32 - 1);
   }
-  for (const key of ['base', 'alpha']) {
+  for (const key of ['base', 'alpha', 'positionScale']) {
     if (config[key] !== undefined) checkFinite(key, config[key]);
   }
   if (config.frozenEmbedding !== undefined) checkBoolean('frozenEmbedding', config.frozenEmbedding);

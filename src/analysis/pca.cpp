@@ -213,13 +213,15 @@ void tridiagonal_eigen(std::size_t n, std::vector<double>& V, std::vector<double
 
 }  // namespace
 
-Pca principal_components(const float* rows, std::size_t v, std::size_t d) {
+Pca principal_components(const float* rows, std::size_t v, std::size_t d, bool centred) {
     Pca pca;
     pca.d = d;
     pca.mean.assign(d, 0.0);
-    for (std::size_t r = 0; r < v; ++r)
-        for (std::size_t j = 0; j < d; ++j) pca.mean[j] += rows[r * d + j];
-    for (double& m : pca.mean) m /= static_cast<double>(v);
+    if (centred) {
+        for (std::size_t r = 0; r < v; ++r)
+            for (std::size_t j = 0; j < d; ++j) pca.mean[j] += rows[r * d + j];
+        for (double& m : pca.mean) m /= static_cast<double>(v);
+    }
 
     // Covariance in double: blocks of centred rows (columns padded with zeros to a multiple of 4),
     // XᵀX by 4×4 register tiles, upper triangle only.

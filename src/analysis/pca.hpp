@@ -3,7 +3,7 @@
 //
 // Shapes:
 //   rows        — v×d row-major input
-//   mean        — d, the row mean
+//   mean        — d, the row mean (zeros for an uncentred decomposition)
 //   axes        — d×d row-major; row a is the a-th principal axis (unit length), by decreasing
 //                 variance
 //   variances   — d eigenvalues of the covariance, decreasing (population covariance, 1/v)
@@ -30,6 +30,9 @@ struct Pca {
 
 // Covariance in double (blocked XᵀX over centred rows), eigen-decomposed by Householder
 // tridiagonalisation and implicit QL (EISPACK tred2/tql2; dependency-free). Requires v ≥ 1.
-Pca principal_components(const float* rows, std::size_t v, std::size_t d);
+// centred = false: the second moments XᵀX/v of the rows as they are (mean taken as 0, so the
+// axes keep the rows' common direction and project() does not subtract it; "variances" are then
+// the second moments along the axes).
+Pca principal_components(const float* rows, std::size_t v, std::size_t d, bool centred = true);
 
 }  // namespace posenc

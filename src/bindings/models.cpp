@@ -337,6 +337,7 @@ emscripten::val model_limits() {
     limits.set("maxWorkspaceFloats", static_cast<double>(model::kMaxWorkspaceFloats));
     limits.set("maxSymbols", model::kMaxSymbols);
     limits.set("maxHeldOutPercent", model::kMaxHeldOutPercent);
+    limits.set("defaultHeldOutPercent", model::kDefaultHeldOutPercent);
     limits.set("maxTrainSteps", model::kMaxTrainSteps);
     limits.set("maxEvalLengths", model::kMaxEvalLengths);
     limits.set("maxEvalBatches", model::kMaxEvalBatches);

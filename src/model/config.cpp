@@ -50,6 +50,8 @@ const char* validate(const ModelConfig& cfg) {
                              base = "base must be a number above 1 and at most " + number_text(limits::kMaxBase),
                              alpha = "alpha must be a number above 0 and at most " + number_text(limits::kMaxAlpha),
                              pairing = either_of("pairing", kLayoutNames),
+                             position_scale = "positionScale must be a number above 0 and at most " + number_text(kMaxPositionScale),
+                             word_pca = either_of("wordPca", kWordPcaNames),
                              too_big = "the model has more than 2^" + std::to_string(kMaxParametersLog2) +
                                        " parameters: reduce vocab, d or layers";
     if (cfg.vocab < 2 || cfg.vocab > kMaxVocab) return vocab.c_str();
@@ -68,6 +70,13 @@ const char* validate(const ModelConfig& cfg) {
     if (!(cfg.base > limits::kMinBase) || !(cfg.base <= limits::kMaxBase)) return base.c_str();
     if (cfg.pairing != Layout::interleaved && cfg.pairing != Layout::half) return pairing.c_str();
     if (!std::isfinite(cfg.alpha) || !(cfg.alpha > 0.0f) || !(cfg.alpha <= limits::kMaxAlpha)) return alpha.c_str();
+    if (!std::isfinite(cfg.position_scale) || !(cfg.position_scale > 0.0f) || !(cfg.position_scale <= kMaxPositionScale))
+        return position_scale.c_str();
+    if (cfg.position_scale != 1.0f && cfg.scheme != Scheme::additive && cfg.scheme != Scheme::concatenated)
+        return "positionScale applies to the additive and concatenated schemes only";
+    if (cfg.word_pca != WordPca::centred && cfg.word_pca != WordPca::uncentred) return word_pca.c_str();
+    if (cfg.word_pca != WordPca::centred && cfg.scheme != Scheme::concatenated)
+        return "wordPca applies to the concatenated scheme only";
     if (cfg.scheme == Scheme::t5 && (cfg.t5_buckets != 0 || cfg.t5_max_distance != 0)) {
         const ModelConfig s = settled(cfg);  // 0 = derived; the derived values always pass
         // The scheme table's limits, with causal buckets (a model is always causal).

@@ -24,6 +24,15 @@
 
 namespace posenc::model {
 
+// The axes a concatenated word model's wte rows are principal coordinates on
+// (model/word_vocabulary.hpp, embedding_rows): the centred vocabulary's (PCA), or its uncentred
+// second moments (the rows' own directions, their mean included). Names in enum order.
+enum class WordPca : unsigned char { centred, uncentred };
+// positionScale multiplies the sinusoidal table as α multiplies the word vectors: the same cap.
+inline constexpr float kMaxPositionScale = static_cast<float>(limits::kMaxAlpha);
+inline constexpr const char* kWordPcaNames[] = {"centred", "uncentred"};
+static_assert(sizeof(kWordPcaNames) / sizeof(kWordPcaNames[0]) == static_cast<std::size_t>(WordPca::uncentred) + 1);
+
 struct ModelConfig {
     Scheme scheme = Scheme::additive;  // one of kTrainableSchemes
     std::size_t vocab = 0;             // V
@@ -35,6 +44,13 @@ struct ModelConfig {
     double base = 10000.0;
     Layout pairing = Layout::interleaved;  // rotary only
     float alpha = 1.0f;
+    // additive, concatenated: the sinusoidal input table is position_scale·PE (‖PE(p)‖² = width/2,
+    // so √(dPos/d) gives additive concatenation's position energy). 1 = the plain table; a file
+    // states it only when it is not 1, so every file made before it is unchanged.
+    float position_scale = 1.0f;
+    // concatenated word models only: how wte's rows were reduced (the forward pass never reads it;
+    // the file says how its frozen rows were made). A file states it only when uncentred.
+    WordPca word_pca = WordPca::centred;
     // t5 only; 0 = derived from context by settled() (t5_defaults), which every model and every
     // weights file applies, so a model's config and a file's "posenc" always state the numbers.
     int t5_buckets = 0;
@@ -78,8 +94,8 @@ inline constexpr unsigned kMaxParametersLog2 = 24;
 inline constexpr std::size_t kMaxParameters = std::size_t{1} << kMaxParametersLog2;
 
 // nullptr when cfg is valid, else a message naming the offending field by its JS name
-// (scheme, vocab, d, layers, heads, context, dPos, base, pairing, alpha, t5Buckets,
-// t5MaxDistance, seed, frozenEmbedding).
+// (scheme, vocab, d, layers, heads, context, dPos, base, pairing, alpha, positionScale, wordPca,
+// t5Buckets, t5MaxDistance, seed, frozenEmbedding).
 const char* validate(const ModelConfig& cfg);
 
 // The JS API's name of a trainable scheme (the table's name); nullptr for any other scheme.

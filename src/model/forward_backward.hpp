@@ -116,6 +116,11 @@ void prepare(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training
         for (std::size_t i = 0; i < width / 2; ++i) ws.omega[i] = frequency(i, width, cfg.base);
         grow(ws.input_table, std::uint64_t{T} * width);
         sin_cos_table(ws.omega.data(), width / 2, T, ws.input_table.data());
+        // positionScale·PE; skipped at 1 (the plain table, bit for bit).
+        if (cfg.position_scale != 1.0f) {
+            const Real scale = static_cast<Real>(cfg.position_scale);
+            for (std::size_t i = 0; i < T * width; ++i) ws.input_table[i] *= scale;
+        }
         ws.input_rows = T;
     }
     double qk = 1.0;

@@ -102,12 +102,18 @@ std::string read_config_member(const std::string& key, const JsonValue& v, Model
         if (v.kind == JsonValue::Kind::string && enum_from_name(kLayoutNames, v.text, cfg.pairing)) return "";
         return either_of("pairing", kLayoutNames);
     }
-    if (key == "base" || key == "alpha") {
+    if (key == "wordPca") {
+        if (v.kind != JsonValue::Kind::string || !enum_from_name(kWordPcaNames, v.text, cfg.word_pca))
+            return "wordPca must be 'centred' or 'uncentred'";
+        return {};
+    }
+    if (key == "base" || key == "alpha" || key == "positionScale") {
         double value = 0;
         if (!json_to_double(v, value)) return key + " must be a number";
-        if (key == "base") cfg.base = value;
+        if (key == "base") return cfg.base = value, "";
         // Out-of-range doubles become ±inf rather than an undefined float conversion.
-        else cfg.alpha = std::abs(value) <= FLT_MAX ? static_cast<float>(value) : (value > 0 ? 1 : -1) * HUGE_VALF;
+        (key == "alpha" ? cfg.alpha : cfg.position_scale) =
+            std::abs(value) <= FLT_MAX ? static_cast<float>(value) : (value > 0 ? 1 : -1) * HUGE_VALF;
         return {};
     }
     if (key == "frozenEmbedding") {
@@ -141,6 +147,9 @@ std::string config_to_json(const ModelConfig& given) {
     json += ",\"base\":" + format_number(cfg.base, 17);     // 17 digits: the same double back
     json += std::string(",\"pairing\":\"") + kLayoutNames[static_cast<unsigned>(cfg.pairing)] + "\"";
     json += ",\"alpha\":" + format_number(cfg.alpha, 9);    // 9 digits: the same float back
+    // Only when not the default, so the files made before these keys keep their bytes.
+    if (cfg.position_scale != 1.0f) json += ",\"positionScale\":" + format_number(cfg.position_scale, 9);
+    if (cfg.word_pca != WordPca::centred) json += std::string(",\"wordPca\":\"") + kWordPcaNames[static_cast<int>(cfg.word_pca)] + "\"";
     json += ",\"t5Buckets\":" + std::to_string(cfg.t5_buckets);
     json += ",\"t5MaxDistance\":" + std::to_string(cfg.t5_max_distance);
     json += ",\"seed\":" + std::to_string(cfg.seed);

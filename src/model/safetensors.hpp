@@ -8,10 +8,12 @@
 //                       tensors in parameter_specs order; "vocab" only when token strings exist
 //   bytes [8 + N, end)  the data section: each tensor's values, row-major, little-endian, at
 //                       [begin, end) relative to the section's start; the tensors tile it exactly
-// Config JSON (keys are the JS API's names; written in this order, all present):
+// Config JSON (keys are the JS API's names; written in this order, all present but two):
 //   {"scheme":"rotary","vocab":V,"d":…,"layers":…,"heads":…,"context":T,"dPos":…,"base":…,
-//    "pairing":"interleaved"|"half","alpha":…,"t5Buckets":…,"t5MaxDistance":…,"seed":…,
-//    "frozenEmbedding":false|true}
+//    "pairing":"interleaved"|"half","alpha":…,["positionScale":…,]["wordPca":"uncentred",]
+//    "t5Buckets":…,"t5MaxDistance":…,"seed":…,"frozenEmbedding":false|true}
+//   positionScale and wordPca only when not their defaults (1, "centred"): a default model's
+//   file is byte for byte what it was before the keys existed.
 // Reading accepts F32 and F16 tensors (F16 widened exactly), tensors in any order in the header,
 // and extra string entries in __metadata__ (other writers add e.g. "format": "pt").
 #pragma once

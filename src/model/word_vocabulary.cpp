@@ -85,19 +85,21 @@ void round_to_f16(std::vector<float>& rows) {
 
 }  // namespace
 
-std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols) {
+std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols,
+                                  WordPca centring) {
     const std::size_t d = vectors.dim, V = vocab.size();
     std::vector<float> words;
     std::vector<float> full = unreduced_rows(vocab, vectors, words);
     if (cols >= d) return full;
-    const Pca pca = principal_components(words.data(), words.size() / d, d);
+    const Pca pca = principal_components(words.data(), words.size() / d, d, centring == WordPca::centred);
     std::vector<float> reduced(V * cols);
     pca.project(full.data(), V, cols, reduced.data());
     return reduced;
 }
 
-std::vector<float> frozen_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols, bool f16) {
-    std::vector<float> rows = embedding_rows(vocab, vectors, cols);
+std::vector<float> frozen_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols, bool f16,
+                               WordPca pca) {
+    std::vector<float> rows = embedding_rows(vocab, vectors, cols, pca);
     if (f16) round_to_f16(rows);
     return rows;
 }

@@ -53,14 +53,17 @@ std::vector<std::string> frequent_vector_words(const std::unordered_map<std::str
 // the unknown token's row is the mean of the vectors' rows outside the vocabulary (the words it
 // stands for). cols = vectors.dim, or fewer: then every row is reduced to its first `cols`
 // principal coordinates, the axes computed over the vocabulary's word rows (the concatenated
-// scheme's smaller word vector, pca.hpp). Every token but kUnknownToken must be in vectors.
-std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols);
+// scheme's smaller word vector, pca.hpp), centred or not (pca). Every token but kUnknownToken
+// must be in vectors.
+std::vector<float> embedding_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols,
+                                  WordPca pca = WordPca::centred);
 
 // A word model's frozen input rows (wte, V × cols) as it trains on them and its file stores them:
 // embedding_rows, each value rounded to binary16 when the file is F16. The trainer (cli/) and the
 // loader of a file that leaves wte out (rebuild_frozen_rows) share it, so a rebuilt wte is the
 // trained one bit for bit.
-std::vector<float> frozen_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols, bool f16);
+std::vector<float> frozen_rows(const WordVocabulary& vocab, const VectorSet& vectors, std::size_t cols, bool f16,
+                               WordPca pca = WordPca::centred);
 
 struct LoadedWeights;
 // A file read with its wte left out (LoadedWeights::wte_missing) gets wte back from the word-vector

@@ -44,7 +44,7 @@ test('panel="train" replays the shipped run: both charts, their numbers in the C
     };
     const lossRows = await csv('Loss during training');
     for (const run of replay.runs) {
-      const name = { additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary' }[run.scheme];
+      const name = { additive: 'Additive', concatenated: 'Concatenated', rotary: 'Rotary', alibi: 'ALiBi' }[run.scheme];
       const training = lossRows.filter((r) => r.series === `${name} training`);
       assert.equal(training.length, replay.settings.steps / replay.bin);
       // Each bin's mean of BIN copies of the shipped value: that value to float64 rounding.

@@ -1,14 +1,17 @@
 // The Train section's layout (issue #23 item 4) in headless Chromium: at 1280 × 800 it spans the
-// page, the loss and length charts side by side and each at least 560 px wide, one learned-
-// attention map per model side by side; its figures hold their place when training starts and
-// ends; the loss axis fits the language model's curves (its lower end above 0); at 390 × 844 it
-// stacks with no horizontal scroll. Tiny models on Moby-Dick, a budget of 40 steps.
+// page, the loss and length charts side by side and each at least 560 px wide, the loss by
+// position under them, one learned-attention map per model side by side; its figures hold their
+// place when training starts and ends; the loss axis fits the language model's curves (its lower end above 0); at 390 × 844 it
+// stacks with no horizontal scroll. Tiny models on Moby-Dick, the default schemes (four), a budget
+// of 40 steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, openLabPage } from './browser.mjs';
+import { DEFAULTS } from '../../web/train/config.js';
 
 const suite = browserSuite();
-const BOOK = 'v=synthetic&t.task=book&t.steps=40&t.schemes=additive,concatenated,rotary';
+const BOOK = 'v=synthetic&t.task=book&t.steps=40';
+const MODELS = DEFAULTS.schemes.length;
 
 async function open(hash, viewport) {
   return openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...viewport });
@@ -30,6 +33,7 @@ function boxes(page) {
       lanes: one('.lanes-section'),
       loss: one('#train canvas[aria-label^="Loss"]'),
       lengths: one('#train canvas[aria-label^="Length generalisation"]'),
+      positions: one('#train canvas[aria-label^="Held-out loss by position"]'),
       inspect: one('#train .train-inspect'),
       maps: [...document.querySelectorAll('#train canvas[aria-label^="Learned attention of layer 1, head 1"]')].map(box),
       overflow: document.documentElement.scrollWidth - innerWidth,
@@ -59,25 +63,28 @@ test('at 1280 × 800 the section spans the page: charts side by side, ≥ 560 px
     assert.ok(before.section.width >= 1200, `section ${before.section.width} px wide`);
     for (const chart of ['loss', 'lengths']) assert.ok(before[chart].width >= 560, `${chart}: ${before[chart].width} px`);
     near(before.loss.top, before.lengths.top, 'the two charts\' tops');
+    assert.ok(before.positions.top >= before.loss.bottom && before.positions.width >= 1200, `loss by position: ${JSON.stringify(before.positions)}`);
     assert.ok(before.lengths.left >= before.loss.right, 'the length chart right of the loss chart');
     assert.equal(before.overflow, 0);
 
-    await trainToBudget(page, 3);
+    await trainToBudget(page, MODELS);
     const after = await boxes(page);
     // The charts and the attention figure kept their place and size; the section's height moved
     // by at most 1% (the download buttons, a few pixels at its foot).
     for (const key of ['top', 'left', 'width', 'height']) {
       near(after.loss[key], before.loss[key], `loss chart ${key}`);
       near(after.lengths[key], before.lengths[key], `length chart ${key}`);
+      near(after.positions[key], before.positions[key], `loss-by-position chart ${key}`);
       near(after.inspect[key], before.inspect[key], `learned attention ${key}`);
     }
     assert.ok(Math.abs(after.section.height - before.section.height) <= 0.01 * before.section.height,
       `section ${before.section.height} → ${after.section.height} px`);
-    // One map per model in one row, left to right, not overlapping, each at least 300 px.
-    assert.equal(after.maps.length, 3);
+    // One map per model in one row, left to right, not overlapping, each at least 240 px (four
+    // with their word gutters share the section's 1214 px: 250 px each).
+    assert.equal(after.maps.length, MODELS);
     for (const [i, map] of after.maps.entries()) {
       near(map.top, after.maps[0].top, `map ${i} top`);
-      assert.ok(map.width >= 300, `map ${i}: ${map.width} px`);
+      assert.ok(map.width >= 240, `map ${i}: ${map.width} px`);
       if (i) assert.ok(map.left >= after.maps[i - 1].right, `map ${i} right of map ${i - 1}`);
     }
 
@@ -102,12 +109,13 @@ test('at 390 × 844 the section stacks with no horizontal scroll, before and aft
     assert.equal(before.overflow, 0, 'no horizontal scroll');
     assert.ok(before.lengths.top >= before.loss.bottom, 'the length chart under the loss chart');
     assert.ok(before.section.right <= 390 && before.loss.right <= 390, JSON.stringify(before.section));
-    await trainToBudget(page, 3);
+    await trainToBudget(page, MODELS);
     const after = await boxes(page);
     assert.equal(after.overflow, 0, 'no horizontal scroll after training');
-    // Two maps a row: the first two side by side, the third under them; all inside the screen.
+    // Two maps a row: maps 1 and 2 side by side, 3 and 4 under them; all inside the screen.
     near(after.maps[1].top, after.maps[0].top, 'maps 1 and 2 share a row');
     assert.ok(after.maps[2].top >= after.maps[0].bottom, 'map 3 on the next row');
+    near(after.maps[3].top, after.maps[2].top, 'maps 3 and 4 share a row');
     for (const map of after.maps) assert.ok(map.left >= 0 && map.right <= 390, JSON.stringify(map));
     const clipped = await page.evaluate(() => [...document.querySelectorAll('#train *')]
       .filter((e) => e.getBoundingClientRect().right > innerWidth + 1).map((e) => `${e.className || e.tagName} “${e.textContent.slice(0, 40)}” ${e.getBoundingClientRect().right}`));

@@ -1,5 +1,5 @@
 // data/train-replay.json (what <posenc-lab panel="train"> shows) is what the core trains today:
-// scripts/train-replay.mjs --check re-runs the page's default run (three schemes, 600 steps) and
+// scripts/train-replay.mjs --check re-runs the page's default run (its default schemes, 600 steps) and
 // compares the file byte for byte. A core change that moves any shipped number fails here; then
 // regenerate with `node scripts/train-replay.mjs` and review the diff.
 import { test } from 'node:test';

@@ -8,6 +8,7 @@
 //          byPosition: { "8": [per position] } | null }] }; a multiple missing from heldOut is a
 //          length the model cannot run (a learned table past T).
 import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../pipeline/intervals.js';
+import { POSITION_BIN, binPositions } from '../pipeline/positions.js';
 
 const SCHEME_ORDER = ['nope', 'additive', 'learned', 'concatenated', 'rotary', 'alibi', 't5'];
 const VARIANTS = { pi: 'PI', ntk: 'NTK', yarn: 'YaRN' };
@@ -146,17 +147,10 @@ export function resultsSentences(store, labels) {
 
 /**
  * The loss-by-position lines: one per plain scheme with byPosition, the mean over its seeds and
- * over each `bin` consecutive positions of the 8× windows (one position alone averages only the
- * windows' targets there, too few to read a trend from): [{ scheme, name, x (the bins' first
- * positions), y, seeds }].
+ * over each `bin` consecutive positions of the 8× windows (binPositions): [{ scheme, name, x (the
+ * bins' first positions), y, seeds }].
  */
-export function positionSeries(store, labels, { bin = 8 } = {}) {
+export function positionSeries(store, labels, { bin = POSITION_BIN } = {}) {
   return groupRuns(store.records).filter((g) => g.variant === 'none' && g.records.every((r) => r.byPosition?.[8]))
-    .map((g) => {
-      const n = g.records[0].byPosition[8].length;
-      const y = new Float64Array(Math.ceil(n / bin));
-      const per = new Float64Array(y.length);
-      for (const r of g.records) r.byPosition[8].forEach((v, p) => { y[Math.floor(p / bin)] += v; per[Math.floor(p / bin)] += 1; });
-      return { scheme: g.scheme, name: runLabel(g, labels), x: Array.from(y, (_, i) => i * bin), y: Array.from(y, (v, i) => v / per[i]), seeds: g.records.length };
-    });
+    .map((g) => ({ scheme: g.scheme, name: runLabel(g, labels), ...binPositions(g.records.map((r) => r.byPosition[8]), bin), seeds: g.records.length }));
 }

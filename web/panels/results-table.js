@@ -4,12 +4,11 @@
 // (web/panels/results-data.js) and the held-out loss by position inside the 8T windows, one line
 // per scheme. Fetched once, lazily: when the panel nears the viewport, or when load() is called
 // (the Heads control switching to trained). Text goes in with DOM APIs only.
-import { ChartFigure } from '../figures/chart-figure.js';
 import { TableFigure } from '../figures/table-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setHidden, setText } from '../figures/dom.js';
-import { CURVE_STYLE } from '../pipeline/schemes.js';
 import { positionSeries, resultsSentences, resultsTable } from './results-data.js';
+import { createPositionChart } from './position-chart.js';
 
 const STORE_URL = new URL('../experiments/words.json', import.meta.url);
 
@@ -26,7 +25,7 @@ async function fetchJson(url) {
 export function createResultsTable({ panel, slot, summary, positions = null, store = STORE_URL }) {
   let started = null;
   const figure = new TableFigure(slot, { title: 'Trained models: held-out perplexity by length' });
-  const chart = positions ? new ChartFigure(positions, { title: 'Trained models: held-out loss by position', height: 260 }) : null;
+  const chart = positions ? createPositionChart(positions, { title: 'Trained models: held-out loss by position', height: 260 }) : null;
   setText(summary, 'The trained models’ results load when this panel scrolls into view.');
 
   async function fetchResults() {
@@ -53,17 +52,8 @@ export function createResultsTable({ panel, slot, summary, positions = null, sto
     setText(summary, resultsSentences(results, SCHEME_LABELS).join(' '));
     const series = positionSeries(results, SCHEME_LABELS);
     if (chart && series.length) {
-      const T = results.records[0].config.context;
-      chart.update({
-        series: series.map((s) => ({ name: `${s.name} (${s.seeds} seed${s.seeds === 1 ? '' : 's'})`,
-          colour: CURVE_STYLE[s.scheme]?.colour ?? '#56B4E9', dash: CURVE_STYLE[s.scheme]?.dash, kind: 'line', x: s.x, y: s.y })),
-        xLabel: `position in a window of ${8 * T} words (trained: 0–${T - 1})`,
-        yLabel: 'held-out loss (nats per word)',
-        yMin: Math.min(...series.flatMap((s) => s.y)) * 0.95,
-        label: `Held-out loss by position inside windows of ${8 * T} words, one line per scheme (mean over windows, seeds and ` +
-          'each 8 positions): ' +
-          `positions past ${T - 1} were never seen in training.`,
-      });
+      chart.update(series.map((s) => ({ ...s, name: `${s.name} (${s.seeds} seed${s.seeds === 1 ? '' : 's'})` })),
+        { T: results.records[0].config.context, unit: 'word', over: 'windows, seeds' });
     }
   }
 

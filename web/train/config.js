@@ -25,7 +25,8 @@ export const sizeText = (size) => `${SIZES[size].layers} layers, width ${SIZES[s
 
 export const DEFAULTS = Object.freeze({
   task: 'book',
-  schemes: ['additive', 'concatenated', 'rotary'],
+  // ALiBi beside the three the lanes show: the first length chart holds a scheme that stays flat past T.
+  schemes: ['additive', 'concatenated', 'rotary', 'alibi'],
   size: 'tiny',
   dPos: 0, // 0: a quarter of the width
   length: 32,
@@ -51,6 +52,8 @@ export const EVAL_EVERY = 50;     // held-out loss every EVAL_EVERY steps (a mul
 export const LENGTHS_EVERY = 100; // length generalisation, attention and sample every LENGTHS_EVERY steps
 export const MULTIPLES = [1, 2, 3, 4, 6, 8];
 export const EVAL_BATCHES = Object.freeze({ B: 8, batches: 2 }); // each held-out evaluation: 2 batches of 8 rows
+// Loss by position (language tasks): windows of the largest multiple of T, spread over the held-out text.
+export const POSITION_WINDOWS = 8;
 
 /**
  * The fraction of its time each of `workers` training workers spends training (the rest asleep),

@@ -1,6 +1,7 @@
 // The Train section's figures and readouts, painted from the runs' numbers (web/train/panel.js
-// owns the runs): the status line, the loss chart, length generalisation, the learned attention
-// with its per-token loss strip, the samples, and the run sentence's inputs.
+// owns the runs): the status line, the loss chart, length generalisation, the loss by position (the
+// results panel's chart, web/panels/position-chart.js), the learned attention with its per-token
+// loss strip, the samples, and the run sentence's inputs.
 import { ChartFigure } from '../figures/chart-figure.js';
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { formatValue } from '../figures/accessibility.js';
@@ -8,7 +9,9 @@ import { SCHEME_ROPE_SCALING } from '../posenc.mjs';
 import { element } from '../figures/dom.js';
 import { CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 import { fitRange } from './axis.js';
-import { BIN, EVAL_EVERY, MULTIPLES, isLanguageTask } from './config.js';
+import { BIN, EVAL_EVERY, LENGTHS_EVERY, MULTIPLES, POSITION_WINDOWS, isLanguageTask } from './config.js';
+import { createPositionChart } from '../panels/position-chart.js';
+import { binPositions } from '../pipeline/positions.js';
 // The rotary model's curves with each RoPE scaling, drawn in the style of the lane that scales ω
 // the same way: type → [scheme, label].
 const SCALING_LABELS = { pi: 'PI', ntk: 'NTK-aware', yarn: 'YaRN' };
@@ -19,13 +22,14 @@ export const schemeName = (scheme) => (scheme === 'learned' ? 'Learned table' : 
 
 /**
  * parts: { status, samples, inspectNote, layer, head, sentence, xAxis, lossSlot, lengthSlot,
- * attentionSlot, stripSlot }. → { status, loss, lengths, attention, samples, summaryInputs }, each
- * taking (runs, state).
+ * positionSlot, attentionSlot, stripSlot }. → { status, loss, lengths, positions, attention, samples,
+ * summaryInputs }, each taking (runs, state).
  */
 export function createTrainFigures(parts) {
   const { status, samples, inspectNote, layer, head, sentence, xAxis } = parts;
   const lossChart = new ChartFigure(parts.lossSlot, { title: 'Loss during training', height: CHART_HEIGHT });
   const lengthChart = new ChartFigure(parts.lengthSlot, { title: 'Length generalisation', height: CHART_HEIGHT });
+  const positionChart = createPositionChart(parts.positionSlot, { title: 'Held-out loss by position', height: CHART_HEIGHT });
   const attentionFigure = new HeatmapFigure(parts.attentionSlot, { title: 'Learned attention' });
   const stripFigure = new HeatmapFigure(parts.stripSlot, { title: 'Per-token loss' });
   // Until the first maps arrive, one empty frame per model holds their place (train.css hides the
@@ -143,6 +147,20 @@ export function createTrainFigures(parts) {
     });
   }
 
+  // Each run's latest positions (run.positions: Float64Array(8T) from its worker, at run.positionsStep),
+  // those of loaded models dotted; only runs evaluated at this section's T share the x axis.
+  function renderPositions(list) {
+    const T = state.length;
+    const span = MULTIPLES.at(-1) * T;
+    const shown = list.filter((r) => r.positions?.length === span);
+    const lines = shown.map((r) => ({ scheme: r.scheme, name: r.name, dash: r.loaded ? [2, 3] : undefined, ...binPositions([r.positions]) }));
+    const steps = [...new Set(shown.filter((r) => !r.loaded).map((r) => r.positionsStep))];
+    // (Not the word "task": the section's controls are found by that label.)
+    const note = !isLanguageTask(state.task) ? '; drawn only when the models learn a text (the book or your own)'
+      : `${steps.length ? `, at step ${steps.join(', ')}` : ''}; ${POSITION_WINDOWS} windows of the held-out text, evaluated every ${LENGTHS_EVERY} steps and on pause`;
+    positionChart.update(lines, { T, unit: 'character', over: `${POSITION_WINDOWS} held-out windows`, note });
+  }
+
   function renderAttention(list) {
     const shown = list.filter((r) => r.inspect);
     const layers = Math.max(1, ...shown.map((r) => r.inspect.layers));
@@ -221,10 +239,11 @@ export function createTrainFigures(parts) {
   }
 
   return {
-    charts: { loss: lossChart, lengths: lengthChart },
+    charts: { loss: lossChart, lengths: lengthChart, positions: positionChart.chart },
     status: using(renderStatus),
     loss: using(renderLoss),
     lengths: using(renderLengths),
+    positions: using(renderPositions),
     attention: using(renderAttention),
     samples: using(renderSamples),
     // The run sentence's inputs (web/train/summary.js) for the trained (not loaded) runs.

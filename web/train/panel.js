@@ -5,10 +5,11 @@
 import { download } from '../figures/export.js';
 import { CURVE_STYLE } from '../pipeline/schemes.js';
 import {
-  BIN, EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
+  BIN, EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, POSITION_WINDOWS, SIZES, TASKS, TRAIN_SCHEMES, dPosFor, isLanguageTask,
   nextShare, readTrainHash, sizeText, trainingShare, writeTrainHash,
 } from './config.js';
 import { createTrainFigures, schemeName } from './figures.js';
+import { POSITION_BIN } from '../pipeline/positions.js';
 import { element } from '../figures/dom.js';
 import { describeRun } from './summary.js';
 import { seedComparison } from '../pipeline/intervals.js';
@@ -70,6 +71,7 @@ export function mountTrain(root) {
 
   const lossSlot = element('div');
   const lengthSlot = element('div');
+  const positionSlot = element('div');
   const attentionSlot = element('div');
   const stripSlot = element('div');
   const sentence = element('input', { id: 'train-sentence', type: 'text', spellcheck: false });
@@ -112,8 +114,16 @@ export function mountTrain(root) {
         chartHead('Past the training length'),
         element('p', { className: 'caption', text: 'Each model evaluated at 1× to 8× its training length T (held-out text for the language model, ' +
           'fresh examples for copy, reverse and sort); the rotary model also with position interpolation, NTK-aware and YaRN scaling ' +
-          '(factor = length / T). Updated every 100 steps and on pause.' }),
+          `(factor = length / T). Updated every ${LENGTHS_EVERY} steps and on pause.` }),
         lengthSlot,
+      ]),
+      element('div', { className: 'train-chart train-chart-wide' }, [
+        chartHead('Loss by position'),
+        element('p', { className: 'caption', text: `Each model's held-out loss at each position of a window ${MULTIPLES.at(-1)} times ` +
+          `its training length T, averaged over ${POSITION_WINDOWS} windows of the held-out text and ${POSITION_BIN} neighbouring ` +
+          'positions: left of T the positions it trained on, right of it the ones it never saw. Language-model tasks; ' +
+          `updated every ${LENGTHS_EVERY} steps and on pause.` }),
+        positionSlot,
       ]),
     ]),
     summary,
@@ -135,7 +145,7 @@ export function mountTrain(root) {
   );
   const dPosHint = dPos.parentElement.querySelector('.train-hint');
   const figures = createTrainFigures({
-    status, samples, inspectNote, layer, head, sentence, xAxis, lossSlot, lengthSlot, attentionSlot, stripSlot,
+    status, samples, inspectNote, layer, head, sentence, xAxis, lossSlot, lengthSlot, positionSlot, attentionSlot, stripSlot,
   });
 
   // ---- State ⇄ controls ⇄ URL ----
@@ -226,7 +236,7 @@ export function mountTrain(root) {
     const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
     const run = {
       key, scheme, name, worker, loaded, fileName, style: CURVE_STYLE[scheme] ?? CURVE_STYLE.nope,
-      step: 0, losses: [], heldout: [], curves: null, stepsPerSecond: NaN, phase: 'starting', inspect: null, sample: '',
+      step: 0, losses: [], heldout: [], curves: null, positions: null, stepsPerSecond: NaN, phase: 'starting', inspect: null, sample: '',
       curvesByStep: new Map(),
     };
     runs.set(key, run);
@@ -273,7 +283,12 @@ export function mountTrain(root) {
       case 'heldout':
         run.heldout = run.heldout.filter((h) => h.step !== data.step).concat([{ step: data.step, loss: data.loss, accuracy: data.accuracy }]);
         break;
-      case 'lengths': run.curves = data.curves; run.curvesByStep.set(data.step, data.curves); dirty.lengths = true; break;
+      case 'lengths':
+        run.curves = data.curves;
+        run.curvesByStep.set(data.step, data.curves);
+        if (data.positions) Object.assign(run, { positions: data.positions, positionsStep: data.step, positionsMs: data.ms });
+        dirty.lengths = true;
+        break;
       case 'inspect':
         if (data.error) inspectNote.textContent = `${run.name}: ${data.error}`;
         else { run.inspect = data; inspectNote.textContent = ''; }
@@ -423,7 +438,10 @@ export function mountTrain(root) {
     if (root.style.getPropertyValue('--train-runs') !== lines) root.style.setProperty('--train-runs', lines);
     figures.status(list, state);
     figures.loss(list, state);
-    if (dirty.lengths) figures.lengths(list, state);
+    if (dirty.lengths) {
+      figures.lengths(list, state);
+      figures.positions(list, state);
+    }
     if (dirty.inspect) {
       figures.attention(list, state);
       figures.samples(list, state);

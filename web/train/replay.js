@@ -43,7 +43,7 @@ export function createTrainReplay(slot) {
   const spare = () => element('div');
   const figures = createTrainFigures({
     status: spare(), samples: spare(), inspectNote: spare(), layer: element('select'), head: element('select'), sentence: element('input'),
-    xAxis, lossSlot, lengthSlot, attentionSlot: spare(), stripSlot: spare(),
+    xAxis, lossSlot, lengthSlot, positionSlot: spare(), attentionSlot: spare(), stripSlot: spare(),
   });
   figures.loss(runs, state);
   figures.lengths(runs, state);

@@ -6,17 +6,19 @@
 //                budget, evalEvery, lengthsEvery, multiples, inspectText, samplePrompt }
 //                run { share } | share { share } | pause | step | set { lr } | inspect { text } | save
 // worker → page: ready { parameterCount, config } | progress { step, from, losses, stepsPerSecond }
-//                heldout { step, loss, accuracy } | lengths { step, curves } | inspect { … }
+//                heldout { step, loss, accuracy } | lengths { step, curves, positions, ms } | inspect { … }
 //                sample { text } | saved { bytes } | paused { step } | done { step } | error { message, fatal }
 //                diverged { step, loss } (that step not applied; the model stays at step − 1)
 import { loadModels } from '../posenc.mjs';
-import { heldoutAt, lengthCurves } from './evaluate.js';
+import { heldOutIds, heldoutAt, lengthCurves, positionLosses } from './evaluate.js';
 
 const CHUNK_MS = 60;
 const SAMPLE_LENGTH = 160;
 const SAMPLE_TEMPERATURE = 0.8;
 
 let lab, task, model, settings; // lab: the model core (loadModels)
+let text = null; // a text task's text, until its held-out ids are made (heldIds)
+let heldIds = null;
 let running = false;
 let loops = 0; // run() calls so far
 let share = 1;
@@ -37,6 +39,7 @@ async function init(message) {
     ? { kind: 'text', text: await bookBytes() }
     : message.task.kind === 'text' ? { kind: 'text', text: message.task.text } : { kind: message.task.kind, symbols: message.task.symbols };
   task = lab.createTask(spec);
+  if (spec.kind === 'text') text = typeof spec.text === 'string' ? spec.text : new TextDecoder().decode(spec.text);
   if (message.weights) {
     model = lab.loadModel(message.weights);
     if (model.config.vocab !== task.vocabSize) {
@@ -60,9 +63,19 @@ function heldout() {
 // A loaded model evaluates at its own context; a trained one at the section's training length.
 const evalLength = () => (settings.weights ? model.config.context : settings.train.T);
 
+// positions: held-out loss by position inside windows of the largest multiple (text tasks; null
+// otherwise or where they do not fit); ms: the time of the position evaluation alone.
 function lengths() {
-  const curves = lengthCurves(model, task, evalLength(), settings.multiples);
-  post({ type: 'lengths', step: model.steps, curves });
+  const T = evalLength();
+  const curves = lengthCurves(model, task, T, settings.multiples);
+  if (text !== null) {
+    heldIds = heldOutIds(task, text, lab.modelLimits.defaultHeldOutPercent);
+    text = null;
+  }
+  const t0 = performance.now();
+  const positions = heldIds ? positionLosses(model, heldIds, Math.max(...settings.multiples) * T) : null;
+  const ms = performance.now() - t0;
+  post({ type: 'lengths', step: model.steps, curves, positions, ms }, positions ? [positions.buffer] : []);
 }
 
 function inspect(text) {

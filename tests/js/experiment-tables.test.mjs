@@ -1,0 +1,68 @@
+// The experiment tables' definitions (scripts/experiment-tables.mjs): the add-versus-concatenate
+// controls are the runs docs/EXPERIMENTS.md describes, each a valid model of the shipped word
+// settings, and each reaches the native trainer as the flags that make it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { CONTROLS, SCHEMES, TABLES, runNames, tableRuns } from '../../scripts/experiment-tables.mjs';
+import { SHIPPED, trainerArgs } from '../../scripts/train-models.mjs';
+
+const flag = (args, name) => (args.includes(name) ? args[args.lastIndexOf(name) + 1] : undefined);
+
+test('the plain tables train every scheme and their variants; the controls table trains its controls only', () => {
+  for (const table of ['book', 'copy', 'words']) {
+    assert.deepEqual(tableRuns(table).filter((r) => r.variant === 'none').map((r) => r.scheme), SCHEMES, table);
+  }
+  const runs = tableRuns('controls');
+  assert.equal(runs.length, CONTROLS.length);
+  assert.ok(runs.every((r) => r.variant !== 'none'));
+  assert.deepEqual(runNames('controls'), CONTROLS.map((c) => c.name));
+  // A name list picks runs by scheme or variant name; an unknown name picks nothing.
+  assert.deepEqual(tableRuns('controls', ['dPos=8', 'rotary', 'nothing']).map((r) => r.variant), ['dPos=8']);
+  assert.deepEqual(tableRuns('words', ['rotary', 't5max=128']).map((r) => `${r.scheme} ${r.variant}`), ['rotary none', 't5 t5max=128']);
+  // Every table's check run exists.
+  for (const [name, t] of Object.entries(TABLES)) assert.equal(tableRuns(name, [t.check]).length, 1, name);
+});
+
+test('the controls: dPos 8, 16, 50 beside the shipped 26, additive at concatenation\'s position energy, uncentred PCA, the widened split', () => {
+  const byName = Object.fromEntries(CONTROLS.map((c) => [c.name, c]));
+  assert.deepEqual(CONTROLS.filter((c) => 'dPos' in c.config && !('d' in c.config)).map((c) => c.config.dPos), [8, 16, 50]);
+  assert.equal(SHIPPED.dPos, 26);
+  // ‖PE‖² is the pair count: additive's d/2 pairs scaled by s² equal concatenated's dPos/2 (50 s² = 13).
+  const { positionScale } = byName['PE energy of dPos=26'].config;
+  assert.equal(byName['PE energy of dPos=26'].scheme, 'additive');
+  assert.ok(Math.abs(positionScale ** 2 * (SHIPPED.d / 2) - SHIPPED.dPos / 2) < 1e-12, String(positionScale));
+  assert.deepEqual(byName['uncentred PCA'], { name: 'uncentred PCA', scheme: 'concatenated', config: { wordPca: 'uncentred' } });
+  // Widened: all of GloVe's columns beside dPos, at the shipped head count with an even head width.
+  const wide = CONTROLS.find((c) => c.name.startsWith('widened'));
+  assert.equal(wide.config.d - wide.config.dPos, SHIPPED.d);
+  assert.equal(wide.config.d % SHIPPED.heads, 0);
+  assert.equal((wide.config.d / SHIPPED.heads) % 2, 0);
+  for (const c of CONTROLS) {
+    const d = c.config.d ?? SHIPPED.d;
+    if (c.scheme === 'concatenated') {
+      const dPos = c.config.dPos ?? SHIPPED.dPos;
+      assert.ok(dPos % 2 === 0 && dPos >= 2 && dPos <= d - 2, c.name);
+    }
+  }
+});
+
+test('a control reaches the trainer as its flags, and the shipped flags are unchanged without one', () => {
+  const shipped = trainerArgs('concatenated', 'train.txt', 'out.safetensors', 800);
+  assert.equal(flag(shipped, '--dpos'), '26');
+  assert.equal(flag(shipped, '--d'), '100');
+  assert.ok(!shipped.includes('--position-scale') && !shipped.includes('--word-pca'));
+  // No flag appears twice: a control replaces the shipped value rather than following it.
+  for (const run of tableRuns('controls')) {
+    const args = trainerArgs(run.scheme, 'train.txt', 'out.safetensors', 800, { seed: 3, config: run.config });
+    const flags = args.filter((a) => a.startsWith('--'));
+    assert.equal(new Set(flags).size, flags.length, `${run.variant}: ${args.join(' ')}`);
+    assert.equal(flag(args, '--seed'), '3');
+    if ('dPos' in run.config) assert.equal(flag(args, '--dpos'), String(run.config.dPos));
+    if ('d' in run.config) assert.equal(flag(args, '--d'), String(run.config.d));
+    if ('positionScale' in run.config) assert.equal(Number(flag(args, '--position-scale')), run.config.positionScale);
+    if ('wordPca' in run.config) assert.equal(flag(args, '--word-pca'), 'uncentred');
+  }
+  const t5 = trainerArgs('t5', 'train.txt', 'out.safetensors', 800, { config: { t5Buckets: 32, t5MaxDistance: 128 } });
+  assert.equal(flag(t5, '--t5-buckets'), '32');
+  assert.equal(flag(t5, '--t5-max-distance'), '128');
+});
