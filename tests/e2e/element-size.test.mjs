@@ -68,9 +68,11 @@ function coresRecord(bundle = bundles['posenc-lab.js']) {
 
 // The model core, fetched the first time a model is needed (README: its own size line): the wasm,
 // its Emscripten glue and the JS side (model.mjs) a SIMD browser downloads when Train is pressed.
-// 122 KB gzipped when the budget was set (with the wte rebuild of the shipped models); the budget leaves room for a feature, not for the
-// model code creeping back into one file with the core.
-const LAZY_CORE_BUDGET_GZIP = 128 * 1024;
+// 122 KB gzipped when the budget was set (with the wte rebuild of the shipped models), 128 KB once
+// the add-versus-concatenate controls (positionScale, wordPca, the widened split) and messages
+// formatted from the constants arrived; the budget leaves room for a feature, not for the model
+// code creeping back into one file with the core (≈ 180 KB more).
+const LAZY_CORE_BUDGET_GZIP = 136 * 1024;
 
 test('the lazy model core is within its budget, and the element carries none of it', async (t) => {
   const files = ['posenc-models-simd.wasm', 'posenc-models-simd.mjs', 'model.mjs'];
