@@ -6,7 +6,7 @@
 // Float32Array(n*d) whose row p starts at p*d.
 
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkOptions } from './checks.mjs';
-import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode } from './cores.mjs';
+import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode, readFileUrl } from './cores.mjs';
 import { SCHEME_TABLE } from './scheme-table.mjs';
 
 // A diverged training step (web/model.mjs): not applied, reported by name.
@@ -66,7 +66,6 @@ const COMPARE_WITH = Symbol('compareWith');
 const COMPARE_ARGS = Symbol('compareArgs');
 const LANES = Symbol('lanes');
 const VECTOR_HANDLE = Symbol('vectorHandle');
-const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 const loaded = new Map();
 
 /**
@@ -171,11 +170,10 @@ export function loadModels(options = {}) {
 // by CORS only says "Failed to fetch", so the message names the likely cause. onProgress({ loaded,
 // total }) after each piece (total: the expected size, if known); signal aborts with an AbortError.
 async function readAsset(url, { onProgress, signal, total } = {}) {
-  if (IS_NODE && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
+  if (readFileUrl && url.protocol === 'file:') {
     let bytes;
     try {
-      bytes = new Uint8Array(await readFile(url, { signal }));
+      bytes = await readFileUrl(url, signal);
     } catch (error) {
       if (error.name === 'AbortError') throw error;
       throw new Error(`could not load ${url.href}: ${error.code ?? error.message}`);
