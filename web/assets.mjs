@@ -1,10 +1,10 @@
 // The data files beside the JS API: where they are (load's assetsUrl), how their bytes are read
 // (from disk in Node, fetched elsewhere, with progress and abort), the shipped models' manifest
 // and the sha256 a pretrained file must match.
+import { readFileUrl } from './cores.mjs';
 import { SCHEME_LABELS } from './options.mjs';
 
 export const GLOVE_FILE = 'glove-6b-100d-20k.i8';
-const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 
 // assetsUrl as a folder URL: relative ones resolve against the page (or, in Node, this module).
 // null when unset and this module has no folder: loaded from a blob: or data: URL, as anywidget
@@ -34,11 +34,10 @@ export function assetsFolder(assetsUrl) {
 // by CORS only says "Failed to fetch", so the message names the likely cause. onProgress({ loaded,
 // total }) after each piece (total: the expected size, if known); signal aborts with an AbortError.
 export async function readAsset(url, { onProgress, signal, total } = {}) {
-  if (IS_NODE && url.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
+  if (readFileUrl && url.protocol === 'file:') {
     let bytes;
     try {
-      bytes = new Uint8Array(await readFile(url, { signal }));
+      bytes = await readFileUrl(url, signal);
     } catch (error) {
       if (error.name === 'AbortError') throw error;
       throw new Error(`could not load ${url.href}: ${error.code ?? error.message}`);

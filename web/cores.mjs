@@ -53,11 +53,18 @@ export function modelFilesBeside() {
 /** The model core's JS side (web/model.mjs), loaded with it. */
 export const modelCode = () => import('./model.mjs');
 
+/**
+ * A file: URL's bytes in Node (posenc.mjs reads data files with it); null where there is no disk.
+ * webpackIgnore: webpack bundles for the browser, where node: modules do not resolve and this
+ * branch never runs, so the import is left to Node. The element's stand-in (element/cores.mjs)
+ * has none, so its minified bundle, which loses this comment, names no node: module at all.
+ */
+export const readFileUrl = IS_NODE
+  ? async (url, signal) => new Uint8Array(await (await import(/* webpackIgnore: true */ 'node:fs/promises')).readFile(url, { signal }))
+  : null;
+
 // Emscripten 3.1.6's Node branch would fetch() a file path, so in Node the bytes are handed over.
 async function start(create, wasmUrl) {
-  if (IS_NODE && wasmUrl.protocol === 'file:') {
-    const { readFile } = await import('node:fs/promises');
-    return create({ wasmBinary: await readFile(wasmUrl) });
-  }
+  if (readFileUrl && wasmUrl.protocol === 'file:') return create({ wasmBinary: await readFileUrl(wasmUrl) });
   return create({ locateFile: () => wasmUrl.href });
 }

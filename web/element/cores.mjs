@@ -32,6 +32,9 @@ export function gloveBeside() {
   }
 }
 
+/** None: the element runs in browsers, and a node: import would stop bundlers (webpack) for them. */
+export const readFileUrl = null;
+
 /** None: the element reads no models manifest (setCoreLoader's pretrained: false). */
 export const modelFilesBeside = () => null;
 

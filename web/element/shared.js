@@ -4,9 +4,6 @@
 import { load } from '../posenc.mjs';
 import { syntheticSource, vectorSetSource } from '../pipeline/vocab.js';
 
-// Fetched beside this script (the bundle: every module in it shares its import.meta.url).
-const GLOVE_FILE = 'glove-6b-100d-20k.i8';
-
 let labPromise = null;
 export const sharedLab = () => (labPromise ??= load());
 const vectorFiles = new Map(); // GloVe file URL → Promise of { source } or { note }
@@ -20,7 +17,9 @@ const spreads = new WeakMap();
 export function sharedGlove(lab, src) {
   let url;
   try {
-    url = src ? new URL(src, document.baseURI) : new URL(GLOVE_FILE, import.meta.url);
+    // Beside this script, named statically as in element/cores.mjs: the URL a bundler (webpack,
+    // Vite) gives the copy it makes, not a build-time file: URL, which would read as 'no GloVe'.
+    url = src ? new URL(src, document.baseURI) : new URL('./glove-6b-100d-20k.i8', import.meta.url);
   } catch {
     // A module loaded from a blob: or data: URL (anywidget's) has no folder; or src is not a URL.
     return Promise.resolve({ note: `Synthetic word vectors: ${src ? `vectors-src="${src}" is not a URL` : 'this script has no folder to fetch GloVe from; set vectors-src to its URL'}.` });
