@@ -133,13 +133,14 @@ function xz(bytes, options) {
   }
 }
 
-// The JS API's default loaders (web/cores.mjs) become the element's (web/element/cores.mjs): the
+// The JS API's default loaders (web/cores.mjs, imported by posenc.mjs and its parts beside it)
+// become the element's (web/element/cores.mjs): the
 // core inside, the model core and model.mjs fetched beside the element's file (external imports).
 const elementCores = {
   name: 'posenc-element-cores',
   setup(build) {
     build.onResolve({ filter: /^\.\/cores\.mjs$/ }, (args) =>
-      (args.importer.endsWith('/web/posenc.mjs') ? { path: resolve(ROOT, 'web/element/cores.mjs') } : undefined));
+      (/[\\/]web[\\/][^\\/]+\.mjs$/.test(args.importer) ? { path: resolve(ROOT, 'web/element/cores.mjs') } : undefined));
     build.onResolve({ filter: /^\.\/(posenc-models-(simd|scalar)|model)\.mjs$/ }, (args) =>
       (args.importer.endsWith('/web/element/cores.mjs') ? { path: args.path, external: true } : undefined));
   },
