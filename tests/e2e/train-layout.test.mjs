@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, openLabPage } from './browser.mjs';
-import { DEFAULTS } from '../../web/train/config.js';
+import { DEFAULTS } from '../../dist/train/config.js'; // it imports the generated scheme table
 
 const suite = browserSuite();
 const BOOK = 'v=synthetic&t.task=book&t.steps=40';
@@ -57,6 +57,8 @@ const near = (a, b, what, tolerance = 1) => assert.ok(Math.abs(a - b) <= toleran
 test('at 1280 × 800 the section spans the page: charts side by side, ≥ 560 px each, maps side by side, nothing moves when training starts', async () => {
   const { page, problems, close } = await open(BOOK, { width: 1280, height: 800 });
   try {
+    // Loss by position is folded (the page's default height); opened, it spans the section.
+    await page.locator('#train .train-positions > summary').click();
     const before = await boxes(page);
     // Below the comparison, across both of the page's columns.
     assert.ok(before.lanes.bottom <= 0, `the lanes end ${before.lanes.bottom} px below the section's top`);

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { POSITION_BIN, binPositions } from '../../web/pipeline/positions.js';
 import { heldOutIds, positionLosses, windowStarts } from '../../dist/train/evaluate.js';
-import { POSITION_WINDOWS } from '../../web/train/config.js';
+import { POSITION_WINDOWS } from '../../dist/train/config.js'; // it imports the generated scheme table
 
 test('windowStarts: first at from, last ending at to, evenly between; null when one window does not fit', () => {
   assert.deepEqual(windowStarts(0, 21, 10, 3), [0, 5, 10]);   // room 21 − 10 − 1 = 10

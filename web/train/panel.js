@@ -117,8 +117,10 @@ export function mountTrain(root) {
           `(factor = length / T). Updated every ${LENGTHS_EVERY} steps and on pause.` }),
         lengthSlot,
       ]),
-      element('div', { className: 'train-chart train-chart-wide' }, [
-        chartHead('Loss by position'),
+      // Folded, so the page's default height holds (issue #23: at most 6 screens at 1280 × 800);
+      // its chart paints when opened.
+      element('details', { className: 'train-positions' }, [
+        element('summary', {}, [element('h3', { text: 'Loss by position' })]),
         element('p', { className: 'caption', text: `Each model's held-out loss at each position of a window ${MULTIPLES.at(-1)} times ` +
           `its training length T, averaged over ${POSITION_WINDOWS} windows of the held-out text and ${POSITION_BIN} neighbouring ` +
           'positions: left of T the positions it trained on, right of it the ones it never saw. Language-model tasks; ' +
