@@ -134,8 +134,8 @@ function xz(bytes, options) {
 }
 
 // The JS API's default loaders (web/cores.mjs, imported by posenc.mjs and its parts beside it)
-// become the element's (web/element/cores.mjs): the
-// core inside, the model core and model.mjs fetched beside the element's file (external imports).
+// become the element's (web/element/cores.mjs): the core inside, the model core and model.mjs
+// fetched beside the element's file (external imports).
 const elementCores = {
   name: 'posenc-element-cores',
   setup(build) {

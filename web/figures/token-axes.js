@@ -95,7 +95,7 @@ export class TokenAxis {
     this.colour = null; // and fontFamily: the page's, read with the colour
     this.fontFamily = EXPORT_FONT;
     this.drawn = [];  // slot k → its label (see above), or undefined
-    this.frame = null; // what the canvas was last drawn for: { count, length, width, height, dpr }
+    this.frame = null; // what the canvas was last drawn for: { count, step, length, width, height, dpr }
     this.activeIndex = null;
     // For tests and tools: the labels as drawn (the canvas has no DOM to read them from).
     Object.defineProperty(this.root, 'drawnLabels', { get: () => this.drawn.filter(Boolean) });
