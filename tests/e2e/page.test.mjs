@@ -96,6 +96,9 @@ test('loads GloVe without errors and paints every panel', async () => {
     assert.ok(actions.length >= HEATMAPS.length + CHARTS.length + TABLES.length, `${actions.length} figures`);
     for (const [name, count] of actions) assert.equal(count, 1, `${name} has one Export menu`);
     await reveal(page, '[data-figure="retrieval"]');
+    // On screen: an off-screen figure's contents are skipped (content-visibility), and innerText
+    // reads only what is rendered.
+    await page.locator('[data-figure="retrieval"]').scrollIntoViewIfNeeded();
     const retrieval = await page.locator('[data-figure="retrieval"] tbody').innerText();
     assert.match(retrieval, /Rotary\s+100\.0%/, 'rotary keeps every word');
     assert.match(await page.locator('#summary').innerText(), /rotary/i);
