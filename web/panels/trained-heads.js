@@ -165,8 +165,8 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
   }
 
   // One lane with a loaded model, inside the keystroke. The ids the sentence asks for become the
-  // lane's `want`; while the keystroke's budget has room, one inspect call makes them `shown` (map and
-  // strip); otherwise the map shows what the model last computed (dimmed while stale) and the
+  // lane's `want`; while the keystroke's budget has room, one inspect call makes them `shown` (map
+  // and strip); otherwise the map shows what the model last computed (dimmed while stale) and the
   // pass follows in a task after the frame (runPass). frameBudget: { until } (performance.now()).
   // → whether the lane's attention figure shows a trained map (else compare()'s identity map stays).
   function showTrained(scheme, record, parts, tokens, frameBudget) {
@@ -221,8 +221,9 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     }
   }
 
-  // The rows inspect recomputes for `want`: from the first word that differs from what the model
-  // last computed (all of them for another model, layer or head is cheaper, but counted whole).
+  // The rows inspect recomputes for `want`: from the first word that differs from what the lane
+  // last showed (none for the same words in another layer or head; all of them for a model that
+  // showed nothing here yet).
   function rowsToRecompute(parts) {
     const { ids, model } = parts.want;
     const before = parts.shown?.model === model ? parts.shown.ids : null;
