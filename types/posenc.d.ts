@@ -147,6 +147,11 @@ export interface CompareOptions extends SchemeParameters {
   concatWords?: Matrix;
   /** A previous result whose arrays of the same length may be overwritten. */
   reuse?: CompareResult;
+  /**
+   * Schemes (among `schemes`) whose lanes bring x alone: weights, terms, masked and unmasked come
+   * back empty, termMaxAbs too, and the lane says inputOnly. For lanes no figure shows this call.
+   */
+  inputOnly?: readonly Scheme[];
 }
 
 export interface DistanceCurvesOptions extends SchemeParameters {
@@ -167,11 +172,13 @@ export interface Lane {
   width: number;
   /** Encoded input, n × width. */
   x: Float32Array;
-  /** Attention weights, heads × n × n. */
+  /** Attention weights, heads × n × n (empty when inputOnly). */
   weights: Float32Array;
-  /** Logit terms, termNames.length × heads × n × n. */
+  /** Logit terms, termNames.length × heads × n × n (empty when inputOnly). */
   terms: Float32Array;
   termNames: string[];
+  /** Asked for with options.inputOnly: only x, width and the scheme's parameters were computed. */
+  inputOnly?: true;
   xMaxAbs: number;
   termMaxAbs: number[];
   /** alibi: the slopes. */

@@ -4,7 +4,7 @@
 import { checkBoolean, checkEnum, checkInt, checkOptions } from './checks.mjs';
 import {
   CLASSIC_SCHEMES, COMPARE_OPTIONS, CONCAT_MODES, FLOAT32_MIN_NORMAL, LAYOUTS, LIMITS, SCHEMES, checkBase, checkDPos,
-  checkEvenDim, checkFloat32, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
+  checkEvenDim, checkFloat32, checkInputOnly, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
 } from './options.mjs';
 import { VECTOR_HANDLE, WordVectorSet } from './vectors.mjs';
 
@@ -18,7 +18,7 @@ export function compareWith(heap, table, c, embeddings, n, d, options) {
   const [input, reduced] = heap.reserve(n * d, concatWords === undefined ? 0 : n * d);
   heap.write(input, embeddings);
   if (concatWords !== undefined) heap.write(reduced, concatWords);
-  heap.call(c.configure(args.mask, args.params));
+  heap.call(c.configure(args.mask, schemeMask(args.inputOnly), args.params));
   heap.call(c.run(input, n, d, args.alpha, args.base, args.layout, args.pairing, args.dPos, args.concat, args.causal,
     args.heads, args.seed, args.scale, concatWords === undefined ? 0 : reduced));
   return lanes(table, c.lanes(), args, n, d, options.reuse);
@@ -30,6 +30,7 @@ function compareArgs(table, options, d, extra = []) {
   const params = schemeOptionValues(table, options, [...COMPARE_OPTIONS, ...extra]);
   checkEvenDim('d', d);
   const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
+  const inputOnly = checkInputOnly(options.inputOnly);
   const alpha = checkFloat32('alpha', options.alpha ?? 1);
   const base = checkBase(options.base ?? 10000);
   const layout = checkEnum('layout', options.layout ?? LAYOUTS[0], LAYOUTS);
@@ -49,7 +50,7 @@ function compareArgs(table, options, d, extra = []) {
   if (reuse !== undefined && (reuse === null || typeof reuse !== 'object')) {
     throw new TypeError('reuse must be a previous result of compare()');
   }
-  return { schemes, mask: schemeMask(schemes), params, alpha, base, layout, pairing, concat, dPos, causal, heads, seed, scale };
+  return { schemes, mask: schemeMask(schemes), inputOnly, params, alpha, base, layout, pairing, concat, dPos, causal, heads, seed, scale };
 }
 
 // compare()'s result from the core's heap views of its lanes (lanes_view in
@@ -73,6 +74,7 @@ function lanes(table, raw, args, n, d, reuse) {
       xMaxAbs: core.magnitudes[0],
       termMaxAbs: Array.from(core.magnitudes.subarray(1)),
     };
+    if (args.inputOnly.includes(name)) lane.inputOnly = true;
     if (name === 'alibi') lane.slopes = core.parameters.slice();
     if (name === 't5') lane.buckets = raw.buckets.slice();
     if (name === 'learned') lane.trainedLength = params[table.paramNames.indexOf('trainedLength')];
@@ -122,7 +124,7 @@ export function analysis(core, heap, table, vectors) {
       const maxTokens = checkInt('maxTokens', options.maxTokens ?? LIMITS.maxCompareTokens, 1, LIMITS.maxCompareTokens);
       const peTables = checkBoolean('peTables', options.peTables ?? false);
       set?.[VECTOR_HANDLE]();  // throws once the set is disposed
-      const raw = handle.update(wellFormed(text), { ...args, schemes: args.mask, d, maxTokens, peTables });
+      const raw = handle.update(wellFormed(text), { ...args, schemes: args.mask, inputOnly: schemeMask(args.inputOnly), d, maxTokens, peTables });
       if (raw.error) throw new RangeError(raw.error);
       const n = raw.tokens.length;
       const result = n ? lanes(table, raw, args, n, d, options.reuse) : null;

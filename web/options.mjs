@@ -34,7 +34,7 @@ export const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
 // crosses); the first is each one's default.
 export const LAYOUTS = SCHEME_TABLE.layouts;
 export const CONCAT_MODES = SCHEME_TABLE.concatModes;
-export const COMPARE_OPTIONS = ['alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords',
+export const COMPARE_OPTIONS = ['alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords', 'inputOnly',
   'reuse', 'schemes'];
 export const XPOS_ROLES = ['query', 'key'];
 
@@ -46,6 +46,15 @@ export function checkSchemes(schemes) {
     if (schemes.indexOf(schemes[i]) !== i) throw new RangeError(`schemes: '${schemes[i]}' appears twice`);
   }
   return schemes.slice();
+}
+
+// inputOnly: scheme names whose lanes bring x alone (their n×n parts are skipped); the core
+// checks that each is among the computed schemes.
+export function checkInputOnly(names) {
+  if (names === undefined) return [];
+  if (!Array.isArray(names)) throw new TypeError(`inputOnly must be an array of scheme names (${SCHEMES.join(', ')})`);
+  names.forEach((name, i) => checkEnum(`inputOnly[${i}]`, name, SCHEMES));
+  return names.slice();
 }
 
 // Bit i of the core's scheme set is SCHEMES[i].

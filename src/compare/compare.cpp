@@ -125,8 +125,20 @@ POSENC_COLD void run_scheme(const CompareConfig& cfg, Scheme scheme, const float
     const std::size_t head_count = std::max<std::size_t>(cfg.heads, 1);
     const std::size_t d_head = w / head_count;
     const float base_scale = cfg.scale > 0.0f ? cfg.scale : 1.0f / std::sqrt(static_cast<float>(d_head));
-    lane.weights.resize(head_count * nn);
     lane.term_count = kind == Kind::decomposed ? 4 : kind == Kind::biased ? 2 : 1;
+    if (has(cfg.input_only, scheme)) {
+        // Nothing n×n: emptied rather than left stale, and no kept product survives a call that
+        // did not refresh it (lane_reuse sees the size mismatch).
+        lane.weights.clear();
+        lane.terms.clear();
+        lane.masked.clear();
+        lane.unmasked.clear();
+        lane.cache.product.clear();
+        lane.cache.position.clear();
+        lane.cache.rotated.clear();
+        return;
+    }
+    lane.weights.resize(head_count * nn);
     lane.terms.resize(lane.term_count * nn);
     if (cfg.heads > 0) {
         s.work.q.resize(n * d_head);
@@ -264,9 +276,10 @@ POSENC_COLD void compare(const CompareConfig& cfg, const float* embeddings, Comp
     for (unsigned i = 0; i < kSchemeCount; ++i) {
         if (!has(set, static_cast<Scheme>(i))) continue;
         SchemeResult& lane = r.lane(static_cast<Scheme>(i));
-        lane.max_abs.resize(1 + lane.term_count);
+        const std::size_t measured_terms = lane.terms.empty() ? 0 : lane.term_count;  // input-only: none
+        lane.max_abs.resize(1 + measured_terms);
         lane.max_abs[0] = max_abs(lane.x.data(), lane.x.size());
-        for (std::size_t t = 0; t < lane.term_count; ++t) lane.max_abs[1 + t] = max_abs(lane.terms.data() + t * n * n, n * n);
+        for (std::size_t t = 0; t < measured_terms; ++t) lane.max_abs[1 + t] = max_abs(lane.terms.data() + t * n * n, n * n);
     }
     r.cache.last_cfg = cfg;
     r.cache.last_n = n;

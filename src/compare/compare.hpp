@@ -30,7 +30,8 @@
 //   lane.buckets     — t5: n×n bucket of (key − query), bidirectional unless causal
 //   lane.masked, lane.unmasked — nope: n×n weights of head 0 (or W = I) with and without the
 //                      causal mask, whatever cfg.causal is
-//   lane.max_abs     — 1 + t values: max|x|, then max|term| of each term
+//   lane.max_abs     — 1 + t values: max|x|, then max|term| of each term (1 for an
+//                      input-only lane, CompareConfig::input_only)
 // Tokens sit at positions 0 … n − 1 in every scheme.
 // Row reuse (W = I): a CompareResult remembers the inputs of its last call. When the next call
 // has the same configuration (n aside) and its first p rows of embeddings (and concat_words) are
@@ -96,6 +97,11 @@ struct CompareConfig {
     std::uint64_t head_seed = 1;
     float scale = 0.0f;                  // 0: 1/√d_head
     SchemeSet schemes = kClassicSchemes; // only these lanes are computed
+    // Lanes (a subset of schemes) whose n×n parts nobody will read this call — the page's lanes
+    // showing a trained head's map, their decomposition folded: only x and the scheme's
+    // parameters are made (weights, terms, masked, unmasked come back empty, max_abs holds max|x|
+    // alone). Their kept products are dropped, so the next call computing them starts afresh.
+    SchemeSet input_only = 0;
     SchemeOptions options;
 };
 

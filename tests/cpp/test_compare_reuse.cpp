@@ -41,6 +41,19 @@ struct Sentence {
     }
 };
 
+// Every lane at width d, with the learned table's rows past L and s > 1 for the RoPE scalings.
+CompareConfig every_lane(std::size_t d, bool causal) {
+    CompareConfig cfg;
+    cfg.d = d;
+    cfg.d_pos = 4;
+    cfg.alpha = 1.25f;
+    cfg.causal = causal;
+    cfg.schemes = posenc::kAllSchemes;
+    cfg.options.trained_length = 8;
+    cfg.options.eval_length = 40;
+    return cfg;
+}
+
 // One call on the remembering result and one on a fresh one; → the reused row count.
 std::size_t check_call(const CompareConfig& base, const Sentence& s, bool with_words, CompareResult& kept) {
     CompareConfig cfg = base;
@@ -62,15 +75,8 @@ TEST_CASE("compare: a remembering result gives a fresh result's bits after every
     const bool with_words = GENERATE(false, true);
     const auto mode = GENERATE(posenc::ConcatMode::same_width, posenc::ConcatMode::widened);
     const std::size_t d = 12;
-    CompareConfig cfg;
-    cfg.d = d;
-    cfg.d_pos = 4;
-    cfg.alpha = 1.25f;
-    cfg.causal = causal;
+    CompareConfig cfg = every_lane(d, causal);
     cfg.concat_mode = mode;
-    cfg.schemes = posenc::kAllSchemes;
-    cfg.options.trained_length = 8;  // the learned table's rows past L and s > 1 for the RoPE scalings
-    cfg.options.eval_length = 40;
     INFO("causal " << causal << ", words " << with_words << ", widened " << (mode == posenc::ConcatMode::widened));
 
     Sentence s(d);
@@ -137,4 +143,61 @@ TEST_CASE("compare: row reuse across the blocks of longer sentences", "[compare]
         s.append();
         CHECK(check_call(cfg, s, true, kept) == n);
     }
+}
+
+TEST_CASE("compare: input-only lanes bring x and parameters alone, and the next full call starts afresh", "[compare][reuse]") {
+    // The page's covered lanes (CompareConfig::input_only) while typing, then unfolded: every call
+    // still equals a fresh result's bits, and an input-only lane's x, parameters and term count
+    // equal those of the same lane computed in full.
+    const bool causal = GENERATE(false, true);
+    const std::size_t d = 12;
+    CompareConfig cfg = every_lane(d, causal);
+    Sentence s(d);
+    CompareResult kept;
+    const posenc::SchemeSet patterns[] = {0, posenc::kAllSchemes, posenc::kClassicSchemes, posenc::kAllSchemes & ~posenc::kClassicSchemes};
+    for (std::size_t n = 1; n <= 13; ++n) {
+        s.append();
+        // Each size twice (appended, then its last token edited) with another input-only set.
+        cfg.input_only = patterns[(n + 1) % 4];
+        check_call(cfg, s, true, kept);
+        s.set_row(n - 1);
+        cfg.input_only = patterns[n % 4];
+        INFO("n = " << n << ", input-only set " << cfg.input_only);
+        check_call(cfg, s, true, kept);
+        CompareConfig full_cfg = cfg;
+        full_cfg.n = s.n();
+        full_cfg.input_only = 0;
+        CompareResult full;
+        posenc::compare(full_cfg, s.e.data(), full, s.words.data());
+        for (unsigned i = 0; i < posenc::kSchemeCount; ++i) {
+            const Scheme scheme = static_cast<Scheme>(i);
+            const SchemeResult& lane = kept.lane(scheme);
+            const SchemeResult& whole = full.lane(scheme);
+            INFO("scheme " << i);
+            CHECK(lane.width == whole.width);
+            CHECK(lane.term_count == whole.term_count);
+            CHECK(posenc::test::same_bits(lane.x, whole.x));
+            CHECK(lane.slopes == whole.slopes);
+            CHECK(lane.frequencies == whole.frequencies);
+            CHECK(lane.scale_factor == whole.scale_factor);
+            if (posenc::has(cfg.input_only, scheme)) {
+                CHECK(lane.weights.empty());
+                CHECK(lane.terms.empty());
+                CHECK(lane.masked.empty());
+                CHECK(lane.unmasked.empty());
+                CHECK(lane.max_abs.size() == 1);
+            } else {
+                CHECK(posenc::test::same_bits(lane.weights, whole.weights));
+                CHECK(posenc::test::same_bits(lane.terms, whole.terms));
+                CHECK(lane.max_abs == whole.max_abs);
+            }
+        }
+    }
+    // An input-only set naming a lane that is not computed is refused, by its JS name.
+    cfg.n = s.n();
+    cfg.schemes = posenc::kClassicSchemes;
+    cfg.input_only = posenc::kAllSchemes;
+    const char* error = posenc::validate(cfg);
+    REQUIRE(error != nullptr);
+    CHECK(std::string(error).find("inputOnly") != std::string::npos);
 }

@@ -16,6 +16,7 @@ const open = (hash, { fail, delayMs, ...options } = {}) => openPage({ hash, prep
 // The attention map itself, not the strip inside the same slot.
 const MAP = { canvases: '> .fig canvas.map-canvas' };
 const STRIP = { canvases: '.trained-strip canvas.map-canvas' };
+const MAP_CANVASES = { canvases: 'canvas.map-canvas' };
 const SENTENCE = 's=The%20king%20sat%20on%20the%20throne%2C%20and%20the%20queen%20smiled%20at%20the%20king.';
 
 /** Waits until every listed lane shows its model (note) and has scored the words (strip ready). */
@@ -202,6 +203,41 @@ describe('trained heads in the lanes', () => {
       await page.waitForFunction(() => /cannot read this sentence: .*context/.test(
         document.querySelector('#lanes [data-scheme="learned"] .trained-note').textContent));
       assert.match(await page.locator('#lanes [data-scheme="additive"] .trained-note').textContent(), /^Trained model: layer/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it('a lane under its trained map skips its folded decomposition while typing, and unfolding it paints the current words', async () => {
+    // compare's inputOnly (web/page/app.js coveredLanes): the folded figure must not stay stale.
+    const typed = ' and the queen left';
+    const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default' });
+    try {
+      await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
+      await page.locator('#sentence').focus();
+      await page.keyboard.press('Control+End'); // End alone stops at the end of a wrapped line
+      await page.keyboard.type(typed, { delay: 30 });
+      await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
+      const n = Number((await page.locator('#engine').textContent()).match(/n = (\d+)/)[1]);
+      await page.locator('#lane-additive details.lane-more > summary').click();
+      await page.waitForFunction((n) => document.querySelector('[data-figure="additive-terms"] canvas.map-canvas')?.dataset.rows === String(n), n, { timeout: 5000 });
+      const unfolded = await readFigure(page, 'additive-terms', MAP_CANVASES);
+      // The same words typed into a fresh page with the lane open from the start: the same pixels.
+      const sentence = decodeURIComponent(SENTENCE.slice(2)) + typed;
+      const fresh = await open(`#s=${encodeURIComponent(sentence)}&more=additive`, { heads: 'default' });
+      try {
+        await waitForTrained(fresh.page, ['additive']);
+        const expected = await readFigure(fresh.page, 'additive-terms', MAP_CANVASES);
+        assert.equal(await page.locator('#sentence').inputValue(), sentence);
+        assert.equal(unfolded.length, 4, 'four terms');
+        assert.deepEqual(unfolded.map((c) => [c.rows, c.cols]), expected.map((c) => [c.rows, c.cols]));
+        assert.equal(unfolded[0].rows, n);
+        unfolded.forEach((c, t) => assert.ok(c.pixels === expected[t].pixels, `term ${t}: the unfolded figure shows the current words`));
+        assert.deepEqual(fresh.problems, []);
+      } finally {
+        await fresh.close();
+      }
       assert.deepEqual(problems, []);
     } finally {
       await close();

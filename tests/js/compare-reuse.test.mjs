@@ -3,7 +3,8 @@
 // previous sentences must return exactly the bits of a lab that has not, on both builds. The core's
 // own test (tests/cpp/test_compare_reuse.cpp) covers every edit kind; this one covers the binding
 // path — one Comparison per lab, inputs copied into the heap each call, options in between — and
-// the API's own savings: options.reuse (arrays overwritten in place) and the lanes' max|·|.
+// the API's own savings: options.reuse (arrays overwritten in place), options.inputOnly (lanes
+// whose n×n parts are skipped) and the lanes' max|·|.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { load, SCHEMES } from '../../dist/posenc.mjs';
@@ -99,6 +100,35 @@ for (const simd of [true, false]) {
       assert.ok(sameBits(second.additive.weights, before));
       assert.throws(() => typing.compare(e, 12, D, { reuse: 5 }), TypeError);
       assert.throws(() => typing.compare(e, 12, D, { reuse: null }), TypeError);
+    });
+
+    it('inputOnly lanes bring x alone, flagged; a typing lab that skipped them still gives a fresh lab\'s bits after', () => {
+      const versions = [];
+      const options = { schemes: ['additive', 'concatenated', 'rotary', 'nope'], dPos: 6 };
+      for (let n = 6; n <= 9; n++) {
+        versions[n - 1] = 0;
+        const e = sentence(n, versions);
+        // Typing under trained maps: three lanes input-only, NoPE whole.
+        const covered = typing.compare(e, n, D, { ...options, inputOnly: ['additive', 'concatenated', 'rotary'] });
+        const whole = fresh.compare(e, n, D, options);
+        for (const name of ['additive', 'concatenated', 'rotary']) {
+          const lane = covered[name];
+          assert.equal(lane.inputOnly, true, name);
+          assert.deepEqual([lane.weights.length, lane.terms.length, lane.termMaxAbs.length], [0, 0, 0], `${name}: nothing n×n`);
+          assert.deepEqual(lane.termNames, whole[name].termNames);
+          assert.ok(sameBits(lane.x, whole[name].x), `${name} x`);
+        }
+        assert.equal(covered.nope.inputOnly, undefined);
+        assert.ok(sameBits(covered.nope.weights, whole.nope.weights), 'NoPE computed in full');
+      }
+      // Unfolded: the whole call equals a fresh lab's, bit for bit.
+      const e = sentence(9, versions);
+      const got = arraysOf(typing.compare(e, 9, D, options));
+      const want = arraysOf(fresh.compare(e, 9, D, options));
+      for (const key of Object.keys(want)) assert.ok(sameBits(got[key], want[key]), `${key} differs after input-only calls`);
+      assert.throws(() => typing.compare(e, 9, D, { ...options, inputOnly: ['alibi'] }), /inputOnly must name only schemes that are computed/);
+      assert.throws(() => typing.compare(e, 9, D, { ...options, inputOnly: ['RoPE'] }), /inputOnly\[0\]/);
+      assert.throws(() => typing.compare(e, 9, D, { ...options, inputOnly: 'rotary' }), TypeError);
     });
 
     it('every lane reports max|x| and max|term| of each term', () => {

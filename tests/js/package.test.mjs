@@ -168,7 +168,8 @@ test('every declared member exists at run time, and every run-time member is dec
   assert.deepEqual(runtimeMembers(glove), unique(members.WordVectorSet), 'WordVectorSet');
   assert.deepEqual(Object.keys(lab.limits).sort(), unique(members.Limits), 'Limits');
   assert.deepEqual(Object.keys(lab.modelLimits).sort(), unique(members.ModelLimits), 'ModelLimits');
-  const lanes = lab.compare(lab.embed(['a', 'b'], 8), 2, 8, { schemes: [...api.SCHEMES] });
+  // One lane input-only, so its flag is among the keys too.
+  const lanes = lab.compare(lab.embed(['a', 'b'], 8), 2, 8, { schemes: [...api.SCHEMES], inputOnly: ['additive'] });
   const laneKeys = unique(api.SCHEMES.flatMap((s) => Object.keys(lanes[s])));
   assert.deepEqual(laneKeys, unique(members.Lane), 'Lane (every scheme’s keys together)');
 

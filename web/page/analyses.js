@@ -15,11 +15,13 @@ function analysisCompare(snapshot, { lab, pipeline }) {
   return (heads, words, schemes) => {
     if (words !== tokens) return pipeline.compare(snapshot, heads, words, undefined, schemes);
     let entry = snapshot.compares.get(heads) ?? (heads === settings.heads ? result : null);
-    const missing = schemes.filter((scheme) => !entry?.[scheme]);
+    // An input-only lane (a trained map covered it while typing) has no weights: computed here.
+    const missing = schemes.filter((scheme) => !entry?.[scheme] || entry[scheme].inputOnly);
     if (missing.length) {
       const fresh = pipeline.compare(snapshot, heads, words, snapshot.E, missing);
       for (const scheme of missing) fresh[scheme] = { width: fresh[scheme].width, x: fresh[scheme].x, weights: fresh[scheme].weights };
-      entry = entry ? { ...fresh, ...entry, schemes: lab.SCHEMES.filter((s) => entry[s] || fresh[s]) } : fresh;
+      const lanes = Object.fromEntries(missing.map((scheme) => [scheme, fresh[scheme]]));
+      entry = entry ? { ...fresh, ...entry, ...lanes, schemes: lab.SCHEMES.filter((s) => entry[s] || fresh[s]) } : fresh;
       snapshot.compares.set(heads, entry);
     }
     return entry;
@@ -66,10 +68,11 @@ export function relativeSchemes(lab) {
 }
 
 /**
- * The additive lane's logit terms: the lanes' own, or (additive not a lane) one additive-only
- * compare after typing pauses — the analyses' cached compares keep no terms.
+ * The additive lane's logit terms: the lanes' own, or (additive not a lane, or an input-only one)
+ * one additive-only compare after typing pauses — the analyses' cached compares keep no terms.
  */
 export function additiveTerms(snapshot, { pipeline }) {
   const { result, settings, tokens, E } = snapshot;
-  return (result.additive ?? pipeline.compare(snapshot, settings.heads, tokens, E, ['additive']).additive).terms;
+  const own = result.additive?.inputOnly ? null : result.additive;
+  return (own ?? pipeline.compare(snapshot, settings.heads, tokens, E, ['additive']).additive).terms;
 }

@@ -139,7 +139,12 @@ const disclosures = createDisclosures({
   settings: $('settings'),
   lanesBox: ui.lanesBox,
   state: () => state,
-  onToggle: (patch) => { Object.assign(state, patch); scheduleUrlWrite(); },
+  onToggle: (patch) => {
+    Object.assign(state, patch);
+    scheduleUrlWrite();
+    // A lane unfolded while its terms were skipped (coveredLanes) gets them now.
+    if (patch.moreOpen?.some((scheme) => view?.result?.[scheme]?.inputOnly)) requestRecompute();
+  },
 });
 const laneTabs = createLaneTabs({ list: $('lane-tabs'), names: SCHEME_NAMES });
 const measureTabs = createMeasureTabs();
@@ -455,6 +460,13 @@ function currentSource() {
   return synthetic;
 }
 
+// The lanes whose n×n parts no figure shows this keystroke: a trained map covers the attention
+// and the decomposition is folded (compare's inputOnly). Opening one asks for them (onToggle).
+function coveredLanes(settings) {
+  if (!settings.trained) return [];
+  return state.schemes.filter((scheme) => !state.moreOpen.includes(scheme) && trainedHeads.showsTrained(scheme));
+}
+
 function recompute({ typed = false } = {}) {
   stale = false;
   const started = performance.now();
@@ -471,7 +483,7 @@ function recompute({ typed = false } = {}) {
     // 512 tokens). The analyses after a pause read them too, but only within their tasks, which
     // stop at the first task after a new keystroke (runInTasks' isCurrent), and their panels keep
     // numbers, not these arrays. The state is copied: the analyses read the keystroke's.
-    next = pipeline.run({ ...state }, source, settings);
+    next = pipeline.run({ ...state }, source, settings, { inputOnly: coveredLanes(settings) });
   } catch (error) {
     // Inputs are validated before they reach the lab, so this is a bug: say so rather than
     // leave stale figures looking current.
@@ -487,7 +499,7 @@ function recompute({ typed = false } = {}) {
   setHidden(ui.failure, true);
   setHidden(ui.emptyState, true);
   setHidden(ui.results, false);
-  const { n, tokens, result, pe, peConcat } = next;
+  const { n, tokens } = next;
   if (selected !== null && selected >= n) selected = null;
   view = next;
 
@@ -495,11 +507,17 @@ function recompute({ typed = false } = {}) {
   // Trained maps first: the identity maps they cover are then not painted at all.
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
     layer: state.headLayer, head: state.headIndex, asked: trainedAsked, startedAt: started });
-  lanes.update({ result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
+  // A covered lane whose model refused these words shows its identity map after all: rare (a
+  // learned table past its rows), so the whole keystroke's compare is run again.
+  if (state.schemes.some((scheme) => next.result[scheme]?.inputOnly && !trainedMaps.has(scheme))) {
+    view = next = pipeline.run({ ...state }, source, settings);
+  }
+  lanes.update({ result: next.result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
     attentionShownElsewhere: trainedMaps });
   if (settings.trained) resultsTable.load();
   lanes.select(selected);
   captions.describeLanes(view, state, lab);
+  const { pe, peConcat } = next;
   peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
   const spread = settingsFigures.updateSpread(lab, state, source, settings, n);
   settingsFigures.updateDistance(lab, state, settings);

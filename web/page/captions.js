@@ -72,7 +72,7 @@ export function createCaptions({ ui, trainedHeads, showControlError }) {
   // besides the sentence (describedKey).
   let describedKey = '';
   function describeLanes({ result, tokens, n, settings }, state, lab) {
-    if (result.nope?.masked) setField('nopeNote', nopeText(result.nope, tokens, n));
+    if (result.nope?.masked && !result.nope.inputOnly) setField('nopeNote', nopeText(result.nope, tokens, n));
     const key = JSON.stringify([n, settings, { ...state, sentence: null }]);
     if (key === describedKey) return;
     describedKey = key;

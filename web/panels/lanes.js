@@ -99,7 +99,7 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), 
           note: (t, i) => (untrained !== undefined && i >= untrained ? ` (position ≥ L = ${trainedLength}: a trained table has no row for it)` : ''),
         });
         const slope = scheme === 'alibi' && data.slopes ? `, slope m = ${slopeText(data.slopes[0])}` : '';
-        if (!attentionShownElsewhere.has(scheme)) {
+        if (!attentionShownElsewhere.has(scheme) && !data.inputOnly) {
           const attention = scheme === 'nope' && data.masked && data.unmasked
             ? {
               tiles: [
@@ -121,6 +121,9 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), 
             colLabel: key,
           });
         }
+        // An input-only lane (its attention covered, its decomposition folded) brought no terms:
+        // the figure keeps its last picture until the page asks for them.
+        if (data.inputOnly) continue;
         const names = data.termNames;
         const termMax = names.map((_, t) => once(() => data.termMaxAbs?.[t] ?? maxAbs(data.terms, t * nn, (t + 1) * nn)));
         const termRange = once(() => Math.max(...termMax.map((m) => m())) || 1);

@@ -347,6 +347,15 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
       return label ? [[TRAINED_HEADS, label]] : [];
     },
 
+    /**
+     * Whether the lane's attention figure shows a trained map now (the next update keeps one there
+     * unless the model refuses the new words): the page then skips that lane's identity map.
+     */
+    showsTrained(scheme) {
+      const parts = boxes.get(scheme);
+      return Boolean(parts && parts.shown && parts.slot.isConnected && !parts.box.hidden);
+    },
+
     /** Whether any model ships (a link asking for trained heads falls back to W = I otherwise). */
     get available() {
       return entries.length > 0;
