@@ -5,7 +5,7 @@
 // near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
 import { load } from '../posenc.mjs';
 import {
-  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, MEASUREMENTS, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
+  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
 import { createPipeline, settleSettings } from '../pipeline/pipeline.js';
 import { disturbSummary, orthSummary, shiftSummary } from '../pipeline/prose.js';
@@ -28,7 +28,9 @@ import { createSettingsFigures } from './settings-figures.js';
 import { laneArticle } from './lane-article.js';
 import { createDisclosures } from './disclosures.js';
 import { createLaneTabs } from './lane-tabs.js';
-import { createTabs } from './tabs.js';
+import { createMeasureTabs } from './measure-tabs.js';
+import { createNeighbors } from './neighbors.js';
+import { createNumberInputs } from './number-inputs.js';
 import { additiveTerms, relativeSchemes, runOrthogonality, runRetrieval, runShift } from './analyses.js';
 import { setHidden, setText } from '../figures/dom.js';
 
@@ -80,7 +82,6 @@ const ui = {
 
 // Scheme parameters: inputs marked data-param="<state field>" (the settings box and some lanes
 // hold one each, kept in step), named in error messages by the core's table's label.
-const paramLabel = (name) => lab?.schemeTable.params.find((p) => p.name === name)?.label ?? name;
 const wideScreen = matchMedia(`(min-width: ${WIDE_SCREEN_PX}px)`);
 const laneLimit = () => (wideScreen.matches ? MAX_LANES : LANES_NARROW);
 
@@ -96,7 +97,6 @@ let selected = null;      // selected token position
 let frameRequested = false;
 let stale = false;        // the state changed since the last recompute
 const work = createGenerations(); // a new generation per recompute; stale heavy work checks it and stops
-let decoderCache = { key: '', decoder: null };
 let lastHeavyMs = null;
 
 const lanes = createLanes(document, { onPickToken: selectToken, schemes: [], onAttention: (scheme, spec) => laneTabs.attention(scheme, spec) });
@@ -128,6 +128,13 @@ const trainedHeads = createTrainedHeads({
 // What the analyses (web/page/analyses.js) read of the page: its current lab, pipeline and state.
 const page = { get lab() { return lab; }, get pipeline() { return pipeline; }, get state() { return state; } };
 const captions = createCaptions({ ui, trainedHeads, showControlError });
+const numbers = createNumberInputs({
+  state: () => state,
+  paramLabel: (name) => lab?.schemeTable.params.find((p) => p.name === name)?.label ?? name,
+  errorBox: ui.controlError,
+  showError: showControlError,
+  onChange: requestRecompute,
+});
 const resultsTable = createResultsTable({
   panel: $('panel-trained-results'), slot: slot('trained-results'), summary: $('trained-results-summary'),
   positions: slot('trained-positions'),
@@ -147,27 +154,13 @@ const disclosures = createDisclosures({
   },
 });
 const laneTabs = createLaneTabs({ list: $('lane-tabs'), names: SCHEME_NAMES });
-const measureTabs = createMeasureTabs();
-
-/** The Measurements section as tabs, one panel each; the trained models' tab only while its panel shows. */
-function createMeasureTabs() {
-  const tabs = createTabs($('measure-tabs'), {
-    label: 'Measurements',
-    idPrefix: 'measure-tab',
-    onSelect: (name) => { state.measurement = name; scheduleUrlWrite(); },
-  });
-  const panel = (name) => $(`panel-${name}`);
-  tabs.set(MEASUREMENTS.map((name) => ({ name, label: panel(name).dataset.tab, panel: panel(name) })), state.measurement);
-  const results = panel('trained-results'); // unhidden by web/panels/results-table.js when results ship
-  const sync = () => {
-    tabs.button('trained-results').hidden = results.hidden;
-    const wanted = results.hidden && state.measurement === 'trained-results' ? MEASUREMENTS[0] : state.measurement;
-    if (tabs.selected !== wanted) tabs.select(wanted);
-  };
-  new MutationObserver(sync).observe(results, { attributes: true, attributeFilter: ['hidden'] });
-  sync();
-  return { sync };
-}
+const measureTabs = createMeasureTabs({
+  list: $('measure-tabs'),
+  panelOf: (name) => $(`panel-${name}`),
+  selected: () => state.measurement,
+  onSelect: (name) => { state.measurement = name; scheduleUrlWrite(); },
+});
+const neighbors = createNeighbors({ tokenList });
 
 start();
 
@@ -240,7 +233,7 @@ function writeControls() {
   ui.maxDistance.value = String(state.maxDistance);
   ui.spreadFollow.checked = state.spreadLength === 0;
   if (state.spreadLength) ui.spreadLength.value = String(state.spreadLength);
-  writeParams();
+  numbers.writeParams();
   syncPicker();
   disclosures.apply(state);
   measureTabs.sync();
@@ -252,15 +245,6 @@ function applyInputRanges() {
   const params = [document, document.getElementById('lane-texts').content].flatMap((root) => [...root.querySelectorAll('[data-param]')]);
   const inputs = [[ui.shiftK, 'shiftK'], [ui.maxDistance, 'maxDistance'], ...params.map((input) => [input, input.dataset.param])];
   for (const [input, name] of inputs) Object.assign(input, INPUT_RANGES[name]);
-}
-
-/** Every scheme-parameter input shows the state's value, except one being typed in. */
-function writeParams(except = null) {
-  for (const input of document.querySelectorAll('[data-param]')) {
-    if (input === except || input === document.activeElement) continue;
-    input.value = String(state[input.dataset.param]);
-    input.removeAttribute('aria-invalid');
-  }
 }
 
 /** Boxes follow state.schemes; at the limit the others are disabled, and the hint says why. */
@@ -296,7 +280,7 @@ function showLanes(schemes) {
   // Other [data-field] elements are in the document now, some holding text from when their lane
   // was last shown: look them up again and rewrite them all.
   captions.forget();
-  writeParams();
+  numbers.writeParams();
 }
 
 function wireControls() {
@@ -312,12 +296,12 @@ function wireControls() {
   choose(ui.heads, 'heads', (value) => parseField('heads', value)); // a number, or trained
   ui.heads.addEventListener('change', () => { trainedAsked ||= state.heads === TRAINED_HEADS; });
   ui.causal.addEventListener('change', () => { state.causal = ui.causal.checked; requestRecompute(); });
-  numberControl(ui.dim, 'd', 'd');
-  numberControl(ui.dpos, 'dPos', 'd_p');
-  numberControl(ui.base, 'base', 'base');
-  numberControl(ui.alpha, 'alpha', 'α');
-  numberControl(ui.shiftK, 'shiftK', 'k');
-  numberControl(ui.maxDistance, 'maxDistance', 'K');
+  numbers.number(ui.dim, 'd', 'd');
+  numbers.number(ui.dpos, 'dPos', 'd_p');
+  numbers.number(ui.base, 'base', 'base');
+  numbers.number(ui.alpha, 'alpha', 'α');
+  numbers.number(ui.shiftK, 'shiftK', 'k');
+  numbers.number(ui.maxDistance, 'maxDistance', 'K');
   for (const box of ui.schemeBoxes) {
     box.addEventListener('change', () => {
       state.schemes = SCHEME_IDS.filter((id) => ui.schemeBoxes.some((b) => b.value === id && b.checked));
@@ -327,8 +311,8 @@ function wireControls() {
   }
   wideScreen.addEventListener('change', syncPicker);
   // Scheme parameters live in the settings box and inside lanes cloned later: one listener each.
-  document.addEventListener('input', (event) => paramControl(event.target, false));
-  document.addEventListener('change', (event) => paramControl(event.target, true));
+  document.addEventListener('input', (event) => numbers.param(event.target, false));
+  document.addEventListener('change', (event) => numbers.param(event.target, true));
   ui.alphaAuto.addEventListener('click', () => { state.alpha = 'auto'; requestRecompute(); });
   ui.spreadLength.addEventListener('input', () => {
     state.spreadLength = Number(ui.spreadLength.value);
@@ -380,46 +364,6 @@ async function mountVectorPicker() {
       requestRecompute();
     },
   });
-}
-
-// A valid value applies at once; the complaint waits for `change`, so typing "1" on the way to
-// "128" does not flash an error.
-function numberControl(input, name, shown) {
-  const apply = (complain) => {
-    const value = parseField(name, input.value);
-    if (value === undefined || value === 0) {
-      if (complain) showControlError(`${shown} must be ${FIELDS[name][2]}; still using the last valid value.`);
-      return;
-    }
-    showControlError('');
-    input.removeAttribute('aria-invalid');
-    if (value !== state[name]) { state[name] = value; requestRecompute(); }
-  };
-  input.addEventListener('input', () => apply(false));
-  input.addEventListener('change', () => {
-    apply(true);
-    if (!ui.controlError.hidden) input.setAttribute('aria-invalid', 'true');
-  });
-}
-
-// As numberControl, for the data-param inputs; a valid value also updates their twins.
-function paramControl(input, complain) {
-  const name = input.dataset?.param;
-  if (!name) return;
-  const value = parseField(name, input.value);
-  if (value === undefined) {
-    if (complain) {
-      showControlError(`${paramLabel(name)} must be ${FIELDS[name][2]}; still using the last valid value.`);
-      input.setAttribute('aria-invalid', 'true');
-    }
-    return;
-  }
-  if (ui.controlError.textContent.startsWith(`${paramLabel(name)} must be`)) showControlError('');
-  input.removeAttribute('aria-invalid');
-  if (value === state[name]) return;
-  state[name] = value;
-  writeParams(input);
-  requestRecompute();
 }
 
 function showControlError(message) {
@@ -583,38 +527,8 @@ function selectToken(index) {
   showNeighbors();
 }
 
-function currentDecoder() {
-  const { source, tokens } = view;
-  const key = source.kind === 'synthetic' ? `syn/${source.dim}/${[...new Set(tokens)].join('\u0000')}` : source.kind;
-  if (decoderCache.key !== key || (source.kind !== 'synthetic' && decoderCache.source !== source)) {
-    decoderCache.decoder?.dispose();
-    decoderCache = { key, source, decoder: source.decoder(tokens) };
-  }
-  return decoderCache.decoder;
-}
-
 function showNeighbors() {
-  if (selected === null || !view) { tokenList.showNeighbors(null); return; }
-  const { result, tokens, E, settings } = view;
-  const p = selected;
-  const decoder = currentDecoder();
-  const d = settings.d;
-  const row = (m, width, from = 0, count = width) => m.slice(p * width + from, p * width + from + count);
-  // One row per lane: the schemes that change x decode their x; the others leave x = αE.
-  const rows = [{ name: 'before encoding (αE)', words: decoder.neighbors(row(E, d), 5) }];
-  for (const scheme of result.schemes ?? ['additive', 'concatenated', 'rotary']) {
-    const lane = result[scheme];
-    if (scheme === 'additive') rows.push({ name: 'additive (x = αE + PE)', words: decoder.neighbors(row(lane.x, d), 5) });
-    else if (scheme === 'learned') rows.push({ name: 'learned-style (x = αE + L(p))', words: decoder.neighbors(row(lane.x, d), 5) });
-    else if (scheme === 'concatenated') {
-      rows.push({ name: `concatenated (word part, ${settings.dWord} dims)`, words: decoder.neighbors(row(lane.x, lane.width, 0, settings.dWord), 5, settings.dWord) });
-    } else {
-      rows.push({ name: `${SCHEME_NAMES[scheme]} (x = αE)`, words: null, note: 'x is left untouched, so its nearest words are exactly those before encoding.' });
-    }
-  }
-  tokenList.showNeighbors(tokens[p], p, rows,
-    `Cosine similarity; searched among ${decoder.label}. ` +
-    (view.unknown[p] ? 'This token is unknown: its vector is hashed, so its neighbours are arbitrary.' : ''));
+  neighbors.show(view, selected);
 }
 
 // ---- Expensive analyses (after typing pauses) --------------------------------------------
@@ -633,7 +547,7 @@ function runHeavy() {
   let total = 0;
   const steps = [
     () => { if (selected !== null) showNeighbors(); },
-    function* retrieval() { snapshot.identity = yield* runRetrieval(snapshot, page, { panel: retrievalPanel, decoder: currentDecoder }); },
+    function* retrieval() { snapshot.identity = yield* runRetrieval(snapshot, page, { panel: retrievalPanel, decoder: () => neighbors.decoder(snapshot) }); },
     function* shift() { snapshot.shift = yield* runShift(snapshot, page, { panel: shiftPanel }); },
     function* orthogonality() { snapshot.orth = yield* runOrthogonality(snapshot, page, { panel: orthogonalityPanel }); },
     () => {
