@@ -128,6 +128,39 @@ describe('maps that name their words', () => {
     }
   });
 
+  it('48 tokens at 1280 × 800: the lanes wrap two to a row and name every word; 15 and 60 tokens keep three across', async () => {
+    const arrangement = (page) => page.evaluate(() => {
+      const tops = [...document.querySelectorAll('#lanes > .lane')].map((lane) => Math.round(lane.getBoundingClientRect().top));
+      return { columns: document.getElementById('lanes').dataset.columns ?? 'all', rows: new Set(tops).size };
+    });
+    const { page, problems, close } = await openPage({ hash: `#s=${encodeURIComponent(sentence(48))}` });
+    try {
+      await page.waitForFunction(() => document.getElementById('lanes').dataset.columns === '2', null, { timeout: 5000 });
+      const tokens = await tokenTexts(page);
+      assert.equal(tokens.length, 48);
+      for (const scheme of ['additive', 'concatenated', 'rotary']) {
+        await showFigure(page, `${scheme}-attention`);
+        const [axes] = await readAxes(page, `${scheme}-attention`);
+        assert.deepEqual(axes.rows.words, tokens, `${scheme}: every query word`);
+        assert.deepEqual(axes.cols.words, tokens, `${scheme}: every key word`);
+        assert.equal(axes.rows.blank + axes.cols.blank, 0);
+      }
+      assert.deepEqual(await arrangement(page), { columns: '2', rows: 2 });
+      // Back to the default sentence: three across again.
+      await page.locator('#sentence').fill(sentence(15));
+      await page.waitForFunction(() => !document.getElementById('lanes').dataset.columns, null, { timeout: 5000 });
+      assert.deepEqual(await arrangement(page), { columns: 'all', rows: 1 });
+      // More words than two to a row can name: three across, thinned (two rows would not help).
+      await page.locator('#sentence').fill(sentence(60));
+      await page.waitForFunction(() => /n = 60,/.test(document.getElementById('engine').textContent));
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      assert.deepEqual(await arrangement(page), { columns: 'all', rows: 1 });
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
   it('pointer and keyboard draw a crosshair that names both words', async () => {
     const { page, problems, close } = await openPage();
     try {

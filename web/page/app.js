@@ -27,6 +27,7 @@ import { createCaptions } from './captions.js';
 import { createSettingsFigures } from './settings-figures.js';
 import { laneArticle } from './lane-article.js';
 import { createDisclosures } from './disclosures.js';
+import { createLaneColumns } from './lane-columns.js';
 import { createLaneTabs } from './lane-tabs.js';
 import { createMeasureTabs } from './measure-tabs.js';
 import { createNeighbors } from './neighbors.js';
@@ -154,6 +155,7 @@ const disclosures = createDisclosures({
   },
 });
 const laneTabs = createLaneTabs({ list: $('lane-tabs'), names: SCHEME_NAMES });
+const laneColumns = createLaneColumns(ui.lanesBox);
 const measureTabs = createMeasureTabs({
   list: $('measure-tabs'),
   panelOf: (name) => $(`panel-${name}`),
@@ -460,6 +462,7 @@ function recompute({ typed = false } = {}) {
     attentionShownElsewhere: trainedMaps });
   if (settings.trained) resultsTable.load();
   lanes.select(selected);
+  laneColumns.fit(n);
   captions.describeLanes(view, state, lab);
   const { pe, peConcat } = next;
   peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
