@@ -18,6 +18,7 @@ export const ROW_ROOM_PX = 12;
 const MIN_FONT_PX = 8;
 const MAX_FONT_PX = 11;
 const EDGE_PX = 4; // the gap between a label and the map
+const MAX_REMEMBERED_FITS = 4096; // fitted labels kept per axis (a bound, not a tuning)
 
 /** Every step-th label when rows are `pitch` px apart: the smallest step whose labels are MIN_PITCH_PX apart. */
 export function labelStep(pitch) {
@@ -165,7 +166,7 @@ export class TokenAxis {
         : { x: centre - spacing / 2, y: 0, width: spacing, height: this.height };
       g.clearRect(band.x, band.y, band.width, band.height);
       if (text === null) { this.drawn[k] = undefined; continue; }
-      const fitted = fitText(g, text, room);
+      const fitted = this.fitted(g, text, room);
       if (rows) {
         g.fillText(fitted, this.width - EDGE_PX, centre);
       } else {
@@ -178,6 +179,20 @@ export class TokenAxis {
       this.drawn[k] = { index, text, ...band };
     }
     this.drawn.length = shown;
+  }
+
+  // fitText's answer for the context's font, remembered: a new token redraws every label, and
+  // measuring them all again cost about 0.5 ms a keystroke at 64 tokens (three maps, two axes).
+  fitted(g, text, room) {
+    const key = `${g.font}|${room}`;
+    if (this.fits?.key !== key) this.fits = { key, texts: new Map() };
+    let fitted = this.fits.texts.get(text);
+    if (fitted === undefined) {
+      fitted = fitText(g, text, room);
+      if (this.fits.texts.size > MAX_REMEMBERED_FITS) this.fits.texts.clear();
+      this.fits.texts.set(text, fitted);
+    }
+    return fitted;
   }
 
   highlight(index) {
