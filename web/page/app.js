@@ -81,8 +81,6 @@ const ui = {
   schemeWhy: $('scheme-why'),
 };
 
-// Scheme parameters: inputs marked data-param="<state field>" (the settings box and some lanes
-// hold one each, kept in step), named in error messages by the core's table's label.
 const wideScreen = matchMedia(`(min-width: ${WIDE_SCREEN_PX}px)`);
 const laneLimit = () => (wideScreen.matches ? MAX_LANES : LANES_NARROW);
 
@@ -129,6 +127,8 @@ const trainedHeads = createTrainedHeads({
 // What the analyses (web/page/analyses.js) read of the page: its current lab, pipeline and state.
 const page = { get lab() { return lab; }, get pipeline() { return pipeline; }, get state() { return state; } };
 const captions = createCaptions({ ui, trainedHeads, showControlError });
+// Scheme parameters: inputs marked data-param="<state field>" (the settings box and some lanes
+// hold one each, kept in step), named in error messages by the core's table's label.
 const numbers = createNumberInputs({
   state: () => state,
   paramLabel: (name) => lab?.schemeTable.params.find((p) => p.name === name)?.label ?? name,
