@@ -13,7 +13,7 @@ export const SERIES_COLOURS = {
   additive: '#E69F00',
   concatenated: '#0072B2',
   rotary: '#009E73',
-  reference: '#CC79A7',
+  reference: '#6F6F6F', // reference lines (RoFormer's bound, the T line, 1/√d): a grey no scheme uses
   other: '#56B4E9',
 };
 
