@@ -244,8 +244,7 @@ public:
     // out: L·h·n·n floats (attention) or n·V floats (logits).
     std::string attention(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, std::uintptr_t out) {
         model::EvalOptions eval;
-        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
-        if (const char* e = check_sequence(tokens, n, eval)) return e;
+        if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
         model_->attention(ids(tokens), n, heap(out), eval);
         return {};
     }
@@ -254,9 +253,8 @@ public:
     std::string inspect(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, int map,
                         std::uintptr_t attention_out, std::uintptr_t surprise_out) {
         model::EvalOptions eval;
-        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
+        if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
         const std::size_t chosen = map < 0 ? model::kEveryMap : static_cast<std::size_t>(map);
-        if (const char* e = check_sequence(tokens, n, eval)) return e;
         if (const char* e = model::validate_inspect(model_->config(), n, chosen)) return e;
         if (const char* e = fits(model_->inspect_capacity(), model::inspect_floats(model_->config(), n))) return e;
         model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen);
@@ -264,8 +262,7 @@ public:
     }
     std::string logits(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, std::uintptr_t out) {
         model::EvalOptions eval;
-        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
-        if (const char* e = check_sequence(tokens, n, eval)) return e;
+        if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
         model_->logits(ids(tokens), n, heap(out), eval);
         return {};
     }
@@ -305,6 +302,15 @@ private:
         if (const char* e = model::validate(model_->config(), eval)) return e;
         if (const char* e = model::validate_sequence(model_->config(), ids(tokens), n, n)) return e;
         return workspace_fits(model::workspace_sizes(model_->config(), 1, n, false).total());
+    }
+
+    // One sequence's evaluation options from JS (a RoPE scaling's name and factor), then the ids
+    // checked for them: "" or what is wrong.
+    std::string sequence_eval(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor,
+                              model::EvalOptions& eval) const {
+        if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
+        if (const char* e = check_sequence(tokens, n, eval)) return e;
+        return {};
     }
 
     // The workspace and inspect's cache only grow; a call that needs no more than they hold
