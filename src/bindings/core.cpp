@@ -28,6 +28,7 @@ namespace {
 
 using namespace posenc::bindings;
 using posenc::Layout;
+using posenc::limits::limit_message;
 namespace limits = posenc::limits;
 
 std::string sinusoidal(std::uintptr_t out, std::size_t n, std::size_t d, double base, int layout) {
@@ -61,21 +62,23 @@ std::string attention(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std:
 emscripten::val tokenize(const std::string& text) { return token_array(posenc::tokenize(text)); }
 
 std::string synthetic_embedding(const std::string& token, std::uintptr_t out, std::size_t d) {
-    if (d < 1 || d > limits::kMaxDim) return "d must be between 1 and 4096";
+    if (d < 1 || d > limits::kMaxDim) return limit_message("d must be between 1 and ", limits::kMaxDim);
     posenc::synthetic_embedding(posenc::hash_token(token), d, heap(out));
     return {};
 }
 
 std::string column_spread(std::uintptr_t m, std::size_t n, std::size_t d, std::uintptr_t out) {
-    if (d < 1 || d > limits::kMaxDim) return "d must be between 1 and 4096";
-    if (n < 1 || n * d > limits::kMaxElements) return "n·d must be between 1 and 16777216";
+    if (d < 1 || d > limits::kMaxDim) return limit_message("d must be between 1 and ", limits::kMaxDim);
+    if (n < 1 || n * d > limits::kMaxElements) return limit_message("n·d must be between 1 and ", limits::kMaxElements);
     posenc::column_spread(heap(m), n, d, heap(out));
     return {};
 }
 
 std::string max_shift_change(std::uintptr_t base, std::uintptr_t shifted, std::size_t n, std::size_t k,
                              std::uintptr_t out) {
-    if (n < 1 || k > limits::kMaxAttentionRows || n + k > limits::kMaxAttentionRows) return "n + k must be between 1 and 4096";
+    if (n < 1 || k > limits::kMaxAttentionRows || n + k > limits::kMaxAttentionRows) {
+        return limit_message("n + k must be between 1 and ", limits::kMaxAttentionRows);
+    }
     *heap(out) = posenc::max_shift_change(heap(base), heap(shifted), n, k);
     return {};
 }
@@ -91,7 +94,7 @@ std::string offset_curves(std::size_t max_offset, std::size_t d, double base, st
 
 emscripten::val cosine_spread(std::size_t d, std::size_t pairs, double seed) {
     if (d < 1 || d > limits::kMaxDim || pairs < 2 || pairs > 100000) return emscripten::val::null();
-    if (!(seed >= 0 && seed <= 4294967295.0)) return emscripten::val::null();  // the cast below needs it
+    if (limits::check_seed(seed)) return emscripten::val::null();  // the cast below needs it
     const posenc::CosineSpread s = posenc::random_cosine_spread(d, pairs, static_cast<std::uint64_t>(seed));
     emscripten::val out = emscripten::val::object();
     out.set("mean", s.mean);
@@ -102,7 +105,7 @@ emscripten::val cosine_spread(std::size_t d, std::size_t pairs, double seed) {
 // ---- More schemes (schemes.hpp). JS validates first; these re-check and return "" or the error.
 
 std::string alibi_bias(double slope, std::size_t n, bool causal, std::uintptr_t out) {
-    if (n < 1 || n > limits::kMaxAttentionRows) return "n must be between 1 and 4096";
+    if (n < 1 || n > limits::kMaxAttentionRows) return limit_message("n must be between 1 and ", limits::kMaxAttentionRows);
     if (!(slope > 0.0 && slope <= 1.0)) return "slope must be in (0, 1]";
     posenc::alibi_bias(slope, n, causal, heap(out));
     return {};
@@ -110,7 +113,7 @@ std::string alibi_bias(double slope, std::size_t n, bool causal, std::uintptr_t 
 
 // slopes: h doubles (8-byte aligned heap address).
 std::string alibi_slopes(std::size_t h, std::uintptr_t slopes) {
-    if (h < 1 || h > limits::kMaxHeads) return "heads must be between 1 and 64";
+    if (h < 1 || h > limits::kMaxHeads) return limit_message("heads must be between 1 and ", limits::kMaxHeads);
     posenc::alibi_slopes(h, reinterpret_cast<double*>(slopes));
     return {};
 }
@@ -118,13 +121,14 @@ std::string alibi_slopes(std::size_t h, std::uintptr_t slopes) {
 // out: n×n floats; buckets: n×n int32; values: num_buckets floats (the seeded stand-ins).
 std::string t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_distance, double seed,
                     std::uintptr_t out, std::uintptr_t buckets, std::uintptr_t values) {
-    if (n < 1 || n > limits::kMaxAttentionRows) return "n must be between 1 and 4096";
-    if (num_buckets < 4 || num_buckets > posenc::kMaxT5Buckets || num_buckets % 2 != 0) {
-        return "numBuckets must be an even integer from 4 to 256";
+    if (n < 1 || n > limits::kMaxAttentionRows) return limit_message("n must be between 1 and ", limits::kMaxAttentionRows);
+    const posenc::ParamInfo& bucket_limits = posenc::param_info(posenc::Param::t5_buckets);
+    if (num_buckets < bucket_limits.min || num_buckets > bucket_limits.max || num_buckets % 2 != 0) {
+        return limit_message("numBuckets must be an even integer from ", bucket_limits.min, " to ", bucket_limits.max);
     }
-    const int max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
-    if (max_distance <= max_exact || max_distance > 1000000) return "maxDistance must exceed the exact buckets and be at most 1000000";
-    if (!(seed >= 0 && seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
+    if (max_distance < posenc::t5_min_max_distance(num_buckets, !bidirectional) || max_distance > posenc::kMaxT5Distance)
+        return "maxDistance must exceed the exact buckets and be at most " + posenc::whole_text(posenc::kMaxT5Distance);
+    if (const char* e = limits::check_seed(seed)) return e;
     posenc::t5_bucket_values(static_cast<std::uint64_t>(seed), num_buckets, heap(values));
     posenc::t5_bias(n, bidirectional, num_buckets, max_distance, heap(values), heap(out),
                     reinterpret_cast<std::int32_t*>(buckets));
@@ -136,7 +140,7 @@ std::string t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_
 std::string rope_frequencies(std::size_t d, double base, const std::string& scaling, double trained, double eval,
                              double alpha, double beta, std::uintptr_t out) {
     using posenc::kMaxRopeLength;
-    if (d < 2 || d > limits::kMaxDim || d % 2 != 0) return "d must be even, from 2 to " + posenc::number_text(static_cast<double>(limits::kMaxDim));
+    if (d < 2 || d > limits::kMaxDim || d % 2 != 0) return limit_message("d must be even, from 2 to ", limits::kMaxDim);
     if (const char* e = limits::check_base(base)) return e;
     posenc::RopeScaling kind;
     if (!posenc::enum_from_name(posenc::kRopeScalingNames, scaling, kind))
@@ -190,7 +194,7 @@ std::string xpos_rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std
 
 std::string learned_table(std::uintptr_t out, std::size_t n, std::size_t d, double seed) {
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
-    if (!(seed >= 0 && seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
+    if (const char* e = limits::check_seed(seed)) return e;
     posenc::learned_table(static_cast<std::uint64_t>(seed), n, d, heap(out));
     return {};
 }
