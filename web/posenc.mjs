@@ -10,14 +10,14 @@
 // checks), heap.mjs (the scratch buffer), assets.mjs (data files), vectors.mjs (word vectors and
 // vocabularies), comparison.mjs (compare, analysis, distanceCurves), model.mjs (trained models).
 
-import { checkBoolean, checkEnum, checkInt, checkOptions } from './checks.mjs';
+import { checkBoolean, checkEnum, checkInt, checkNumber, checkOptions } from './checks.mjs';
 import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode } from './cores.mjs';
 import { GLOVE_FILE, MODELS_DIR, assetsFolder, readAsset, readManifest, sha256Hex, throwIfAborted } from './assets.mjs';
 import { analysis, compareWith, distanceCurves } from './comparison.mjs';
 import { Heap } from './heap.mjs';
 import {
-  LAYOUTS, LIMITS, RULE_NOTES, ROPE_DEFAULTS, ROPE_SCALINGS, SCHEMES, XPOS_ROLES, align8, checkBase, checkElements, checkEvenDim,
-  checkFloat32, checkMatrix, checkRange, checkRotationInput, checkTokens, deriveTable, preparedText, schemeOptionValues,
+  LAYOUTS, LIMITS, PARAM_DEFAULTS, RULE_NOTES, ROPE_DEFAULTS, ROPE_SCALINGS, SCHEMES, XPOS_ROLES, align8, checkBase, checkElements,
+  checkEvenDim, checkFloat32, checkMatrix, checkRotationInput, checkTokens, deriveTable, preparedText, schemeOptionValues,
 } from './options.mjs';
 import { parseVectors, vocabulary } from './vectors.mjs';
 
@@ -304,11 +304,11 @@ class Lab {
     const base = checkBase(options.base ?? 10000);
     const scaling = options.scaling ?? ROPE_SCALINGS[0];
     if (typeof scaling !== 'string') throw new TypeError('scaling must be a string');  // its value: the core's
-    const trainedLength = checkRange('trainedLength', options.trainedLength ?? ROPE_DEFAULTS.trainedLength, 1, LIMITS.maxLength);
-    const evalLength = checkRange('evalLength', options.evalLength ?? trainedLength, 1, LIMITS.maxLength);
-    const alpha = checkRange('alpha', options.alpha ?? ROPE_DEFAULTS.alpha, 0, LIMITS.maxLength);
-    const beta = checkRange('beta', options.beta ?? ROPE_DEFAULTS.beta, 0, LIMITS.maxLength);
-    if (!(beta > alpha)) throw new RangeError(`beta must be greater than alpha (got alpha ${alpha}, beta ${beta})`);
+    // Types here; ranges, and beta > alpha, in the core (its messages name the option).
+    const trainedLength = checkNumber('trainedLength', options.trainedLength ?? ROPE_DEFAULTS.trainedLength);
+    const evalLength = checkNumber('evalLength', options.evalLength ?? trainedLength);
+    const alpha = checkNumber('alpha', options.alpha ?? ROPE_DEFAULTS.alpha);
+    const beta = checkNumber('beta', options.beta ?? ROPE_DEFAULTS.beta);
     const count = d / 2 + 2;
     const [raw] = this.#heap.reserve(2 * count + 1);
     const out = align8(raw);
@@ -348,8 +348,9 @@ class Lab {
     const { offset, pairing } = checkRotationInput(x, n, d, options);
     const base = checkBase(options.base ?? 10000);
     const role = checkEnum('role', options.role ?? 'query', XPOS_ROLES);
-    const gamma = checkRange('gamma', options.gamma ?? 0.4, Number.MIN_VALUE, 1e6);
-    const scaleBase = checkRange('scaleBase', options.scaleBase ?? 512, 1, 1e9);
+    // The defaults are compare()'s xposGamma and xposScaleBase; the core checks the ranges.
+    const gamma = checkNumber('gamma', options.gamma ?? PARAM_DEFAULTS.xposGamma);
+    const scaleBase = checkNumber('scaleBase', options.scaleBase ?? PARAM_DEFAULTS.xposScaleBase);
     const [input, out] = this.#heap.reserve(n * d, n * d);
     this.#heap.write(input, x);
     this.#heap.call(this.#core.xposRotate(input, out, n, d, base, offset, pairing, gamma, scaleBase, role === 1));

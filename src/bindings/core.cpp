@@ -145,10 +145,12 @@ std::string rope_frequencies(std::size_t d, double base, const std::string& scal
     posenc::RopeScaling kind;
     if (!posenc::enum_from_name(posenc::kRopeScalingNames, scaling, kind))
         return posenc::one_of("scaling", posenc::kRopeScalingNames, scaling);
-    if (!(trained >= 1 && trained <= kMaxRopeLength && eval >= 1 && eval <= kMaxRopeLength))
-        return "trainedLength and evalLength must be from 1 to " + posenc::number_text(kMaxRopeLength);
-    if (!(alpha >= 0 && beta > alpha && beta <= kMaxRopeLength))
-        return "beta must be greater than alpha (both from 0 to " + posenc::number_text(kMaxRopeLength) + ")";
+    const auto within = [](double v, double min) { return v >= min && v <= kMaxRopeLength; };
+    if (!within(trained, 1)) return limit_message("trainedLength must be a number from 1 to ", kMaxRopeLength);
+    if (!within(eval, 1)) return limit_message("evalLength must be a number from 1 to ", kMaxRopeLength);
+    if (!within(alpha, 0)) return limit_message("alpha must be a number from 0 to ", kMaxRopeLength);
+    if (!within(beta, 0)) return limit_message("beta must be a number from 0 to ", kMaxRopeLength);
+    if (!(beta > alpha)) return "beta must be greater than alpha";
     posenc::RopeScalingConfig cfg;
     cfg.kind = kind;
     cfg.trained_length = trained;
@@ -183,8 +185,12 @@ std::string xpos_rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std
     if (const char* e = limits::check_base(base)) return e;
     if (const char* e = limits::check_offset(offset)) return e;
     if (const char* e = check_pairing(pairing)) return e;
-    if (!(gamma > 0.0 && gamma <= 1e6)) return "gamma must be a positive number";
-    if (!(scale_base >= 1.0 && scale_base <= 1e9)) return "scaleBase must be from 1 to 1e9";
+    if (!(gamma > 0.0 && gamma <= posenc::kMaxXposGamma))
+        return limit_message("gamma must be a number above 0 and at most ", posenc::kMaxXposGamma);
+    if (!(scale_base >= posenc::kMinXposScaleBase && scale_base <= posenc::kMaxXposScaleBase)) {
+        return limit_message("scaleBase must be a number from ", posenc::kMinXposScaleBase, " to ",
+                             posenc::kMaxXposScaleBase);
+    }
     posenc::xpos_rotate(heap(x), n, d, base, offset, static_cast<Layout>(pairing), gamma, scale_base, key, heap(out));
     if (!all_finite(heap(out), n * d)) {
         return "xPos scale ζ^(±P/scaleBase) overflows float32 at these positions: use a smaller offset or n, or a larger scaleBase";
