@@ -31,14 +31,23 @@ export function staticTable(table) {
   };
 }
 
+// The core's enum names by key, its name in camelCase ('same-width' → sameWidth): code that means
+// one mode writes CONCAT_MODE.sameWidth, never the name again.
+const ENUMS = { LAYOUT: 'layouts', CONCAT_MODE: 'concatModes', ROPE_SCALING: 'ropeScalings' };
+const camelCase = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+const namedEnum = (names) => Object.fromEntries(names.map((name) => [camelCase(name), name]));
+
 function moduleText(table) {
+  const enums = Object.entries(ENUMS).map(([constant, key]) =>
+    `export const ${constant} = Object.freeze(${JSON.stringify(namedEnum(table[key]))});\n`).join('');
   return `${HEADER}
 const freeze = (value) => {
   if (value && typeof value === 'object') Object.values(value).forEach(freeze);
   return Object.freeze(value);
 };
 export const SCHEME_TABLE = freeze(${JSON.stringify(table, null, 2)});
-`;
+/** The layout, concatenation and RoPE scaling names by key ('same-width' → CONCAT_MODE.sameWidth). */
+${enums}`;
 }
 
 /** The literal TypeScript type of a JSON value, deeply readonly (frozen), arrays as tuples. */
@@ -74,7 +83,8 @@ export type Layout = ${union(table.layouts)};
 export type ConcatMode = ${union(table.concatModes)};
 /** The scheme table known before load(): scripts/scheme-module.mjs, staticTable. */
 export declare const SCHEME_TABLE: ${literalType(table)};
-`;
+/** The layout, concatenation and RoPE scaling names by key ('same-width' → CONCAT_MODE.sameWidth). */
+${Object.entries(ENUMS).map(([constant, key]) => `export declare const ${constant}: ${literalType(namedEnum(table[key]))};\n`).join('')}`;
 }
 
 async function main(wasmDir, outDir) {

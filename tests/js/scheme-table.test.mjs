@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { load, LIMITS, SCHEMES, SCHEME_LABELS, SCHEME_ROPE_SCALING } from '../../dist/posenc.mjs';
 import { DEFAULTS, FIELDS, parseField, readHash } from '../../dist/pipeline/state.js';
-import { SCHEME_TABLE } from '../../dist/scheme-table.mjs';
+import { CONCAT_MODE, LAYOUT, ROPE_SCALING, SCHEME_TABLE } from '../../dist/scheme-table.mjs';
 import { staticTable } from '../../scripts/scheme-module.mjs';
 
 const FAMILIES = ['absolute', 'concatenated', 'rotation', 'logit bias', 'none'];
@@ -181,6 +181,15 @@ describe('scheme-table.mjs, generated at build time, is each core\'s own table',
     assert.deepEqual(union('TrainableScheme'), [...SCHEME_TABLE.trainable]);
     assert.deepEqual(union('SchemeFamily'), [...new Set(SCHEME_TABLE.schemes.map((s) => s.family))]);
     assert.deepEqual(union('RopeScalingType'), ['none', ...Object.values(SCHEME_ROPE_SCALING)]);
+  });
+
+  it('LAYOUT, CONCAT_MODE and ROPE_SCALING hold the core\'s names, in its order, keyed by their camelCase', () => {
+    for (const [named, names] of [[LAYOUT, SCHEME_TABLE.layouts], [CONCAT_MODE, SCHEME_TABLE.concatModes], [ROPE_SCALING, SCHEME_TABLE.ropeScalings]]) {
+      assert.deepEqual(Object.values(named), [...names]);
+      assert.ok(Object.isFrozen(named));
+    }
+    assert.equal(CONCAT_MODE.sameWidth, 'same-width');  // the key a hyphenated name gets
+    assert.equal(LAYOUT.half, 'half');
   });
 
   it("a link's scheme parameter at each end of the table's page range is kept, one past it is refused with that range", () => {

@@ -74,8 +74,8 @@ let nextId = 0;
  * @attr {number} [d=64] - Width of synthetic word vectors, an even number from 4 to 1024 (GloVe fixes d = 100).
  * @attr {number} [base=10000] - Base of the frequencies ωᵢ = base^(−2i/d): a number above 1, at most 10¹².
  * @attr {string} [scale=auto] - Embedding scale α: `auto` (the RMS of a component of αE is 1) or a number above 0.
- * @attr {'interleaved' | 'half'} [layout=interleaved] - Sinusoidal layout: sin/cos interleaved (Vaswani et al.) or halves (tensor2tensor).
- * @attr {'interleaved' | 'half'} [pairing=interleaved] - RoPE pairing: (2i, 2i+1) as RoFormer, or (i, i + d/2) as GPT-NeoX and LLaMA.
+ * @attr {Layout} [layout] - Sinusoidal layout: sin/cos interleaved (Vaswani et al.) or halves (tensor2tensor).
+ * @attr {Layout} [pairing] - RoPE pairing: (2i, 2i+1) as RoFormer, or (i, i + d/2) as GPT-NeoX and LLaMA.
  * @attr {boolean} [causal=false] - Causal mask (the bare attribute, `true` or `false`): each word attends only to itself and earlier words.
  * @attr {number} [trained-length=2048] - L, the trained context, a whole number from 1 to 1,048,576: the learned-style table has rows only below it, and the RoPE extensions stretch by s = max(1, L′/L).
  * @attr {number} [eval-length=8192] - L′, the context the model is evaluated at, a whole number from 1 to 1,048,576 (the RoPE extensions and the `angles` panel).
