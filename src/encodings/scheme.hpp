@@ -10,7 +10,7 @@ namespace posenc {
 enum class Scheme : unsigned {
     additive, concatenated, rotary, learned, alibi, nope, t5, xpos, rope_pi, rope_ntk, yarn
 };
-inline constexpr unsigned kSchemeCount = 11;
+inline constexpr unsigned kSchemeCount = static_cast<unsigned>(Scheme::yarn) + 1;  // yarn: the last
 using SchemeSet = std::uint32_t;
 inline constexpr SchemeSet scheme_bit(Scheme s) { return SchemeSet{1} << static_cast<unsigned>(s); }
 inline constexpr SchemeSet kClassicSchemes =

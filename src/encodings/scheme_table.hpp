@@ -87,7 +87,6 @@ enum class Param : unsigned {
     trained_length, eval_length, alibi_heads, alibi_head, t5_buckets, t5_max_distance, xpos_gamma,
     xpos_scale_base, yarn_alpha, yarn_beta
 };
-inline constexpr unsigned kParamCount = 10;
 
 // A parameter's static limits: [min, max] (min excluded when min_open), whole or even numbers
 // where asked. The page's controls and links keep to [page_min, page_max], inside them: the xPos
@@ -112,7 +111,7 @@ inline constexpr double kUnbounded = 1.7976931348623157e308;  // finite, no othe
 inline constexpr SchemeSet kScaledRope =
     scheme_bit(Scheme::rope_pi) | scheme_bit(Scheme::rope_ntk) | scheme_bit(Scheme::yarn);
 
-inline constexpr ParamInfo kParamTable[kParamCount] = {
+inline constexpr ParamInfo kParamTable[] = {
     {Param::trained_length, "trainedLength", "L", 2048, 1, kMaxContextLength, false, true, false, 1, kMaxContextLength,
      kScaledRope | scheme_bit(Scheme::learned)},
     {Param::eval_length, "evalLength", "L′", 8192, 1, kMaxContextLength, false, true, false, 1, kMaxContextLength,
@@ -129,6 +128,8 @@ inline constexpr ParamInfo kParamTable[kParamCount] = {
     {Param::yarn_beta, "yarnBeta", "YaRN β", RopeScalingConfig{}.beta, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
 };
 
+inline constexpr unsigned kParamCount = sizeof(kParamTable) / sizeof(kParamTable[0]);
+static_assert(kParamCount == static_cast<unsigned>(Param::yarn_beta) + 1, "kParamTable has a row for every Param");
 constexpr const ParamInfo& param_info(Param p) { return kParamTable[static_cast<unsigned>(p)]; }
 
 constexpr bool params_in_enum_order() {
