@@ -66,7 +66,11 @@ function literalType(value, indent = '') {
 /** 'a' | 'b' | … of the distinct strings, in first-seen order. */
 const union = (strings) => [...new Set(strings)].map((s) => `'${s.replace(/[\\']/g, '\\$&')}'`).join(' | ');
 
-/** The declaration of moduleText(table): the unions a consumer types with, and the table's literal type. */
+/** The scheme parameters as options (compare, distanceCurves, settleSchemeOptions), each optional. */
+const parametersInterface = (params) => `export interface SchemeParameters {
+${params.map((p) => `  /** Default ${p.default}${p.integer ? `, ${p.even ? 'an even' : 'a whole'} number` : ''}. */\n  ${p.name}?: number;\n`).join('')}}`;
+
+/** The declaration of moduleText(table): the unions and the parameters a consumer types with, and the table's literal type. */
 export function declarationText(table) {
   return `${HEADER}
 /** The positional schemes, in display order. */
@@ -81,6 +85,8 @@ export type RopeScalingType = ${union(table.ropeScalings)};
 export type Layout = ${union(table.layouts)};
 /** How the concatenated scheme makes room for position: the same total width, or widened. */
 export type ConcatMode = ${union(table.concatModes)};
+/** The scheme parameters, in the core's table order; a missing one takes its default. */
+${parametersInterface(table.params)}
 /** The scheme table known before load(): scripts/scheme-module.mjs, staticTable. */
 export declare const SCHEME_TABLE: ${literalType(table)};
 /** The layout, concatenation and RoPE scaling names by key ('same-width' → CONCAT_MODE.sameWidth). */

@@ -1,6 +1,6 @@
 // Declarations for the JS API, `posenc-lab` (dist/posenc.mjs, web/posenc.mjs, web/model.mjs).
 // Hand-written from docs/API.md and docs/MODELS.md, but for the unions of scheme names, families,
-// RoPE scalings, layouts and concatenation modes, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
+// RoPE scalings, layouts and concatenation modes and the SchemeParameters options, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
 // in the package beside this folder); tests/js/package.test.mjs type-checks a consumer against
 // them with `tsc --strict`, and checks that a wrong call fails to.
 //
@@ -12,11 +12,13 @@ export type Matrix = ArrayLike<number>;
 
 // The scheme names, families, RoPE scalings, layouts and concatenation modes are the core's (src/encodings/scheme_table.hpp, beside the enums), as
 // the build writes them beside the module (scripts/scheme-module.mjs → dist/scheme-table.d.mts).
-import type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, TrainableScheme } from '../dist/scheme-table.mjs';
+import type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, SchemeParameters, TrainableScheme } from '../dist/scheme-table.mjs';
 /** Scheme: the eleven positional schemes, in display order; SchemeFamily: where a scheme puts position;
  * RopeScalingType: 'none' (plain RoPE) or an extension; Layout: sinusoidal layout and RoPE pairing,
  * components (2i, 2i+1) or (i, i + d/2); ConcatMode: the concatenated scheme's width. */
 export type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily } from '../dist/scheme-table.mjs';
+/** compare()'s, distanceCurves' and settleSchemeOptions' scheme parameters (the core's table, generated). */
+export type { SchemeParameters } from '../dist/scheme-table.mjs';
 
 export declare const SCHEMES: readonly Scheme[];
 /** Each scheme's short display name, in display order (the core's scheme table). */
@@ -116,19 +118,6 @@ export interface Models {
 // ---- Options ------------------------------------------------------------------------------
 
 /** The schemes' own parameters, shared by compare() and distanceCurves(). */
-export interface SchemeParameters {
-  trainedLength?: number;
-  evalLength?: number;
-  alibiHeads?: number;
-  alibiHead?: number;
-  t5Buckets?: number;
-  t5MaxDistance?: number;
-  xposGamma?: number;
-  xposScaleBase?: number;
-  yarnAlpha?: number;
-  yarnBeta?: number;
-}
-
 export interface CompareOptions extends SchemeParameters {
   schemes?: readonly Scheme[];
   alpha?: number;
