@@ -5,15 +5,16 @@
 // embind and returns fresh Float32Arrays. Shapes are row-major: an n×d matrix is a
 // Float32Array(n*d) whose row p starts at p*d.
 //
-// This module is the entry: loading, and the lab's small calls (tables, rotations, attention,
-// the analyses' kernels). Its parts, each one home: options.mjs (names, limits and argument
+// This module is the entry: loading, and the lab's small calls (tables, rotations, attention).
+// Its parts, each one home: options.mjs (names, limits and argument
 // checks), heap.mjs (the scratch buffer), assets.mjs (data files), vectors.mjs (word vectors and
-// vocabularies), comparison.mjs (compare, analysis, distanceCurves), model.mjs (trained models).
+// vocabularies), comparison.mjs (compare, analysis, distanceCurves and the analyses' kernels),
+// model.mjs (trained models).
 
 import { checkBoolean, checkEnum, checkInt, checkNumber, checkOptions } from './checks.mjs';
 import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode } from './cores.mjs';
 import { GLOVE_FILE, MODELS_DIR, assetsFolder, readAsset, readManifest, sha256Hex, throwIfAborted } from './assets.mjs';
-import { analysis, compareWith, distanceCurves } from './comparison.mjs';
+import { analysis, columnSpread, compareWith, cosineSpread, distanceCurves, offsetCurves, shiftChange } from './comparison.mjs';
 import { Heap } from './heap.mjs';
 import {
   LAYOUTS, LIMITS, PARAM_DEFAULTS, RULE_NOTES, ROPE_DEFAULTS, ROPE_SCALINGS, SCHEMES, XPOS_ROLES, align8, checkBase, checkElements,
@@ -555,14 +556,7 @@ class Lab {
 
   /** Population standard deviation of each column of an n×d matrix: Float32Array(d). */
   columnSpread(m, n, d) {
-    checkInt('d', d, 1, LIMITS.maxDim);
-    checkInt('n', n, 1, Math.floor(LIMITS.maxElements / d));
-    checkElements(n * d);
-    checkMatrix('m', m, n * d);
-    const [input, out] = this.#heap.reserve(n * d, d);
-    this.#heap.write(input, m);
-    this.#heap.call(this.#core.columnSpread(input, n, d, out));
-    return this.#heap.read(out, d);
+    return columnSpread(this.#core, this.#heap, m, n, d);
   }
 
   /**
@@ -570,36 +564,17 @@ class Lab {
    * ((n+k)×(n+k)) is restricted to the original block and renormalised, then compared with `base`.
    */
   shiftChange(base, shifted, n, k) {
-    checkInt('n', n, 1, LIMITS.maxAttentionRows);
-    checkInt('k', k, 0, LIMITS.maxAttentionRows - n);
-    checkMatrix('base', base, n * n);
-    checkMatrix('shifted', shifted, (n + k) * (n + k));
-    const [b, s, out] = this.#heap.reserve(n * n, (n + k) * (n + k), 1);
-    this.#heap.write(b, base);
-    this.#heap.write(s, shifted);
-    this.#heap.call(this.#core.maxShiftChange(b, s, n, k, out));
-    return this.#heap.view(out, 1)[0];
+    return shiftChange(this.#core, this.#heap, base, shifted, n, k);
   }
 
   /** score[k] = PE(p)·PE(p+k) and bound[k] = RoFormer's decay bound, k = 0 … maxOffset. */
   offsetCurves(maxOffset, d, options = {}) {
-    checkOptions('options', options, ['base']);
-    checkInt('maxOffset', maxOffset, 0, LIMITS.maxRows - 1);
-    checkEvenDim('d', d);
-    checkElements((maxOffset + 1) * d);
-    const base = checkBase(options.base ?? 10000);
-    const [score, bound] = this.#heap.reserve(maxOffset + 1, maxOffset + 1);
-    this.#heap.call(this.#core.offsetCurves(maxOffset, d, base, score, bound));
-    return { score: this.#heap.read(score, maxOffset + 1), bound: this.#heap.read(bound, maxOffset + 1) };
+    return offsetCurves(this.#core, this.#heap, maxOffset, d, options);
   }
 
   /** Mean and std of the cosine between random N(0, I_d) pairs (≈ 0 and ≈ 1/√d). */
   cosineSpread(d, options = {}) {
-    checkOptions('options', options, ['pairs', 'seed']);
-    checkInt('d', d, 1, LIMITS.maxDim);
-    const pairs = checkInt('pairs', options.pairs ?? 2000, 2, 100000);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
-    return this.#core.cosineSpread(d, pairs, seed);
+    return cosineSpread(this.#core, d, options);
   }
 
   /**
