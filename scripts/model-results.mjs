@@ -47,7 +47,8 @@ await pool(pending.map(({ scheme, seed }) => async () => {
 // context only, not in text; computed with the SIMD wasm core, which gives the native trainer's
 // bits at T (tests/js/pretrained.test.mjs).
 const { ROPE_SCALINGS, load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
-const SCALINGS = ROPE_SCALINGS.filter((type) => type !== 'none');
+const { ROPE_SCALING } = await import(path.join(ROOT, 'dist/scheme-table.mjs'));
+const SCALINGS = ROPE_SCALINGS.filter((type) => type !== ROPE_SCALING.none);
 const lab = await load({ simd: true });
 await lab.loadModels();
 // The shipped files leave their frozen wte rows out: the model core rebuilds them from GloVe.

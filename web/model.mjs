@@ -83,7 +83,7 @@ function createTask(core, limits, spec, withBytes) {
   try {
     let error;
     if (kind === 'text') {
-      if (spec.symbols !== undefined) throw new TypeError("symbols is for 'copy', 'reverse' and 'sort' tasks");
+      if (spec.symbols !== undefined) throw new TypeError(`symbols is for ${limits.syntheticKinds.map((k) => `'${k}'`).join(', ')} tasks`);
       const bytes = typeof spec.text === 'string' ? new TextEncoder().encode(spec.text) : spec.text;
       if (!(bytes instanceof Uint8Array)) throw new TypeError('text must be a string or a Uint8Array of UTF-8');
       const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? limits.defaultHeldOutPercent, 0, limits.maxHeldOutPercent);
