@@ -280,8 +280,8 @@ class Lab {
     const bidirectional = checkBoolean('bidirectional', options.bidirectional ?? true);
     const numBuckets = checkInt('numBuckets', options.numBuckets ?? 32, 4, LIMITS.maxBuckets);
     if (numBuckets % 2 !== 0) throw new RangeError(`numBuckets must be even (got ${numBuckets})`);
-    const maxExact = (bidirectional ? numBuckets / 2 : numBuckets) / 2;
-    const maxDistance = checkInt('maxDistance', options.maxDistance ?? 128, maxExact + 1, LIMITS.maxT5Distance);
+    // Beyond the exact buckets: the core's rule (t5_min_max_distance), checked there.
+    const maxDistance = checkInt('maxDistance', options.maxDistance ?? 128, 1, LIMITS.maxT5Distance);
     const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
     const [out, buckets, values] = this.#heap.reserve(n * n, n * n, numBuckets);
     this.#heap.call(this.#core.t5Bias(n, bidirectional, numBuckets, maxDistance, seed, out, buckets, values));

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "base/limits.hpp"
 #include "encodings/scheme.hpp"
 #include "encodings/schemes.hpp"
 
@@ -107,6 +108,7 @@ inline constexpr double kMaxContextLength = 1048576.0;  // trainedLength, evalLe
 inline constexpr double kMaxT5Buckets = 256.0;          // compare, distanceCurves, t5Bias, models
 inline constexpr double kMaxT5Distance = 1e6;
 inline constexpr double kUnbounded = 1.7976931348623157e308;  // finite, no other upper limit
+inline constexpr double kMaxAlibiHeads = static_cast<double>(limits::kMaxHeads);  // alibiSlopes' own limit
 
 inline constexpr SchemeSet kScaledRope =
     scheme_bit(Scheme::rope_pi) | scheme_bit(Scheme::rope_ntk) | scheme_bit(Scheme::yarn);
@@ -116,14 +118,17 @@ inline constexpr ParamInfo kParamTable[] = {
      kScaledRope | scheme_bit(Scheme::learned)},
     {Param::eval_length, "evalLength", "L′", 8192, 1, kMaxContextLength, false, true, false, 1, kMaxContextLength,
      kScaledRope},
-    {Param::alibi_heads, "alibiHeads", "ALiBi heads H", 8, 1, 64, false, true, false, 1, 64, scheme_bit(Scheme::alibi)},
-    {Param::alibi_head, "alibiHead", "ALiBi head k", 1, 1, 64, false, true, false, 1, 64, scheme_bit(Scheme::alibi)},
+    {Param::alibi_heads, "alibiHeads", "ALiBi heads H", 8, 1, kMaxAlibiHeads, false, true, false, 1, kMaxAlibiHeads,
+     scheme_bit(Scheme::alibi)},
+    {Param::alibi_head, "alibiHead", "ALiBi head k", 1, 1, kMaxAlibiHeads, false, true, false, 1, kMaxAlibiHeads,
+     scheme_bit(Scheme::alibi)},
     {Param::t5_buckets, "t5Buckets", "T5 buckets", 32, 4, kMaxT5Buckets, false, true, true, 4, kMaxT5Buckets,
      scheme_bit(Scheme::t5)},
     {Param::t5_max_distance, "t5MaxDistance", "T5 max distance", 128, 2, kMaxT5Distance, false, true, false, 2,
      kMaxT5Distance, scheme_bit(Scheme::t5)},
     {Param::xpos_gamma, "xposGamma", "xPos γ", 0.4, 0, 10, true, false, false, 0.01, 10, scheme_bit(Scheme::xpos)},
-    {Param::xpos_scale_base, "xposScaleBase", "xPos λ", 512, 0, 1e9, true, false, false, 64, 1e6, scheme_bit(Scheme::xpos)},
+    {Param::xpos_scale_base, "xposScaleBase", "xPos λ", 512, 0, kMaxXposScaleBase, true, false, false, 64, 1e6,
+     scheme_bit(Scheme::xpos)},
     {Param::yarn_alpha, "yarnAlpha", "YaRN α", RopeScalingConfig{}.alpha, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
     {Param::yarn_beta, "yarnBeta", "YaRN β", RopeScalingConfig{}.beta, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
 };
