@@ -16,7 +16,7 @@ import { decodeLzma } from './lzma.js';
 import { ATTRIBUTES, DEFAULTS, OPTION_OF, PANELS, PANEL_ALIASES, PARSERS, TAG, attributeOf, parseAttribute, warnOnce } from './attributes.js';
 import { sharedGlove, sharedLab, syntheticFor, unwatch, whenVisible, wordSpread } from './shared.js';
 import { adoptStyles } from './styles.js';
-import { DEFAULTS as PAGE_DEFAULTS, validHeads } from '../pipeline/state.js';
+import { DEFAULTS as PAGE_DEFAULTS, INPUT_RANGES, validHeads } from '../pipeline/state.js';
 import { createPipeline, schemeParams, settleSettings } from '../pipeline/pipeline.js';
 import { createLanes } from '../panels/lanes.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
@@ -361,7 +361,7 @@ export class PosencLabElement extends HTMLElement {
     };
     const make = {
       vectors: () => select('vectors', 'Word vectors', [['glove', 'GloVe 100-d'], ['synthetic', 'Synthetic']]),
-      d: () => number('d', 'd', { min: 4, max: 1024, step: 2 }),
+      d: () => number('d', 'd', INPUT_RANGES.d),
       base: () => number('base', 'Base', { min: 1.0001, step: 'any' }),
       scale: () => number('scale', 'Scale α', { min: 0, step: 'any', placeholder: 'auto' }),
       layout: () => select('layout', 'PE layout', SCHEME_TABLE.layouts.map((name) => [name, name])),

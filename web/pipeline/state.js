@@ -108,10 +108,12 @@ const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(t
  * page ranges from the core's table.
  */
 export const INPUT_RANGES = Object.freeze({
+  d: Object.freeze({ min: 4, max: 1024, step: 2 }),  // synthetic vectors' width; dPos is at most its max too
   shiftK: Object.freeze({ min: 1, max: 64, step: 1 }),
   maxDistance: Object.freeze({ min: 8, max: 4096, step: 1 }),
   ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, Object.freeze({ min: p.pageMin, max: p.pageMax, step: p.even ? 2 : p.integer ? 1 : 'any' })])),
 });
+const D = INPUT_RANGES.d;
 /** A whole-number FIELDS entry for an INPUT_RANGES name. */
 function wholeField(key, name) {
   const { min, max } = INPUT_RANGES[name];
@@ -122,8 +124,8 @@ function wholeField(key, name) {
 export const FIELDS = {
   sentence: ['s', (t) => (t.length <= 200000 ? t : undefined), 'at most 200,000 characters'],
   vectors: ['v', (t) => (['glove', 'synthetic'].includes(t) ? t : undefined), "'glove' or 'synthetic'"],
-  d: ['d', (t) => { const v = num(t); return isEven(v) && v >= 4 && v <= 1024 ? v : undefined; }, 'an even number from 4 to 1024'],
-  dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= 1024) ? v : undefined; }, 'an even number from 2 to 1024'],
+  d: ['d', (t) => { const v = num(t); return isEven(v) && v >= D.min && v <= D.max ? v : undefined; }, `an even number from ${D.min} to ${D.max}`],
+  dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= D.max) ? v : undefined; }, `an even number from 2 to ${D.max}`],
   concat: oneOf('cm', CONCAT_MODES),
   base: ['b', (t) => { const v = num(t); return v > 1 && v <= MAX_BASE ? v : undefined; }, `a number above 1 and at most ${exponent(MAX_BASE)}`],
   alpha: ['a', (t) => { if (t === 'auto') return t; const v = num(t); return v > 0 && v <= MAX_ALPHA ? v : undefined; }, `'auto' or a number above 0 and at most ${exponent(MAX_ALPHA)}`],
