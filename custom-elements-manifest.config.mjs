@@ -6,22 +6,46 @@ import { pathToFileURL } from 'node:url';
 
 const SHIPPED_MODULE = 'dist/posenc-lab.mjs';
 
-// The core's enums, from the scheme-table.mjs scripts/build has just written (POSENC_SCHEME_TABLE):
-// an @attr typed {Layout} gets the core's names as its union type and, when the JSDoc gives no
-// default, the first of them (each enum's default), so the manifest never spells a name itself.
+// The core's facts, from the scheme-table.mjs scripts/build has just written (POSENC_SCHEME_TABLE),
+// so the manifest never restates a name, default or limit of the core's:
+// - an @attr typed {Layout} (or {ConcatMode}, {RopeScalingType}) gets the core's names as its
+//   union type and, when the JSDoc gives no default, the first of them (each enum's default);
+// - a scheme parameter's @attr (trained-length: trainedLength) without a default gets the table's,
+//   and "{range}" in its description becomes its page range ("from 1 to 1,048,576");
+// - "{limit:NAME}" in a description becomes SCHEME_TABLE.limits.NAME (a power of ten as 10ⁿ).
 if (!process.env.POSENC_SCHEME_TABLE) throw new Error('POSENC_SCHEME_TABLE must name the built scheme-table.mjs (scripts/build sets it)');
 const { SCHEME_TABLE } = await import(pathToFileURL(process.env.POSENC_SCHEME_TABLE).href);
 const CORE_ENUMS = { Layout: SCHEME_TABLE.layouts, ConcatMode: SCHEME_TABLE.concatModes, RopeScalingType: SCHEME_TABLE.ropeScalings };
+const PARAMS = Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, p]));
 
-const coreEnums = {
-  name: 'posenc-core-enums',
+const SUPERSCRIPTS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
+const written = (v) => {
+  const power = Math.log10(v);
+  if (v >= 1e6 && Number.isInteger(power)) return `10${[...String(power)].map((c) => SUPERSCRIPTS[c]).join('')}`;
+  return v.toLocaleString('en-US');
+};
+const camelCase = (name) => name.replace(/-(\w)/g, (_, c) => c.toUpperCase());
+
+const coreTable = {
+  name: 'posenc-core-table',
   packageLinkPhase({ customElementsManifest }) {
     for (const declaration of customElementsManifest.modules.flatMap((m) => m.declarations ?? [])) {
       for (const attribute of declaration.attributes ?? []) {
         const names = CORE_ENUMS[attribute.type?.text];
-        if (!names) continue;
-        attribute.type.text = names.map((n) => `'${n}'`).join(' | ');
-        attribute.default ??= names[0];
+        if (names) {
+          attribute.type.text = names.map((n) => `'${n}'`).join(' | ');
+          attribute.default ??= names[0];
+        }
+        const param = PARAMS[camelCase(attribute.name)];
+        if (param) attribute.default ??= String(param.default);
+        attribute.description = attribute.description?.replace(/\{range\}|\{limit:(\w+)\}/g, (match, limit) => {
+          if (limit) {
+            if (!(limit in SCHEME_TABLE.limits)) throw new Error(`${attribute.name}: no limit '${limit}' in the core's table`);
+            return written(SCHEME_TABLE.limits[limit]);
+          }
+          if (!param) throw new Error(`${attribute.name}: {range} on an attribute that is not a scheme parameter`);
+          return `from ${written(param.pageMin)} to ${written(param.pageMax)}`;
+        });
       }
     }
   },
@@ -49,5 +73,5 @@ const shippedPaths = {
 export default {
   globs: ['web/element/element.js'],
   packagejson: false,
-  plugins: [shippedPaths, coreEnums],
+  plugins: [shippedPaths, coreTable],
 };
