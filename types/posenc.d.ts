@@ -83,6 +83,8 @@ export interface Limits {
   /** AdamW's learning rate range, [minLr, maxLr] (trainStep's and train's lr). */
   readonly minLr: number;
   readonly maxLr: number;
+  /** Seeds are integers from 0 to maxSeed (2^32 − 1). */
+  readonly maxSeed: number;
 }
 export declare const LIMITS: Limits;
 

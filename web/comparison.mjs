@@ -40,7 +40,7 @@ function compareArgs(table, options, d, extra = []) {
   const causal = options.causal ?? false;
   if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
   const heads = checkInt('heads', options.heads ?? 0, 0, LIMITS.maxHeads);
-  const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+  const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
   // 0 tells the core "1/√d_head"; a given scale must stay positive once rounded to float32.
   const scale = options.scale === undefined ? 0 : checkFloat32('scale', options.scale);
   if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
@@ -225,6 +225,6 @@ export function cosineSpread(core, d, options) {
   checkOptions('options', options, ['pairs', 'seed']);
   checkInt('d', d, 1, LIMITS.maxDim);
   const pairs = checkInt('pairs', options.pairs ?? 2000, 2, 100000);
-  const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+  const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
   return core.cosineSpread(d, pairs, seed);
 }

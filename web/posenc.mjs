@@ -260,7 +260,7 @@ class Lab {
   alibiBias(n, options = {}) {
     checkOptions('options', options, ['heads', 'head', 'causal']);
     checkInt('n', n, 1, LIMITS.maxAttentionRows);
-    const heads = checkInt('heads', options.heads ?? 8, 1, LIMITS.maxHeads);
+    const heads = checkInt('heads', options.heads ?? PARAM_DEFAULTS.alibiHeads, 1, LIMITS.maxHeads);
     const head = checkInt('head', options.head ?? 0, 0, heads - 1);
     const causal = checkBoolean('causal', options.causal ?? true);
     const slope = this.alibiSlopes(heads)[head];
@@ -278,11 +278,11 @@ class Lab {
     checkOptions('options', options, ['bidirectional', 'numBuckets', 'maxDistance', 'seed']);
     checkInt('n', n, 1, LIMITS.maxAttentionRows);
     const bidirectional = checkBoolean('bidirectional', options.bidirectional ?? true);
-    const numBuckets = checkInt('numBuckets', options.numBuckets ?? 32, 4, LIMITS.maxBuckets);
+    const numBuckets = checkInt('numBuckets', options.numBuckets ?? PARAM_DEFAULTS.t5Buckets, 4, LIMITS.maxBuckets);
     if (numBuckets % 2 !== 0) throw new RangeError(`numBuckets must be even (got ${numBuckets})`);
     // Beyond the exact buckets: the core's rule (t5_min_max_distance), checked there.
-    const maxDistance = checkInt('maxDistance', options.maxDistance ?? 128, 1, LIMITS.maxT5Distance);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    const maxDistance = checkInt('maxDistance', options.maxDistance ?? PARAM_DEFAULTS.t5MaxDistance, 1, LIMITS.maxT5Distance);
+    const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
     const [out, buckets, values] = this.#heap.reserve(n * n, n * n, numBuckets);
     this.#heap.call(this.#core.t5Bias(n, bidirectional, numBuckets, maxDistance, seed, out, buckets, values));
     return {
@@ -367,7 +367,7 @@ class Lab {
     checkInt('n', n, 1, LIMITS.maxRows);
     checkEvenDim('d', d);
     checkElements(n * d);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
     const [out] = this.#heap.reserve(n * d);
     this.#heap.call(this.#core.learnedTable(out, n, d, seed));
     return this.#heap.read(out, n * d);
