@@ -85,6 +85,8 @@ export interface Limits {
   readonly maxLr: number;
   /** Seeds are integers from 0 to maxSeed (2^32 − 1). */
   readonly maxSeed: number;
+  /** Words in one vector file (lab.loadVectors; the page's own-vectors parser keeps at most this). */
+  readonly maxVectorWords: number;
 }
 export declare const LIMITS: Limits;
 

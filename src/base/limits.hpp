@@ -20,6 +20,7 @@ inline constexpr double kMaxBase = 1e12;
 inline constexpr double kMaxOffset = 32768.0;              // |offset|, an integer
 inline constexpr double kMaxAlpha = 1e6;                   // α scaling word vectors (model config, the page's lanes); > 0
 inline constexpr double kMaxSeed = 4294967295.0;           // 2^32 − 1: seeds are 32-bit on the JS side
+inline constexpr std::size_t kMaxVectorWords = std::size_t{1} << 22;  // words in a vector file (PELVEC01)
 
 const char* check_rows_dim(std::size_t n, std::size_t d, std::size_t max_rows, bool d_must_be_even);
 const char* check_base(double base);

@@ -272,7 +272,8 @@ emscripten::val limit_entries() {
         {"maxAlpha", limits::kMaxAlpha}, {"minLr", posenc::model::kMinLr}, {"maxLr", posenc::model::kMaxLr},
         {"maxBuckets", posenc::kMaxT5Buckets}, {"maxT5Distance", posenc::kMaxT5Distance},
         {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance},
-        {"maxLength", posenc::kMaxRopeLength}, {"maxSeed", limits::kMaxSeed}};
+        {"maxLength", posenc::kMaxRopeLength}, {"maxSeed", limits::kMaxSeed},
+        {"maxVectorWords", limits::kMaxVectorWords}};
     emscripten::val out = emscripten::val::object();
     for (const auto& [name, value] : known) put(out, name, emscripten::val(value));
     return out;

@@ -26,7 +26,8 @@ float read_f32(const std::uint8_t* p) {
 
 const char* parse(const std::uint8_t* bytes, std::size_t size, VectorSet& out) {
     constexpr std::size_t kHeader = 24;
-    constexpr std::size_t kMaxCount = 1u << 22, kMaxDim = 4096;
+    using limits::kMaxDim;
+    constexpr std::size_t kMaxCount = limits::kMaxVectorWords;
     constexpr float kMaxScale = 1e6f;
     constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
     // Parsing needs about 9 bytes of memory per file byte (rows and unit rows as floats), so the
