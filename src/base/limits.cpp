@@ -1,6 +1,7 @@
 #include "base/limits.hpp"
 
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <string>
 #include <utility>
@@ -64,6 +65,11 @@ const char* check_offset(double offset) {
     return nullptr;
 }
 
+const char* check_float32(const char* name, double value) {
+    if (std::fabs(value) <= std::numeric_limits<float>::max()) return nullptr;
+    return keep(name + std::string(" must be a finite number within float32 range"));
+}
+
 const char* check_seed(double seed) {
     // NaN fails too; a seed that passes can be cast to an unsigned 64-bit integer.
     if (!(seed >= 0 && seed <= kMaxSeed)) {
@@ -73,8 +79,7 @@ const char* check_seed(double seed) {
 }
 
 const char* check_scale(double scale) {
-    if (!(std::fabs(scale) <= 3.4028234663852886e38)) return "scale must be a finite number within float32 range";
-    return nullptr;
+    return check_float32("scale", scale);
 }
 
 }  // namespace posenc::limits

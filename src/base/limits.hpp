@@ -26,6 +26,9 @@ const char* check_rows_dim(std::size_t n, std::size_t d, std::size_t max_rows, b
 const char* check_base(double base);
 const char* check_offset(double offset);
 const char* check_scale(double scale);
+// nullptr when |value| is within float32's range (a kernel casts it to float), else
+// "<name> must be a finite number within float32 range"; NaN fails.
+const char* check_float32(const char* name, double value);
 const char* check_seed(double seed);
 
 // A check's message with its limits written from their constants (number_text: 4096, 1e12):

@@ -45,7 +45,7 @@ const char* compare_config(double alpha, double base, int layout, int pairing, s
     if (const char* e = check_pairing(pairing)) return e;
     if (const char* e = check_concat(concat_mode)) return e;
     if (const char* e = limits::check_seed(head_seed)) return e;
-    if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
+    if (const char* e = limits::check_float32("alpha", alpha)) return e;
     if (const char* e = limits::check_scale(scale)) return e;
     cfg.alpha = static_cast<float>(alpha);
     cfg.base = base;
@@ -260,7 +260,7 @@ public:
                          double base, int layout, std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) {
         if (set_.count == 0) return "vectors: nothing loaded";
         if (const char* e = limits::check_rows_dim(n, set_.dim, limits::kMaxRows, additive)) return e;
-        if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
+        if (const char* e = limits::check_float32("alpha", alpha)) return e;
         if (const char* e = limits::check_base(base)) return e;
         if (const char* e = check_layout(layout)) return e;
         const auto* truth = reinterpret_cast<const std::uint32_t*>(rows);

@@ -98,3 +98,13 @@ TEST_CASE("messages write the limits from their constants, each text made once",
     CHECK(limit_message("d must be at most ", limits::kMaxDim) == limit_message("d must be at most ", 4096));
     CHECK(limit_message("d must be at most ", 4096) != limit_message("d must be at most ", 4095));
 }
+
+TEST_CASE("check_float32 names its argument", "[limits]") {
+    const double float_max = std::numeric_limits<float>::max();
+    CHECK(limits::check_float32("alpha", float_max) == nullptr);
+    CHECK(limits::check_float32("alpha", -float_max) == nullptr);
+    for (double bad : {kInf, kNaN, 3.5e38}) {
+        CAPTURE(bad);
+        CHECK(msg(limits::check_float32("alpha", bad)) == "alpha must be a finite number within float32 range");
+    }
+}
