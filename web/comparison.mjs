@@ -7,6 +7,7 @@ import {
   CLASSIC_SCHEMES, COMPARE_OPTIONS, CONCAT_MODES, FLOAT32_MIN_NORMAL, LAYOUTS, LIMITS, SCHEMES, checkBase, checkDPos,
   checkElements, checkEvenDim, checkFloat32, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
 } from './options.mjs';
+import { FAMILY } from './scheme-table.mjs';
 import { VECTOR_HANDLE, WordVectorSet } from './vectors.mjs';
 
 // compare() on a core Comparison c (the lab keeps one, so its products are reused between calls).
@@ -81,7 +82,7 @@ function lanes(table, raw, args, n, d, reuse) {
       lane.masked = copy(core.masked, old?.masked);
       lane.unmasked = copy(core.unmasked, old?.unmasked);
     }
-    if (table.byName[name].family === 'rotation') {
+    if (table.byName[name].family === FAMILY.rotation) {
       lane.frequencies = core.parameters.slice();
       lane.scaleFactor = core.scaleFactor;
       if (name === 'yarn') lane.qkFactor = core.qkFactor;

@@ -221,13 +221,12 @@ emscripten::val scheme_names(posenc::SchemeSet set) {
 }
 
 emscripten::val scheme_entries() {
-    static const char* const kFamilies[] = {"absolute", "concatenated", "rotation", "logit bias", "none"};
     emscripten::val schemes = emscripten::val::array();
     for (const posenc::SchemeInfo& s : posenc::kSchemeTable) {
         emscripten::val entry = emscripten::val::object();
         put(entry, "name", emscripten::val(std::string(s.name)));
         put(entry, "label", emscripten::val(std::string(s.label)));
-        put(entry, "family", emscripten::val(std::string(kFamilies[static_cast<unsigned>(s.family)])));
+        put(entry, "family", emscripten::val(std::string(posenc::kFamilyNames[static_cast<unsigned>(s.family)])));
         put(entry, "trainable", emscripten::val(s.trainable));
         put(entry, "seeded", emscripten::val(s.seeded));
         emscripten::val terms = emscripten::val::array();
@@ -279,7 +278,7 @@ emscripten::val limit_entries() {
     return out;
 }
 
-// { schemes, params, trainable, limits, ropeScalings, layouts, concatModes, ropeDefaults }
+// { schemes, params, trainable, limits, ropeScalings, layouts, concatModes, families, ropeDefaults }
 // (web/options.mjs, deriveTable).
 emscripten::val scheme_table() {
     emscripten::val table = emscripten::val::object();
@@ -290,6 +289,7 @@ emscripten::val scheme_table() {
     put(table, "ropeScalings", name_list(posenc::kRopeScalingNames));
     put(table, "layouts", name_list(posenc::kLayoutNames));          // layout and pairing
     put(table, "concatModes", name_list(posenc::kConcatModeNames));
+    put(table, "families", name_list(posenc::kFamilyNames));
     // ropeFrequencies' defaults (RopeScalingConfig's): L, and YaRN's ramp α, β.
     const posenc::RopeScalingConfig rope;
     emscripten::val defaults = emscripten::val::object();

@@ -20,6 +20,9 @@ namespace posenc {
 // Where a scheme puts position: added to x, concatenated to x, a rotation of q and k, a bias on
 // the logits, or nowhere (the causal mask alone).
 enum class Family : unsigned { absolute, concatenated, rotation, logit_bias, none };
+// The JS names, in enum order (schemeTable().families; each scheme's family).
+inline constexpr const char* kFamilyNames[] = {"absolute", "concatenated", "rotation", "logit bias", "none"};
+static_assert(sizeof(kFamilyNames) / sizeof(kFamilyNames[0]) == static_cast<std::size_t>(Family::none) + 1);
 
 struct SchemeInfo {
     Scheme id;

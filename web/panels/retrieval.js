@@ -2,6 +2,7 @@
 // position. Every scheme in the result gets a row. Schemes that leave x = αE (the rotary family,
 // ALiBi, T5, NoPE) are checked element by element against αE rather than assumed to match, and
 // one decode of αE then serves them all.
+import { FAMILY } from '../scheme-table.mjs';
 import { TableFigure } from '../figures/table-figure.js';
 import { leadingColumns } from '../pipeline/math.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
@@ -9,9 +10,9 @@ import { SCHEME_NAMES } from '../pipeline/schemes.js';
 const CLASSIC = ['additive', 'concatenated', 'rotary'];
 // Where position is instead of x, by the scheme's family in the core's table.
 const WHERE_POSITION = {
-  rotation: 'none in x (only in q·k)',
-  'logit bias': 'none in x (a logit bias)',
-  none: 'none anywhere',
+  [FAMILY.rotation]: 'none in x (only in q·k)',
+  [FAMILY.logitBias]: 'none in x (a logit bias)',
+  [FAMILY.none]: 'none anywhere',
 };
 
 /** α·E exactly as the core forms it: a float32 product of float32 α and float32 E (exact in float64, rounded once). */
