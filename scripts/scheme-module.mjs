@@ -23,6 +23,7 @@ export function staticTable(table) {
       name, default: fallback, integer, even, pageMin, pageMax,
     })),
     trainable: [...table.trainable],
+    classic: [...table.classic],
     limits: { ...table.limits },
     ropeScalings: [...table.ropeScalings],
     layouts: [...table.layouts],

@@ -28,7 +28,8 @@ export const ROPE_SCALINGS = SCHEME_TABLE.ropeScalings;
 export const ROPE_DEFAULTS = SCHEME_TABLE.ropeDefaults;
 /** Each scheme parameter's default by its option name (xposGamma: 0.4, …). */
 export const PARAM_DEFAULTS = Object.freeze(Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, p.default])));
-export const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
+/** compare()'s and distanceCurves' default schemes: the core's (kClassicSchemes). */
+export const CLASSIC_SCHEMES = SCHEME_TABLE.classic;
 
 export const FLOAT32_MAX = 3.4028234663852886e38;
 export const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;

@@ -278,13 +278,14 @@ emscripten::val limit_entries() {
     return out;
 }
 
-// { schemes, params, trainable, limits, ropeScalings, layouts, concatModes, families, ropeDefaults }
+// { schemes, params, trainable, classic, limits, ropeScalings, layouts, concatModes, families, ropeDefaults }
 // (web/options.mjs, deriveTable).
 emscripten::val scheme_table() {
     emscripten::val table = emscripten::val::object();
     put(table, "schemes", emscripten::val(scheme_entries()));
     put(table, "params", emscripten::val(param_entries()));
     put(table, "trainable", emscripten::val(scheme_names(posenc::kTrainableSchemes)));
+    put(table, "classic", emscripten::val(scheme_names(posenc::kClassicSchemes)));  // compare()'s default lanes
     put(table, "limits", emscripten::val(limit_entries()));
     put(table, "ropeScalings", name_list(posenc::kRopeScalingNames));
     put(table, "layouts", name_list(posenc::kLayoutNames));          // layout and pairing

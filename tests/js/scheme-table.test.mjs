@@ -124,8 +124,8 @@ describe('a core whose table disagrees with scheme-table.mjs (SCHEMES, SCHEME_LA
 
   it('a renamed scheme, a relabelled one, a different RoPE scaling, limit or default, a missing scheme each reject load()', async () => {
     const { schemes, params, trainable } = await real();
-    const { ropeScalings, layouts, concatModes, families, ropeDefaults } = SCHEME_TABLE;
-    const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, limits: { ...LIMITS },
+    const { classic, ropeScalings, layouts, concatModes, families, ropeDefaults } = SCHEME_TABLE;
+    const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, classic, limits: { ...LIMITS },
       ropeScalings, layouts, concatModes, families, ropeDefaults, ...change });
     const cases = [
       [table({ schemes: schemes.map((s, i) => ({ ...s, name: i === 9 ? 'rope-ntk2' : s.name })) }), /schemes\.9\.name is rope-ntk2/],

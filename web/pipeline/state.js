@@ -48,7 +48,7 @@ export const DEFAULTS = Object.freeze({
   shiftK: 3,
   spreadLength: 0,         // 0 = the sentence's length
   maxDistance: 128,
-  schemes: Object.freeze(['additive', 'concatenated', 'rotary']), // the lanes, in display order
+  schemes: SCHEME_TABLE.classic, // the lanes, in display order: compare()'s default (frozen)
   // What is unfolded (web/page/disclosures.js): the settings, and the lanes whose encoded input and
   // logit decomposition are open; and the Measurements tab shown.
   settingsOpen: false,
