@@ -12,11 +12,13 @@ export type Matrix = ArrayLike<number>;
 
 // The scheme names, families, RoPE scalings, layouts and concatenation modes are the core's (src/encodings/scheme_table.hpp, beside the enums), as
 // the build writes them beside the module (scripts/scheme-module.mjs → dist/scheme-table.d.mts).
-import type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, SchemeParameters, TrainableScheme } from '../dist/scheme-table.mjs';
+import type {
+  ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, SchemeParameters, SyntheticKind, TrainableScheme, WordPca,
+} from '../dist/scheme-table.mjs';
 /** Scheme: the eleven positional schemes, in display order; SchemeFamily: where a scheme puts position;
  * RopeScalingType: 'none' (plain RoPE) or an extension; Layout: sinusoidal layout and RoPE pairing,
  * components (2i, 2i+1) or (i, i + d/2); ConcatMode: the concatenated scheme's width. */
-export type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily } from '../dist/scheme-table.mjs';
+export type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, SyntheticKind, WordPca } from '../dist/scheme-table.mjs';
 /** compare()'s, distanceCurves' and settleSchemeOptions' scheme parameters (the core's table, generated). */
 export type { SchemeParameters } from '../dist/scheme-table.mjs';
 
@@ -284,7 +286,7 @@ export interface ModelConfig {
   /** additive, concatenated: the sinusoidal input table is positionScale·PE (default 1). */
   positionScale?: number;
   /** concatenated word models: the axes wte's rows were reduced on ('centred' PCA, the default, or 'uncentred'). */
-  wordPca?: 'centred' | 'uncentred';
+  wordPca?: WordPca;
   t5Buckets?: number;
   t5MaxDistance?: number;
   /** wte.weight stays fixed (no AdamW update, no decay, outside gradient clipping); its gradient is still reported. */
@@ -436,7 +438,7 @@ export interface Model {
 
 /** A training task living in the core: lab.createTask(spec) (a type only). */
 export interface Task {
-  readonly kind: 'text' | 'copy' | 'reverse' | 'sort';
+  readonly kind: 'text' | SyntheticKind;
   /** The token strings: a text's characters, or '<pad>', '<sep>', '0', '1', … */
   readonly vocab: readonly string[];
   readonly vocabSize: number;
@@ -447,7 +449,7 @@ export interface Task {
 
 export type TaskSpec =
   | { kind: 'text'; text: string | Uint8Array; heldOutPercent?: number }
-  | { kind: 'copy' | 'reverse' | 'sort'; symbols?: number };
+  | { kind: SyntheticKind; symbols?: number };
 
 export interface Evaluation {
   readonly length: number;

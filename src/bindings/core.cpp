@@ -22,6 +22,8 @@
 #include "encodings/schemes.hpp"
 #include "encodings/sinusoidal.hpp"
 #include "model/adamw.hpp"
+#include "model/config.hpp"
+#include "model/tasks.hpp"
 #include "vectors/tokenizer.hpp"
 
 namespace {
@@ -278,7 +280,8 @@ emscripten::val limit_entries() {
     return out;
 }
 
-// { schemes, params, trainable, classic, limits, ropeScalings, layouts, concatModes, families, ropeDefaults }
+// { schemes, params, trainable, classic, limits, ropeScalings, layouts, concatModes, families,
+// syntheticKinds, wordPcas, ropeDefaults }
 // (web/options.mjs, deriveTable).
 emscripten::val scheme_table() {
     emscripten::val table = emscripten::val::object();
@@ -291,6 +294,9 @@ emscripten::val scheme_table() {
     put(table, "layouts", name_list(posenc::kLayoutNames));          // layout and pairing
     put(table, "concatModes", name_list(posenc::kConcatModeNames));
     put(table, "families", name_list(posenc::kFamilyNames));
+    // The model core's enums, so their unions are generated before any model core loads.
+    put(table, "syntheticKinds", name_list(posenc::model::kSyntheticKindNames));
+    put(table, "wordPcas", name_list(posenc::model::kWordPcaNames));
     // ropeFrequencies' defaults (RopeScalingConfig's): L, and YaRN's ramp α, β.
     const posenc::RopeScalingConfig rope;
     emscripten::val defaults = emscripten::val::object();
