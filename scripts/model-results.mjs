@@ -15,10 +15,9 @@
 // and dist/ (./scripts/build): the lengths and the pollution are measured with the wasm core.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MULTIPLES, RUNS, SHIPPED, pool, saveRun, train, trainerArgs } from './train-models.mjs';
+import { MULTIPLES, RUNS, SCHEMES, SHIPPED, pool, saveRun, train, trainerArgs } from './train-models.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const SCHEMES = ['additive', 'concatenated', 'rotary', 'nope', 'alibi', 'learned'];
 const TEXT = path.join(ROOT, 'build-data/words-train.txt');
 
 const argv = process.argv.slice(2);
