@@ -278,8 +278,9 @@ class Lab {
     checkOptions('options', options, ['bidirectional', 'numBuckets', 'maxDistance', 'seed']);
     checkInt('n', n, 1, LIMITS.maxAttentionRows);
     const bidirectional = checkBoolean('bidirectional', options.bidirectional ?? true);
-    const numBuckets = checkInt('numBuckets', options.numBuckets ?? PARAM_DEFAULTS.t5Buckets, 4, LIMITS.maxBuckets);
-    if (numBuckets % 2 !== 0) throw new RangeError(`numBuckets must be even (got ${numBuckets})`);
+    // Whole here (the binding takes an int), within the table's t5Buckets range; even, in the core.
+    const { min, max } = this.#table.params[this.#table.paramNames.indexOf('t5Buckets')];
+    const numBuckets = checkInt('numBuckets', options.numBuckets ?? PARAM_DEFAULTS.t5Buckets, min, max);
     // Beyond the exact buckets: the core's rule (t5_min_max_distance), checked there.
     const maxDistance = checkInt('maxDistance', options.maxDistance ?? PARAM_DEFAULTS.t5MaxDistance, 1, LIMITS.maxT5Distance);
     const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
