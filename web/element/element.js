@@ -68,10 +68,10 @@ let nextId = 0;
  * @summary An embeddable figure comparing positional encodings of Transformers.
  * @tagname posenc-lab
  *
- * @attr {string} [sentence=The king sat on the throne, and the queen smiled at the king.] - The words to show: any text up to 200,000 characters; the first 512 tokens are analysed.
+ * @attr {string} [sentence=The king sat on the throne, and the queen smiled at the king.] - The words to show: any text up to {page:MAX_SENTENCE} characters; the first {page:MAX_TOKENS} tokens are analysed.
  * @attr {string} [schemes=additive,concatenated,rotary] - The schemes the per-scheme panels show, in this order: a comma-separated list of the core's scheme names (`SCHEMES`). One lane each in `attention`, `input` and `terms`, one row each in `retrieval` and `shift`; `distance` draws every scheme and marks these. Only these are computed. `learned` (a learned-style absolute table) and `t5` (T5's relative bias) use seeded random values, not trained ones, and say so under their figures; `nope`'s attention shows two maps, without and with the causal mask.
  * @attr {string} [panel=attention] - One or more of `attention`, `input`, `terms`, `pe`, `disturbance`, `retrieval`, `shift`, `distance`, `orthogonality`, `angles`, `train`, shown in this order. `train` shows the page's default Train run (loss curves, length generalisation, the run's sentence) from numbers shipped inside the element, and trains it live when the reader presses Train live (fetching posenc-models-simd.wasm or -scalar.wasm, their .mjs and moby-dick.txt from beside the script). `distance`, `angles` and `train` do not read the sentence: alone, they show no sentence box.
- * @attr {number} [d=64] - Width of synthetic word vectors, an even number from 4 to 1024 (GloVe fixes d = 100).
+ * @attr {number} [d=64] - Width of synthetic word vectors, an even number {range} (GloVe fixes d = {page:GLOVE_DIM}).
  * @attr {number} [base=10000] - Base of the frequencies ωᵢ = base^(−2i/d): a number above 1, at most {limit:maxBase}.
  * @attr {string} [scale=auto] - Embedding scale α: `auto` (the RMS of a component of αE is 1) or a number above 0.
  * @attr {Layout} [layout] - Sinusoidal layout: sin/cos interleaved (Vaswani et al.) or halves (tensor2tensor).

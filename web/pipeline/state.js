@@ -15,6 +15,7 @@ const { layouts: LAYOUTS, concatModes: CONCAT_MODES } = SCHEME_TABLE;
 const oneOf = (key, names) => [key, (t) => (names.includes(t) ? t : undefined), names.map((n) => `'${n}'`).join(' or ')];
 
 export const MAX_TOKENS = 512;
+export const MAX_SENTENCE = 200000;  // characters in a link's or an attribute's sentence
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';
 export const GLOVE_DIM = 100;
 
@@ -122,7 +123,7 @@ function wholeField(key, name) {
 
 // name → [hash key, parse(text) → value | undefined, human description of the allowed values]
 export const FIELDS = {
-  sentence: ['s', (t) => (t.length <= 200000 ? t : undefined), 'at most 200,000 characters'],
+  sentence: ['s', (t) => (t.length <= MAX_SENTENCE ? t : undefined), `at most ${MAX_SENTENCE.toLocaleString('en-US')} characters`],
   vectors: ['v', (t) => (['glove', 'synthetic'].includes(t) ? t : undefined), "'glove' or 'synthetic'"],
   d: ['d', (t) => { const v = num(t); return isEven(v) && v >= D.min && v <= D.max ? v : undefined; }, `an even number from ${D.min} to ${D.max}`],
   dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= D.max) ? v : undefined; }, `an even number from 2 to ${D.max}`],
