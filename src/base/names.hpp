@@ -38,8 +38,9 @@ std::string either_of(const char* argument, const char* const (&names)[N]) {
 }
 
 // A whole number in full, for a limit a message spells out: 1e6 → "1000000", -32768. Digit by
-// digit, without printf, which the element's cores (a byte budget) do not otherwise link.
-inline std::string whole_text(double v) {
+// digit, without printf, which the element's cores (a byte budget) do not otherwise link; not
+// inlined into its callers (inlined, it and number_text cost the core 1.9 KB of wasm).
+[[gnu::noinline]] inline std::string whole_text(double v) {
     std::string text;
     for (auto n = static_cast<unsigned long long>(std::fabs(v)); text.empty() || n; n /= 10)
         text.insert(text.begin(), static_cast<char>('0' + n % 10));
@@ -48,7 +49,7 @@ inline std::string whole_text(double v) {
 
 // A limit as an error message writes it: 4096, 0.5, 1e9 (a power of ten from 1e6 up); for
 // non-negative limits below 1e15 with at most 6 decimals.
-inline std::string number_text(double v) {
+[[gnu::noinline]] inline std::string number_text(double v) {
     if (v >= 1e6) {
         double p = 1.0;
         int e = 0;
