@@ -5,6 +5,7 @@
 // Shapes: tokens B×(T+1) int32; x B·T×d; q, k, v B×h×T×d_h; scores B×h×T×T; logits B·T×V.
 // Every weight is nn.Linear's [out, in]: y = x·Wᵀ + b.
 import * as tf from '@tensorflow/tfjs';
+import { LAYOUT } from '../dist/scheme-table.mjs';
 
 // PE_width(p), interleaved: [2i] = sin(p·ω_i), [2i+1] = cos(p·ω_i), ω_i = base^(−2i/width).
 function sinusoidal(T, width, base) {
@@ -60,7 +61,7 @@ function rotate(x, T, dh, base, pairing) {
   const sin = tf.tensor2d(angles.map(Math.sin), [T, half]);
   const [B, h] = x.shape;
   let a, b;
-  if (pairing === 'half') {
+  if (pairing === LAYOUT.half) {
     [a, b] = tf.split(x, 2, 3);
   } else {
     const pairs = x.reshape([B, h, T, half, 2]);
@@ -68,7 +69,7 @@ function rotate(x, T, dh, base, pairing) {
   }
   const a2 = a.mul(cos).sub(b.mul(sin));
   const b2 = a.mul(sin).add(b.mul(cos));
-  return pairing === 'half' ? tf.concat([a2, b2], 3) : tf.stack([a2, b2], 4).reshape([B, h, T, dh]);
+  return pairing === LAYOUT.half ? tf.concat([a2, b2], 3) : tf.stack([a2, b2], 4).reshape([B, h, T, dh]);
 }
 
 function layerNorm(x, weight, bias) {
@@ -101,7 +102,7 @@ function input(config, params, inputs, B, T) {
 }
 
 function attention(u, params, l, config, B, T, bias) {
-  const { d, heads, scheme, base = 10000, pairing = 'interleaved' } = config;
+  const { d, heads, scheme, base = 10000, pairing = LAYOUT.interleaved } = config;
   const dh = d / heads;
   const p = (name) => params[`h.${l}.attn.${name}`];
   const qkv = linear(u, p('c_attn.weight'), p('c_attn.bias'));

@@ -33,6 +33,8 @@
 #include <vector>
 
 #include "base/names.hpp"
+#include "encodings/phases.hpp"
+#include "encodings/scheme_table.hpp"
 #include "model/safetensors.hpp"
 #include "model/tasks.hpp"
 #include "model/training.hpp"
@@ -48,7 +50,7 @@ using namespace posenc::model;
 struct Options {
     ModelConfig model;
     AdamWOptions adamw;
-    std::string task = "copy";        // copy, reverse, sort, text
+    std::string task = kSyntheticKindNames[0];  // a SyntheticKind's name, text or words
     std::string text_path = "data/moby-dick.txt";
     std::string held_out_path, vectors_path = "data/glove-6b-100d-20k.i8";  // words
     std::size_t vocab_size = 4096;                                          // words
@@ -66,12 +68,12 @@ struct Options {
 
 const char* kUsage =
     "usage: posenc-train [--flag value …]\n"
-    "  model:    --scheme nope|additive|learned|concatenated|rotary|alibi|t5  --d 64 --layers 2 --heads 4\n"
+    "  model:    --scheme {schemes}  --d 64 --layers 2 --heads 4\n"
     "            --context 64 (T, the training length)  --dpos (concatenated)  --base 10000\n"
-    "            --pairing interleaved|half  --alpha 1  --seed 1\n"
+    "            --pairing {layouts}  --alpha 1  --seed 1\n"
     "            --position-scale 1 (additive, concatenated: the sinusoidal table's factor)\n"
     "            --t5-buckets N --t5-max-distance N (default: from --context, every bucket reached; model/config.hpp)\n"
-    "  task:     --task copy|reverse|sort|text|words  --text FILE (text, words; default data/moby-dick.txt)\n"
+    "  task:     --task {kinds}|text|words  --text FILE (text, words; default data/moby-dick.txt)\n"
     "            --held-out-text FILE --vectors FILE.i8 --vocab-size 4096 --train-embedding (words)\n"
     "            --word-pca centred|uncentred (words, concatenated: the axes of the word part)\n"
     "            (words: --d is the vectors' width, or for concatenated their width + --dpos)\n"
@@ -82,10 +84,33 @@ const char* kUsage =
     "  output:   --out FILE.safetensors  --f16 (half-precision tensors)\n"
     "  threads:  --threads N (default: one per core; the bits depend on N, not on timing)\n";
 
-// kUsage and AdamW's defaults, which only the core states (model/adamw.hpp).
+// names joined by `between`: the core's own lists (the enums' names, the trainable schemes).
+template <std::size_t N>
+std::string joined(const char* const (&names)[N], const char* between) {
+    std::string text;
+    for (std::size_t i = 0; i < N; ++i) text += (i ? between : "") + std::string(names[i]);
+    return text;
+}
+
+std::string trainable_names(const char* between) {
+    std::string text;
+    for (const posenc::SchemeInfo& s : posenc::kSchemeTable) {
+        if (s.trainable) text += (text.empty() ? "" : between) + std::string(s.name);
+    }
+    return text;
+}
+
+// kUsage with the core's names in its {placeholders}, and AdamW's defaults, which only the core
+// states (model/adamw.hpp).
 std::string usage() {
+    std::string text = kUsage;
+    for (const auto& [key, names] : {std::pair<std::string, std::string>{"{schemes}", trainable_names("|")},
+                                     {"{layouts}", joined(posenc::kLayoutNames, "|")},
+                                     {"{kinds}", joined(kSyntheticKindNames, "|")}}) {
+        text.replace(text.find(key), key.size(), names);
+    }
     const posenc::model::AdamWOptions o;
-    return std::string(kUsage) + "  AdamW defaults: --lr " + posenc::float_text(o.lr) + " --beta1 " +
+    return text + "  AdamW defaults: --lr " + posenc::float_text(o.lr) + " --beta1 " +
            posenc::float_text(o.beta1) + " --beta2 " + posenc::float_text(o.beta2) + " --eps " +
            posenc::float_text(o.eps) + " --weight-decay " + posenc::float_text(o.weight_decay) + " --clip " +
            posenc::float_text(o.clip) + "\n";
@@ -143,8 +168,8 @@ Options parse(int argc, char** argv) {
         else if (flag == "--dpos") o.model.d_pos = count(flag, v);
         else if (flag == "--base") o.model.base = number(flag, v);
         else if (flag == "--pairing") {
-            if (v != "interleaved" && v != "half") fail("--pairing must be interleaved or half");
-            o.model.pairing = v == "half" ? posenc::Layout::half : posenc::Layout::interleaved;
+            if (!posenc::enum_from_name(posenc::kLayoutNames, v, o.model.pairing))
+                fail(posenc::one_of("--pairing", posenc::kLayoutNames, v));
         } else if (flag == "--alpha") o.model.alpha = static_cast<float>(number(flag, v));
         else if (flag == "--position-scale") o.model.position_scale = static_cast<float>(number(flag, v));
         else if (flag == "--word-pca") {
@@ -177,8 +202,9 @@ Options parse(int argc, char** argv) {
         else if (flag == "--threads") o.threads = count(flag, v);
         else fail("unknown flag " + flag + "\n" + usage());
     }
-    if (o.task != "copy" && o.task != "reverse" && o.task != "sort" && o.task != "text" && o.task != "words")
-        fail("--task must be copy, reverse, sort, text or words");
+    SyntheticKind kind;
+    if (!posenc::enum_from_name(kSyntheticKindNames, o.task, kind) && o.task != "text" && o.task != "words")
+        fail("--task must be " + joined(kSyntheticKindNames, ", ") + ", text or words");
     if (o.task == "words" && o.held_out_path.empty()) fail("--task words needs --held-out-text");
     if (o.vocab_size < 2) fail("--vocab-size must be at least 2");
     if (o.steps < 1) fail("--steps must be at least 1");
@@ -239,8 +265,8 @@ std::vector<float> prepare(Options& o, TrainingTask& task) {
         const std::string error = task.set_text(read_file(o.text_path), kDefaultHeldOutPercent);
         if (!error.empty()) fail(error);
     } else {
-        const SyntheticKind kind = o.task == "copy" ? SyntheticKind::copy : o.task == "reverse" ? SyntheticKind::reverse
-                                                                                              : SyntheticKind::sort;
+        SyntheticKind kind = SyntheticKind::copy;
+        posenc::enum_from_name(kSyntheticKindNames, o.task, kind);  // parse() refused any other name
         if (const char* e = task.set_synthetic(kind, o.symbols, o.items)) fail(e);
     }
     o.model.vocab = task.vocab_size();

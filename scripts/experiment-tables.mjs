@@ -2,12 +2,14 @@
 // for both scripts/experiments.mjs (which runs them and writes data/experiments/<table>.json) and
 // the generated Markdown; the page reads the records those runs wrote.
 import { DEFAULTS, SIZES, dPosFor } from '../dist/train/config.js';
+import { ROPE_SCALING, SCHEME_TABLE } from '../dist/scheme-table.mjs';
 import { SHIPPED } from './train-models.mjs';
 
 export const SCHEMES = ['nope', 'additive', 'learned', 'concatenated', 'rotary', 'alibi', 't5'];
 // Every record holds these multiples of T (the issue's heldOut keys); byPosition the largest.
 export const MULTIPLES = [1, 2, 4, 8];
-export const ROPE_SCALINGS = ['pi', 'ntk', 'yarn'];
+// The RoPE extensions' scaling types, the core's names after 'none' (plain RoPE).
+export const ROPE_SCALINGS = SCHEME_TABLE.ropeScalings.filter((type) => type !== ROPE_SCALING.none);
 export const SEEDS = [1, 2, 3, 4, 5];
 
 const tiny = SIZES[DEFAULTS.size];

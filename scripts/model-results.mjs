@@ -15,10 +15,9 @@
 // and dist/ (./scripts/build): the lengths and the pollution are measured with the wasm core.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MULTIPLES, RUNS, SHIPPED, pool, saveRun, train, trainerArgs } from './train-models.mjs';
+import { MULTIPLES, RUNS, SCHEMES, SHIPPED, pool, saveRun, train, trainerArgs } from './train-models.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const SCHEMES = ['additive', 'concatenated', 'rotary', 'nope', 'alibi', 'learned'];
 const TEXT = path.join(ROOT, 'build-data/words-train.txt');
 
 const argv = process.argv.slice(2);
@@ -47,7 +46,8 @@ await pool(pending.map(({ scheme, seed }) => async () => {
 // context only, not in text; computed with the SIMD wasm core, which gives the native trainer's
 // bits at T (tests/js/pretrained.test.mjs).
 const { ROPE_SCALINGS, load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
-const SCALINGS = ROPE_SCALINGS.filter((type) => type !== 'none');
+const { ROPE_SCALING } = await import(path.join(ROOT, 'dist/scheme-table.mjs'));
+const SCALINGS = ROPE_SCALINGS.filter((type) => type !== ROPE_SCALING.none);
 const lab = await load({ simd: true });
 await lab.loadModels();
 // The shipped files leave their frozen wte rows out: the model core rebuilds them from GloVe.

@@ -9,10 +9,11 @@
 // A pure function of the SIMD core in dist/ (./scripts/build): the same wasm gives the same bits.
 import { readFile, writeFile } from 'node:fs/promises';
 import { ROPE_SCALINGS as SCALINGS, load } from '../dist/posenc.mjs';
+import { ROPE_SCALING } from '../dist/scheme-table.mjs';
 import { BIN, DEFAULTS, EVAL_BATCHES, EVAL_EVERY, MULTIPLES, SIZES, dPosFor } from '../dist/train/config.js';
 
 const FILE = new URL('../data/train-replay.json', import.meta.url);
-const ROPE_SCALINGS = SCALINGS.filter((type) => type !== 'none');
+const ROPE_SCALINGS = SCALINGS.filter((type) => type !== ROPE_SCALING.none);
 // Six significant digits: the figures' readouts show seven, differences between schemes are
 // tenths of a nat, and the file stays small inside the element.
 const round = (v) => Number(v.toPrecision(6));

@@ -1,6 +1,6 @@
 // Declarations for the JS API, `posenc-lab` (dist/posenc.mjs, web/posenc.mjs, web/model.mjs).
 // Hand-written from docs/API.md and docs/MODELS.md, but for the unions of scheme names, families,
-// RoPE scalings, layouts and concatenation modes, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
+// RoPE scalings, layouts and concatenation modes and the SchemeParameters options, which the build generates from the core's table (dist/scheme-table.d.mts, shipped
 // in the package beside this folder); tests/js/package.test.mjs type-checks a consumer against
 // them with `tsc --strict`, and checks that a wrong call fails to.
 //
@@ -12,11 +12,15 @@ export type Matrix = ArrayLike<number>;
 
 // The scheme names, families, RoPE scalings, layouts and concatenation modes are the core's (src/encodings/scheme_table.hpp, beside the enums), as
 // the build writes them beside the module (scripts/scheme-module.mjs → dist/scheme-table.d.mts).
-import type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, TrainableScheme } from '../dist/scheme-table.mjs';
+import type {
+  ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, SchemeParameters, SyntheticKind, TrainableScheme, WordPca,
+} from '../dist/scheme-table.mjs';
 /** Scheme: the eleven positional schemes, in display order; SchemeFamily: where a scheme puts position;
  * RopeScalingType: 'none' (plain RoPE) or an extension; Layout: sinusoidal layout and RoPE pairing,
  * components (2i, 2i+1) or (i, i + d/2); ConcatMode: the concatenated scheme's width. */
-export type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily } from '../dist/scheme-table.mjs';
+export type { ConcatMode, Layout, RopeScalingType, Scheme, SchemeFamily, SyntheticKind, WordPca } from '../dist/scheme-table.mjs';
+/** compare()'s, distanceCurves' and settleSchemeOptions' scheme parameters (the core's table, generated). */
+export type { SchemeParameters } from '../dist/scheme-table.mjs';
 
 export declare const SCHEMES: readonly Scheme[];
 /** Each scheme's short display name, in display order (the core's scheme table). */
@@ -81,6 +85,10 @@ export interface Limits {
   /** AdamW's learning rate range, [minLr, maxLr] (trainStep's and train's lr). */
   readonly minLr: number;
   readonly maxLr: number;
+  /** Seeds are integers from 0 to maxSeed (2^32 − 1). */
+  readonly maxSeed: number;
+  /** Words in one vector file (lab.loadVectors; the page's own-vectors parser keeps at most this). */
+  readonly maxVectorWords: number;
 }
 export declare const LIMITS: Limits;
 
@@ -116,19 +124,6 @@ export interface Models {
 // ---- Options ------------------------------------------------------------------------------
 
 /** The schemes' own parameters, shared by compare() and distanceCurves(). */
-export interface SchemeParameters {
-  trainedLength?: number;
-  evalLength?: number;
-  alibiHeads?: number;
-  alibiHead?: number;
-  t5Buckets?: number;
-  t5MaxDistance?: number;
-  xposGamma?: number;
-  xposScaleBase?: number;
-  yarnAlpha?: number;
-  yarnBeta?: number;
-}
-
 export interface CompareOptions extends SchemeParameters {
   schemes?: readonly Scheme[];
   alpha?: number;
@@ -298,7 +293,7 @@ export interface ModelConfig {
   /** additive, concatenated: the sinusoidal input table is positionScale·PE (default 1). */
   positionScale?: number;
   /** concatenated word models: the axes wte's rows were reduced on ('centred' PCA, the default, or 'uncentred'). */
-  wordPca?: 'centred' | 'uncentred';
+  wordPca?: WordPca;
   t5Buckets?: number;
   t5MaxDistance?: number;
   /** wte.weight stays fixed (no AdamW update, no decay, outside gradient clipping); its gradient is still reported. */
@@ -450,7 +445,7 @@ export interface Model {
 
 /** A training task living in the core: lab.createTask(spec) (a type only). */
 export interface Task {
-  readonly kind: 'text' | 'copy' | 'reverse' | 'sort';
+  readonly kind: 'text' | SyntheticKind;
   /** The token strings: a text's characters, or '<pad>', '<sep>', '0', '1', … */
   readonly vocab: readonly string[];
   readonly vocabSize: number;
@@ -461,7 +456,7 @@ export interface Task {
 
 export type TaskSpec =
   | { kind: 'text'; text: string | Uint8Array; heldOutPercent?: number }
-  | { kind: 'copy' | 'reverse' | 'sort'; symbols?: number };
+  | { kind: SyntheticKind; symbols?: number };
 
 export interface Evaluation {
   readonly length: number;

@@ -1,11 +1,13 @@
 // compare(), the one-call analysis and distanceCurves: the scheme lanes' options checked into the
 // core's arguments, run in the core, and its heap views copied out as the documented results
-// (docs/API.md). The lab (posenc.mjs) holds the core objects and delegates here.
+// (docs/API.md); and the analyses' kernels beside them. The lab (posenc.mjs) holds the core
+// objects and delegates here.
 import { checkBoolean, checkEnum, checkInt, checkOptions } from './checks.mjs';
 import {
   CLASSIC_SCHEMES, COMPARE_OPTIONS, CONCAT_MODES, FLOAT32_MIN_NORMAL, LAYOUTS, LIMITS, SCHEMES, checkBase, checkDPos,
-  checkEvenDim, checkFloat32, checkInputOnly, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
+  checkElements, checkEvenDim, checkFloat32, checkInputOnly, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
 } from './options.mjs';
+import { FAMILY } from './scheme-table.mjs';
 import { VECTOR_HANDLE, WordVectorSet } from './vectors.mjs';
 
 // compare() on a core Comparison c (the lab keeps one, so its products are reused between calls).
@@ -40,7 +42,7 @@ function compareArgs(table, options, d, extra = []) {
   const causal = options.causal ?? false;
   if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
   const heads = checkInt('heads', options.heads ?? 0, 0, LIMITS.maxHeads);
-  const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+  const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
   // 0 tells the core "1/√d_head"; a given scale must stay positive once rounded to float32.
   const scale = options.scale === undefined ? 0 : checkFloat32('scale', options.scale);
   if (options.scale !== undefined && !(scale >= FLOAT32_MIN_NORMAL)) {
@@ -82,7 +84,7 @@ function lanes(table, raw, args, n, d, reuse) {
       lane.masked = copy(core.masked, old?.masked);
       lane.unmasked = copy(core.unmasked, old?.unmasked);
     }
-    if (table.byName[name].family === 'rotation') {
+    if (table.byName[name].family === FAMILY.rotation) {
       lane.frequencies = core.parameters.slice();
       lane.scaleFactor = core.scaleFactor;
       if (name === 'yarn') lane.qkFactor = core.qkFactor;
@@ -184,4 +186,48 @@ export function distanceCurves(core, heap, table, options) {
   const curves = {};
   for (const name of schemes) curves[name] = heap.read(out + 4 * rowsInCoreOrder.indexOf(name) * row, row);
   return { maxDistance, curves };
+}
+
+// The analyses' kernels, one core call each (the lab's columnSpread, shiftChange, offsetCurves and
+// cosineSpread; their contracts are documented there).
+export function columnSpread(core, heap, m, n, d) {
+  checkInt('d', d, 1, LIMITS.maxDim);
+  checkInt('n', n, 1, Math.floor(LIMITS.maxElements / d));
+  checkElements(n * d);
+  checkMatrix('m', m, n * d);
+  const [input, out] = heap.reserve(n * d, d);
+  heap.write(input, m);
+  heap.call(core.columnSpread(input, n, d, out));
+  return heap.read(out, d);
+}
+
+export function shiftChange(core, heap, base, shifted, n, k) {
+  checkInt('n', n, 1, LIMITS.maxAttentionRows);
+  checkInt('k', k, 0, LIMITS.maxAttentionRows - n);
+  checkMatrix('base', base, n * n);
+  checkMatrix('shifted', shifted, (n + k) * (n + k));
+  const [b, s, out] = heap.reserve(n * n, (n + k) * (n + k), 1);
+  heap.write(b, base);
+  heap.write(s, shifted);
+  heap.call(core.maxShiftChange(b, s, n, k, out));
+  return heap.view(out, 1)[0];
+}
+
+export function offsetCurves(core, heap, maxOffset, d, options) {
+  checkOptions('options', options, ['base']);
+  checkInt('maxOffset', maxOffset, 0, LIMITS.maxRows - 1);
+  checkEvenDim('d', d);
+  checkElements((maxOffset + 1) * d);
+  const base = checkBase(options.base ?? 10000);
+  const [score, bound] = heap.reserve(maxOffset + 1, maxOffset + 1);
+  heap.call(core.offsetCurves(maxOffset, d, base, score, bound));
+  return { score: heap.read(score, maxOffset + 1), bound: heap.read(bound, maxOffset + 1) };
+}
+
+export function cosineSpread(core, d, options) {
+  checkOptions('options', options, ['pairs', 'seed']);
+  checkInt('d', d, 1, LIMITS.maxDim);
+  const pairs = checkInt('pairs', options.pairs ?? 2000, 2, 100000);
+  const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
+  return core.cosineSpread(d, pairs, seed);
 }

@@ -7,6 +7,7 @@
 // Tasks (lab.createTask) live in the core and generate their own batches, so train / evaluate
 // cross the wasm boundary once per call, however many steps or lengths they cover.
 import { checkBoolean, checkEnum, checkFinite, checkInt, checkNumber, checkOptions } from './checks.mjs';
+import { LIMITS } from './options.mjs';
 
 const CONFIG_KEYS = [
   'scheme', 'vocab', 'd', 'layers', 'heads', 'context', 'dPos', 'seed', 'base', 'pairing', 'alpha', 'positionScale',
@@ -83,7 +84,7 @@ function createTask(core, limits, spec, withBytes) {
   try {
     let error;
     if (kind === 'text') {
-      if (spec.symbols !== undefined) throw new TypeError("symbols is for 'copy', 'reverse' and 'sort' tasks");
+      if (spec.symbols !== undefined) throw new TypeError(`symbols is for ${limits.syntheticKinds.map((k) => `'${k}'`).join(', ')} tasks`);
       const bytes = typeof spec.text === 'string' ? new TextEncoder().encode(spec.text) : spec.text;
       if (!(bytes instanceof Uint8Array)) throw new TypeError('text must be a string or a Uint8Array of UTF-8');
       const percent = checkInt('heldOutPercent', spec.heldOutPercent ?? limits.defaultHeldOutPercent, 0, limits.maxHeldOutPercent);
@@ -197,7 +198,7 @@ export function configJson(config) {
     if (config[key] !== undefined && typeof config[key] !== 'string') throw new TypeError(`${key} must be a string`);
   }
   for (const key of INTEGER_KEYS) {
-    if (config[key] !== undefined) checkInt(key, config[key], 0, 2 ** 32 - 1);
+    if (config[key] !== undefined) checkInt(key, config[key], 0, LIMITS.maxSeed);
   }
   for (const key of ['base', 'alpha', 'positionScale']) {
     if (config[key] !== undefined) checkFinite(key, config[key]);
@@ -324,7 +325,7 @@ export class Model {
     const steps = checkInt('steps', options.steps ?? 1, 1, this.#limits.maxTrainSteps);
     const B = checkInt('B', options.B ?? 16, 1, this.#limits.maxBatch);
     const T = checkInt('T', options.T ?? this.config.context, 2, this.#limits.maxSequence);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
     const start = checkInt('start', options.start ?? this.steps, 0, Number.MAX_SAFE_INTEGER);
     const adamw = this.#adamw(options);
     return this.#scratch(2 * adamw.length + 2 + steps, (address) => {
@@ -359,7 +360,7 @@ export class Model {
     lengths.forEach((length, i) => checkInt(`lengths[${i}]`, length, 2, this.#limits.maxSequence));
     const B = checkInt('B', options.B ?? 8, 1, this.#limits.maxBatch);
     const batches = checkInt('batches', options.batches ?? 2, 1, this.#limits.maxEvalBatches);
-    const seed = checkInt('seed', options.seed ?? EVALUATION_SEED, 0, 2 ** 32 - 1);
+    const seed = checkInt('seed', options.seed ?? EVALUATION_SEED, 0, LIMITS.maxSeed);
     const [rope, factor] = ropeScaling(options.ropeScaling);
     return this.#scratch(2 * lengths.length * 4 + 2, (address) => {
       const lengthsAt = align8(address);
@@ -426,7 +427,7 @@ export class Model {
     if (prompt.length < 1) throw new RangeError('prompt must hold at least one token');
     checkInt('length', length, 1, this.#limits.maxGenerate);
     const temperature = checkFinite('temperature', options.temperature ?? 0);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
     return this.#scratch(prompt.length + length, (address) => {
       const out = address + 4 * prompt.length;
       this.#core.HEAP32.set(prompt, address / 4);

@@ -26,7 +26,10 @@ export const SCHEME_ROPE_SCALING = Object.freeze(Object.fromEntries(SCHEME_TABLE
 /** The RoPE scaling types ('none' first: plain RoPE), the core's names for ropeFrequencies and ropeScaling.type. */
 export const ROPE_SCALINGS = SCHEME_TABLE.ropeScalings;
 export const ROPE_DEFAULTS = SCHEME_TABLE.ropeDefaults;
-export const CLASSIC_SCHEMES = SCHEMES.slice(0, 3);
+/** Each scheme parameter's default by its option name (xposGamma: 0.4, …). */
+export const PARAM_DEFAULTS = Object.freeze(Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, p.default])));
+/** compare()'s and distanceCurves' default schemes: the core's (kClassicSchemes). */
+export const CLASSIC_SCHEMES = SCHEME_TABLE.classic;
 
 export const FLOAT32_MAX = 3.4028234663852886e38;
 export const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
@@ -150,12 +153,6 @@ export function checkBase(value) {
 // Float64 arrays in the float scratch buffer: reserve 2k + 1 floats and round the address up.
 export function align8(address) {
   return (address + 7) & ~7;
-}
-
-export function checkRange(name, value, min, max) {
-  checkFinite(name, value);
-  if (!(value >= min && value <= max)) throw new RangeError(`${name} must be from ${min} to ${max} (got ${value})`);
-  return value;
 }
 
 export function checkMatrix(name, values, length) {

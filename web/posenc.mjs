@@ -5,19 +5,20 @@
 // embind and returns fresh Float32Arrays. Shapes are row-major: an n×d matrix is a
 // Float32Array(n*d) whose row p starts at p*d.
 //
-// This module is the entry: loading, and the lab's small calls (tables, rotations, attention,
-// the analyses' kernels). Its parts, each one home: options.mjs (names, limits and argument
+// This module is the entry: loading, and the lab's small calls (tables, rotations, attention).
+// Its parts, each one home: options.mjs (names, limits and argument
 // checks), heap.mjs (the scratch buffer), assets.mjs (data files), vectors.mjs (word vectors and
-// vocabularies), comparison.mjs (compare, analysis, distanceCurves), model.mjs (trained models).
+// vocabularies), comparison.mjs (compare, analysis, distanceCurves and the analyses' kernels),
+// model.mjs (trained models).
 
-import { checkBoolean, checkEnum, checkInt, checkOptions } from './checks.mjs';
+import { checkBoolean, checkEnum, checkInt, checkNumber, checkOptions } from './checks.mjs';
 import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode } from './cores.mjs';
 import { GLOVE_FILE, MODELS_DIR, assetsFolder, readAsset, readManifest, sha256Hex, throwIfAborted } from './assets.mjs';
-import { analysis, compareWith, distanceCurves } from './comparison.mjs';
+import { analysis, columnSpread, compareWith, cosineSpread, distanceCurves, offsetCurves, shiftChange } from './comparison.mjs';
 import { Heap } from './heap.mjs';
 import {
-  LAYOUTS, LIMITS, RULE_NOTES, ROPE_DEFAULTS, ROPE_SCALINGS, SCHEMES, XPOS_ROLES, align8, checkBase, checkElements, checkEvenDim,
-  checkFloat32, checkMatrix, checkRange, checkRotationInput, checkTokens, deriveTable, preparedText, schemeOptionValues,
+  LAYOUTS, LIMITS, PARAM_DEFAULTS, RULE_NOTES, ROPE_DEFAULTS, ROPE_SCALINGS, SCHEMES, XPOS_ROLES, align8, checkBase, checkElements,
+  checkEvenDim, checkFloat32, checkMatrix, checkRotationInput, checkTokens, deriveTable, preparedText, schemeOptionValues,
 } from './options.mjs';
 import { parseVectors, vocabulary } from './vectors.mjs';
 
@@ -259,7 +260,7 @@ class Lab {
   alibiBias(n, options = {}) {
     checkOptions('options', options, ['heads', 'head', 'causal']);
     checkInt('n', n, 1, LIMITS.maxAttentionRows);
-    const heads = checkInt('heads', options.heads ?? 8, 1, LIMITS.maxHeads);
+    const heads = checkInt('heads', options.heads ?? PARAM_DEFAULTS.alibiHeads, 1, LIMITS.maxHeads);
     const head = checkInt('head', options.head ?? 0, 0, heads - 1);
     const causal = checkBoolean('causal', options.causal ?? true);
     const slope = this.alibiSlopes(heads)[head];
@@ -277,11 +278,12 @@ class Lab {
     checkOptions('options', options, ['bidirectional', 'numBuckets', 'maxDistance', 'seed']);
     checkInt('n', n, 1, LIMITS.maxAttentionRows);
     const bidirectional = checkBoolean('bidirectional', options.bidirectional ?? true);
-    const numBuckets = checkInt('numBuckets', options.numBuckets ?? 32, 4, LIMITS.maxBuckets);
-    if (numBuckets % 2 !== 0) throw new RangeError(`numBuckets must be even (got ${numBuckets})`);
-    const maxExact = (bidirectional ? numBuckets / 2 : numBuckets) / 2;
-    const maxDistance = checkInt('maxDistance', options.maxDistance ?? 128, maxExact + 1, LIMITS.maxT5Distance);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    // Whole here (the binding takes an int), within the table's t5Buckets range; even, in the core.
+    const { min, max } = this.#table.params[this.#table.paramNames.indexOf('t5Buckets')];
+    const numBuckets = checkInt('numBuckets', options.numBuckets ?? PARAM_DEFAULTS.t5Buckets, min, max);
+    // Beyond the exact buckets: the core's rule (t5_min_max_distance), checked there.
+    const maxDistance = checkInt('maxDistance', options.maxDistance ?? PARAM_DEFAULTS.t5MaxDistance, 1, LIMITS.maxT5Distance);
+    const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
     const [out, buckets, values] = this.#heap.reserve(n * n, n * n, numBuckets);
     this.#heap.call(this.#core.t5Bias(n, bidirectional, numBuckets, maxDistance, seed, out, buckets, values));
     return {
@@ -304,11 +306,11 @@ class Lab {
     const base = checkBase(options.base ?? 10000);
     const scaling = options.scaling ?? ROPE_SCALINGS[0];
     if (typeof scaling !== 'string') throw new TypeError('scaling must be a string');  // its value: the core's
-    const trainedLength = checkRange('trainedLength', options.trainedLength ?? ROPE_DEFAULTS.trainedLength, 1, LIMITS.maxLength);
-    const evalLength = checkRange('evalLength', options.evalLength ?? trainedLength, 1, LIMITS.maxLength);
-    const alpha = checkRange('alpha', options.alpha ?? ROPE_DEFAULTS.alpha, 0, LIMITS.maxLength);
-    const beta = checkRange('beta', options.beta ?? ROPE_DEFAULTS.beta, 0, LIMITS.maxLength);
-    if (!(beta > alpha)) throw new RangeError(`beta must be greater than alpha (got alpha ${alpha}, beta ${beta})`);
+    // Types here; ranges, and beta > alpha, in the core (its messages name the option).
+    const trainedLength = checkNumber('trainedLength', options.trainedLength ?? ROPE_DEFAULTS.trainedLength);
+    const evalLength = checkNumber('evalLength', options.evalLength ?? trainedLength);
+    const alpha = checkNumber('alpha', options.alpha ?? ROPE_DEFAULTS.alpha);
+    const beta = checkNumber('beta', options.beta ?? ROPE_DEFAULTS.beta);
     const count = d / 2 + 2;
     const [raw] = this.#heap.reserve(2 * count + 1);
     const out = align8(raw);
@@ -348,8 +350,9 @@ class Lab {
     const { offset, pairing } = checkRotationInput(x, n, d, options);
     const base = checkBase(options.base ?? 10000);
     const role = checkEnum('role', options.role ?? 'query', XPOS_ROLES);
-    const gamma = checkRange('gamma', options.gamma ?? 0.4, Number.MIN_VALUE, 1e6);
-    const scaleBase = checkRange('scaleBase', options.scaleBase ?? 512, 1, 1e9);
+    // The defaults are compare()'s xposGamma and xposScaleBase; the core checks the ranges.
+    const gamma = checkNumber('gamma', options.gamma ?? PARAM_DEFAULTS.xposGamma);
+    const scaleBase = checkNumber('scaleBase', options.scaleBase ?? PARAM_DEFAULTS.xposScaleBase);
     const [input, out] = this.#heap.reserve(n * d, n * d);
     this.#heap.write(input, x);
     this.#heap.call(this.#core.xposRotate(input, out, n, d, base, offset, pairing, gamma, scaleBase, role === 1));
@@ -365,7 +368,7 @@ class Lab {
     checkInt('n', n, 1, LIMITS.maxRows);
     checkEvenDim('d', d);
     checkElements(n * d);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
+    const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
     const [out] = this.#heap.reserve(n * d);
     this.#heap.call(this.#core.learnedTable(out, n, d, seed));
     return this.#heap.read(out, n * d);
@@ -554,14 +557,7 @@ class Lab {
 
   /** Population standard deviation of each column of an n×d matrix: Float32Array(d). */
   columnSpread(m, n, d) {
-    checkInt('d', d, 1, LIMITS.maxDim);
-    checkInt('n', n, 1, Math.floor(LIMITS.maxElements / d));
-    checkElements(n * d);
-    checkMatrix('m', m, n * d);
-    const [input, out] = this.#heap.reserve(n * d, d);
-    this.#heap.write(input, m);
-    this.#heap.call(this.#core.columnSpread(input, n, d, out));
-    return this.#heap.read(out, d);
+    return columnSpread(this.#core, this.#heap, m, n, d);
   }
 
   /**
@@ -569,36 +565,17 @@ class Lab {
    * ((n+k)×(n+k)) is restricted to the original block and renormalised, then compared with `base`.
    */
   shiftChange(base, shifted, n, k) {
-    checkInt('n', n, 1, LIMITS.maxAttentionRows);
-    checkInt('k', k, 0, LIMITS.maxAttentionRows - n);
-    checkMatrix('base', base, n * n);
-    checkMatrix('shifted', shifted, (n + k) * (n + k));
-    const [b, s, out] = this.#heap.reserve(n * n, (n + k) * (n + k), 1);
-    this.#heap.write(b, base);
-    this.#heap.write(s, shifted);
-    this.#heap.call(this.#core.maxShiftChange(b, s, n, k, out));
-    return this.#heap.view(out, 1)[0];
+    return shiftChange(this.#core, this.#heap, base, shifted, n, k);
   }
 
   /** score[k] = PE(p)·PE(p+k) and bound[k] = RoFormer's decay bound, k = 0 … maxOffset. */
   offsetCurves(maxOffset, d, options = {}) {
-    checkOptions('options', options, ['base']);
-    checkInt('maxOffset', maxOffset, 0, LIMITS.maxRows - 1);
-    checkEvenDim('d', d);
-    checkElements((maxOffset + 1) * d);
-    const base = checkBase(options.base ?? 10000);
-    const [score, bound] = this.#heap.reserve(maxOffset + 1, maxOffset + 1);
-    this.#heap.call(this.#core.offsetCurves(maxOffset, d, base, score, bound));
-    return { score: this.#heap.read(score, maxOffset + 1), bound: this.#heap.read(bound, maxOffset + 1) };
+    return offsetCurves(this.#core, this.#heap, maxOffset, d, options);
   }
 
   /** Mean and std of the cosine between random N(0, I_d) pairs (≈ 0 and ≈ 1/√d). */
   cosineSpread(d, options = {}) {
-    checkOptions('options', options, ['pairs', 'seed']);
-    checkInt('d', d, 1, LIMITS.maxDim);
-    const pairs = checkInt('pairs', options.pairs ?? 2000, 2, 100000);
-    const seed = checkInt('seed', options.seed ?? 1, 0, 2 ** 32 - 1);
-    return this.#core.cosineSpread(d, pairs, seed);
+    return cosineSpread(this.#core, d, options);
   }
 
   /**

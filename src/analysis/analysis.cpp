@@ -14,8 +14,10 @@ namespace posenc {
 const char* Analysis::update(std::string_view text, const WordSource& source, CompareConfig cfg, std::size_t max_tokens,
                              bool pe_tables) {
     const std::size_t d = source.set ? source.set->dim : source.synthetic_d;
-    if (max_tokens < 1 || max_tokens > limits::kMaxCompareTokens) return "maxTokens must be between 1 and 1024";
-    if (!source.set && (d < 2 || d % 2 != 0 || d > limits::kMaxDim)) return "d must be an even number from 2 to 4096";
+    if (max_tokens < 1 || max_tokens > limits::kMaxCompareTokens)
+        return limits::limit_message("maxTokens must be between 1 and ", limits::kMaxCompareTokens);
+    if (!source.set && (d < 2 || d % 2 != 0 || d > limits::kMaxDim))
+        return limits::limit_message("d must be an even number from 2 to ", limits::kMaxDim);
     std::vector<std::string> all = tokenize(text, source.set);
     total_tokens_ = all.size();
     all.resize(std::min(all.size(), max_tokens));

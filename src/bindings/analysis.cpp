@@ -44,8 +44,8 @@ const char* compare_config(double alpha, double base, int layout, int pairing, s
     if (const char* e = check_layout(layout)) return e;
     if (const char* e = check_pairing(pairing)) return e;
     if (const char* e = check_concat(concat_mode)) return e;
-    if (!(head_seed >= 0 && head_seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
-    if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
+    if (const char* e = limits::check_seed(head_seed)) return e;
+    if (const char* e = limits::check_float32("alpha", alpha)) return e;
     if (const char* e = limits::check_scale(scale)) return e;
     cfg.alpha = static_cast<float>(alpha);
     cfg.base = base;
@@ -201,7 +201,10 @@ public:
     }
     std::string nearest(std::uintptr_t queries, std::size_t n, std::size_t d, std::uintptr_t truth,
                         std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) const {
-        if (v_ == 0) return "vocabulary: v and d must be at least 1, d at most 4096 and v·d at most 16777216";
+        if (v_ == 0) {
+            return limits::limit_message("vocabulary: v and d must be at least 1, d at most ", limits::kMaxDim,
+                                         " and v·d at most ", limits::kMaxElements);
+        }
         return nearest_unit_rows(unit_, v_, d_, queries, n, d, truth, best, cosine, rank);
     }
     // Writes up to k best rows for one query (d_ floats); returns how many.
@@ -260,7 +263,7 @@ public:
                          double base, int layout, std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) {
         if (set_.count == 0) return "vectors: nothing loaded";
         if (const char* e = limits::check_rows_dim(n, set_.dim, limits::kMaxRows, additive)) return e;
-        if (!(std::fabs(alpha) <= 3.4028234663852886e38)) return "alpha must be a finite number within float32 range";
+        if (const char* e = limits::check_float32("alpha", alpha)) return e;
         if (const char* e = limits::check_base(base)) return e;
         if (const char* e = check_layout(layout)) return e;
         const auto* truth = reinterpret_cast<const std::uint32_t*>(rows);
@@ -300,7 +303,8 @@ public:
     double pca_retained(std::size_t k) { return pca().retained(k); }
     // out (n×k) = PCA coordinates of n vectors (dim each), first k axes.
     std::string reduce(std::uintptr_t x, std::size_t n, std::size_t k, std::uintptr_t out) {
-        if (n < 1 || n * set_.dim > limits::kMaxElements) return "n·dim must be between 1 and 16777216";
+        if (n < 1 || n * set_.dim > limits::kMaxElements)
+            return limits::limit_message("n·dim must be between 1 and ", limits::kMaxElements);
         if (k < 1 || k > set_.dim) return "k must be between 1 and the vectors' dimension";
         pca().project(heap(x), n, k, heap(out));
         return {};

@@ -22,12 +22,15 @@
 #include "encodings/schemes.hpp"
 #include "encodings/sinusoidal.hpp"
 #include "model/adamw.hpp"
+#include "model/config.hpp"
+#include "model/tasks.hpp"
 #include "vectors/tokenizer.hpp"
 
 namespace {
 
 using namespace posenc::bindings;
 using posenc::Layout;
+using posenc::limits::limit_message;
 namespace limits = posenc::limits;
 
 std::string sinusoidal(std::uintptr_t out, std::size_t n, std::size_t d, double base, int layout) {
@@ -61,21 +64,23 @@ std::string attention(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std:
 emscripten::val tokenize(const std::string& text) { return token_array(posenc::tokenize(text)); }
 
 std::string synthetic_embedding(const std::string& token, std::uintptr_t out, std::size_t d) {
-    if (d < 1 || d > limits::kMaxDim) return "d must be between 1 and 4096";
+    if (d < 1 || d > limits::kMaxDim) return limit_message("d must be between 1 and ", limits::kMaxDim);
     posenc::synthetic_embedding(posenc::hash_token(token), d, heap(out));
     return {};
 }
 
 std::string column_spread(std::uintptr_t m, std::size_t n, std::size_t d, std::uintptr_t out) {
-    if (d < 1 || d > limits::kMaxDim) return "d must be between 1 and 4096";
-    if (n < 1 || n * d > limits::kMaxElements) return "n·d must be between 1 and 16777216";
+    if (d < 1 || d > limits::kMaxDim) return limit_message("d must be between 1 and ", limits::kMaxDim);
+    if (n < 1 || n * d > limits::kMaxElements) return limit_message("n·d must be between 1 and ", limits::kMaxElements);
     posenc::column_spread(heap(m), n, d, heap(out));
     return {};
 }
 
 std::string max_shift_change(std::uintptr_t base, std::uintptr_t shifted, std::size_t n, std::size_t k,
                              std::uintptr_t out) {
-    if (n < 1 || k > limits::kMaxAttentionRows || n + k > limits::kMaxAttentionRows) return "n + k must be between 1 and 4096";
+    if (n < 1 || k > limits::kMaxAttentionRows || n + k > limits::kMaxAttentionRows) {
+        return limit_message("n + k must be between 1 and ", limits::kMaxAttentionRows);
+    }
     *heap(out) = posenc::max_shift_change(heap(base), heap(shifted), n, k);
     return {};
 }
@@ -91,7 +96,7 @@ std::string offset_curves(std::size_t max_offset, std::size_t d, double base, st
 
 emscripten::val cosine_spread(std::size_t d, std::size_t pairs, double seed) {
     if (d < 1 || d > limits::kMaxDim || pairs < 2 || pairs > 100000) return emscripten::val::null();
-    if (!(seed >= 0 && seed <= 4294967295.0)) return emscripten::val::null();  // the cast below needs it
+    if (limits::check_seed(seed)) return emscripten::val::null();  // the cast below needs it
     const posenc::CosineSpread s = posenc::random_cosine_spread(d, pairs, static_cast<std::uint64_t>(seed));
     emscripten::val out = emscripten::val::object();
     out.set("mean", s.mean);
@@ -102,7 +107,7 @@ emscripten::val cosine_spread(std::size_t d, std::size_t pairs, double seed) {
 // ---- More schemes (schemes.hpp). JS validates first; these re-check and return "" or the error.
 
 std::string alibi_bias(double slope, std::size_t n, bool causal, std::uintptr_t out) {
-    if (n < 1 || n > limits::kMaxAttentionRows) return "n must be between 1 and 4096";
+    if (n < 1 || n > limits::kMaxAttentionRows) return limit_message("n must be between 1 and ", limits::kMaxAttentionRows);
     if (!(slope > 0.0 && slope <= 1.0)) return "slope must be in (0, 1]";
     posenc::alibi_bias(slope, n, causal, heap(out));
     return {};
@@ -110,7 +115,7 @@ std::string alibi_bias(double slope, std::size_t n, bool causal, std::uintptr_t 
 
 // slopes: h doubles (8-byte aligned heap address).
 std::string alibi_slopes(std::size_t h, std::uintptr_t slopes) {
-    if (h < 1 || h > limits::kMaxHeads) return "heads must be between 1 and 64";
+    if (h < 1 || h > limits::kMaxHeads) return limit_message("heads must be between 1 and ", limits::kMaxHeads);
     posenc::alibi_slopes(h, reinterpret_cast<double*>(slopes));
     return {};
 }
@@ -118,13 +123,14 @@ std::string alibi_slopes(std::size_t h, std::uintptr_t slopes) {
 // out: n×n floats; buckets: n×n int32; values: num_buckets floats (the seeded stand-ins).
 std::string t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_distance, double seed,
                     std::uintptr_t out, std::uintptr_t buckets, std::uintptr_t values) {
-    if (n < 1 || n > limits::kMaxAttentionRows) return "n must be between 1 and 4096";
-    if (num_buckets < 4 || num_buckets > posenc::kMaxT5Buckets || num_buckets % 2 != 0) {
-        return "numBuckets must be an even integer from 4 to 256";
+    if (n < 1 || n > limits::kMaxAttentionRows) return limit_message("n must be between 1 and ", limits::kMaxAttentionRows);
+    const posenc::ParamInfo& bucket_limits = posenc::param_info(posenc::Param::t5_buckets);
+    if (num_buckets < bucket_limits.min || num_buckets > bucket_limits.max || num_buckets % 2 != 0) {
+        return limit_message("numBuckets must be an even integer from ", bucket_limits.min, " to ", bucket_limits.max);
     }
-    const int max_exact = (bidirectional ? num_buckets / 2 : num_buckets) / 2;
-    if (max_distance <= max_exact || max_distance > 1000000) return "maxDistance must exceed the exact buckets and be at most 1000000";
-    if (!(seed >= 0 && seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
+    if (max_distance < posenc::t5_min_max_distance(num_buckets, !bidirectional) || max_distance > posenc::kMaxT5Distance)
+        return "maxDistance must exceed the exact buckets and be at most " + posenc::whole_text(posenc::kMaxT5Distance);
+    if (const char* e = limits::check_seed(seed)) return e;
     posenc::t5_bucket_values(static_cast<std::uint64_t>(seed), num_buckets, heap(values));
     posenc::t5_bias(n, bidirectional, num_buckets, max_distance, heap(values), heap(out),
                     reinterpret_cast<std::int32_t*>(buckets));
@@ -136,15 +142,17 @@ std::string t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_
 std::string rope_frequencies(std::size_t d, double base, const std::string& scaling, double trained, double eval,
                              double alpha, double beta, std::uintptr_t out) {
     using posenc::kMaxRopeLength;
-    if (d < 2 || d > limits::kMaxDim || d % 2 != 0) return "d must be even, from 2 to " + posenc::number_text(static_cast<double>(limits::kMaxDim));
+    if (d < 2 || d > limits::kMaxDim || d % 2 != 0) return limit_message("d must be even, from 2 to ", limits::kMaxDim);
     if (const char* e = limits::check_base(base)) return e;
     posenc::RopeScaling kind;
     if (!posenc::enum_from_name(posenc::kRopeScalingNames, scaling, kind))
         return posenc::one_of("scaling", posenc::kRopeScalingNames, scaling);
-    if (!(trained >= 1 && trained <= kMaxRopeLength && eval >= 1 && eval <= kMaxRopeLength))
-        return "trainedLength and evalLength must be from 1 to " + posenc::number_text(kMaxRopeLength);
-    if (!(alpha >= 0 && beta > alpha && beta <= kMaxRopeLength))
-        return "beta must be greater than alpha (both from 0 to " + posenc::number_text(kMaxRopeLength) + ")";
+    const auto within = [](double v, double min) { return v >= min && v <= kMaxRopeLength; };
+    if (!within(trained, 1)) return limit_message("trainedLength must be a number from 1 to ", kMaxRopeLength);
+    if (!within(eval, 1)) return limit_message("evalLength must be a number from 1 to ", kMaxRopeLength);
+    if (!within(alpha, 0)) return limit_message("alpha must be a number from 0 to ", kMaxRopeLength);
+    if (!within(beta, 0)) return limit_message("beta must be a number from 0 to ", kMaxRopeLength);
+    if (!(beta > alpha)) return "beta must be greater than alpha";
     posenc::RopeScalingConfig cfg;
     cfg.kind = kind;
     cfg.trained_length = trained;
@@ -179,8 +187,12 @@ std::string xpos_rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std
     if (const char* e = limits::check_base(base)) return e;
     if (const char* e = limits::check_offset(offset)) return e;
     if (const char* e = check_pairing(pairing)) return e;
-    if (!(gamma > 0.0 && gamma <= 1e6)) return "gamma must be a positive number";
-    if (!(scale_base >= 1.0 && scale_base <= 1e9)) return "scaleBase must be from 1 to 1e9";
+    if (!(gamma > 0.0 && gamma <= posenc::kMaxXposGamma))
+        return limit_message("gamma must be a number above 0 and at most ", posenc::kMaxXposGamma);
+    if (!(scale_base >= posenc::kMinXposScaleBase && scale_base <= posenc::kMaxXposScaleBase)) {
+        return limit_message("scaleBase must be a number from ", posenc::kMinXposScaleBase, " to ",
+                             posenc::kMaxXposScaleBase);
+    }
     posenc::xpos_rotate(heap(x), n, d, base, offset, static_cast<Layout>(pairing), gamma, scale_base, key, heap(out));
     if (!all_finite(heap(out), n * d)) {
         return "xPos scale ζ^(±P/scaleBase) overflows float32 at these positions: use a smaller offset or n, or a larger scaleBase";
@@ -190,7 +202,7 @@ std::string xpos_rotate(std::uintptr_t x, std::uintptr_t out, std::size_t n, std
 
 std::string learned_table(std::uintptr_t out, std::size_t n, std::size_t d, double seed) {
     if (const char* e = limits::check_rows_dim(n, d, limits::kMaxRows, true)) return e;
-    if (!(seed >= 0 && seed <= 4294967295.0)) return "seed must be an integer from 0 to 2^32-1";
+    if (const char* e = limits::check_seed(seed)) return e;
     posenc::learned_table(static_cast<std::uint64_t>(seed), n, d, heap(out));
     return {};
 }
@@ -211,13 +223,12 @@ emscripten::val scheme_names(posenc::SchemeSet set) {
 }
 
 emscripten::val scheme_entries() {
-    static const char* const kFamilies[] = {"absolute", "concatenated", "rotation", "logit bias", "none"};
     emscripten::val schemes = emscripten::val::array();
     for (const posenc::SchemeInfo& s : posenc::kSchemeTable) {
         emscripten::val entry = emscripten::val::object();
         put(entry, "name", emscripten::val(std::string(s.name)));
         put(entry, "label", emscripten::val(std::string(s.label)));
-        put(entry, "family", emscripten::val(std::string(kFamilies[static_cast<unsigned>(s.family)])));
+        put(entry, "family", emscripten::val(std::string(posenc::kFamilyNames[static_cast<unsigned>(s.family)])));
         put(entry, "trainable", emscripten::val(s.trainable));
         put(entry, "seeded", emscripten::val(s.seeded));
         emscripten::val terms = emscripten::val::array();
@@ -262,23 +273,30 @@ emscripten::val limit_entries() {
         {"maxAlpha", limits::kMaxAlpha}, {"minLr", posenc::model::kMinLr}, {"maxLr", posenc::model::kMaxLr},
         {"maxBuckets", posenc::kMaxT5Buckets}, {"maxT5Distance", posenc::kMaxT5Distance},
         {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance},
-        {"maxLength", posenc::kMaxRopeLength}};
+        {"maxLength", posenc::kMaxRopeLength}, {"maxSeed", limits::kMaxSeed},
+        {"maxVectorWords", limits::kMaxVectorWords}};
     emscripten::val out = emscripten::val::object();
     for (const auto& [name, value] : known) put(out, name, emscripten::val(value));
     return out;
 }
 
-// { schemes, params, trainable, limits, ropeScalings, layouts, concatModes, ropeDefaults }
+// { schemes, params, trainable, classic, limits, ropeScalings, layouts, concatModes, families,
+// syntheticKinds, wordPcas, ropeDefaults }
 // (web/options.mjs, deriveTable).
 emscripten::val scheme_table() {
     emscripten::val table = emscripten::val::object();
     put(table, "schemes", emscripten::val(scheme_entries()));
     put(table, "params", emscripten::val(param_entries()));
     put(table, "trainable", emscripten::val(scheme_names(posenc::kTrainableSchemes)));
+    put(table, "classic", emscripten::val(scheme_names(posenc::kClassicSchemes)));  // compare()'s default lanes
     put(table, "limits", emscripten::val(limit_entries()));
     put(table, "ropeScalings", name_list(posenc::kRopeScalingNames));
     put(table, "layouts", name_list(posenc::kLayoutNames));          // layout and pairing
     put(table, "concatModes", name_list(posenc::kConcatModeNames));
+    put(table, "families", name_list(posenc::kFamilyNames));
+    // The model core's enums, so their unions are generated before any model core loads.
+    put(table, "syntheticKinds", name_list(posenc::model::kSyntheticKindNames));
+    put(table, "wordPcas", name_list(posenc::model::kWordPcaNames));
     // ropeFrequencies' defaults (RopeScalingConfig's): L, and YaRN's ramp α, β.
     const posenc::RopeScalingConfig rope;
     emscripten::val defaults = emscripten::val::object();

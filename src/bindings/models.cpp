@@ -204,7 +204,9 @@ public:
                          std::size_t count, const std::string& rope, double factor, std::uintptr_t out) {
         model::EvalOptions eval;
         if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
-        if (count < 1 || count > model::kMaxEvalLengths) return "lengths must hold 1 to 64 lengths";
+        if (count < 1 || count > model::kMaxEvalLengths) {
+            return posenc::limits::limit_message("lengths must hold 1 to ", model::kMaxEvalLengths, " lengths");
+        }
         const double* L = reinterpret_cast<const double*>(lengths);
         std::vector<std::size_t> T(count);
         for (std::size_t i = 0; i < count; ++i) {

@@ -14,6 +14,11 @@ namespace {
 // inside float32's normal range, so the logits lose no precision to underflow.
 inline constexpr double kMaxXposExponent = 40.0;
 
+// All lanes of one compare() together: as much as the three original ones could take.
+inline constexpr std::size_t kMaxLaneElements = 3 * limits::kMaxElements;
+
+using limits::limit_message;
+
 unsigned scheme_count(SchemeSet set) {
     unsigned c = 0;
     for (; set; set &= set - 1) ++c;
@@ -78,14 +83,16 @@ POSENC_COLD const char* validate(const CompareConfig& cfg) {
         if (cfg.concat_mode == ConcatMode::same_width && cfg.d_pos >= cfg.d) {
             return "d_pos must be smaller than d when the concatenation keeps the same width";
         }
-        if (cfg.d_pos > limits::kMaxDim) return "d_pos must be at most 4096";
+        if (cfg.d_pos > limits::kMaxDim) return limit_message("d_pos must be at most ", limits::kMaxDim);
     }
-    if (cfg.heads > limits::kMaxHeads) return "heads must be at most 64";
+    if (cfg.heads > limits::kMaxHeads) return limit_message("heads must be at most ", limits::kMaxHeads);
     const std::size_t blocks = std::max<std::size_t>(cfg.heads, 1) * cfg.n * cfg.n;
-    if (blocks > limits::kMaxElements) return "heads·n² must be at most 16777216 (fewer heads or tokens)";
-    // All lanes together: as much as the three original ones could take.
-    if (scheme_count(cfg.schemes) * blocks > 3 * limits::kMaxElements) {
-        return "heads·n² times the number of schemes must be at most 50331648 (fewer heads, tokens or schemes)";
+    if (blocks > limits::kMaxElements) {
+        return limit_message("heads·n² must be at most ", limits::kMaxElements, " (fewer heads or tokens)");
+    }
+    if (scheme_count(cfg.schemes) * blocks > kMaxLaneElements) {
+        return limit_message("heads·n² times the number of schemes must be at most ", kMaxLaneElements,
+                             " (fewer heads, tokens or schemes)");
     }
     if (cfg.heads > 0) {
         const std::size_t widened = cfg.concat_mode == ConcatMode::widened ? cfg.d + cfg.d_pos : cfg.d;
@@ -94,20 +101,23 @@ POSENC_COLD const char* validate(const CompareConfig& cfg) {
     }
     if (const char* e = validate(cfg.options, cfg.causal)) return e;
     if (has(cfg.schemes, Scheme::xpos) && xpos_exponent(cfg.options, cfg.n - 1) > kMaxXposExponent) {
-        return "xposScaleBase is too small for n tokens: ζ^(±(n−1)/xposScaleBase) would leave float32 range "
-               "(need (n−1)·ln((1+xposGamma)/xposGamma)/xposScaleBase ≤ 40)";
+        return limit_message("xposScaleBase is too small for n tokens: ζ^(±(n−1)/xposScaleBase) would leave float32 "
+                             "range (need (n−1)·ln((1+xposGamma)/xposGamma)/xposScaleBase ≤ ", kMaxXposExponent, ")");
     }
     return nullptr;
 }
 
 POSENC_COLD const char* validate(const CurveConfig& cfg) {
-    if (cfg.d < 2 || cfg.d > limits::kMaxDim || cfg.d % 2 != 0) return "d must be an even integer from 2 to 4096";
-    if (cfg.max_distance < 1 || cfg.max_distance > kMaxCurveDistance) return "maxDistance must be an integer from 1 to 65536";
-    if ((cfg.max_distance + 1) * cfg.d > limits::kMaxElements) return "(maxDistance + 1)·d must be at most 16777216";
+    if (cfg.d < 2 || cfg.d > limits::kMaxDim || cfg.d % 2 != 0)
+        return limit_message("d must be an even integer from 2 to ", limits::kMaxDim);
+    if (cfg.max_distance < 1 || cfg.max_distance > kMaxCurveDistance)
+        return limit_message("maxDistance must be an integer from 1 to ", kMaxCurveDistance);
+    if ((cfg.max_distance + 1) * cfg.d > limits::kMaxElements)
+        return limit_message("(maxDistance + 1)·d must be at most ", limits::kMaxElements);
     if (const char* e = limits::check_base(cfg.base)) return e;
     if (cfg.schemes == 0 || (cfg.schemes & ~kAllSchemes) != 0) return "schemes must be a non-empty set of known schemes";
     if (has(cfg.schemes, Scheme::concatenated)) {
-        if (cfg.d_pos < 2 || cfg.d_pos % 2 != 0 || cfg.d_pos > limits::kMaxDim) return "d_pos must be an even number from 2 to 4096";
+        if (cfg.d_pos < 2 || cfg.d_pos % 2 != 0 || cfg.d_pos > limits::kMaxDim) return limit_message("d_pos must be an even number from 2 to ", limits::kMaxDim);
         if (cfg.concat_mode == ConcatMode::same_width && cfg.d_pos >= cfg.d) {
             return "d_pos must be smaller than d when the concatenation keeps the same width";
         }

@@ -3,29 +3,21 @@
 #include <cmath>
 #include <string>
 
+#include "base/names.hpp"
+
 namespace posenc {
 
 namespace {
-// A whole number as text (every limit in the table is one): 256 → "256", 1e9 → "1000000000".
-// Written out by hand: printf's float formatting would add ~10 KB to the element's wasm.
-std::string number_text(double v) {
-    std::string digits;
-    for (unsigned long long n = static_cast<unsigned long long>(std::fabs(v)); digits.empty() || n > 0; n /= 10) {
-        digits.insert(digits.begin(), static_cast<char>('0' + n % 10));
-    }
-    return v < 0 ? "-" + digits : digits;
-}
-
 // "t5Buckets must be an even integer from 4 to 256", built once per parameter from its limits.
 std::string range_message(const ParamInfo& p) {
     std::string m = std::string(p.name) + " must be ";
     if (p.integer) {
         m += p.even ? "an even integer from " : "an integer from ";
-        return m + number_text(p.min) + " to " + number_text(p.max);
+        return m + whole_text(p.min) + " to " + whole_text(p.max);
     }
-    if (p.max == kUnbounded) return m + "a finite number ≥ " + number_text(p.min);
-    if (p.min_open) return m + "a number > " + number_text(p.min) + " and at most " + number_text(p.max);
-    return m + "a number from " + number_text(p.min) + " to " + number_text(p.max);
+    if (p.max == kUnbounded) return m + "a finite number ≥ " + whole_text(p.min);
+    if (p.min_open) return m + "a number > " + whole_text(p.min) + " and at most " + whole_text(p.max);
+    return m + "a number from " + whole_text(p.min) + " to " + whole_text(p.max);
 }
 
 const std::string& message_for(Param p) {
@@ -59,7 +51,10 @@ int t5_min_max_distance(int t5_buckets, bool causal) {
 const char* check_dependent(const ParamValues& v, bool causal) {
     if (v[Param::alibi_head] > v[Param::alibi_heads]) return "alibiHead must be an integer from 1 to alibiHeads";
     if (v[Param::t5_max_distance] < t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal)) {
-        return "t5MaxDistance must exceed the exact buckets (t5Buckets/4, or t5Buckets/2 when causal) and be at most 1000000";
+        static const std::string message =
+            "t5MaxDistance must exceed the exact buckets (t5Buckets/4, or t5Buckets/2 when causal) and be at most " +
+            whole_text(kMaxT5Distance);
+        return message.c_str();
     }
     if (!(v[Param::yarn_alpha] < v[Param::yarn_beta])) {
         return "yarnAlpha and yarnBeta must be finite numbers with 0 ≤ yarnAlpha < yarnBeta";

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "base/limits.hpp"
 #include "encodings/scheme.hpp"
 #include "encodings/schemes.hpp"
 
@@ -19,6 +20,9 @@ namespace posenc {
 // Where a scheme puts position: added to x, concatenated to x, a rotation of q and k, a bias on
 // the logits, or nowhere (the causal mask alone).
 enum class Family : unsigned { absolute, concatenated, rotation, logit_bias, none };
+// The JS names, in enum order (schemeTable().families; each scheme's family).
+inline constexpr const char* kFamilyNames[] = {"absolute", "concatenated", "rotation", "logit bias", "none"};
+static_assert(sizeof(kFamilyNames) / sizeof(kFamilyNames[0]) == static_cast<std::size_t>(Family::none) + 1);
 
 struct SchemeInfo {
     Scheme id;
@@ -87,7 +91,6 @@ enum class Param : unsigned {
     trained_length, eval_length, alibi_heads, alibi_head, t5_buckets, t5_max_distance, xpos_gamma,
     xpos_scale_base, yarn_alpha, yarn_beta
 };
-inline constexpr unsigned kParamCount = 10;
 
 // A parameter's static limits: [min, max] (min excluded when min_open), whole or even numbers
 // where asked. The page's controls and links keep to [page_min, page_max], inside them: the xPos
@@ -108,27 +111,33 @@ inline constexpr double kMaxContextLength = 1048576.0;  // trainedLength, evalLe
 inline constexpr double kMaxT5Buckets = 256.0;          // compare, distanceCurves, t5Bias, models
 inline constexpr double kMaxT5Distance = 1e6;
 inline constexpr double kUnbounded = 1.7976931348623157e308;  // finite, no other upper limit
+inline constexpr double kMaxAlibiHeads = static_cast<double>(limits::kMaxHeads);  // alibiSlopes' own limit
 
 inline constexpr SchemeSet kScaledRope =
     scheme_bit(Scheme::rope_pi) | scheme_bit(Scheme::rope_ntk) | scheme_bit(Scheme::yarn);
 
-inline constexpr ParamInfo kParamTable[kParamCount] = {
+inline constexpr ParamInfo kParamTable[] = {
     {Param::trained_length, "trainedLength", "L", 2048, 1, kMaxContextLength, false, true, false, 1, kMaxContextLength,
      kScaledRope | scheme_bit(Scheme::learned)},
     {Param::eval_length, "evalLength", "L′", 8192, 1, kMaxContextLength, false, true, false, 1, kMaxContextLength,
      kScaledRope},
-    {Param::alibi_heads, "alibiHeads", "ALiBi heads H", 8, 1, 64, false, true, false, 1, 64, scheme_bit(Scheme::alibi)},
-    {Param::alibi_head, "alibiHead", "ALiBi head k", 1, 1, 64, false, true, false, 1, 64, scheme_bit(Scheme::alibi)},
+    {Param::alibi_heads, "alibiHeads", "ALiBi heads H", 8, 1, kMaxAlibiHeads, false, true, false, 1, kMaxAlibiHeads,
+     scheme_bit(Scheme::alibi)},
+    {Param::alibi_head, "alibiHead", "ALiBi head k", 1, 1, kMaxAlibiHeads, false, true, false, 1, kMaxAlibiHeads,
+     scheme_bit(Scheme::alibi)},
     {Param::t5_buckets, "t5Buckets", "T5 buckets", 32, 4, kMaxT5Buckets, false, true, true, 4, kMaxT5Buckets,
      scheme_bit(Scheme::t5)},
     {Param::t5_max_distance, "t5MaxDistance", "T5 max distance", 128, 2, kMaxT5Distance, false, true, false, 2,
      kMaxT5Distance, scheme_bit(Scheme::t5)},
     {Param::xpos_gamma, "xposGamma", "xPos γ", 0.4, 0, 10, true, false, false, 0.01, 10, scheme_bit(Scheme::xpos)},
-    {Param::xpos_scale_base, "xposScaleBase", "xPos λ", 512, 0, 1e9, true, false, false, 64, 1e6, scheme_bit(Scheme::xpos)},
+    {Param::xpos_scale_base, "xposScaleBase", "xPos λ", 512, 0, kMaxXposScaleBase, true, false, false, 64, 1e6,
+     scheme_bit(Scheme::xpos)},
     {Param::yarn_alpha, "yarnAlpha", "YaRN α", RopeScalingConfig{}.alpha, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
     {Param::yarn_beta, "yarnBeta", "YaRN β", RopeScalingConfig{}.beta, 0, kUnbounded, false, false, false, 0, 1e6, scheme_bit(Scheme::yarn)},
 };
 
+inline constexpr unsigned kParamCount = sizeof(kParamTable) / sizeof(kParamTable[0]);
+static_assert(kParamCount == static_cast<unsigned>(Param::yarn_beta) + 1, "kParamTable has a row for every Param");
 constexpr const ParamInfo& param_info(Param p) { return kParamTable[static_cast<unsigned>(p)]; }
 
 constexpr bool params_in_enum_order() {

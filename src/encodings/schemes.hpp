@@ -102,6 +102,11 @@ void xpos_zeta(std::size_t d, double gamma, double* zeta);
 // ζ_i^(+P/λ) for queries, ζ_i^(−P/λ) for keys. out: n×d. Same limits as rotate().
 void xpos_rotate(const float* x, std::size_t n, std::size_t d, double base, double offset, Layout pairing,
                  double gamma, double scale_base, bool key, float* out);
+// xpos_rotate's own limits (lab.xpos; compare()'s xposGamma and xposScaleBase are the scheme
+// table's): γ in (0, kMaxXposGamma], λ in [kMinXposScaleBase, kMaxXposScaleBase].
+inline constexpr double kMaxXposGamma = 1e6;
+inline constexpr double kMinXposScaleBase = 1.0;
+inline constexpr double kMaxXposScaleBase = 1e9;
 
 // ---- Learned-style absolute table -------------------------------------------------------------
 // NOT a trained table: a seeded N(0, σ²) n×d matrix standing in for one (as GPT-2 / BERT learn a

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "base/limits.hpp"
+
 namespace posenc::model {
 
 const JsonValue* JsonValue::find(std::string_view key) const {
@@ -84,7 +86,7 @@ private:
     std::string error_;
 
     std::string fail(const char* what) {
-        error_ = std::string(what) + " at byte " + std::to_string(pos_);
+        error_ = what + std::string(" at byte ") + std::to_string(pos_);
         return error_;
     }
     bool at_end() const { return pos_ >= text_.size(); }
@@ -99,8 +101,8 @@ private:
     }
 
     bool value(JsonValue& out, std::size_t depth) {
-        if (depth >= kMaxJsonDepth) return fail("nesting deeper than 32"), false;
-        if (++values_ > kMaxJsonValues) return fail("more than 262144 values"), false;
+        if (depth >= kMaxJsonDepth) return fail(limits::limit_message("nesting deeper than ", kMaxJsonDepth)), false;
+        if (++values_ > kMaxJsonValues) return fail(limits::limit_message("more than ", kMaxJsonValues, " values")), false;
         if (at_end()) return fail("unexpected end of text"), false;
         switch (peek()) {
             case '{': return object(out, depth);

@@ -383,7 +383,7 @@ std::string read_header_length(const std::uint8_t* bytes, std::size_t size, std:
     n = 0;
     for (int k = 7; k >= 0; --k) n = (n << 8) | bytes[k];
     if (n < 2) return "header length " + std::to_string(n) + " is below 2";
-    if (n > kMaxHeaderBytes) return "header length " + std::to_string(n) + " exceeds 100000000";
+    if (n > kMaxHeaderBytes) return "header length " + std::to_string(n) + " exceeds " + std::to_string(kMaxHeaderBytes);
     if (n > size - 8)
         return "header length " + std::to_string(n) + " exceeds the " + std::to_string(size - 8) +
                " bytes after it (truncated file?)";

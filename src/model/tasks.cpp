@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "base/limits.hpp"
 #include "model/config.hpp"
 #include "model/json.hpp"
 #include "base/names.hpp"
@@ -47,7 +48,7 @@ std::string own_vocabulary(const std::vector<std::uint32_t>& code_points, std::v
     for (std::uint32_t cp = 0; cp <= largest; ++cp)
         if (present[cp]) vocabulary.push_back(cp);
     if (vocabulary.size() < 2) return "text must use at least 2 distinct characters";
-    if (vocabulary.size() > kMaxVocab) return "text has more than 65536 distinct characters";
+    if (vocabulary.size() > kMaxVocab) return limits::limit_message("text has more than ", kMaxVocab, " distinct characters");
     return {};
 }
 
@@ -65,8 +66,8 @@ SplitMix64 batch_rng(std::uint64_t seed, std::uint64_t index) {
 }
 
 std::string check_shape(std::size_t B, std::size_t T) {
-    if (B < 1 || B > kMaxBatchRows) return "B must be an integer from 1 to 4096";
-    if (T < 1 || T > kMaxContext) return "T must be an integer from 1 to 4096";
+    if (B < 1 || B > kMaxBatchRows) return limits::limit_message("B must be an integer from 1 to ", kMaxBatchRows);
+    if (T < 1 || T > kMaxContext) return limits::limit_message("T must be an integer from 1 to ", kMaxContext);
     return {};
 }
 
@@ -77,6 +78,8 @@ void copy_window(const TextCorpus& corpus, std::size_t start, std::size_t T, std
 
 }  // namespace
 
+const char* symbols_range() { return limits::limit_message("symbols must be an integer from 2 to ", kMaxSymbols); }
+
 std::string text_too_long(const char* name) {
     return std::string(name) + " has more than " + number_text(static_cast<double>(kMaxTextBytes)) + " bytes";
 }
@@ -85,13 +88,14 @@ std::string build_corpus(std::string_view text, const std::vector<std::uint32_t>
                          unsigned held_out_percent, TextCorpus& out) {
     if (text.empty()) return "text is empty";
     if (text.size() > kMaxTextBytes) return text_too_long("text");
-    if (held_out_percent > kMaxHeldOutPercent) return "heldOutPercent must be an integer from 0 to 50";
+    if (held_out_percent > kMaxHeldOutPercent)
+        return limits::limit_message("heldOutPercent must be an integer from 0 to ", kMaxHeldOutPercent);
     if (const std::size_t bad = first_invalid_utf8(text); bad != text.size())
         return "text is not valid UTF-8 (byte " + std::to_string(bad) + ")";
     if (vocabulary && (vocabulary->size() < 2 || vocabulary->size() > kMaxVocab ||
                        !std::is_sorted(vocabulary->begin(), vocabulary->end()) ||
                        std::adjacent_find(vocabulary->begin(), vocabulary->end()) != vocabulary->end()))
-        return "vocabulary must hold 2 to 65536 code points, sorted, without repeats";
+        return limits::limit_message("vocabulary must hold 2 to ", kMaxVocab, " code points, sorted, without repeats");
     TextCorpus corpus;
     std::vector<std::uint32_t> code_points;
     decode_utf8(text, code_points);
@@ -166,7 +170,7 @@ std::vector<std::string> synthetic_tokens(const SyntheticTask& task) {
 
 std::string synthetic_batch(const SyntheticTask& task, std::size_t B, std::size_t T, std::uint64_t seed,
                             std::uint64_t index, std::int32_t* tokens, std::uint8_t* mask) {
-    if (task.symbols < 2 || task.symbols > kMaxSymbols) return "symbols must be an integer from 2 to 1024";
+    if (task.symbols < 2 || task.symbols > kMaxSymbols) return symbols_range();
     if (task.items < 1) return "items must be at least 1";
     if (std::string error = check_shape(B, T); !error.empty()) return error;
     const std::size_t n = task.items;

@@ -53,6 +53,9 @@ inline constexpr std::int32_t kFirstSymbolToken = 2;
 // "<name> has more than 67108864 bytes", from kMaxTextBytes.
 std::string text_too_long(const char* name);
 
+// "symbols must be an integer from 2 to 1024", from kMaxSymbols: a synthetic task's K.
+const char* symbols_range();
+
 struct TextCorpus {
     std::vector<std::uint32_t> vocabulary;  // sorted code points; id i ↔ vocabulary[i]
     std::vector<std::int32_t> ids;          // the text, N ids

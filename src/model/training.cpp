@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/limits.hpp"
 #include "model/sampling.hpp"
 #include "base/splitmix.hpp"
 
@@ -12,6 +13,8 @@ namespace posenc::model {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+using limits::limit_message;
 
 // The argmax token at each of the T positions of each row: predictions int32 [B, T].
 void predict_batch(Transformer& model, const std::int32_t* tokens, std::size_t B, std::size_t T,
@@ -57,7 +60,7 @@ std::string TrainingTask::set_words(const WordVocabulary& vocab, std::string_vie
 }
 
 const char* TrainingTask::set_synthetic(SyntheticKind kind, std::size_t symbols, std::size_t items) {
-    if (symbols < 2 || symbols > kMaxSymbols) return "symbols must be an integer from 2 to 1024";
+    if (symbols < 2 || symbols > kMaxSymbols) return symbols_range();
     synthetic_.kind = kind;
     synthetic_.symbols = symbols;
     fixed_items_ = items;
@@ -77,8 +80,8 @@ std::uint64_t TrainingTask::batch_bytes(std::size_t B, std::size_t T) const {
 
 std::string TrainingTask::batch(std::size_t B, std::size_t T, std::uint64_t seed, std::uint64_t index,
                                 bool held_out) {
-    if (B < 1 || B > kMaxBatch) return "B must be an integer from 1 to 1024";
-    if (T < 2 || T > kMaxContext) return "T must be an integer from 2 to 4096";
+    if (B < 1 || B > kMaxBatch) return limit_message("B must be an integer from 1 to ", kMaxBatch);
+    if (T < 2 || T > kMaxContext) return limit_message("T must be an integer from 2 to ", kMaxContext);
     tokens_.resize(B * (T + 1));
     mask_.resize(B * T);
     if (!text_) {
@@ -95,10 +98,10 @@ const char* validate_task(const ModelConfig& cfg, const TrainingTask& task) {
 
 const char* validate_training(const ModelConfig& cfg, const TrainingTask& task, std::size_t B, std::size_t T,
                               std::size_t steps, const AdamWOptions& adamw) {
-    if (steps < 1 || steps > kMaxTrainSteps) return "steps must be an integer from 1 to 100000";
+    if (steps < 1 || steps > kMaxTrainSteps) return limit_message("steps must be an integer from 1 to ", kMaxTrainSteps);
     if (const char* e = validate_task(cfg, task)) return e;
     if (const char* e = validate(adamw)) return e;
-    if (T < 2 || T > kMaxContext) return "T must be an integer from 2 to 4096";
+    if (T < 2 || T > kMaxContext) return limit_message("T must be an integer from 2 to ", kMaxContext);
     return validate_shape(cfg, B, T, true);
 }
 
@@ -164,8 +167,9 @@ std::string evaluate(Transformer& model, TrainingTask& task, std::size_t B, std:
 
 const char* validate_generation(const ModelConfig& cfg, const std::int32_t* prompt, std::size_t count,
                                 std::size_t length, double temperature) {
-    if (length < 1 || length > kMaxGenerate) return "length must be an integer from 1 to 4096";
-    if (!(temperature >= 0 && temperature <= kMaxTemperature)) return "temperature must be a number from 0 to 100";
+    if (length < 1 || length > kMaxGenerate) return limit_message("length must be an integer from 1 to ", kMaxGenerate);
+    if (!(temperature >= 0 && temperature <= kMaxTemperature))
+        return limit_message("temperature must be a number from 0 to ", kMaxTemperature);
     return validate_sequence(cfg, prompt, count, count);
 }
 

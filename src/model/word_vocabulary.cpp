@@ -3,13 +3,15 @@
 #include <algorithm>
 
 #include "analysis/pca.hpp"
+#include "base/limits.hpp"
 #include "model/safetensors.hpp"
 #include "vectors/tokenizer.hpp"
 
 namespace posenc::model {
 
 std::string WordVocabulary::set(std::vector<std::string> tokens) {
-    if (tokens.size() < 2 || tokens.size() > kMaxVocab) return "vocab must hold 2 to 65536 token strings";
+    if (tokens.size() < 2 || tokens.size() > kMaxVocab)
+        return limits::limit_message("vocab must hold 2 to ", kMaxVocab, " token strings");
     std::unordered_map<std::string, std::int32_t> ids;
     std::int32_t unknown = -1;
     for (std::size_t i = 0; i < tokens.size(); ++i) {

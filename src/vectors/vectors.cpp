@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "base/limits.hpp"
+
 namespace posenc {
 
 std::int64_t VectorSet::find(std::string_view word) const {
@@ -24,18 +26,24 @@ float read_f32(const std::uint8_t* p) {
 
 const char* parse(const std::uint8_t* bytes, std::size_t size, VectorSet& out) {
     constexpr std::size_t kHeader = 24;
-    constexpr std::size_t kMaxCount = 1u << 22, kMaxDim = 4096;
+    using limits::kMaxDim;
+    constexpr std::size_t kMaxCount = limits::kMaxVectorWords;
     constexpr float kMaxScale = 1e6f;
     constexpr std::size_t kMaxFileBytes = std::size_t{64} << 20;
     // Parsing needs about 9 bytes of memory per file byte (rows and unit rows as floats), so the
     // size is bounded before anything is allocated: a bigger file would exhaust wasm memory.
-    if (size > kMaxFileBytes) return "vector file is larger than 64 MiB (67108864 bytes)";
+    if (size > kMaxFileBytes) {
+        return limits::limit_message("vector file is larger than ", kMaxFileBytes >> 20, " MiB (", kMaxFileBytes,
+                                     " bytes)");
+    }
     if (size < kHeader) return "vector file is truncated (shorter than its 24-byte header)";
     if (std::memcmp(bytes, "PELVEC01", 8) != 0) return "not a PosEnc vector file (magic PELVEC01 missing)";
     const std::size_t count = read_u32(bytes + 8), dim = read_u32(bytes + 12);
     const std::size_t vocabulary_bytes = read_u32(bytes + 16);
-    if (count == 0 || count > kMaxCount) return "vector file: word count must be between 1 and 4194304";
-    if (dim == 0 || dim > kMaxDim || dim % 2 != 0) return "vector file: dimension must be even and between 2 and 4096";
+    if (count == 0 || count > kMaxCount)
+        return limits::limit_message("vector file: word count must be between 1 and ", kMaxCount);
+    if (dim == 0 || dim > kMaxDim || dim % 2 != 0)
+        return limits::limit_message("vector file: dimension must be even and between 2 and ", kMaxDim);
     // In 64 bits: with wasm32's 32-bit size_t, vocabulary_bytes + 3 or count·dim could wrap and
     // make a short file look complete (found while fuzzing; regression test in test_vectors.cpp).
     const std::uint64_t padded = (std::uint64_t{vocabulary_bytes} + 3) / 4 * 4;

@@ -21,6 +21,7 @@
 #include "analysis/analyses.hpp"
 #include "compare/compare.hpp"
 #include "reference.hpp"
+#include "encodings/scheme_table.hpp"
 #include "encodings/schemes.hpp"
 
 namespace {
@@ -217,7 +218,7 @@ TEST_CASE("compare: every new lane with W = I against float64 references", "[com
                     REQUIRE(lane.term_count == terms.size());
                     REQUIRE(lane.terms.size() == terms.size() * nn);
                     REQUIRE(lane.weights.size() == nn);
-                    const bool rotated = posenc::is_rope_family(s);
+                    const bool rotated = posenc::scheme_info(s).family == posenc::Family::rotation;
                     std::vector<double> sum(nn, 0.0);
                     for (std::size_t t = 0; t < terms.size(); ++t) {
                         const double err = max_rel(lane.terms.data() + t * nn, terms[t]);

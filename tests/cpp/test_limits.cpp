@@ -73,3 +73,38 @@ TEST_CASE("check_scale", "[limits]") {
         CHECK_THAT(msg(check_scale(bad)), StartsWith("scale must be"));
     }
 }
+
+TEST_CASE("check_seed", "[limits]") {
+    using limits::check_seed;
+    for (double ok : {0.0, 1.0, 4294967295.0}) {
+        CAPTURE(ok);
+        CHECK(check_seed(ok) == nullptr);
+    }
+    for (double bad : {-1.0, 4294967296.0, kInf, kNaN}) {
+        CAPTURE(bad);
+        CHECK(msg(check_seed(bad)) == "seed must be an integer from 0 to 2^32-1");
+    }
+}
+
+TEST_CASE("messages write the limits from their constants, each text made once", "[limits]") {
+    using limits::limit_message;
+    CHECK(msg(limits::check_rows_dim(4097, 4, limits::kMaxAttentionRows, false)) == "n must be at most 4096 for attention");
+    CHECK(msg(limits::check_rows_dim(8192, 2050, limits::kMaxRows, true)) == "n·d must be at most 16777216");
+    CHECK(msg(limits::check_base(0.5)) == "base must be a finite number greater than 1 and at most 1e12");
+    CHECK(msg(limits::check_offset(0.5)) == "offset must be an integer between -32768 and 32768");
+    CHECK(std::string(limit_message("at most ", 1e9, " (a power of ten)")) == "at most 1e9 (a power of ten)");
+    CHECK(std::string(limit_message("from ", 2, " to ", 65536)) == "from 2 to 65536");
+    // The same text is one pointer for the program's life: callers keep it as a const char*.
+    CHECK(limit_message("d must be at most ", limits::kMaxDim) == limit_message("d must be at most ", 4096));
+    CHECK(limit_message("d must be at most ", 4096) != limit_message("d must be at most ", 4095));
+}
+
+TEST_CASE("check_float32 names its argument", "[limits]") {
+    const double float_max = std::numeric_limits<float>::max();
+    CHECK(limits::check_float32("alpha", float_max) == nullptr);
+    CHECK(limits::check_float32("alpha", -float_max) == nullptr);
+    for (double bad : {kInf, kNaN, 3.5e38}) {
+        CAPTURE(bad);
+        CHECK(msg(limits::check_float32("alpha", bad)) == "alpha must be a finite number within float32 range");
+    }
+}

@@ -48,6 +48,10 @@ TEST_CASE("limits and defaults as messages write them", "[names]") {
     CHECK(std::stod(float_text(1e-8f)) == 1e-8);  // what JS reads for lab.modelLimits.adamw.eps
     CHECK(power_of_two_text(1ull << 26) == "2^26");
     CHECK(power_of_two_text(1) == "2^0");
+    CHECK(whole_text(1e6) == "1000000");  // in full, where number_text writes 1e6
+    CHECK(whole_text(-32768) == "-32768");
+    CHECK(whole_text(0) == "0");
+    CHECK(number_text(-32768) == "-32768");
 }
 
 TEST_CASE("enums that cross as indices name their allowed values from the core's names", "[names]") {

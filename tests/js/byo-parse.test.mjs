@@ -1,12 +1,13 @@
 // The bring-your-own-vectors parser (web/formats/vector-text.js): GloVe and word2vec text in, PELVEC01 out.
 // Good, malformed, truncated and binary files; every chunk boundary; and a round trip through the
-// real module (dist/posenc.mjs: run ./scripts/build first).
+// real module (dist/posenc.mjs and dist/formats/, which imports the generated scheme table: run
+// ./scripts/build first).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   createTextVectorParser, parseTextVectors, checkFileSize, VectorFileError, MAX_FILE_BYTES,
   MAX_REPORTED_ERRORS, POLICY, oddDimensionMessage, scanValues,
-} from '../../web/formats/vector-text.js';
+} from '../../dist/formats/vector-text.js';
 import { load } from '../../dist/posenc.mjs';
 
 const encoder = new TextEncoder();

@@ -65,6 +65,7 @@ describe('names across the boundary', () => {
     for (const type of ROPE_SCALINGS) assert.ok(Number.isFinite(m.loss(tokens, 1, 4, { ropeScaling: { type, factor: 2 } })), type);
     m.dispose();
     assert.deepEqual([...lab.modelLimits.syntheticKinds], ['copy', 'reverse', 'sort']);
+    assert.deepEqual([...lab.modelLimits.syntheticKinds], [...SCHEME_TABLE.syntheticKinds]);  // the generated SyntheticKind's
     for (const kind of lab.modelLimits.syntheticKinds) lab.createTask({ kind, symbols: 4 }).dispose?.();
     assert.throws(() => lab.createTask({ kind: 'shuffle' }), { name: 'RangeError', message: /^kind must be one of 'text', 'copy', 'reverse', 'sort'/ });
   });

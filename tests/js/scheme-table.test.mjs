@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { load, LIMITS, SCHEMES, SCHEME_LABELS, SCHEME_ROPE_SCALING } from '../../dist/posenc.mjs';
 import { DEFAULTS, FIELDS, parseField, readHash } from '../../dist/pipeline/state.js';
-import { SCHEME_TABLE } from '../../dist/scheme-table.mjs';
+import { CONCAT_MODE, FAMILY, LAYOUT, ROPE_SCALING, SCHEME_TABLE, SYNTHETIC_KIND } from '../../dist/scheme-table.mjs';
 import { staticTable } from '../../scripts/scheme-module.mjs';
 
 const FAMILIES = ['absolute', 'concatenated', 'rotation', 'logit bias', 'none'];
@@ -124,9 +124,9 @@ describe('a core whose table disagrees with scheme-table.mjs (SCHEMES, SCHEME_LA
 
   it('a renamed scheme, a relabelled one, a different RoPE scaling, limit or default, a missing scheme each reject load()', async () => {
     const { schemes, params, trainable } = await real();
-    const { ropeScalings, layouts, concatModes, ropeDefaults } = SCHEME_TABLE;
-    const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, limits: { ...LIMITS },
-      ropeScalings, layouts, concatModes, ropeDefaults, ...change });
+    const { classic, ropeScalings, layouts, concatModes, families, syntheticKinds, wordPcas, ropeDefaults } = SCHEME_TABLE;
+    const table = (change) => ({ schemes: schemes.map((s) => ({ ...s })), params, trainable, classic, limits: { ...LIMITS },
+      ropeScalings, layouts, concatModes, families, syntheticKinds, wordPcas, ropeDefaults, ...change });
     const cases = [
       [table({ schemes: schemes.map((s, i) => ({ ...s, name: i === 9 ? 'rope-ntk2' : s.name })) }), /schemes\.9\.name is rope-ntk2/],
       [table({ schemes: schemes.map((s, i) => ({ ...s, label: i === 0 ? 'Added' : s.label })) }), /schemes\.0\.label is Added/],
@@ -138,6 +138,7 @@ describe('a core whose table disagrees with scheme-table.mjs (SCHEMES, SCHEME_LA
       [table({ ropeScalings: ['none', 'ntk', 'pi', 'yarn'] }), /ropeScalings\.1 is ntk/],
       [table({ ropeDefaults: { ...ropeDefaults, beta: 16 } }), /ropeDefaults\.beta is 16/],
       [table({ layouts: ['half', 'interleaved'] }), /layouts\.0 is half/],
+      [table({ families: families.slice(0, -1) }), /families has 4 entries/],
     ];
     for (const [index, [stand, message]] of cases.entries()) {
       const module = await import(`../../dist/posenc.mjs?stand-in=${index}`);
@@ -179,8 +180,22 @@ describe('scheme-table.mjs, generated at build time, is each core\'s own table',
     };
     assert.deepEqual(union('Scheme'), [...SCHEMES]);
     assert.deepEqual(union('TrainableScheme'), [...SCHEME_TABLE.trainable]);
-    assert.deepEqual(union('SchemeFamily'), [...new Set(SCHEME_TABLE.schemes.map((s) => s.family))]);
+    assert.deepEqual(union('SchemeFamily'), [...SCHEME_TABLE.families]);
+    assert.deepEqual(union('SyntheticKind'), [...SCHEME_TABLE.syntheticKinds]);
+    assert.deepEqual(union('WordPca'), [...SCHEME_TABLE.wordPcas]);
     assert.deepEqual(union('RopeScalingType'), ['none', ...Object.values(SCHEME_ROPE_SCALING)]);
+  });
+
+  it('LAYOUT, CONCAT_MODE, ROPE_SCALING and FAMILY hold the core\'s names, in its order, keyed by their camelCase', () => {
+    for (const [named, names] of [[LAYOUT, SCHEME_TABLE.layouts], [CONCAT_MODE, SCHEME_TABLE.concatModes],
+      [ROPE_SCALING, SCHEME_TABLE.ropeScalings], [FAMILY, SCHEME_TABLE.families], [SYNTHETIC_KIND, SCHEME_TABLE.syntheticKinds]]) {
+      assert.deepEqual(Object.values(named), [...names]);
+      assert.ok(Object.isFrozen(named));
+    }
+    assert.equal(CONCAT_MODE.sameWidth, 'same-width');  // the key a hyphenated name gets
+    assert.equal(LAYOUT.half, 'half');
+    assert.equal(FAMILY.logitBias, 'logit bias');
+    for (const s of SCHEME_TABLE.schemes) assert.ok(SCHEME_TABLE.families.includes(s.family), s.name);
   });
 
   it("a link's scheme parameter at each end of the table's page range is kept, one past it is refused with that range", () => {

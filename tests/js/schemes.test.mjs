@@ -99,6 +99,10 @@ for (const simd of [true, false]) {
         assert.throws(() => lab.t5Bias(4, { numBuckets: 31 }), /numBuckets/);
         assert.throws(() => lab.t5Bias(4, { numBuckets: 2 }), /numBuckets/);
         assert.throws(() => lab.t5Bias(4, { maxDistance: 8 }), /maxDistance/); // ≤ max_exact 8
+        // The exact buckets are whole: 6 bidirectional buckets have 1 (6/2/2 rounded down), so 2 is
+        // beyond them (the JS API once said 2.5, refusing what the core takes).
+        assert.equal(lab.t5Bias(4, { numBuckets: 6, maxDistance: 2 }).values.length, 6);
+        assert.throws(() => lab.t5Bias(4, { numBuckets: 6, maxDistance: 1 }), { name: 'RangeError', message: /^maxDistance must exceed/ });
         assert.throws(() => lab.t5Bias(4, { bidirectional: 'yes' }), TypeError);
         assert.throws(() => lab.t5Bias(4, { seed: -1 }), /seed/);
       });

@@ -16,7 +16,7 @@ import { decodeLzma } from './lzma.js';
 import { ATTRIBUTES, DEFAULTS, OPTION_OF, PANELS, PANEL_ALIASES, PARSERS, TAG, attributeOf, parseAttribute, warnOnce } from './attributes.js';
 import { sharedGlove, sharedLab, syntheticFor, unwatch, whenVisible, wordSpread } from './shared.js';
 import { adoptStyles } from './styles.js';
-import { DEFAULTS as PAGE_DEFAULTS, validHeads } from '../pipeline/state.js';
+import { DEFAULTS as PAGE_DEFAULTS, INPUT_RANGES, validHeads } from '../pipeline/state.js';
 import { createPipeline, schemeParams, settleSettings } from '../pipeline/pipeline.js';
 import { createLanes } from '../panels/lanes.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
@@ -68,19 +68,19 @@ let nextId = 0;
  * @summary An embeddable figure comparing positional encodings of Transformers.
  * @tagname posenc-lab
  *
- * @attr {string} [sentence=The king sat on the throne, and the queen smiled at the king.] - The words to show: any text up to 200,000 characters; the first 512 tokens are analysed.
+ * @attr {string} [sentence=The king sat on the throne, and the queen smiled at the king.] - The words to show: any text up to {page:MAX_SENTENCE} characters; the first {page:MAX_TOKENS} tokens are analysed.
  * @attr {string} [schemes=additive,concatenated,rotary] - The schemes the per-scheme panels show, in this order: a comma-separated list of the core's scheme names (`SCHEMES`). One lane each in `attention`, `input` and `terms`, one row each in `retrieval` and `shift`; `distance` draws every scheme and marks these. Only these are computed. `learned` (a learned-style absolute table) and `t5` (T5's relative bias) use seeded random values, not trained ones, and say so under their figures; `nope`'s attention shows two maps, without and with the causal mask.
  * @attr {string} [panel=attention] - One or more of `attention`, `input`, `terms`, `pe`, `disturbance`, `retrieval`, `shift`, `distance`, `orthogonality`, `angles`, `train`, shown in this order. `train` shows the page's default Train run (loss curves, length generalisation, the run's sentence) from numbers shipped inside the element, and trains it live when the reader presses Train live (fetching posenc-models-simd.wasm or -scalar.wasm, their .mjs and moby-dick.txt from beside the script). `distance`, `angles` and `train` do not read the sentence: alone, they show no sentence box.
- * @attr {number} [d=64] - Width of synthetic word vectors, an even number from 4 to 1024 (GloVe fixes d = 100).
- * @attr {number} [base=10000] - Base of the frequencies ωᵢ = base^(−2i/d): a number above 1, at most 10¹².
+ * @attr {number} [d=64] - Width of synthetic word vectors, an even number {range} (GloVe fixes d = {page:GLOVE_DIM}).
+ * @attr {number} [base=10000] - Base of the frequencies ωᵢ = base^(−2i/d): a number above 1, at most {limit:maxBase}.
  * @attr {string} [scale=auto] - Embedding scale α: `auto` (the RMS of a component of αE is 1) or a number above 0.
- * @attr {'interleaved' | 'half'} [layout=interleaved] - Sinusoidal layout: sin/cos interleaved (Vaswani et al.) or halves (tensor2tensor).
- * @attr {'interleaved' | 'half'} [pairing=interleaved] - RoPE pairing: (2i, 2i+1) as RoFormer, or (i, i + d/2) as GPT-NeoX and LLaMA.
+ * @attr {Layout} [layout] - Sinusoidal layout: sin/cos interleaved (Vaswani et al.) or halves (tensor2tensor).
+ * @attr {Layout} [pairing] - RoPE pairing: (2i, 2i+1) as RoFormer, or (i, i + d/2) as GPT-NeoX and LLaMA.
  * @attr {boolean} [causal=false] - Causal mask (the bare attribute, `true` or `false`): each word attends only to itself and earlier words.
- * @attr {number} [trained-length=2048] - L, the trained context, a whole number from 1 to 1,048,576: the learned-style table has rows only below it, and the RoPE extensions stretch by s = max(1, L′/L).
- * @attr {number} [eval-length=8192] - L′, the context the model is evaluated at, a whole number from 1 to 1,048,576 (the RoPE extensions and the `angles` panel).
- * @attr {number} [alibi-heads=8] - H, a whole number from 1 to 64: ALiBi's slopes are those of an H-head model.
- * @attr {number} [alibi-head=1] - The head k (1 to H) whose slope m = 2^(−8k/H) the `alibi` figures use; a k above H becomes H, with a note under the figure.
+ * @attr {number} [trained-length] - L, the trained context, a whole number {range}: the learned-style table has rows only below it, and the RoPE extensions stretch by s = max(1, L′/L).
+ * @attr {number} [eval-length] - L′, the context the model is evaluated at, a whole number {range} (the RoPE extensions and the `angles` panel).
+ * @attr {number} [alibi-heads] - H, a whole number {range}: ALiBi's slopes are those of an H-head model.
+ * @attr {number} [alibi-head] - The head k (1 to H) whose slope m = 2^(−8k/H) the `alibi` figures use; a k above H becomes H, with a note under the figure.
  * @attr {'glove' | 'synthetic'} [vectors=glove] - Word vectors: GloVe 6B 100-d (2.2 MB, fetched once per page from `vectors-src`), or synthetic ones seeded by each word. When GloVe cannot be fetched (a `file://` page, a missing file, another origin without CORS), synthetic vectors are used and a note says why.
  * @attr {string} [vectors-src] - The URL of `glove-6b-100d-20k.i8`, relative to the page, for hosts that copy only the script (default: beside `posenc-lab.js`). Another origin must send `Access-Control-Allow-Origin`.
  * @attr {string} [controls=none] - Settings readers may change: `none`, `all`, or a list of `vectors`, `d`, `base`, `scale`, `layout`, `pairing`, `causal`, `export` (an Export menu on each figure: PNG, SVG, CSV, JSON).
@@ -361,7 +361,7 @@ export class PosencLabElement extends HTMLElement {
     };
     const make = {
       vectors: () => select('vectors', 'Word vectors', [['glove', 'GloVe 100-d'], ['synthetic', 'Synthetic']]),
-      d: () => number('d', 'd', { min: 4, max: 1024, step: 2 }),
+      d: () => number('d', 'd', INPUT_RANGES.d),
       base: () => number('base', 'Base', { min: 1.0001, step: 'any' }),
       scale: () => number('scale', 'Scale α', { min: 0, step: 'any', placeholder: 'auto' }),
       layout: () => select('layout', 'PE layout', SCHEME_TABLE.layouts.map((name) => [name, name])),

@@ -18,8 +18,11 @@
 // most scale/2. component_rms and mean_norm come from the original (float64-parsed) values of the
 // vectors that are kept.
 
+import { SCHEME_TABLE } from '../scheme-table.mjs';
+
 export const MAX_FILE_BYTES = 500e6;             // 500 MB (decimal, as the page shows sizes)
-export const MAX_DIM = 4096;                     // the core's limit on d
+export const MAX_DIM = SCHEME_TABLE.limits.maxDim;  // the core's limit on d
+const MAX_WORDS = SCHEME_TABLE.limits.maxVectorWords;  // the core's limit on a file's words
 export const DEFAULT_MAX_WORDS = 400000;
 export const MAX_VALUES = 2 ** 25;               // words × dim kept: 32 MiB of int8, within the core's 64 MiB file limit (~9× that in wasm)
 export const MAX_LINE_BYTES = 1 << 20;           // a longer line means this is not a vector file
@@ -88,8 +91,8 @@ const MAX_COMPONENT = 127e6;
  * onProgress({ bytes, lines, words }) after every push.
  */
 export function createTextVectorParser({ maxWords = DEFAULT_MAX_WORDS, maxValues = MAX_VALUES, onProgress } = {}) {
-  if (!Number.isInteger(maxWords) || maxWords < 1 || maxWords > 1 << 22) {
-    throw new RangeError('maxWords must be an integer from 1 to 4194304');
+  if (!Number.isInteger(maxWords) || maxWords < 1 || maxWords > MAX_WORDS) {
+    throw new RangeError(`maxWords must be an integer from 1 to ${MAX_WORDS}`);
   }
   if (!Number.isInteger(maxValues) || maxValues < 2) throw new RangeError('maxValues must be an integer ≥ 2');
 

@@ -2,6 +2,7 @@
 // a generator that yields between its expensive parts so a keystroke is handled in between.
 // `page` gives the page's current { lab, pipeline, state } (read when used); `snapshot` is the view
 // they analyse.
+import { FAMILY } from '../scheme-table.mjs';
 import { scaled } from '../pipeline/math.js';
 
 // Compares for the analyses. For the sentence itself they are cached per snapshot and heads and
@@ -63,7 +64,7 @@ export function runOrthogonality({ source, settings, tokens, E }, page, { panel 
 
 /** The schemes whose logits depend on distances only: rotation, logit bias, none. */
 export function relativeSchemes(lab) {
-  return ['rotation', 'logit bias', 'none']
+  return [FAMILY.rotation, FAMILY.logitBias, FAMILY.none]
     .flatMap((family) => lab.schemeTable.schemes.filter((s) => s.family === family).map((s) => s.name));
 }
 

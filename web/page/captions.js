@@ -1,6 +1,7 @@
 // The page's controls and captions that follow the word vectors and the settings (the values the
 // pipeline settled on, its notes, the [data-field] texts in the lanes) and the lanes' numbers in
 // words (web/pipeline/prose.js). Each writes only what changed (web/figures/dom.js).
+import { CONCAT_MODE, LAYOUT } from '../scheme-table.mjs';
 import { TRAINED_HEADS } from '../pipeline/state.js';
 import { laneNotes, nopeText } from '../pipeline/prose.js';
 import { setText, setValue } from '../figures/dom.js';
@@ -54,10 +55,10 @@ export function createCaptions({ ui, trainedHeads, showControlError }) {
     setField('dWord', String(settings.dWord));
     setField('dPos', String(settings.dPos));
     setField('layout', state.layout);
-    setField('layoutNote', state.layout === 'half' ? ', as in tensor2tensor: sines in the first half, cosines in the second' : ', as in Vaswani et al.');
-    setField('pairing', state.pairing === 'half' ? 'half (i, i + d/2), as in GPT-NeoX and LLaMA code' : 'interleaved (2i, 2i+1), as in RoFormer');
-    setField('concatMode', state.concat === 'same-width' ? `same total width ${settings.d}` : `widened to ${settings.d + settings.dPos}`);
-    setField('reduction', state.concat === 'same-width' ? `Word part: ${source.reductionLabel(settings.dWord)}.` : 'The whole word vector is kept.');
+    setField('layoutNote', state.layout === LAYOUT.half ? ', as in tensor2tensor: sines in the first half, cosines in the second' : ', as in Vaswani et al.');
+    setField('pairing', state.pairing === LAYOUT.half ? 'half (i, i + d/2), as in GPT-NeoX and LLaMA code' : 'interleaved (2i, 2i+1), as in RoFormer');
+    setField('concatMode', state.concat === CONCAT_MODE.sameWidth ? `same total width ${settings.d}` : `widened to ${settings.d + settings.dPos}`);
+    setField('reduction', state.concat === CONCAT_MODE.sameWidth ? `Word part: ${source.reductionLabel(settings.dWord)}.` : 'The whole word vector is kept.');
     setField('concatCross', settings.heads === 0
       ? 'With W = I the word and position parts live in separate coordinates, so both cross terms are exactly 0.'
       : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`);

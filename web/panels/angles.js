@@ -2,23 +2,24 @@
 // evaluation length reaches (L'·ω'_i, the variant's own ω') against the range plain RoPE swept in
 // training (L·ω_i), with the pairs that meet angles never seen in training marked and counted.
 // xPos rotates exactly like plain RoPE (its ζ scaling changes lengths, not angles).
+import { FAMILY, ROPE_SCALING } from '../scheme-table.mjs';
 import { ChartFigure } from '../figures/chart-figure.js';
 import { CURVE_STYLE, SERIES_COLOURS } from '../pipeline/schemes.js';
 import { TWO_PI, angleReach, pairRanges } from './angle-flags.js';
 
 // The variants' names by their RoPE scaling (the core's table gives each rotation scheme one).
 const SCALING_NAMES = {
-  none: { name: 'plain RoPE (and xPos)', short: 'plain RoPE' },
-  pi: { name: 'position interpolation', short: 'PI' },
-  ntk: { name: 'NTK-aware', short: 'NTK-aware' },
-  yarn: { name: 'YaRN', short: 'YaRN' },
+  [ROPE_SCALING.none]: { name: 'plain RoPE (and xPos)', short: 'plain RoPE' },
+  [ROPE_SCALING.pi]: { name: 'position interpolation', short: 'PI' },
+  [ROPE_SCALING.ntk]: { name: 'NTK-aware', short: 'NTK-aware' },
+  [ROPE_SCALING.yarn]: { name: 'YaRN', short: 'YaRN' },
 };
 
 /** Plain RoPE (the first rotation scheme without rescaling), then each rescaling scheme: [{ id, scaling, name, short }]. */
 export function ropeVariants(lab) {
-  const rotations = lab.schemeTable.schemes.filter((s) => s.family === 'rotation');
-  const plain = rotations.find((s) => s.ropeScaling === 'none');
-  return [plain, ...rotations.filter((s) => s.ropeScaling !== 'none')]
+  const rotations = lab.schemeTable.schemes.filter((s) => s.family === FAMILY.rotation);
+  const plain = rotations.find((s) => s.ropeScaling === ROPE_SCALING.none);
+  return [plain, ...rotations.filter((s) => s.ropeScaling !== ROPE_SCALING.none)]
     .map((s) => ({ id: s.name, scaling: s.ropeScaling, ...SCALING_NAMES[s.ropeScaling] }));
 }
 

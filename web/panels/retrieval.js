@@ -2,16 +2,16 @@
 // position. Every scheme in the result gets a row. Schemes that leave x = αE (the rotary family,
 // ALiBi, T5, NoPE) are checked element by element against αE rather than assumed to match, and
 // one decode of αE then serves them all.
+import { FAMILY, LAYOUT, SCHEME_TABLE } from '../scheme-table.mjs';
 import { TableFigure } from '../figures/table-figure.js';
 import { leadingColumns } from '../pipeline/math.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
 
-const CLASSIC = ['additive', 'concatenated', 'rotary'];
 // Where position is instead of x, by the scheme's family in the core's table.
 const WHERE_POSITION = {
-  rotation: 'none in x (only in q·k)',
-  'logit bias': 'none in x (a logit bias)',
-  none: 'none anywhere',
+  [FAMILY.rotation]: 'none in x (only in q·k)',
+  [FAMILY.logitBias]: 'none in x (a logit bias)',
+  [FAMILY.none]: 'none anywhere',
 };
 
 /** α·E exactly as the core forms it: a float32 product of float32 α and float32 E (exact in float64, rounded once). */
@@ -39,9 +39,9 @@ export function createRetrievalPanel(slot) {
      * between; returns { [scheme]: identity result } for the summary. E (the unscaled word
      * vectors) enables the cached decoder and the x = αE check; without it those rows decode x.
      */
-    * update({ lab, result, tokens, decoder, alpha, dWord, E = null, base = 10000, layout = 'interleaved' }) {
+    * update({ lab, result, tokens, decoder, alpha, dWord, E = null, base = 10000, layout = LAYOUT.interleaved }) {
       const { n, d, dPos } = result;
-      const schemes = (result.schemes ?? CLASSIC).filter((s) => result[s]);
+      const schemes = (result.schemes ?? SCHEME_TABLE.classic).filter((s) => result[s]);
       const identity = {};
       const position = {};
       const xNote = {};

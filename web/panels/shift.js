@@ -1,5 +1,6 @@
 // Shift invariance: prepend k filler words; how much does attention among the original words move?
 // One row per scheme asked for, one column per head type.
+import { FAMILY } from '../scheme-table.mjs';
 import { TableFigure } from '../figures/table-figure.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
 
@@ -8,11 +9,11 @@ const CLASSIC = ['additive', 'concatenated', 'rotary'];
 
 /** Where a scheme's position signal lives, by its family in the core's table (the second column). */
 const POSITION_SIGNAL = {
-  absolute: 'absolute, in x',
-  concatenated: 'absolute, in x',
-  rotation: 'relative, rotation',
-  'logit bias': 'relative, logit bias',
-  none: 'none (mask only)',
+  [FAMILY.absolute]: 'absolute, in x',
+  [FAMILY.concatenated]: 'absolute, in x',
+  [FAMILY.rotation]: 'relative, rotation',
+  [FAMILY.logitBias]: 'relative, logit bias',
+  [FAMILY.none]: 'none (mask only)',
 };
 const positionSignal = (lab, scheme) => POSITION_SIGNAL[lab.schemeTable.schemes.find((s) => s.name === scheme)?.family] ?? '';
 

@@ -7,6 +7,7 @@
 // layout, pairing, causal, heads, schemes and every scheme parameter by name. A source: a word-
 // vector source of web/pipeline/vocab.js.
 import { LIMITS } from '../posenc.mjs';
+import { CONCAT_MODE } from '../scheme-table.mjs';
 import { MAX_TOKENS, TRAINED_HEADS, autoDPos, validHeads } from './state.js';
 
 /**
@@ -20,12 +21,12 @@ export function settleSettings(lab, state, source, { trainedAvailable = false, t
   const notes = [];
   const d = source.fixedDim ? source.dim : state.d;
   let dPos = state.dPos || autoDPos(d);
-  if (state.concat === 'same-width' && dPos > d - 2) {
+  if (state.concat === CONCAT_MODE.sameWidth && dPos > d - 2) {
     notes.push(`d_p = ${dPos} leaves no room for the word at d = ${d}; using ${autoDPos(d)}.`);
     dPos = autoDPos(d);
   }
-  const dWord = state.concat === 'same-width' ? d - dPos : d;
-  const concatWidth = state.concat === 'same-width' ? d : d + dPos;
+  const dWord = state.concat === CONCAT_MODE.sameWidth ? d - dPos : d;
+  const concatWidth = state.concat === CONCAT_MODE.sameWidth ? d : d + dPos;
   const headChoices = validHeads([d, concatWidth]);
   const trained = state.heads === TRAINED_HEADS && trainedAvailable;
   if (state.heads === TRAINED_HEADS && !trained && trainedAsked) notes.push('No trained models ship with this copy of the page; using W = I.');

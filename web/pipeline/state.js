@@ -15,6 +15,7 @@ const { layouts: LAYOUTS, concatModes: CONCAT_MODES } = SCHEME_TABLE;
 const oneOf = (key, names) => [key, (t) => (names.includes(t) ? t : undefined), names.map((n) => `'${n}'`).join(' or ')];
 
 export const MAX_TOKENS = 512;
+export const MAX_SENTENCE = 200000;  // characters in a link's or an attribute's sentence
 export const DEFAULT_SENTENCE = 'The king sat on the throne, and the queen smiled at the king.';
 export const GLOVE_DIM = 100;
 
@@ -48,7 +49,7 @@ export const DEFAULTS = Object.freeze({
   shiftK: 3,
   spreadLength: 0,         // 0 = the sentence's length
   maxDistance: 128,
-  schemes: Object.freeze(['additive', 'concatenated', 'rotary']), // the lanes, in display order
+  schemes: SCHEME_TABLE.classic, // the lanes, in display order: compare()'s default (frozen)
   // What is unfolded (web/page/disclosures.js): the settings, and the lanes whose encoded input and
   // logit decomposition are open; and the Measurements tab shown.
   settingsOpen: false,
@@ -108,10 +109,12 @@ const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(t
  * page ranges from the core's table.
  */
 export const INPUT_RANGES = Object.freeze({
+  d: Object.freeze({ min: 4, max: 1024, step: 2 }),  // synthetic vectors' width; dPos is at most its max too
   shiftK: Object.freeze({ min: 1, max: 64, step: 1 }),
   maxDistance: Object.freeze({ min: 8, max: 4096, step: 1 }),
   ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, Object.freeze({ min: p.pageMin, max: p.pageMax, step: p.even ? 2 : p.integer ? 1 : 'any' })])),
 });
+const D = INPUT_RANGES.d;
 /** A whole-number FIELDS entry for an INPUT_RANGES name. */
 function wholeField(key, name) {
   const { min, max } = INPUT_RANGES[name];
@@ -120,10 +123,10 @@ function wholeField(key, name) {
 
 // name → [hash key, parse(text) → value | undefined, human description of the allowed values]
 export const FIELDS = {
-  sentence: ['s', (t) => (t.length <= 200000 ? t : undefined), 'at most 200,000 characters'],
+  sentence: ['s', (t) => (t.length <= MAX_SENTENCE ? t : undefined), `at most ${MAX_SENTENCE.toLocaleString('en-US')} characters`],
   vectors: ['v', (t) => (['glove', 'synthetic'].includes(t) ? t : undefined), "'glove' or 'synthetic'"],
-  d: ['d', (t) => { const v = num(t); return isEven(v) && v >= 4 && v <= 1024 ? v : undefined; }, 'an even number from 4 to 1024'],
-  dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= 1024) ? v : undefined; }, 'an even number from 2 to 1024'],
+  d: ['d', (t) => { const v = num(t); return isEven(v) && v >= D.min && v <= D.max ? v : undefined; }, `an even number from ${D.min} to ${D.max}`],
+  dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= D.max) ? v : undefined; }, `an even number from 2 to ${D.max}`],
   concat: oneOf('cm', CONCAT_MODES),
   base: ['b', (t) => { const v = num(t); return v > 1 && v <= MAX_BASE ? v : undefined; }, `a number above 1 and at most ${exponent(MAX_BASE)}`],
   alpha: ['a', (t) => { if (t === 'auto') return t; const v = num(t); return v > 0 && v <= MAX_ALPHA ? v : undefined; }, `'auto' or a number above 0 and at most ${exponent(MAX_ALPHA)}`],

@@ -41,7 +41,7 @@ export const LIMITS = {
   length: [8, 256],
   batch: [1, 64],
   lr: [SCHEME_TABLE.limits.minLr, SCHEME_TABLE.limits.maxLr], // AdamW's (model/adamw.hpp)
-  seed: [0, 2 ** 32 - 1],
+  seed: [0, SCHEME_TABLE.limits.maxSeed],
   steps: [1, 20000],
   textChars: 4000, // longer pasted texts train, but stay out of the link
 };

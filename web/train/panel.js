@@ -2,6 +2,7 @@
 // one worker each (web/train/worker.js), with the loss chart, the length-generalisation chart, the
 // learned attention with its per-token loss, samples, weights download/load and a sentence
 // computed from the run. Settings live in the URL hash (web/train/config.js).
+import { SYNTHETIC_KIND } from '../scheme-table.mjs';
 import { download } from '../figures/export.js';
 import { CURVE_STYLE } from '../pipeline/schemes.js';
 import {
@@ -32,7 +33,7 @@ function labelled(text, control, hint) {
 function syntheticSentence(task, T) {
   const digits = '31415926535897932384626433832795028841971693993751058209749445923078164062862089986280348253421170679';
   const items = Array.from(digits.slice(0, Math.floor(T / 2)));
-  const answer = task === 'copy' ? items : task === 'reverse' ? [...items].reverse() : [...items].sort((a, b) => a - b);
+  const answer = task === SYNTHETIC_KIND.copy ? items : task === SYNTHETIC_KIND.reverse ? [...items].reverse() : [...items].sort((a, b) => a - b);
   return [...items, '<sep>', ...answer].join(' ');
 }
 
