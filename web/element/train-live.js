@@ -9,7 +9,7 @@
 import { loadModels } from '../posenc.mjs';
 import { createTrainReplay } from '../train/replay.js';
 import { BIN, EVAL_EVERY, MULTIPLES } from '../train/config.js';
-import { heldOutIds, heldoutAt, lengthCurves, positionLosses } from '../train/evaluate.js';
+import { heldoutAt, lengthCurves } from '../train/evaluate.js';
 import { CURVE_STYLE } from '../pipeline/schemes.js';
 import { element } from '../figures/dom.js';
 import { schemeName } from '../train/figures.js';
@@ -61,7 +61,6 @@ export function createTrainLive(slot) {
   function pause() {
     playing = false;
     button.textContent = 'Train live';
-    if (live) for (const entry of live.runs) evaluatePositions(entry);
     draw();
   }
 
@@ -69,8 +68,6 @@ export function createTrainLive(slot) {
     status.textContent = 'Loading the model core and the book…';
     const [models, book] = await Promise.all([loadModels(), fetchBook()]);
     const task = models.createTask({ kind: 'text', text: book });
-    // Loss by position reads the held-out part of the book: the task's own split, as the page's workers.
-    const heldIds = heldOutIds(task, new TextDecoder().decode(book), models.modelLimits.defaultHeldOutPercent);
     const runs = state.schemes.map((scheme) => {
       const model = models.createModel({
         scheme, vocab: task.vocabSize, d: state.d, layers: state.layers, heads: state.heads, context: state.length,
@@ -85,7 +82,7 @@ export function createTrainLive(slot) {
     replay.note.textContent = `Live: ${state.layers}-layer, width-${state.d}, ${state.heads}-head character models on ` +
       `Moby-Dick, one per scheme, trained in this page (${state.steps} steps of ${state.batch} × ${state.length} ` +
       `characters, seed ${state.seed}, learning rate ${state.lr}).`;
-    return { task, heldIds, runs };
+    return { task, runs };
   }
 
   // A few steps of one model, up to the next held-out evaluation; about SLICE_MS of work.
@@ -104,19 +101,10 @@ export function createTrainLive(slot) {
     }
   }
 
-  function finish(entry) {
-    const { model, run } = entry;
+  function finish({ model, run }) {
     run.phase = 'done';
     run.curves = lengthCurves(model, live.task, state.length, MULTIPLES);
     run.curvesByStep.set(run.step, run.curves);
-    evaluatePositions(entry);
-  }
-
-  // Held-out loss at each position of windows of the longest length (web/train/evaluate.js).
-  function evaluatePositions({ model, run }) {
-    if (run.step === 0 || run.positionsStep === run.step) return;
-    run.positions = positionLosses(model, live.heldIds, MULTIPLES.at(-1) * state.length);
-    run.positionsStep = run.step;
   }
 
   function draw() {
@@ -125,10 +113,6 @@ export function createTrainLive(slot) {
     if (runs.every((run) => run.curves)) {
       figures.lengths(runs, state);
       replay.summary.textContent = describeRun(figures.summaryInputs(runs, state), { metric: 'loss', dPos: state.dPos, d: state.d });
-    }
-    if (runs.some((run) => run.positions)) {
-      figures.positions(runs, state);
-      replay.positionSlot.hidden = false;
     }
     const done = runs.every((run) => run.phase === 'done');
     status.textContent = runs.map((run) => {
