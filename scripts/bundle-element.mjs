@@ -149,13 +149,18 @@ const elementCores = {
 // The SVG writer likewise: web/figures/svg-loader.js becomes web/element/svg-loader.js, which
 // fetches SVG_WRITER (web/figures/svg-writer.js, bundled alone below) beside the element's file.
 const SVG_WRITER = 'posenc-svg.mjs';
+// The live trainer likewise (web/element/train-runner.js, bundled alone below): fetched by
+// web/element/train-runner-loader.js when a reader first presses Train live.
+const TRAIN_RUNNER = 'posenc-train-live.mjs';
 const elementSvgWriter = {
   name: 'posenc-element-svg-writer',
   setup(build) {
     build.onResolve({ filter: /^\.\/svg-loader\.js$/ }, (args) =>
       (args.importer.endsWith('/web/figures/export.js') ? { path: resolve(ROOT, 'web/element/svg-loader.js') } : undefined));
-    build.onResolve({ filter: new RegExp(`^\\./${SVG_WRITER.replace('.', '\\.')}$`) }, (args) =>
-      (args.importer.endsWith('/web/element/svg-loader.js') ? { path: args.path, external: true } : undefined));
+    const beside = (file, loader) => build.onResolve({ filter: new RegExp(`^\\./${file.replace('.', '\\.')}$`) }, (args) =>
+      (args.importer.endsWith(loader) ? { path: args.path, external: true } : undefined));
+    beside(SVG_WRITER, '/web/element/svg-loader.js');
+    beside(TRAIN_RUNNER, '/web/element/train-runner-loader.js');
   },
 };
 
@@ -176,6 +181,8 @@ const built = [];
 for (const build of BUILDS) built.push(await bundle(build));
 // The SVG writer, fetched on a reader's first SVG export: not part of the first load's budget.
 await bundle({ outfile: `${outDir}/${SVG_WRITER}`, format: 'esm', entry: 'web/figures/svg-writer.js', budgeted: false, subject: "<posenc-lab> element's SVG writer", glove: false });
+// The live trainer, fetched when a reader first presses Train live: not part of the first load either.
+await bundle({ outfile: `${outDir}/${TRAIN_RUNNER}`, format: 'esm', entry: 'web/element/train-runner.js', budgeted: false, subject: "<posenc-lab> element's live trainer", glove: false });
 await printBreakdown(built[0].metafile);
 if (built.some(({ overBudget }) => overBudget)) {
   console.error('bundle-element: an element bundle is over its size budget');

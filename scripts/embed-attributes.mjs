@@ -16,6 +16,7 @@ const ELEMENT_FILES = [
   { name: 'posenc-lab.js', what: 'the element, a classic script with both wasm cores inside: all most pages need' },
   { name: 'glove-6b-100d-20k.i8', what: 'the GloVe word vectors (PDDL), fetched from beside the script; without it the figures use synthetic vectors and say so' },
   { name: 'posenc-svg.mjs', what: 'the SVG writer, fetched from beside the script the first time a reader exports a figure as SVG (controls="export")' },
+  { name: 'posenc-train-live.mjs', what: 'the live trainer, fetched from beside the script the first time a reader presses Train live (panel="train"), with the model core and the book beside it' },
   { name: 'posenc-lab.mjs', what: 'the same element as an ES module that exports its class, for bundlers' },
   { name: 'anywidget.mjs', what: 'the element as an anywidget module, for Jupyter and marimo' },
   { name: 'posenc-fallback.png', what: 'a picture to put inside the element for readers without JavaScript', from: 'data/posenc-fallback.png' },

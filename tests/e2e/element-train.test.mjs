@@ -1,8 +1,9 @@
 // <posenc-lab panel="train"> in headless Chromium: the replay of the page's default Train run
 // (data/train-replay.json, web/train/replay.js) draws the loss and length-generalisation charts
 // with the shipped numbers, states the run's sentence, exports them, and needs no model or worker;
-// pressing Train live fetches the model core beside the script and trains the run in the page
-// (web/element/train-live.js). Needs a built dist/ (./scripts/build).
+// pressing Train live fetches the live trainer (posenc-train-live.mjs) and the model core beside
+// the script and trains the run in the page (web/element/train-live.js, train-runner.js). Needs a
+// built dist/ (./scripts/build).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -85,8 +86,8 @@ test('an article with panel="train" trains live: the model core only once Train 
     await page.goto(`${suite.baseUrl}${ARTICLE}`);
     const host = page.locator('#live');
     await host.getByRole('img', { name: /^Loss during training/ }).waitFor();
-    const lazy = (name) => /^posenc-models-|^model\.mjs$|^moby-dick\.txt$/.test(name);
-    assert.deepEqual(requested.filter(lazy), [], 'the first load fetches no model core, model code or book');
+    const lazy = (name) => /^posenc-models-|^model\.mjs$|^moby-dick\.txt$|^posenc-train-live\.mjs$/.test(name);
+    assert.deepEqual(requested.filter(lazy), [], 'the first load fetches no live trainer, model core, model code or book');
 
     await host.getByRole('button', { name: 'Train live' }).click();
     const status = host.locator('.train-live-status');
@@ -101,6 +102,7 @@ test('an article with panel="train" trains live: the model core only once Train 
     assert.match(await status.textContent(), /Concatenated: step \d+.*Rotary: step \d+/);
     assert.ok(requested.some((name) => /^posenc-models-(simd|scalar)\.wasm$/.test(name)), 'the model core was fetched');
     assert.ok(requested.includes('moby-dick.txt'), 'the book was fetched');
+    assert.equal(requested.filter((name) => name === 'posenc-train-live.mjs').length, 1, 'the live trainer was fetched, once');
 
     await host.getByRole('button', { name: 'Pause' }).click();
     await page.waitForFunction(() => /Paused/.test(document.getElementById('live').shadowRoot.querySelector('.train-live-status').textContent));

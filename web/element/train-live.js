@@ -1,126 +1,46 @@
 // <posenc-lab panel="train">: the replay of the page's default Train run (web/train/replay.js) is
-// the instant first picture; pressing Train fetches the model core (loadModels: its own wasm
-// module, beside this script) and the book, and trains the same run live, one model per scheme,
-// redrawing the same charts as the steps climb.
-//
-// Training runs on the main thread in slices of about SLICE_MS, one model after another, with a
-// frame between slices: the element is one file and cannot count on a worker script beside it.
-// Pause keeps the models; Train again resumes them.
+// the instant first picture; pressing Train live fetches the live trainer (posenc-train-live.mjs,
+// web/element/train-runner.js), the model core (loadModels: its own wasm module) and the book,
+// all beside this script, and trains the same run live, one model per scheme, redrawing the same
+// charts as the steps climb.
 import { loadModels } from '../posenc.mjs';
 import { createTrainReplay } from '../train/replay.js';
-import { BIN, EVAL_EVERY, MULTIPLES } from '../train/config.js';
-import { heldoutAt, lengthCurves } from '../train/evaluate.js';
 import { CURVE_STYLE } from '../pipeline/schemes.js';
 import { element } from '../figures/dom.js';
 import { schemeName } from '../train/figures.js';
 import { describeRun } from '../train/summary.js';
-
-const SLICE_MS = 30;
+import { loadTrainRunner } from './train-runner-loader.js';
 
 /** slot → { update(), figure } (as createTrainReplay, with a Train / Pause button). */
 export function createTrainLive(slot) {
   const replay = createTrainReplay(slot);
-  const { figures, state } = replay;
   const button = element('button', { type: 'button', text: 'Train live' });
   const status = element('p', { className: 'pl-note train-live-status', text: 'Showing the recorded run. Train live trains it again in this page.' });
   status.setAttribute('role', 'status');
   slot.insertBefore(element('p', { className: 'train-live-controls' }, [button]), replay.note.nextSibling);
   slot.insertBefore(status, button.parentNode.nextSibling);
 
-  let live = null;       // { task, runs: [{ model, run }] } once started
-  let playing = false;
-  let loop = 0;
-
-  button.addEventListener('click', () => (playing ? pause() : play()));
-
-  async function play() {
-    playing = true;
-    button.textContent = 'Pause';
-    const mine = ++loop;
-    try {
-      live ??= await start();
-    } catch (error) {
-      playing = false;
-      button.textContent = 'Train live';
-      status.textContent = `Live training could not start: ${error.message}`;
-      return;
+  let runner = null;
+  let loading = false;
+  button.addEventListener('click', async () => {
+    if (runner?.playing) { runner.pause(); return; }
+    if (loading) return;
+    if (!runner) {
+      loading = true;
+      status.textContent = 'Loading the live trainer…';
+      try {
+        if (!loadTrainRunner) throw new Error('the live trainer (posenc-train-live.mjs) has no folder to be fetched from: this script was loaded from a blob: or data: URL');
+        const { createTrainRunner } = await loadTrainRunner();
+        runner = createTrainRunner({ replay, button, status, loadModels, fetchBook, schemeName, curveStyle: CURVE_STYLE, describeRun });
+      } catch (error) {
+        status.textContent = `Live training could not start: ${error.message}`;
+        return;
+      } finally {
+        loading = false;
+      }
     }
-    while (playing && loop === mine && live.runs.some(({ run }) => run.step < state.steps)) {
-      for (const entry of live.runs) trainSlice(entry);
-      draw();
-      await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-    if (loop !== mine || !playing) return;
-    playing = false;
-    for (const entry of live.runs) finish(entry);
-    button.textContent = 'Train live';
-    button.disabled = true;
-    draw();
-  }
-
-  function pause() {
-    playing = false;
-    button.textContent = 'Train live';
-    draw();
-  }
-
-  async function start() {
-    status.textContent = 'Loading the model core and the book…';
-    const [models, book] = await Promise.all([loadModels(), fetchBook()]);
-    const task = models.createTask({ kind: 'text', text: book });
-    const runs = state.schemes.map((scheme) => {
-      const model = models.createModel({
-        scheme, vocab: task.vocabSize, d: state.d, layers: state.layers, heads: state.heads, context: state.length,
-        seed: state.seed, ...(scheme === 'concatenated' ? { dPos: state.dPos } : {}),
-      });
-      const run = {
-        key: scheme, scheme, name: schemeName(scheme), style: CURVE_STYLE[scheme], loaded: false, step: 0, phase: 'training',
-        losses: [], heldout: [], curves: null, curvesByStep: new Map(), perStepMs: 20,
-      };
-      return { model, run };
-    });
-    replay.note.textContent = `Live: ${state.layers}-layer, width-${state.d}, ${state.heads}-head character models on ` +
-      `Moby-Dick, one per scheme, trained in this page (${state.steps} steps of ${state.batch} × ${state.length} ` +
-      `characters, seed ${state.seed}, learning rate ${state.lr}).`;
-    return { task, runs };
-  }
-
-  // A few steps of one model, up to the next held-out evaluation; about SLICE_MS of work.
-  function trainSlice({ model, run }) {
-    if (run.step >= state.steps) return;
-    const toEval = EVAL_EVERY - (run.step % EVAL_EVERY);
-    const count = Math.max(1, Math.min(Math.round(SLICE_MS / run.perStepMs), toEval, state.steps - run.step));
-    const t0 = performance.now();
-    const losses = model.train(live.task, { steps: count, B: state.batch, T: state.length, seed: state.seed, lr: state.lr });
-    run.perStepMs = 0.7 * run.perStepMs + 0.3 * ((performance.now() - t0) / count);
-    for (let i = 0; i < losses.length; i++) run.losses[run.step + i] = losses[i];
-    run.step = model.steps;
-    if (run.step % EVAL_EVERY === 0) {
-      const { loss, accuracy } = heldoutAt(model, live.task, state.length);
-      run.heldout.push({ step: run.step, loss, accuracy });
-    }
-  }
-
-  function finish({ model, run }) {
-    run.phase = 'done';
-    run.curves = lengthCurves(model, live.task, state.length, MULTIPLES);
-    run.curvesByStep.set(run.step, run.curves);
-  }
-
-  function draw() {
-    const runs = live.runs.map(({ run }) => run);
-    figures.loss(runs, state);
-    if (runs.every((run) => run.curves)) {
-      figures.lengths(runs, state);
-      replay.summary.textContent = describeRun(figures.summaryInputs(runs, state), { metric: 'loss', dPos: state.dPos, d: state.d });
-    }
-    const done = runs.every((run) => run.phase === 'done');
-    status.textContent = runs.map((run) => {
-      const recent = run.losses.slice(Math.max(0, run.step - BIN), run.step);
-      const loss = recent.length ? ` · training loss ${(recent.reduce((a, b) => a + b, 0) / recent.length).toFixed(3)}` : '';
-      return `${run.name}: step ${run.step}${loss}`;
-    }).join('; ') + (done ? '. Done.' : playing ? '' : '. Paused.');
-  }
+    runner.play();
+  });
 
   return { update() {}, figure: replay.figure };
 }
