@@ -2,8 +2,8 @@
 // (data/train-replay.json, web/train/replay.js) draws the loss and length-generalisation charts
 // with the shipped numbers, states the run's sentence, exports them, and needs no model or worker;
 // pressing Train live fetches the live trainer (posenc-train-live.mjs) and the model core beside
-// the script and trains the run in the page (web/element/train-live.js, train-runner.js). Needs a
-// built dist/ (./scripts/build).
+// the script and trains the run in the page (web/element/train-live.js, train-runner.js), and
+// pausing draws the running models' held-out loss by position. Needs a built dist/ (./scripts/build).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -74,8 +74,8 @@ test('an article with panel="train" trains live: the model core only once Train 
   const ARTICLE = 'element-train-article.html';
   await writeFile(join(DIST, ARTICLE), '<!doctype html><html lang="en"><title>An article</title><link rel="icon" href="data:,">' +
     '<script src="posenc-lab.js"></script><main><h1>Why rotary?</h1><p>Press Train live below.</p>' +
-    '<posenc-lab id="live" panel="train"></posenc-lab><p>The end.</p></main>');
-  const context = await suite.browser.newContext({ viewport: { width: 1000, height: 900 } });
+    '<posenc-lab id="live" panel="train" controls="export"></posenc-lab><p>The end.</p></main>');
+  const context = await suite.browser.newContext({ viewport: { width: 1000, height: 900 }, acceptDownloads: true });
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
@@ -104,8 +104,19 @@ test('an article with panel="train" trains live: the model core only once Train 
     assert.ok(requested.includes('moby-dick.txt'), 'the book was fetched');
     assert.equal(requested.filter((name) => name === 'posenc-train-live.mjs').length, 1, 'the live trainer was fetched, once');
 
+    // Not before: the replay records no loss by position.
+    assert.equal(await host.getByRole('img', { name: /^Held-out loss by position/ }).count(), 0);
     await host.getByRole('button', { name: 'Pause' }).click();
     await page.waitForFunction(() => /Paused/.test(document.getElementById('live').shadowRoot.querySelector('.train-live-status').textContent));
+    // On pause the running models are evaluated by position: one line per scheme.
+    const positions = host.getByRole('img', { name: /^Held-out loss by position/ });
+    await positions.waitFor();
+    const described = await positions.getAttribute('aria-label');
+    assert.match(described, /one line per scheme .*at step [\d, ]+; 8 windows of the held-out text, evaluated when training ends and on pause/);
+    // Four models, one line each, in the figure's data.
+    const download = await exportFrom(page, host, 'Held-out loss by position', 'CSV data');
+    const series = new Set((await readFile(await download.path(), 'utf8')).trim().split('\n').slice(1).map((row) => row.split(',').slice(0, -2).join(',')));
+    assert.deepEqual([...series].sort(), ['ALiBi', 'Additive', 'Concatenated', 'Rotary']);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

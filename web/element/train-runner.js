@@ -8,7 +8,7 @@
 // JS API's loadModels, the charts, the run's sentence, the curve styles) comes in `page`, so this
 // file carries no second copy of them.
 import { BIN, EVAL_EVERY, MULTIPLES } from '../train/config.js';
-import { heldoutAt, lengthCurves } from '../train/evaluate.js';
+import { heldOutIds, heldoutAt, lengthCurves, positionLosses } from '../train/evaluate.js';
 
 const SLICE_MS = 30;
 
@@ -51,13 +51,17 @@ export function createTrainRunner(page) {
   function pause() {
     playing = false;
     button.textContent = 'Train live';
-    if (live) draw();
+    if (!live) return;
+    for (const entry of live.runs) evaluatePositions(entry);
+    draw();
   }
 
   async function start() {
     status.textContent = 'Loading the model core and the book…';
     const [models, book] = await Promise.all([page.loadModels(), page.fetchBook()]);
     const task = models.createTask({ kind: 'text', text: book });
+    // Loss by position reads the held-out part of the book: the task's own split, as the page's workers.
+    const heldIds = heldOutIds(task, new TextDecoder().decode(book), models.modelLimits.defaultHeldOutPercent);
     const runs = state.schemes.map((scheme) => {
       const model = models.createModel({
         scheme, vocab: task.vocabSize, d: state.d, layers: state.layers, heads: state.heads, context: state.length,
@@ -72,7 +76,7 @@ export function createTrainRunner(page) {
     replay.note.textContent = `Live: ${state.layers}-layer, width-${state.d}, ${state.heads}-head character models on ` +
       `Moby-Dick, one per scheme, trained in this page (${state.steps} steps of ${state.batch} × ${state.length} ` +
       `characters, seed ${state.seed}, learning rate ${state.lr}).`;
-    return { task, runs };
+    return { task, heldIds, runs };
   }
 
   // A few steps of one model, up to the next held-out evaluation; about SLICE_MS of work.
@@ -91,10 +95,19 @@ export function createTrainRunner(page) {
     }
   }
 
-  function finish({ model, run }) {
+  function finish(entry) {
+    const { model, run } = entry;
     run.phase = 'done';
     run.curves = lengthCurves(model, live.task, state.length, MULTIPLES);
     run.curvesByStep.set(run.step, run.curves);
+    evaluatePositions(entry);
+  }
+
+  // Held-out loss at each position of windows of the longest length (web/train/evaluate.js).
+  function evaluatePositions({ model, run }) {
+    if (run.step === 0 || run.positionsStep === run.step) return;
+    run.positions = positionLosses(model, live.heldIds, MULTIPLES.at(-1) * state.length);
+    run.positionsStep = run.step;
   }
 
   function draw() {
@@ -103,6 +116,10 @@ export function createTrainRunner(page) {
     if (runs.every((run) => run.curves)) {
       figures.lengths(runs, state);
       replay.summary.textContent = page.describeRun(figures.summaryInputs(runs, state), { metric: 'loss', dPos: state.dPos, d: state.d });
+    }
+    if (runs.some((run) => run.positions)) {
+      figures.positions(runs, state);
+      replay.positionSlot.hidden = false;
     }
     const done = runs.every((run) => run.phase === 'done');
     status.textContent = runs.map((run) => {

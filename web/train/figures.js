@@ -22,10 +22,12 @@ export const schemeName = (scheme) => (scheme === 'learned' ? 'Learned table' : 
 
 /**
  * parts: { status, samples, inspectNote, layer, head, sentence, xAxis, lossSlot, lengthSlot,
- * positionSlot, attentionSlot, stripSlot }. → { status, loss, lengths, positions, attention, samples,
- * summaryInputs }, each taking (runs, state).
+ * positionSlot, attentionSlot, stripSlot, positionsWhen? (when the positions are evaluated, for
+ * the chart's note: the Train section's workers by default) }. → { status, loss, lengths,
+ * positions, attention, samples, summaryInputs }, each taking (runs, state).
  */
 export function createTrainFigures(parts) {
+  const positionsWhen = parts.positionsWhen ?? `every ${LENGTHS_EVERY} steps and on pause`;
   const { status, samples, inspectNote, layer, head, sentence, xAxis } = parts;
   const lossChart = new ChartFigure(parts.lossSlot, { title: 'Loss during training', height: CHART_HEIGHT });
   const lengthChart = new ChartFigure(parts.lengthSlot, { title: 'Length generalisation', height: CHART_HEIGHT });
@@ -157,7 +159,7 @@ export function createTrainFigures(parts) {
     const steps = [...new Set(shown.filter((r) => !r.loaded).map((r) => r.positionsStep))];
     // (Not the word "task": the section's controls are found by that label.)
     const note = !isLanguageTask(state.task) ? '; drawn only when the models learn a text (the book or your own)'
-      : `${steps.length ? `, at step ${steps.join(', ')}` : ''}; ${POSITION_WINDOWS} windows of the held-out text, evaluated every ${LENGTHS_EVERY} steps and on pause`;
+      : `${steps.length ? `, at step ${steps.join(', ')}` : ''}; ${POSITION_WINDOWS} windows of the held-out text, evaluated ${positionsWhen}`;
     positionChart.update(lines, { T, unit: 'character', over: `${POSITION_WINDOWS} held-out windows`, note });
   }
 

@@ -23,9 +23,9 @@ function asRun({ scheme, losses, heldout, curves }, steps) {
 }
 
 /**
- * slot → { update(), figure, figures, state, note, summary } (static: the replay does not follow
- * the element's sentence or settings). figures, state, note and summary let a live run
- * (web/element/train-live.js) redraw the same charts over the replay.
+ * slot → { update(), figure, figures, state, note, summary, positionSlot } (static: the replay
+ * does not follow the element's sentence or settings). figures, state, note, summary and
+ * positionSlot let a live run (web/element/train-live.js) redraw the same charts over the replay.
  */
 export function createTrainReplay(slot) {
   const { settings } = replay;
@@ -33,22 +33,25 @@ export function createTrainReplay(slot) {
   const runs = replay.runs.map((r) => asRun(r, settings.steps));
   const lossSlot = element('div');
   const lengthSlot = element('div');
+  // Loss by position: the replay records none, so the chart waits, hidden, for a live run's.
+  const positionSlot = element('div');
+  positionSlot.hidden = true;
   const summary = element('p', { className: 'pl-note train-summary' });
   const note = element('p', { className: 'pl-note', text: `A replay of the lab page's Train section, default run: ${settings.layers}-layer, ` +
       `width-${settings.d}, ${settings.heads}-head character models on Moby-Dick, one per scheme, ${settings.steps} steps of ` +
       `${settings.batch} × ${settings.length} characters (seed ${settings.seed}, learning rate ${settings.lr}). ` +
       'Train your own on the page.' });
-  slot.replaceChildren(note, summary, lossSlot, lengthSlot);
+  slot.replaceChildren(note, summary, lossSlot, lengthSlot, positionSlot);
   const xAxis = element('select', {}, [new Option('step', 'step')]);
   const spare = () => element('div');
   const figures = createTrainFigures({
     status: spare(), samples: spare(), inspectNote: spare(), layer: element('select'), head: element('select'), sentence: element('input'),
-    xAxis, lossSlot, lengthSlot, positionSlot: spare(), attentionSlot: spare(), stripSlot: spare(),
+    xAxis, lossSlot, lengthSlot, positionSlot, attentionSlot: spare(), stripSlot: spare(), positionsWhen: 'when training ends and on pause',
   });
   figures.loss(runs, state);
   figures.lengths(runs, state);
   summary.textContent = describeRun(figures.summaryInputs(runs, state), {
     metric: isLanguageTask(state.task) ? 'loss' : 'accuracy', dPos: settings.dPos, d: settings.d,
   });
-  return { update() {}, figure: figures.charts.loss, figures, state, note, summary };
+  return { update() {}, figure: figures.charts.loss, figures, state, note, summary, positionSlot };
 }
