@@ -92,17 +92,21 @@ const mean = (g, k) => g.records.reduce((a, r) => a + r.heldOut[k], 0) / g.recor
 const growthMean = (g) => mean(g, 8) - mean(g, 1);
 
 // A control table's rows: each control against its scheme's plain run in the reference table, at
-// 1× and 8×, paired by seed and held-out unit (the two tables share the held-out windows).
+// 1× and 8×, paired by seed and held-out unit (the two tables share the held-out windows). An
+// additive control is also set against plain concatenation: the lead it tries to explain.
 function controlComparisons(groups, t) {
   const lowerIsBetter = t.metric === 'loss';
   const out = [];
-  for (const g of groups.filter((x) => x.variant !== 'none')) {
-    const plain = groups.find((x) => x.scheme === g.scheme && x.variant === 'none');
-    if (!plain) continue;
+  const against = (g, plain) => {
     for (const k of [1, MULTIPLES.at(-1)]) {
       const [x, y] = [runSetAt(g, k, plain), runSetAt(plain, k, g)];
       if (x && y) out.push(`- ${comparisonSentence(pairedDifference(x, y), { names: [runLabel(g), runLabel(plain)], what: `held-out ${t.metric} at ${k}×`, lowerIsBetter, digits: 2 })}`);
     }
+  };
+  const plainOf = (scheme) => groups.find((x) => x.scheme === scheme && x.variant === 'none');
+  for (const g of groups.filter((x) => x.variant !== 'none')) {
+    if (plainOf(g.scheme)) against(g, plainOf(g.scheme));
+    if (g.scheme === 'additive' && plainOf('concatenated')) against(g, plainOf('concatenated'));
   }
   return out.join('\n') || `- No control shares a seed with its reference run yet.`;
 }
