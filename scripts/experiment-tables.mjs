@@ -49,6 +49,18 @@ export const TABLES = {
     variants: [T5_OLD],
     check: 'rotary',
   },
+  // The larger book run (issue 24, item 7): do the gaps grow as the models learn more
+  // position-dependent structure? Twice the tiny run's T, four times its width, twice its depth,
+  // trained natively on both cores (the bits depend on the thread count, recorded in the config);
+  // lr 2e-3 descended fastest of 1e-3, 2e-3 and 4e-3 over a 300-step pilot of rotary.
+  'book-large': {
+    task: 'book', engine: 'native', metric: 'loss', steps: 2000, threads: 2,
+    model: { layers: 4, d: 128, heads: 4, context: 64 }, dPos: 32,
+    train: { B: 16, lr: 2e-3 },
+    windows: 64, schemes: SCHEMES, seeds: [1, 2, 3],
+    variants: [],
+    check: 'rotary',
+  },
   // Copy at a size every scheme learns to ≥ 0.95 at T (see docs/EXPERIMENTS.md): items ⌊L/2⌋ at
   // length L, accuracy over fresh examples; each unit is one batch of its own seed.
   copy: {

@@ -145,11 +145,28 @@ async function trainWords(t, run, seed, { retrain }) {
   return { model: lab.loadModel(fs.readFileSync(file)), trainLoss: null, loggedLoss: lastLoggedLoss(result.log) };
 }
 
+// One character-level run with the native trainer on the book (the book-large table): the same
+// text, split and vocabulary as the wasm runs (model/tasks.hpp), `threads` threads per model.
+async function trainBookNative(t, run, seed) {
+  const scratch = path.join(ROOT, 'build-data/experiments');
+  fs.mkdirSync(scratch, { recursive: true });
+  const file = path.join(scratch, `book-${run.scheme}-${run.variant}-seed${seed}-${t.steps}.safetensors`);
+  const { layers, d, heads, context } = t.model;
+  const args = ['--task', 'text', '--text', 'data/moby-dick.txt', '--scheme', run.scheme,
+    '--d', d, '--layers', layers, '--heads', heads, '--context', context,
+    ...(run.scheme === 'concatenated' ? ['--dpos', t.dPos] : []),
+    '--batch', t.train.B, '--steps', t.steps, '--lr', t.train.lr, '--seed', seed, '--data-seed', seed,
+    '--log-every', Math.max(1, Math.floor(t.steps / 5)), '--threads', t.threads, '--out', file].map(String);
+  const result = await trainNative(args);
+  return { model: lab.loadModel(fs.readFileSync(file)), task: taskFor(t), trainLoss: null, loggedLoss: lastLoggedLoss(result.log) };
+}
+
 let wordIds = null;
 async function runOne(table, run, seed, { retrain = false } = {}) {
   const t = tableOf(table);
   const started = performance.now();
-  const trained = t.engine === 'native' ? await trainWords(t, run, seed, { retrain }) : trainWasm(t, run, seed);
+  const trained = t.engine === 'wasm' ? trainWasm(t, run, seed)
+    : t.task === 'book' ? await trainBookNative(t, run, seed) : await trainWords(t, run, seed, { retrain });
   const { model } = trained;
   const T = t.model.context;
   const variants = run.scheme === 'rotary' && run.variant === 'none' ? [null, ...ROPE_SCALINGS] : [null];
@@ -167,7 +184,8 @@ async function runOne(table, run, seed, { retrain = false } = {}) {
     const evaluation = t.task === 'copy' ? syntheticEvaluation(model, trained.task, t, rope) : textEvaluation(model, ids, starts, T, rope);
     return {
       task: t.task, scheme: run.scheme, variant: rope ?? run.variant, seed,
-      config: { ...model.config, ...t.train, steps: t.steps, windows: t.windows, ...(t.unitRows ? { unitRows: t.unitRows } : {}) },
+      config: { ...model.config, ...t.train, steps: t.steps, windows: t.windows, ...(t.unitRows ? { unitRows: t.unitRows } : {}),
+        ...(t.threads ? { threads: t.threads } : {}) },
       steps: t.steps, metric: t.metric, ...evaluation, trainLoss: trained.trainLoss, build: BUILD,
     };
   });
@@ -217,7 +235,7 @@ const names = rest.filter((a, i) => !a.startsWith('--') && !rest[i - 1]?.startsW
 if (command === 'run') {
   const table = names[0];
   if (!TABLES[table]) throw new RangeError(`table must be one of ${Object.keys(TABLES).join(', ')}`);
-  const seeds = value('--seeds', SEEDS.join(',')).split(',').map(Number);
+  const seeds = value('--seeds', (TABLES[table].seeds ?? SEEDS).join(',')).split(',').map(Number);
   const runs = tableRuns(table, value('--schemes', runNames(table).join(',')).split(','));
   const done = new Set(readStore(table).records.map(key));
   for (const seed of seeds) {
