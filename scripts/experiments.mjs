@@ -59,6 +59,8 @@ function textEvaluation(model, ids, starts, T, rope) {
   for (const k of MULTIPLES) {
     const L = k * T;
     if (model.config.scheme === 'learned' && L > T) continue;
+    // s = k, the multiple scored: tokenLosses below runs 8T + 1 ids (the last one only a target),
+    // which the core's s = max(1, n / T) would read as a factor a little over 8.
     const options = rope && L > T ? { ropeScaling: { type: rope, factor: k } } : {};
     const position = new Float64Array(L);
     const rows = span / L;
@@ -87,7 +89,7 @@ function syntheticEvaluation(model, task, t, rope) {
   const T = t.model.context;
   const heldOut = {}; const byWindow = {};
   for (const k of MULTIPLES) {
-    const options = rope && k > 1 ? { ropeScaling: { type: rope, factor: k } } : {};
+    const options = rope && k > 1 ? { ropeScaling: { type: rope } } : {};
     if (model.config.scheme === 'learned' && k > 1) continue;
     byWindow[k] = Array.from({ length: t.windows }, (_, w) =>
       model.evaluate(task, { lengths: [k * T], B: t.unitRows, batches: 1, seed: w + 1, ...options })[0].accuracy);

@@ -64,7 +64,7 @@ function lengthLosses(file) {
     if (model.config.scheme === 'learned' && length > T) continue;
     const variants = ['none', ...(model.config.scheme === 'rotary' && length > T ? SCALINGS : [])];
     for (const rope of variants) {
-      const options = rope === 'none' ? {} : { ropeScaling: { type: rope, factor: length / T } };
+      const options = rope === 'none' ? {} : { ropeScaling: { type: rope } };
       const batches = TARGETS / (B * length);
       let sum = 0;
       for (let k = 0; k < batches; k++) {

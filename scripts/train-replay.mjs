@@ -41,7 +41,7 @@ for (const scheme of state.schemes) {
   const curves = { none: model.evaluate(task, { lengths, ...EVAL_BATCHES }).map((r) => round(r.loss)) };
   if (scheme === 'rotary') {
     for (const type of ROPE_SCALINGS) {
-      curves[type] = lengths.map((L) => round(model.evaluate(task, { lengths: [L], ...EVAL_BATCHES, ropeScaling: { type, factor: L / T } })[0].loss));
+      curves[type] = lengths.map((L) => round(model.evaluate(task, { lengths: [L], ...EVAL_BATCHES, ropeScaling: { type } })[0].loss));
     }
   }
   runs.push({ scheme, losses, heldout: held, curves });

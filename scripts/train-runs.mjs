@@ -45,7 +45,7 @@ for (const scheme of schemes) {
     };
     if (scheme === 'rotary') {
       for (const type of ROPE_SCALINGS.filter((t) => t !== 'none')) {
-        row.curves[type] = lengths.map((L) => model.evaluate(task, { lengths: [L], ...EVAL, ropeScaling: { type, factor: Math.max(1, L / T) } })[0][metric]);
+        row.curves[type] = lengths.map((L) => model.evaluate(task, { lengths: [L], ...EVAL, ropeScaling: { type } })[0][metric]);
       }
     }
     (results[scheme] ??= []).push(row);

@@ -356,6 +356,7 @@ export interface ModelLimits {
 /** Rotary models at evaluation: position interpolation, NTK-aware or YaRN with factor s. */
 export interface RopeScaling {
   type: RopeScalingType;
+  /** s, from 1 to 1024; left out: max(1, length / context) at each evaluated length. */
   factor?: number;
 }
 

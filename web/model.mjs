@@ -527,12 +527,13 @@ function align8(address) {
   return (address + 7) & ~7;
 }
 
-// { type, factor } → [type, factor] for the core, which checks the type's name; undefined → none.
+// { type, factor } → [type, factor] for the core, which checks the type's name and the factor's
+// range; undefined → none. factor left out: the core's s = max(1, length / context) at each length.
 function ropeScaling(value) {
-  if (value === undefined) return ['none', 1];
+  if (value === undefined) return ['none', undefined];
   checkOptions('ropeScaling', value, ['type', 'factor']);
   if (typeof value.type !== 'string') throw new TypeError('ropeScaling.type must be a string');
-  return [value.type, checkFinite('ropeScaling.factor', value.factor ?? 1)];
+  return [value.type, value.factor === undefined ? undefined : checkFinite('ropeScaling.factor', value.factor)];
 }
 
 // inspect's map: layer·heads + head for options.layer/options.head, −1 (every map) when neither.

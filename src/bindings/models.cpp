@@ -43,12 +43,13 @@ std::uint64_t model_bytes(const model::ModelConfig& cfg) {
     return 4 * std::uint64_t{4} * model::parameter_count(cfg);  // parameters, gradients, m, v
 }
 
-// rope: a kRopeScalingNames name. nullptr, or the message naming ropeScaling.type (then the
-// caller returns it).
-std::string eval_options(const std::string& rope, double factor, model::EvalOptions& eval) {
+// rope: a kRopeScalingNames name; factor: a number (checked finite by the JS API), or undefined
+// for s = max(1, length / context) at each evaluated length. "", or the message naming
+// ropeScaling.type (then the caller returns it).
+std::string eval_options(const std::string& rope, const emscripten::val& factor, model::EvalOptions& eval) {
     if (!posenc::enum_from_name(posenc::kRopeScalingNames, rope, eval.rope))
         return posenc::one_of("ropeScaling.type", posenc::kRopeScalingNames, rope);
-    eval.factor = factor;
+    eval.factor = factor.isUndefined() ? model::kFactorFromLength : factor.as<double>();
     return {};
 }
 
@@ -160,7 +161,7 @@ public:
 
     // out: one double, the loss.
     std::string loss(std::uintptr_t tokens, std::size_t count, std::size_t B, std::size_t T, std::uintptr_t mask,
-                     std::size_t mask_count, const std::string& rope, double factor, std::uintptr_t out) {
+                     std::size_t mask_count, const std::string& rope, const emscripten::val& factor, std::uintptr_t out) {
         model::EvalOptions eval;
         if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         if (const char* e = model::validate(model_->config(), eval)) return e;
@@ -201,7 +202,7 @@ public:
     // For each length at `lengths` (count doubles): loss, token accuracy and exact accuracy over
     // `batches` held-out batches of B rows (model::evaluate). out: 3 doubles per length.
     std::string evaluate(TrainingTask& task, std::size_t B, std::size_t batches, double seed, std::uintptr_t lengths,
-                         std::size_t count, const std::string& rope, double factor, std::uintptr_t out) {
+                         std::size_t count, const std::string& rope, const emscripten::val& factor, std::uintptr_t out) {
         model::EvalOptions eval;
         if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         if (count < 1 || count > model::kMaxEvalLengths) {
@@ -244,7 +245,7 @@ public:
     }
 
     // out: L·h·n·n floats (attention) or n·V floats (logits).
-    std::string attention(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, std::uintptr_t out) {
+    std::string attention(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor, std::uintptr_t out) {
         model::EvalOptions eval;
         if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
         model_->attention(ids(tokens), n, heap(out), eval);
@@ -252,7 +253,7 @@ public:
     }
     // map: layer·h + head, or −1 for every map; attention_out: n·n or L·h·n·n floats, or 0 for
     // none (tokenLosses); surprise_out: n − 1 floats (Transformer::inspect).
-    std::string inspect(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, int map,
+    std::string inspect(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor, int map,
                         std::uintptr_t attention_out, std::uintptr_t surprise_out) {
         model::EvalOptions eval;
         if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
@@ -262,7 +263,7 @@ public:
         model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen);
         return {};
     }
-    std::string logits(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor, std::uintptr_t out) {
+    std::string logits(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor, std::uintptr_t out) {
         model::EvalOptions eval;
         if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
         model_->logits(ids(tokens), n, heap(out), eval);
@@ -308,7 +309,7 @@ private:
 
     // One sequence's evaluation options from JS (a RoPE scaling's name and factor), then the ids
     // checked for them: "" or what is wrong.
-    std::string sequence_eval(std::uintptr_t tokens, std::size_t n, const std::string& rope, double factor,
+    std::string sequence_eval(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor,
                               model::EvalOptions& eval) const {
         if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         if (const char* e = check_sequence(tokens, n, eval)) return e;

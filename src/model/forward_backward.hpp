@@ -10,6 +10,7 @@
 // Training passes store every layer's activations (slot l); evaluation passes reuse slot 0.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -30,10 +31,22 @@ namespace posenc::model {
 
 // Evaluation-time context extension for rotary models (docs/ARCHITECTURE.md, "Longer contexts at evaluation"; the
 // JS contract): factor s, RoPE frequencies per head from rope_frequencies with d_h for d.
+// kFactorFromLength: s follows each evaluated length n, max(1, n / context), the explorer's
+// scaleFactor rule (rope_scale_factor); the one home of that rule for every evaluation caller.
+inline constexpr double kFactorFromLength = 0.0;
 struct EvalOptions {
     RopeScaling rope = RopeScaling::none;
     double factor = 1.0;
 };
+
+// s for a pass over n positions. Derived as context · max(1, n / context) / context, the value a
+// caller passing max(1, n / context) itself gets, so both give the same bits.
+// Plain RoPE (rope none) ignores s: 1, so its tables and inspect's rows stay valid as n grows.
+inline double resolved_factor(const EvalOptions& eval, std::size_t context, std::size_t n) {
+    if (eval.rope == RopeScaling::none) return 1.0;
+    if (eval.factor != kFactorFromLength) return eval.factor;
+    return std::max(1.0, static_cast<double>(n) / static_cast<double>(context));
+}
 
 // Float counts of every activation buffer for a pass over (B, T); total() is what the workspace
 // limit bounds. Computed in 64 bits: the products exceed a 32-bit size_t for absurd shapes.
@@ -125,19 +138,20 @@ void prepare(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training
     }
     double qk = 1.0;
     if (cfg.scheme == Scheme::rotary) {
+        const double factor = resolved_factor(eval, cfg.context, T);
         RopeScalingConfig rope;
         rope.kind = eval.rope;
         rope.trained_length = static_cast<double>(cfg.context);
-        rope.eval_length = static_cast<double>(cfg.context) * eval.factor;
+        rope.eval_length = static_cast<double>(cfg.context) * factor;
         if (eval.rope == RopeScaling::yarn) qk = yarn_qk_factor(rope_scale_factor(rope));
-        const bool same = ws.rope_options.rope == eval.rope && ws.rope_options.factor == eval.factor;
+        const bool same = ws.rope_options.rope == eval.rope && ws.rope_options.factor == factor;
         if (!same || ws.rope_rows < T) {
             if (ws.omega.size() < dh / 2) ws.omega.resize(dh / 2);
             rope_frequencies(dh, cfg.base, rope, ws.omega.data());
             grow(ws.rope_table, std::uint64_t{T} * dh);
             sin_cos_table(ws.omega.data(), dh / 2, T, ws.rope_table.data());
             ws.rope_rows = T;
-            ws.rope_options = eval;
+            ws.rope_options = {eval.rope, factor};
         }
     }
     ws.scale = static_cast<Real>(qk * qk / std::sqrt(static_cast<double>(dh)));

@@ -210,6 +210,32 @@ for (const simd of [true, false]) {
       m.dispose();
     });
 
+    it('ropeScaling without a factor takes s = max(1, length / context) at each length, the bits of that factor given', () => {
+      const m = lab.createModel(config('rotary'));
+      const T = m.config.context;
+      const ids = (n) => Array.from({ length: n }, (_, i) => 2 + ((i * 7) % 10));
+      const task = lab.createTask({ kind: 'copy', symbols: 10 });
+      for (const type of ['pi', 'ntk', 'yarn']) {
+        for (const n of [T - 3, T, 2 * T + 5, 3 * T]) {
+          const given = { ropeScaling: { type, factor: Math.max(1, n / T) } };
+          assert.deepEqual(m.logits(ids(n), n, { ropeScaling: { type } }), m.logits(ids(n), n, given), `${type} logits at ${n}`);
+          assert.deepEqual(m.tokenLosses(ids(n), n, { ropeScaling: { type } }), m.tokenLosses(ids(n), n, given), `${type} losses at ${n}`);
+        }
+        // One call over several lengths: each its own s (a single factor would give one of them).
+        const lengths = [T, 2 * T, 4 * T];
+        const derived = m.evaluate(task, { lengths, B: 2, batches: 1, ropeScaling: { type } });
+        lengths.forEach((L, i) => assert.deepEqual(derived[i],
+          m.evaluate(task, { lengths: [L], B: 2, batches: 1, ropeScaling: { type, factor: L / T } })[0], `${type} evaluate at ${L}`));
+        // inspect keeps rows between calls: growing n past T changes s, so no row may be reused.
+        m.inspect(ids(2 * T), 2 * T, { ropeScaling: { type } });
+        const grown = m.inspect(ids(3 * T), 3 * T, { ropeScaling: { type } });
+        m.inspect(ids(T - 1), T - 1);
+        assert.deepEqual(grown, m.inspect(ids(3 * T), 3 * T, { ropeScaling: { type, factor: 3 } }), `${type} inspect after a shorter call`);
+      }
+      task.dispose();
+      m.dispose();
+    });
+
     it('100 create/dispose cycles and 1,000 steps leave the heap where it was', () => {
       const { tokens, mask } = copyBatch(8, 8, 11);
       const warm = lab.createModel(config('t5'));

@@ -22,7 +22,7 @@ export function lengthCurves(model, task, T, multiples) {
   if (model.config.scheme === 'rotary') {
     for (const type of ROPE_SCALINGS) {
       curves[type] = all.map((length) =>
-        model.evaluate(task, { lengths: [length], ...EVAL, ropeScaling: { type, factor: Math.max(1, length / T) } })[0]);
+        model.evaluate(task, { lengths: [length], ...EVAL, ropeScaling: { type } })[0]);
     }
   }
   return curves;
