@@ -4,10 +4,11 @@
 import { DEFAULTS, SIZES, dPosFor } from '../dist/train/config.js';
 import { ROPE_SCALING, SCHEME_TABLE } from '../dist/scheme-table.mjs';
 import { SHIPPED } from './train-models.mjs';
+import { PLAIN, RESULT_MULTIPLES, RESULT_SCHEMES } from '../web/pipeline/records.js';
 
-export const SCHEMES = ['nope', 'additive', 'learned', 'concatenated', 'rotary', 'alibi', 't5'];
-// Every record holds these multiples of T (the issue's heldOut keys); byPosition the largest.
-export const MULTIPLES = [1, 2, 4, 8];
+export { PLAIN };
+export const SCHEMES = RESULT_SCHEMES;
+export const MULTIPLES = RESULT_MULTIPLES;
 // The RoPE extensions' scaling types, the core's names after 'none' (plain RoPE).
 export const ROPE_SCALINGS = SCHEME_TABLE.ropeScalings.filter((type) => type !== ROPE_SCALING.none);
 export const SEEDS = [1, 2, 3, 4, 5];
@@ -102,7 +103,7 @@ export const runNames = (table) => [...TABLES[table].schemes, ...TABLES[table].v
 /** The runs of a table among `names`: { scheme, variant, config } for each plain scheme and trained variant. */
 export function tableRuns(table, names = runNames(table)) {
   const t = TABLES[table];
-  const plain = names.filter((s) => t.schemes.includes(s)).map((scheme) => ({ scheme, variant: 'none', config: {} }));
+  const plain = names.filter((s) => t.schemes.includes(s)).map((scheme) => ({ scheme, variant: PLAIN, config: {} }));
   const variants = t.variants.filter((v) => names.includes(v.name))
     .map((v) => ({ scheme: v.scheme, variant: v.name, config: v.config }));
   return [...plain, ...variants];

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../web/pipeline/intervals.js';
-import { MULTIPLES, ROPE_SCALINGS, SCHEMES, TABLES } from './experiment-tables.mjs';
+import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, TABLES } from './experiment-tables.mjs';
 import { groupRuns, runLabel as label, runSetAt, growthSet } from '../web/panels/results-data.js';
 import { SCHEME_LABELS } from '../dist/posenc.mjs';
 
@@ -59,14 +59,14 @@ function positionTable(groups, t) {
 // The paired comparisons the text makes: adjacent ranks at 1× and 8×, growth, and the named pairs.
 function comparisons(groups, t) {
   const lowerIsBetter = t.metric === 'loss';
-  const find = (scheme, variant = 'none') => groups.find((g) => g.scheme === scheme && g.variant === variant);
+  const find = (scheme, variant = PLAIN) => groups.find((g) => g.scheme === scheme && g.variant === variant);
   const sentence = (a, b, k, what) => {
     const [x, y] = [runSetAt(a, k, b), runSetAt(b, k, a)];
     if (!x || !y) return null;
     return comparisonSentence(pairedDifference(x, y), { names: [runLabel(a), runLabel(b)], what, lowerIsBetter, digits: 2 });
   };
   const out = [];
-  const plain = groups.filter((g) => g.variant === 'none');
+  const plain = groups.filter((g) => g.variant === PLAIN);
   for (const k of [1, MULTIPLES.at(-1)]) {
     const ranked = plain.filter((g) => g.records.every((r) => Number.isFinite(r.heldOut[k])))
       .sort((a, b) => (lowerIsBetter ? 1 : -1) * (mean(a, k) - mean(b, k)));
@@ -103,8 +103,8 @@ function controlComparisons(groups, t) {
       if (x && y) out.push(`- ${comparisonSentence(pairedDifference(x, y), { names: [runLabel(g), runLabel(plain)], what: `held-out ${t.metric} at ${k}×`, lowerIsBetter, digits: 2 })}`);
     }
   };
-  const plainOf = (scheme) => groups.find((x) => x.scheme === scheme && x.variant === 'none');
-  for (const g of groups.filter((x) => x.variant !== 'none')) {
+  const plainOf = (scheme) => groups.find((x) => x.scheme === scheme && x.variant === PLAIN);
+  for (const g of groups.filter((x) => x.variant !== PLAIN)) {
     if (plainOf(g.scheme)) against(g, plainOf(g.scheme));
     if (g.scheme === 'additive' && plainOf('concatenated')) against(g, plainOf('concatenated'));
   }
@@ -118,7 +118,7 @@ function section(name, store, stores) {
   if (!own.length) return `No records yet: \`node scripts/experiments.mjs run ${name}\`.`;
   // The reference table's plain runs of the schemes this table varies, first.
   const reference = t.reference ? groupRuns(stores[t.reference]?.records ?? [])
-    .filter((g) => g.variant === 'none' && own.some((o) => o.scheme === g.scheme)) : [];
+    .filter((g) => g.variant === PLAIN && own.some((o) => o.scheme === g.scheme)) : [];
   const groups = [...reference, ...own];
   const seeds = [...new Set(store.records.map((r) => r.seed))].sort((a, b) => a - b);
   // Training runs only: the rotary scalings are evaluations of the plain run, written beside it.

@@ -22,7 +22,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MULTIPLES, ROPE_SCALINGS, SCHEMES, SEEDS, TABLES, runNames, tableRuns } from './experiment-tables.mjs';
+import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, SEEDS, TABLES, runNames, tableRuns } from './experiment-tables.mjs';
 import { SHIPPED, train as trainNative, trainerArgs } from './train-models.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -128,7 +128,7 @@ function shippedRun(t, run, seed) {
   const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'data/models/manifest.json'), 'utf8'));
   const entry = manifest.models.find((m) => m.scheme === run.scheme);
   const file = path.join(ROOT, 'data/models', `${run.scheme}.safetensors`);
-  const same = entry && seed === SHIPPED.seed && run.variant === 'none' && t.steps === manifest.training.steps && fs.existsSync(file)
+  const same = entry && seed === SHIPPED.seed && run.variant === PLAIN && t.steps === manifest.training.steps && fs.existsSync(file)
     && crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex') === entry.sha256;
   return same ? file : null;
 }
@@ -171,7 +171,7 @@ async function runOne(table, run, seed, { retrain = false } = {}) {
     : t.task === 'book' ? await trainBookNative(t, run, seed) : await trainWords(t, run, seed, { retrain });
   const { model } = trained;
   const T = t.model.context;
-  const variants = run.scheme === 'rotary' && run.variant === 'none' ? [null, ...ROPE_SCALINGS] : [null];
+  const variants = run.scheme === 'rotary' && run.variant === PLAIN ? [null, ...ROPE_SCALINGS] : [null];
   let ids; let starts;
   if (t.task === 'book') {
     ids = trained.task.encode(fs.readFileSync(path.join(ROOT, 'data/moby-dick.txt'), 'utf8'));
@@ -201,7 +201,7 @@ async function runOne(table, run, seed, { retrain = false } = {}) {
 // ---- the store ------------------------------------------------------------------------------
 
 const key = (r) => `${r.scheme}|${r.variant}|${r.seed}`;
-const order = (r) => [SCHEMES.indexOf(r.scheme), r.variant === 'none' ? '' : r.variant, r.seed];
+const order = (r) => [SCHEMES.indexOf(r.scheme), r.variant === PLAIN ? '' : r.variant, r.seed];
 function sortRecords(records) {
   return records.sort((a, b) => {
     const [x, y] = [order(a), order(b)];
@@ -246,7 +246,7 @@ if (command === 'run') {
       const records = await runOne(table, run, seed);
       addRecords(table, records);
       const r = records[0];
-      console.log(`${table} ${run.scheme}${run.variant === 'none' ? '' : ` (${run.variant})`} seed ${seed}: ` +
+      console.log(`${table} ${run.scheme}${run.variant === PLAIN ? '' : ` (${run.variant})`} seed ${seed}: ` +
         `${MULTIPLES.map((k) => `${k}× ${r.heldOut[k]?.toFixed(4) ?? '—'}`).join(', ')}; ${r.timing.wallSeconds} s${r.timing.reusedShipped ? ' (shipped model, evaluation only)' : ''}`);
     }
   }

@@ -15,7 +15,8 @@
 // and dist/ (./scripts/build): the lengths and the pollution are measured with the wasm core.
 import fs from 'node:fs';
 import path from 'node:path';
-import { MULTIPLES, RUNS, SCHEMES, SHIPPED, pool, saveRun, train, trainerArgs } from './train-models.mjs';
+import { RUNS, SCHEMES, SHIPPED, pool, saveRun, train, trainerArgs } from './train-models.mjs';
+import { PLAIN, RESULT_MULTIPLES as MULTIPLES } from '../web/pipeline/records.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const TEXT = path.join(ROOT, 'build-data/words-train.txt');
@@ -62,9 +63,9 @@ function lengthLosses(file) {
   const evals = [];
   for (const length of lengths) {
     if (model.config.scheme === 'learned' && length > T) continue;
-    const variants = ['none', ...(model.config.scheme === 'rotary' && length > T ? SCALINGS : [])];
+    const variants = [ROPE_SCALING.none, ...(model.config.scheme === 'rotary' && length > T ? SCALINGS : [])];
     for (const rope of variants) {
-      const options = rope === 'none' ? {} : { ropeScaling: { type: rope } };
+      const options = rope === ROPE_SCALING.none ? {} : { ropeScaling: { type: rope } };
       const batches = TARGETS / (B * length);
       let sum = 0;
       for (let k = 0; k < batches; k++) {
@@ -99,13 +100,13 @@ function summary(values) {
 function perplexities(scheme, variant) {
   return lengths.map((length) => {
     const found = runs.filter((r) => r.scheme === scheme).map((r) => r.evals.find((e) => e.length === length &&
-      e.rope === (length === T ? 'none' : variant)));
+      e.rope === (length === T ? ROPE_SCALING.none : variant)));
     return summary(found.filter(Boolean).map((e) => Math.exp(e.loss)));
   });
 }
 
 const rows = SCHEMES.flatMap((scheme) => [
-  { scheme, variant: 'none', perplexity: perplexities(scheme, 'none') },
+  { scheme, variant: PLAIN, perplexity: perplexities(scheme, ROPE_SCALING.none) },
   ...(scheme === 'rotary' ? SCALINGS.map((variant) => ({ scheme, variant, perplexity: perplexities(scheme, variant) })) : []),
 ]);
 
@@ -182,6 +183,6 @@ async function pollution() {
 function markdown({ lengths: L, rows: R, seeds: S }) {
   const cell = (s) => (s ? `${s.mean.toFixed(1)}${s.spread === null ? '' : ` ± ${s.spread.toFixed(1)}`}` : '—');
   const head = `| scheme | ${L.map((l) => `${l} (${l / T}T)`).join(' | ')} |\n|---|${L.map(() => '---:').join('|')}|`;
-  const body = R.map((r) => `| ${r.scheme}${r.variant === 'none' ? '' : ` + ${r.variant}`} | ${r.perplexity.map(cell).join(' | ')} |`);
+  const body = R.map((r) => `| ${r.scheme}${r.variant === PLAIN ? '' : ` + ${r.variant}`} | ${r.perplexity.map(cell).join(' | ')} |`);
   return `Held-out perplexity, mean ± sample std over seeds ${S.join(', ')}:\n\n${head}\n${body.join('\n')}`;
 }

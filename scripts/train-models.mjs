@@ -51,9 +51,8 @@ export const SHIPPED = Object.freeze({
 // The reduced check run by the test suite: committed texts only (the book trains, the held-out
 // text evaluates), one scheme, a few steps.
 export const QUICK = Object.freeze({ scheme: 'rotary', steps: 6, text: 'data/moby-dick.txt' });
-// The evaluation lengths of scripts/model-results.mjs (multiples of T), and where each finished
-// run's record (scheme, seed, steps, held-out loss, time) is kept for it.
-export const MULTIPLES = [1, 2, 4, 8];
+// Where each finished run's record (scheme, seed, steps, held-out loss, time) is kept for
+// scripts/model-results.mjs.
 export const RUNS = 'build-data/model-runs';
 
 function fail(message) {

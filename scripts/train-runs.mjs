@@ -9,6 +9,7 @@
 // Needs dist/ (./scripts/build).
 import { readFile } from 'node:fs/promises';
 import { ROPE_SCALINGS, load } from '../dist/posenc.mjs';
+import { ROPE_SCALING } from '../dist/scheme-table.mjs';
 import { DEFAULTS, EVAL_BATCHES as EVAL, MULTIPLES, SIZES, dPosFor } from '../dist/train/config.js';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, arg, i, all) => {
@@ -41,10 +42,10 @@ for (const scheme of schemes) {
       train: losses.slice(-10).reduce((a, b) => a + b, 0) / 10,
       heldout: model.evaluate(task, { lengths: [T], ...EVAL })[0][metric],
       stepsPerSecond: state.steps / seconds,
-      curves: { none: model.evaluate(task, { lengths, ...EVAL }).map((r) => r[metric]) },
+      curves: { [ROPE_SCALING.none]: model.evaluate(task, { lengths, ...EVAL }).map((r) => r[metric]) },
     };
     if (scheme === 'rotary') {
-      for (const type of ROPE_SCALINGS.filter((t) => t !== 'none')) {
+      for (const type of ROPE_SCALINGS.filter((t) => t !== ROPE_SCALING.none)) {
         row.curves[type] = lengths.map((L) => model.evaluate(task, { lengths: [L], ...EVAL, ropeScaling: { type } })[0][metric]);
       }
     }
@@ -72,7 +73,7 @@ console.log(`\n| held-out ${metric} at | ${MULTIPLES.map((k) => `${k}× (${k * T
 console.log(`|---|${MULTIPLES.map(() => '---').join('|')}|`);
 for (const [scheme, rows] of Object.entries(results)) {
   for (const variant of Object.keys(rows[0].curves)) {
-    const name = variant === 'none' ? scheme : `${scheme} + ${variant.toUpperCase()}`;
+    const name = variant === ROPE_SCALING.none ? scheme : `${scheme} + ${variant.toUpperCase()}`;
     console.log(`| ${name} | ${MULTIPLES.map((_, i) => stats(rows.map((r) => r.curves[variant][i]))).join(' | ')} |`);
   }
 }

@@ -8,6 +8,7 @@ import { LIMITS, ROPE_SCALINGS, SCHEME_ROPE_SCALING, load } from '../../dist/pos
 import { SCHEME_TABLE } from '../../dist/scheme-table.mjs';
 import { LIMITS as TRAIN_LIMITS, TRAIN_SCHEMES, readTrainHash } from '../../dist/train/config.js';
 import { parseField } from '../../dist/pipeline/state.js';
+import { PLAIN, RESULT_SCHEMES } from '../../dist/pipeline/records.js';
 
 const listed = (names) => names.map((n) => `'${n}'`).join(', ');
 
@@ -68,6 +69,13 @@ describe('names across the boundary', () => {
     assert.deepEqual([...lab.modelLimits.syntheticKinds], [...SCHEME_TABLE.syntheticKinds]);  // the generated SyntheticKind's
     for (const kind of lab.modelLimits.syntheticKinds) lab.createTask({ kind, symbols: 4 }).dispose?.();
     assert.throws(() => lab.createTask({ kind: 'shuffle' }), { name: 'RangeError', message: /^kind must be one of 'text', 'copy', 'reverse', 'sort'/ });
+  });
+
+  it('the results store lists every trainable scheme once, in its own order; a plain run is not a RoPE scaling', () => {
+    assert.deepEqual([...RESULT_SCHEMES].sort(), [...SCHEME_TABLE.trainable].sort());
+    assert.equal(new Set(RESULT_SCHEMES).size, RESULT_SCHEMES.length);
+    assert.equal(RESULT_SCHEMES[0], 'nope'); // no position first, then absolute, then relative
+    assert.ok(!ROPE_SCALINGS.slice(1).includes(PLAIN), 'a plain record is not named like an extension');
   });
 
   it('the page takes its trainable schemes, lr range and α limit from the core’s table, not restated', () => {

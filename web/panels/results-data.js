@@ -9,10 +9,9 @@
 //          length the model cannot run (a learned table past T).
 import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../pipeline/intervals.js';
 import { POSITION_BIN, binPositions } from '../pipeline/positions.js';
+import { PLAIN, RESULT_MULTIPLES as MULTIPLES, RESULT_SCHEMES } from '../pipeline/records.js';
 
-const SCHEME_ORDER = ['nope', 'additive', 'learned', 'concatenated', 'rotary', 'alibi', 't5'];
 const VARIANTS = { pi: 'PI', ntk: 'NTK', yarn: 'YaRN' };
-export const MULTIPLES = [1, 2, 4, 8];
 
 /** Records grouped by scheme and variant, seeds ascending; plain runs first, schemes in order. */
 export function groupRuns(records) {
@@ -22,7 +21,7 @@ export function groupRuns(records) {
     if (!groups.has(id)) groups.set(id, { scheme: r.scheme, variant: r.variant, records: [] });
     groups.get(id).records.push(r);
   }
-  const rank = (g) => SCHEME_ORDER.indexOf(g.scheme) * 10 + (g.variant === 'none' ? 0 : 1);
+  const rank = (g) => RESULT_SCHEMES.indexOf(g.scheme) * 10 + (g.variant === PLAIN ? 0 : 1);
   return [...groups.values()].map((g) => ({ ...g, records: g.records.sort((a, b) => a.seed - b.seed) }))
     .sort((a, b) => rank(a) - rank(b) || (a.variant < b.variant ? -1 : 1));
 }
@@ -30,7 +29,7 @@ export function groupRuns(records) {
 /** A group's name: the scheme's label plus its variant ("Rotary + PI", "T5 bias (t5max=128)"). */
 export function runLabel(group, labels = {}) {
   const name = labels[group.scheme] ?? group.scheme;
-  if (group.variant === 'none') return name;
+  if (group.variant === PLAIN) return name;
   return VARIANTS[group.variant] ? `${name} + ${VARIANTS[group.variant]}` : `${name} (${group.variant})`;
 }
 
@@ -95,7 +94,7 @@ const growthOf = (g) => {
 
 // The best two plain groups by `score` (lower first for losses), among groups with a score.
 function topTwo(groups, score, lowerIsBetter) {
-  return groups.filter((g) => g.variant === 'none' && Number.isFinite(score(g)))
+  return groups.filter((g) => g.variant === PLAIN && Number.isFinite(score(g)))
     .sort((a, b) => (lowerIsBetter ? 1 : -1) * (score(a) - score(b))).slice(0, 2);
 }
 
@@ -126,7 +125,7 @@ export function resultsSentences(store, labels) {
       `(${perplexity ? 'perplexity ' : ''}${digits(f(c.mean))}${interval}, ${seedsText(c.n)}).`);
     if (second) sentences.push(`Against the runner-up: ${compare(best, second, 1, `${measure} at T`)}`);
   }
-  const find = (scheme) => groups.find((g) => g.scheme === scheme && g.variant === 'none');
+  const find = (scheme) => groups.find((g) => g.scheme === scheme && g.variant === PLAIN);
   const [add, cat] = [find('additive'), find('concatenated')];
   if (add && cat) {
     sentences.push(`Adding against concatenating at equal width, at T: ${compare(add, cat, 1, `${measure} at T`)}`);
@@ -140,7 +139,7 @@ export function resultsSentences(store, labels) {
   }
   const [level, levelNext] = topTwo(groups, (g) => meanAt(g, 8), lowerIsBetter);
   if (level && levelNext) sentences.push(`Lowest${lowerIsBetter ? '' : ' error'} at 8T: ${compare(level, levelNext, 8, `${measure} at 8T`)}`);
-  const cannot = groups.filter((g) => g.variant === 'none' && g.records.some((r) => has(r, 1)) && !g.records.some((r) => has(r, 8)));
+  const cannot = groups.filter((g) => g.variant === PLAIN && g.records.some((r) => has(r, 1)) && !g.records.some((r) => has(r, 8)));
   if (cannot.length) sentences.push(`${cannot.map(name).join(', ')} cannot run past T.`);
   return sentences;
 }
@@ -151,6 +150,6 @@ export function resultsSentences(store, labels) {
  * bins' first positions), y, seeds }].
  */
 export function positionSeries(store, labels, { bin = POSITION_BIN } = {}) {
-  return groupRuns(store.records).filter((g) => g.variant === 'none' && g.records.every((r) => r.byPosition?.[8]))
+  return groupRuns(store.records).filter((g) => g.variant === PLAIN && g.records.every((r) => r.byPosition?.[8]))
     .map((g) => ({ scheme: g.scheme, name: runLabel(g, labels), ...binPositions(g.records.map((r) => r.byPosition[8]), bin), seeds: g.records.length }));
 }

@@ -1,14 +1,14 @@
 // A run's evaluations, shared by the Train section's workers (web/train/worker.js) and the
 // element's live Train panel (web/element/train-live.js): the held-out loss at the training length,
-// the length-generalisation curves (rotary: also with each RoPE scaling at s = L′/L) and the
+// the length-generalisation curves (rotary: also with each RoPE scaling at the core's s = L′/L) and the
 // held-out loss by position inside the longest windows. scripts/experiments.mjs spreads its
 // windows with windowStarts too. No import of the JS API: the element's live trainer, a file of
 // its own (posenc-train-live.mjs), bundles this module without one.
-import { SCHEME_TABLE } from '../scheme-table.mjs';
+import { ROPE_SCALING, SCHEME_TABLE } from '../scheme-table.mjs';
 import { EVAL_BATCHES as EVAL, POSITION_WINDOWS } from './config.js';
 
 // The core's scalings (generated into scheme-table.mjs) other than none.
-const ROPE_SCALINGS = SCHEME_TABLE.ropeScalings.filter((type) => type !== 'none');
+const ROPE_SCALINGS = SCHEME_TABLE.ropeScalings.filter((type) => type !== ROPE_SCALING.none);
 
 /** { loss, accuracy } over the held-out batches at length T. */
 export function heldoutAt(model, task, T) {
