@@ -76,7 +76,7 @@ export interface Limits {
   readonly maxTextLength: number;
   readonly maxBuckets: number;
   readonly maxT5Distance: number;
-  readonly maxLength: number;
+  /** 2^20: every context length (trainedLength, evalLength, ropeFrequencies') and a model's ropeScaling.factor. */
   readonly maxContextLength: number;
   readonly maxCompareBuckets: number;
   readonly maxDistance: number;
@@ -356,7 +356,7 @@ export interface ModelLimits {
 /** Rotary models at evaluation: position interpolation, NTK-aware or YaRN with factor s. */
 export interface RopeScaling {
   type: RopeScalingType;
-  /** s, from 1 to 1024; left out: max(1, length / context) at each evaluated length. */
+  /** s, from 1 to LIMITS.maxContextLength (2^20); left out: max(1, length / context) at each evaluated length. */
   factor?: number;
 }
 

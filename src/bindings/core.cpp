@@ -141,17 +141,17 @@ std::string t5_bias(std::size_t n, bool bidirectional, int num_buckets, int max_
 // then s and the q/k factor (YaRN's √(1/t); 1 for the others).
 std::string rope_frequencies(std::size_t d, double base, const std::string& scaling, double trained, double eval,
                              double alpha, double beta, std::uintptr_t out) {
-    using posenc::kMaxRopeLength;
+    using posenc::kMaxContextLength;
     if (d < 2 || d > limits::kMaxDim || d % 2 != 0) return limit_message("d must be even, from 2 to ", limits::kMaxDim);
     if (const char* e = limits::check_base(base)) return e;
     posenc::RopeScaling kind;
     if (!posenc::enum_from_name(posenc::kRopeScalingNames, scaling, kind))
         return posenc::one_of("scaling", posenc::kRopeScalingNames, scaling);
-    const auto within = [](double v, double min) { return v >= min && v <= kMaxRopeLength; };
-    if (!within(trained, 1)) return limit_message("trainedLength must be a number from 1 to ", kMaxRopeLength);
-    if (!within(eval, 1)) return limit_message("evalLength must be a number from 1 to ", kMaxRopeLength);
-    if (!within(alpha, 0)) return limit_message("alpha must be a number from 0 to ", kMaxRopeLength);
-    if (!within(beta, 0)) return limit_message("beta must be a number from 0 to ", kMaxRopeLength);
+    const auto within = [](double v, double min) { return v >= min && v <= kMaxContextLength; };
+    if (!within(trained, 1)) return limit_message("trainedLength must be a number from 1 to ", kMaxContextLength);
+    if (!within(eval, 1)) return limit_message("evalLength must be a number from 1 to ", kMaxContextLength);
+    if (!within(alpha, 0)) return limit_message("alpha must be a number from 0 to ", kMaxContextLength);
+    if (!within(beta, 0)) return limit_message("beta must be a number from 0 to ", kMaxContextLength);
     if (!(beta > alpha)) return "beta must be greater than alpha";
     posenc::RopeScalingConfig cfg;
     cfg.kind = kind;
@@ -273,7 +273,7 @@ emscripten::val limit_entries() {
         {"maxAlpha", limits::kMaxAlpha}, {"minLr", posenc::model::kMinLr}, {"maxLr", posenc::model::kMaxLr},
         {"maxBuckets", posenc::kMaxT5Buckets}, {"maxT5Distance", posenc::kMaxT5Distance},
         {"maxContextLength", posenc::kMaxContextLength}, {"maxDistance", posenc::kMaxCurveDistance},
-        {"maxLength", posenc::kMaxRopeLength}, {"maxSeed", limits::kMaxSeed},
+        {"maxSeed", limits::kMaxSeed},
         {"maxVectorWords", limits::kMaxVectorWords}};
     emscripten::val out = emscripten::val::object();
     for (const auto& [name, value] : known) put(out, name, emscripten::val(value));

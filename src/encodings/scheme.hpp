@@ -18,10 +18,4 @@ inline constexpr SchemeSet kClassicSchemes =
 inline constexpr SchemeSet kAllSchemes = (SchemeSet{1} << kSchemeCount) - 1;
 inline constexpr bool has(SchemeSet set, Scheme s) { return (set & scheme_bit(s)) != 0; }
 
-// The schemes a trainable model (model/) can be built with: docs/ARCHITECTURE.md, "The trained model".
-inline constexpr SchemeSet kTrainableSchemes =
-    scheme_bit(Scheme::nope) | scheme_bit(Scheme::additive) | scheme_bit(Scheme::learned) |
-    scheme_bit(Scheme::concatenated) | scheme_bit(Scheme::rotary) | scheme_bit(Scheme::alibi) |
-    scheme_bit(Scheme::t5);
-
 }  // namespace posenc

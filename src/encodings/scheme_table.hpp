@@ -67,7 +67,8 @@ inline constexpr SchemeInfo kSchemeTable[kSchemeCount] = {
 
 constexpr const SchemeInfo& scheme_info(Scheme s) { return kSchemeTable[static_cast<unsigned>(s)]; }
 
-// The set of schemes the table marks trainable (scheme.hpp's kTrainableSchemes must equal it).
+// The schemes a trainable model (model/) can be built with, read from the table's trainable
+// column: docs/ARCHITECTURE.md, "The trained model".
 constexpr SchemeSet table_trainable_schemes() {
     SchemeSet set = 0;
     for (const SchemeInfo& info : kSchemeTable) {
@@ -75,6 +76,7 @@ constexpr SchemeSet table_trainable_schemes() {
     }
     return set;
 }
+inline constexpr SchemeSet kTrainableSchemes = table_trainable_schemes();
 
 constexpr bool table_in_enum_order() {
     for (unsigned i = 0; i < kSchemeCount; ++i) {
@@ -83,7 +85,6 @@ constexpr bool table_in_enum_order() {
     return true;
 }
 static_assert(table_in_enum_order(), "kSchemeTable lists the schemes in Scheme order");
-static_assert(table_trainable_schemes() == kTrainableSchemes, "kTrainableSchemes must follow the table");
 
 // ---- Scheme parameters (compare()'s and distanceCurves' options beyond the shared ones) ---------
 
@@ -107,7 +108,6 @@ struct ParamInfo {
     SchemeSet used_by;
 };
 
-inline constexpr double kMaxContextLength = 1048576.0;  // trainedLength, evalLength
 inline constexpr double kMaxT5Buckets = 256.0;          // compare, distanceCurves, t5Bias, models
 inline constexpr double kMaxT5Distance = 1e6;
 inline constexpr double kUnbounded = 1.7976931348623157e308;  // finite, no other upper limit

@@ -54,8 +54,10 @@ enum class RopeScaling { none, pi, ntk, yarn };
 // The JS names, in enum order (the bindings map names, never indices; schemeTable().ropeScalings).
 inline constexpr const char* kRopeScalingNames[] = {"none", "pi", "ntk", "yarn"};
 static_assert(sizeof(kRopeScalingNames) / sizeof(kRopeScalingNames[0]) == static_cast<std::size_t>(RopeScaling::yarn) + 1);
-// trained_length and eval_length (and YaRN's α, β) are at most this.
-inline constexpr double kMaxRopeLength = 1e9;
+// 2^20: the one cap on a context length, L or L′: compare's trainedLength and evalLength,
+// ropeFrequencies' (and YaRN's α, β: turns of a pair over L, so at most L), and a trained model's
+// ropeScaling.factor s = L′/L (L ≥ 1).
+inline constexpr double kMaxContextLength = 1048576.0;
 
 // The defaults here are the JS API's (schemeTable().ropeDefaults).
 struct RopeScalingConfig {

@@ -21,6 +21,7 @@
 #include "base/limits.hpp"
 #include "encodings/phases.hpp"
 #include "encodings/scheme.hpp"
+#include "encodings/scheme_table.hpp"
 
 namespace posenc::model {
 

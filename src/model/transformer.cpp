@@ -81,10 +81,10 @@ const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t 
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
     if (eval.rope == RopeScaling::none) return nullptr;
     if (cfg.scheme != Scheme::rotary) return "ropeScaling applies to the rotary scheme only";
-    static const std::string factor = "ropeScaling.factor must be a number from 1 to " + number_text(kMaxRopeFactor) +
+    static const std::string factor = "ropeScaling.factor must be a number from 1 to " + number_text(kMaxContextLength) +
                                       ", or left out for max(1, length / context)";
     if (eval.factor == kFactorFromLength) return nullptr;
-    if (!std::isfinite(eval.factor) || eval.factor < 1.0 || eval.factor > kMaxRopeFactor) return factor.c_str();
+    if (!std::isfinite(eval.factor) || eval.factor < 1.0 || eval.factor > kMaxContextLength) return factor.c_str();
     return nullptr;
 }
 

@@ -26,7 +26,6 @@
 namespace posenc::model {
 
 inline constexpr std::size_t kMaxBatch = 1024;                      // B
-inline constexpr double kMaxRopeFactor = 1024.0;                     // ropeScaling.factor (s) at evaluation
 inline constexpr std::size_t kMaxSequence = kMaxContext;            // T and n (evaluation may exceed context)
 inline constexpr std::uint64_t kMaxWorkspaceFloats = std::uint64_t{1} << 26;  // 256 MiB of activations
 
@@ -45,7 +44,7 @@ const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens
 // inspect's extra checks after validate_sequence: its cache of every layer's rows fits the limit,
 // and map is kEveryMap or names one of the L·h maps.
 const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map);
-// ropeScaling: rotary models only; factor finite in [1, kMaxRopeFactor], or kFactorFromLength.
+// ropeScaling: rotary models only; factor finite in [1, kMaxContextLength], or kFactorFromLength.
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
 
 class Transformer {

@@ -23,7 +23,8 @@ describe('names across the boundary', () => {
     assert.equal(ROPE_SCALINGS, SCHEME_TABLE.ropeScalings);
     assert.equal(ROPE_SCALINGS[0], 'none');
     for (const type of Object.values(SCHEME_ROPE_SCALING)) assert.ok(ROPE_SCALINGS.includes(type), type);
-    assert.equal(LIMITS.maxLength, SCHEME_TABLE.limits.maxLength);
+    assert.equal(LIMITS.maxContextLength, SCHEME_TABLE.limits.maxContextLength);
+    assert.equal(LIMITS.maxLength, undefined); // one cap for every context length (#25)
   });
 
   it('ropeFrequencies maps each name to its rule, whatever the enum order', () => {
