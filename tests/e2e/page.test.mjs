@@ -110,6 +110,28 @@ test('loads GloVe without errors and paints every panel', async () => {
   }
 });
 
+test('the Settings take their enum options and number ranges from the core’s names and the page’s ranges', async () => {
+  const { SCHEME_TABLE } = await import('../../dist/scheme-table.mjs');
+  const { INPUT_RANGES } = await import('../../dist/pipeline/state.js');
+  const { page, problems, close } = await openPage({ hash: '#lay=half&cm=widened' });
+  try {
+    const read = () => page.evaluate(() => ({
+      ...Object.fromEntries(['concat', 'layout', 'pairing'].map((id) => [id, [...document.getElementById(id).options].map((o) => o.value)])),
+      chosen: ['concat', 'layout'].map((id) => document.getElementById(id).value),
+      ranges: ['dim', 'dpos'].map((id) => { const i = document.getElementById(id); return { min: Number(i.min), max: Number(i.max), step: Number(i.step) }; }),
+    }));
+    const got = await read();
+    assert.deepEqual(got.concat, [...SCHEME_TABLE.concatModes]);
+    assert.deepEqual(got.layout, [...SCHEME_TABLE.layouts]);
+    assert.deepEqual(got.pairing, [...SCHEME_TABLE.layouts]);
+    assert.deepEqual(got.chosen, ['widened', 'half'], 'the link’s choices are shown once the options exist');
+    assert.deepEqual(got.ranges, [INPUT_RANGES.d, INPUT_RANGES.dPos].map(({ min, max, step }) => ({ min, max, step })));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('typing a sentence updates the tokens and repaints the figures', async () => {
   const { page, problems, close } = await openPage();
   try {

@@ -32,6 +32,7 @@ import { createLaneTabs } from './lane-tabs.js';
 import { createMeasureTabs } from './measure-tabs.js';
 import { createNeighbors } from './neighbors.js';
 import { createNumberInputs } from './number-inputs.js';
+import { fillEnumSelects } from './enum-selects.js';
 import { additiveTerms, relativeSchemes, runOrthogonality, runRetrieval, runShift } from './analyses.js';
 import { setHidden, setText } from '../figures/dom.js';
 
@@ -242,10 +243,15 @@ function writeControls() {
   // d_p, α and heads depend on the word vectors; recompute() writes them.
 }
 
-/** min, max and step of k, K and every scheme-parameter input (the lanes' templates' too) from INPUT_RANGES. */
+/**
+ * min, max and step of d, d_p, k, K and every scheme-parameter input (the lanes' templates' too)
+ * from INPUT_RANGES; the enum selects' options from the core's names.
+ */
 function applyInputRanges() {
+  fillEnumSelects({ concat: ui.concat, layout: ui.layout, pairing: ui.pairing });
   const params = [document, document.getElementById('lane-texts').content].flatMap((root) => [...root.querySelectorAll('[data-param]')]);
-  const inputs = [[ui.shiftK, 'shiftK'], [ui.maxDistance, 'maxDistance'], ...params.map((input) => [input, input.dataset.param])];
+  const inputs = [[ui.dim, 'd'], [ui.dpos, 'dPos'], [ui.shiftK, 'shiftK'], [ui.maxDistance, 'maxDistance'],
+    ...params.map((input) => [input, input.dataset.param])];
   for (const [input, name] of inputs) Object.assign(input, INPUT_RANGES[name]);
 }
 

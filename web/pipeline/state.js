@@ -108,13 +108,16 @@ const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(t
  * and step from here; step 'any': not whole): the panels' k and K, and the scheme parameters'
  * page ranges from the core's table.
  */
+const SYNTHETIC_D = Object.freeze({ min: 4, max: 1024, step: 2 });  // synthetic vectors' width
 export const INPUT_RANGES = Object.freeze({
-  d: Object.freeze({ min: 4, max: 1024, step: 2 }),  // synthetic vectors' width; dPos is at most its max too
+  d: SYNTHETIC_D,
+  dPos: Object.freeze({ min: 2, max: SYNTHETIC_D.max, step: 2 }),  // concatenated's d_p (0 in the state: automatic)
   shiftK: Object.freeze({ min: 1, max: 64, step: 1 }),
   maxDistance: Object.freeze({ min: 8, max: 4096, step: 1 }),
   ...Object.fromEntries(SCHEME_TABLE.params.map((p) => [p.name, Object.freeze({ min: p.pageMin, max: p.pageMax, step: p.even ? 2 : p.integer ? 1 : 'any' })])),
 });
 const D = INPUT_RANGES.d;
+const DPOS = INPUT_RANGES.dPos;
 /** A whole-number FIELDS entry for an INPUT_RANGES name. */
 function wholeField(key, name) {
   const { min, max } = INPUT_RANGES[name];
@@ -126,7 +129,7 @@ export const FIELDS = {
   sentence: ['s', (t) => (t.length <= MAX_SENTENCE ? t : undefined), `at most ${MAX_SENTENCE.toLocaleString('en-US')} characters`],
   vectors: ['v', (t) => (['glove', 'synthetic'].includes(t) ? t : undefined), "'glove' or 'synthetic'"],
   d: ['d', (t) => { const v = num(t); return isEven(v) && v >= D.min && v <= D.max ? v : undefined; }, `an even number from ${D.min} to ${D.max}`],
-  dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= 2 && v <= D.max) ? v : undefined; }, `an even number from 2 to ${D.max}`],
+  dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= DPOS.min && v <= DPOS.max) ? v : undefined; }, `an even number from ${DPOS.min} to ${DPOS.max}`],
   concat: oneOf('cm', CONCAT_MODES),
   base: ['b', (t) => { const v = num(t); return v > 1 && v <= MAX_BASE ? v : undefined; }, `a number above 1 and at most ${exponent(MAX_BASE)}`],
   alpha: ['a', (t) => { if (t === 'auto') return t; const v = num(t); return v > 0 && v <= MAX_ALPHA ? v : undefined; }, `'auto' or a number above 0 and at most ${exponent(MAX_ALPHA)}`],
