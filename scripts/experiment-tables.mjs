@@ -97,6 +97,19 @@ export const TABLES = {
   },
 };
 
+/**
+ * The native trainer's flags for one character-level book run of table t (book-large): the
+ * wasm book table's text, split and vocabulary (posenc-train --task text), t.threads threads.
+ */
+export function bookTrainerArgs(t, run, seed, out) {
+  const { layers, d, heads, context } = t.model;
+  return ['--task', 'text', '--text', 'data/moby-dick.txt', '--scheme', run.scheme,
+    '--d', d, '--layers', layers, '--heads', heads, '--context', context,
+    ...(run.scheme === 'concatenated' ? ['--dpos', t.dPos] : []),
+    '--batch', t.train.B, '--steps', t.steps, '--lr', t.train.lr, '--seed', seed, '--data-seed', seed,
+    '--log-every', Math.max(1, Math.floor(t.steps / 5)), '--threads', t.threads, '--out', out].map(String);
+}
+
 /** Every run name of a table: its schemes, then its variants' names. */
 export const runNames = (table) => [...TABLES[table].schemes, ...TABLES[table].variants.map((v) => v.name)];
 

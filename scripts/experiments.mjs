@@ -22,7 +22,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, SEEDS, TABLES, runNames, tableRuns } from './experiment-tables.mjs';
+import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, SEEDS, TABLES, bookTrainerArgs, runNames, tableRuns } from './experiment-tables.mjs';
 import { SHIPPED, train as trainNative, trainerArgs } from './train-models.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -153,13 +153,7 @@ async function trainBookNative(t, run, seed) {
   const scratch = path.join(ROOT, 'build-data/experiments');
   fs.mkdirSync(scratch, { recursive: true });
   const file = path.join(scratch, `book-${run.scheme}-${run.variant}-seed${seed}-${t.steps}.safetensors`);
-  const { layers, d, heads, context } = t.model;
-  const args = ['--task', 'text', '--text', 'data/moby-dick.txt', '--scheme', run.scheme,
-    '--d', d, '--layers', layers, '--heads', heads, '--context', context,
-    ...(run.scheme === 'concatenated' ? ['--dpos', t.dPos] : []),
-    '--batch', t.train.B, '--steps', t.steps, '--lr', t.train.lr, '--seed', seed, '--data-seed', seed,
-    '--log-every', Math.max(1, Math.floor(t.steps / 5)), '--threads', t.threads, '--out', file].map(String);
-  const result = await trainNative(args);
+  const result = await trainNative(bookTrainerArgs(t, run, seed, file));
   return { model: lab.loadModel(fs.readFileSync(file)), task: taskFor(t), trainLoss: null, loggedLoss: lastLoggedLoss(result.log) };
 }
 

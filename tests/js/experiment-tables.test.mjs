@@ -3,13 +3,13 @@
 // settings, and each reaches the native trainer as the flags that make it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONTROLS, SCHEMES, TABLES, runNames, tableRuns } from '../../scripts/experiment-tables.mjs';
+import { CONTROLS, SCHEMES, TABLES, bookTrainerArgs, runNames, tableRuns } from '../../scripts/experiment-tables.mjs';
 import { SHIPPED, trainerArgs } from '../../scripts/train-models.mjs';
 
 const flag = (args, name) => (args.includes(name) ? args[args.lastIndexOf(name) + 1] : undefined);
 
 test('the plain tables train every scheme and their variants; the controls table trains its controls only', () => {
-  for (const table of ['book', 'copy', 'words']) {
+  for (const table of ['book', 'copy', 'words', 'book-large']) {
     assert.deepEqual(tableRuns(table).filter((r) => r.variant === 'none').map((r) => r.scheme), SCHEMES, table);
   }
   const runs = tableRuns('controls');
@@ -65,4 +65,25 @@ test('a control reaches the trainer as its flags, and the shipped flags are unch
   const t5 = trainerArgs('t5', 'train.txt', 'out.safetensors', 800, { config: { t5Buckets: 32, t5MaxDistance: 128 } });
   assert.equal(flag(t5, '--t5-buckets'), '32');
   assert.equal(flag(t5, '--t5-max-distance'), '128');
+});
+
+test('book-large: the larger book setting reaches the native trainer as its flags, on its thread count', () => {
+  const t = TABLES['book-large'];
+  assert.deepEqual(t.model, { layers: 4, d: 128, heads: 4, context: 64 });
+  assert.ok(t.model.d / t.model.heads % 2 === 0 && t.dPos < t.model.d, 'rotary pairs and a word part for concatenated');
+  for (const run of tableRuns('book-large')) {
+    const args = bookTrainerArgs(t, run, 2, 'out.safetensors');
+    const flags = args.filter((a) => a.startsWith('--'));
+    assert.equal(new Set(flags).size, flags.length, args.join(' '));
+    assert.equal(flag(args, '--task'), 'text');
+    assert.equal(flag(args, '--scheme'), run.scheme);
+    assert.equal(flag(args, '--threads'), String(t.threads));
+    assert.equal(flag(args, '--seed'), '2');
+    assert.equal(flag(args, '--data-seed'), '2');
+    assert.equal(flag(args, '--steps'), String(t.steps));
+    assert.equal(flag(args, '--dpos'), run.scheme === 'concatenated' ? String(t.dPos) : undefined);
+    for (const [name, value] of [['--d', 128], ['--layers', 4], ['--heads', 4], ['--context', 64], ['--batch', 16], ['--lr', 0.002]]) {
+      assert.equal(flag(args, name), String(value), name);
+    }
+  }
 });
