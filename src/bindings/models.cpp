@@ -246,28 +246,28 @@ public:
 
     // out: L·h·n·n floats (attention) or n·V floats (logits).
     std::string attention(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor, std::uintptr_t out) {
-        model::EvalOptions eval;
-        if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
-        model_->attention(ids(tokens), n, heap(out), eval);
-        return {};
+        return on_sequence(tokens, n, rope, factor, [&](const model::EvalOptions& eval) {
+            model_->attention(ids(tokens), n, heap(out), eval);
+            return std::string{};
+        });
     }
     // map: layer·h + head, or −1 for every map; attention_out: n·n or L·h·n·n floats, or 0 for
     // none (tokenLosses); surprise_out: n − 1 floats (Transformer::inspect).
     std::string inspect(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor, int map,
                         std::uintptr_t attention_out, std::uintptr_t surprise_out) {
-        model::EvalOptions eval;
-        if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
-        const std::size_t chosen = map < 0 ? model::kEveryMap : static_cast<std::size_t>(map);
-        if (const char* e = model::validate_inspect(model_->config(), n, chosen)) return e;
-        if (const char* e = fits(model_->inspect_capacity(), model::inspect_floats(model_->config(), n))) return e;
-        model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen);
-        return {};
+        return on_sequence(tokens, n, rope, factor, [&](const model::EvalOptions& eval) -> std::string {
+            const std::size_t chosen = map < 0 ? model::kEveryMap : static_cast<std::size_t>(map);
+            if (const char* e = model::validate_inspect(model_->config(), n, chosen)) return e;
+            if (const char* e = fits(model_->inspect_capacity(), model::inspect_floats(model_->config(), n))) return e;
+            model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen);
+            return {};
+        });
     }
     std::string logits(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor, std::uintptr_t out) {
-        model::EvalOptions eval;
-        if (std::string e = sequence_eval(tokens, n, rope, factor, eval); !e.empty()) return e;
-        model_->logits(ids(tokens), n, heap(out), eval);
-        return {};
+        return on_sequence(tokens, n, rope, factor, [&](const model::EvalOptions& eval) {
+            model_->logits(ids(tokens), n, heap(out), eval);
+            return std::string{};
+        });
     }
 
     // The weights file in saved_ (savedAddress/savedSize) until releaseSaved.
@@ -307,13 +307,15 @@ private:
         return workspace_fits(model::workspace_sizes(model_->config(), 1, n, false).total());
     }
 
-    // One sequence's evaluation options from JS (a RoPE scaling's name and factor), then the ids
-    // checked for them: "" or what is wrong.
-    std::string sequence_eval(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor,
-                              model::EvalOptions& eval) const {
+    // A call on one sequence: its evaluation options from JS (a RoPE scaling's name and factor)
+    // and the ids checked for them, then body(eval); "" or what is wrong.
+    template <class Body>
+    std::string on_sequence(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor,
+                            Body&& body) {
+        model::EvalOptions eval;
         if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
         if (const char* e = check_sequence(tokens, n, eval)) return e;
-        return {};
+        return body(eval);
     }
 
     // The workspace and inspect's cache only grow; a call that needs no more than they hold
