@@ -337,22 +337,16 @@ private:
 // The model limits the JS API documents and pre-checks (one home: model/config.hpp, transformer.hpp).
 emscripten::val model_limits() {
     emscripten::val limits = emscripten::val::object();
-    limits.set("maxVocab", model::kMaxVocab);
-    limits.set("maxWidth", model::kMaxWidth);
-    limits.set("maxLayers", model::kMaxLayers);
-    limits.set("maxHeads", model::kMaxHeads);
-    limits.set("maxContext", model::kMaxContext);
-    limits.set("maxParameters", model::kMaxParameters);
-    limits.set("maxBatch", model::kMaxBatch);
-    limits.set("maxSequence", model::kMaxSequence);
-    limits.set("maxWorkspaceFloats", static_cast<double>(model::kMaxWorkspaceFloats));
-    limits.set("maxSymbols", model::kMaxSymbols);
-    limits.set("maxHeldOutPercent", model::kMaxHeldOutPercent);
-    limits.set("defaultHeldOutPercent", model::kDefaultHeldOutPercent);
-    limits.set("maxTrainSteps", model::kMaxTrainSteps);
-    limits.set("maxEvalLengths", model::kMaxEvalLengths);
-    limits.set("maxEvalBatches", model::kMaxEvalBatches);
-    limits.set("maxGenerate", model::kMaxGenerate);
+    // Every value is a whole number below 2^53: exact as a double (a JS number).
+    const std::pair<const char*, double> known[] = {
+        {"maxVocab", model::kMaxVocab}, {"maxWidth", model::kMaxWidth}, {"maxLayers", model::kMaxLayers},
+        {"maxHeads", model::kMaxHeads}, {"maxContext", model::kMaxContext}, {"maxParameters", model::kMaxParameters},
+        {"maxBatch", model::kMaxBatch}, {"maxSequence", model::kMaxSequence},
+        {"maxWorkspaceFloats", static_cast<double>(model::kMaxWorkspaceFloats)}, {"maxSymbols", model::kMaxSymbols},
+        {"maxHeldOutPercent", model::kMaxHeldOutPercent}, {"defaultHeldOutPercent", model::kDefaultHeldOutPercent},
+        {"maxTrainSteps", model::kMaxTrainSteps}, {"maxEvalLengths", model::kMaxEvalLengths},
+        {"maxEvalBatches", model::kMaxEvalBatches}, {"maxGenerate", model::kMaxGenerate}};
+    for (const auto& [name, value] : known) limits.set(name, value);
     // trainStep's defaults (AdamWOptions's, DESIGN.md) and createTask's synthetic kinds.
     const model::AdamWOptions o;
     emscripten::val adamw = emscripten::val::object();
