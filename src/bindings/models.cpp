@@ -49,7 +49,8 @@ std::uint64_t model_bytes(const model::ModelConfig& cfg) {
 std::string eval_options(const std::string& rope, const emscripten::val& factor, model::EvalOptions& eval) {
     if (!posenc::enum_from_name(posenc::kRopeScalingNames, rope, eval.rope))
         return posenc::one_of("ropeScaling.type", posenc::kRopeScalingNames, rope);
-    eval.factor = factor.isUndefined() ? model::kFactorFromLength : factor.as<double>();
+    eval.factor_from_length = factor.isUndefined();
+    if (!eval.factor_from_length) eval.factor = factor.as<double>();
     return {};
 }
 

@@ -31,12 +31,13 @@ namespace posenc::model {
 
 // Evaluation-time context extension for rotary models (docs/ARCHITECTURE.md, "Longer contexts at evaluation"; the
 // JS contract): factor s, RoPE frequencies per head from rope_frequencies with d_h for d.
-// kFactorFromLength: s follows each evaluated length n, max(1, n / context), the explorer's
-// scaleFactor rule (rope_scale_factor); the one home of that rule for every evaluation caller.
-inline constexpr double kFactorFromLength = 0.0;
+// factor_from_length (JS: ropeScaling without a factor): s follows each evaluated length n,
+// max(1, n / context), the explorer's scaleFactor rule (rope_scale_factor); the one home of that
+// rule for every evaluation caller. factor is then unused.
 struct EvalOptions {
     RopeScaling rope = RopeScaling::none;
     double factor = 1.0;
+    bool factor_from_length = false;
 };
 
 // s for a pass over n positions. Derived as context · max(1, n / context) / context, the value a
@@ -44,7 +45,7 @@ struct EvalOptions {
 // Plain RoPE (rope none) ignores s: 1, so its tables and inspect's rows stay valid as n grows.
 inline double resolved_factor(const EvalOptions& eval, std::size_t context, std::size_t n) {
     if (eval.rope == RopeScaling::none) return 1.0;
-    if (eval.factor != kFactorFromLength) return eval.factor;
+    if (!eval.factor_from_length) return eval.factor;
     return std::max(1.0, static_cast<double>(n) / static_cast<double>(context));
 }
 
@@ -151,7 +152,7 @@ void prepare(const ModelConfig& cfg, std::size_t B, std::size_t T, bool training
             grow(ws.rope_table, std::uint64_t{T} * dh);
             sin_cos_table(ws.omega.data(), dh / 2, T, ws.rope_table.data());
             ws.rope_rows = T;
-            ws.rope_options = {eval.rope, factor};
+            ws.rope_options = {eval.rope, factor, false};
         }
     }
     ws.scale = static_cast<Real>(qk * qk / std::sqrt(static_cast<double>(dh)));

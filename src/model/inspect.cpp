@@ -26,7 +26,7 @@ void ensure(std::vector<T>& v, std::uint64_t count) {
 
 // Rows of the previous call still valid for ids (0 when the options or the capacity changed).
 std::size_t reusable_rows(const PrefixCache& c, const std::int32_t* tokens, std::size_t n, const EvalOptions& eval) {
-    // eval's factor is resolved (kFactorFromLength already turned into n's s), as is the cache's.
+    // eval's factor is resolved (factor_from_length already turned into n's s), as is the cache's.
     if (c.ids.empty() || n > c.cap || c.eval.rope != eval.rope || c.eval.factor != eval.factor) return 0;
     const std::size_t common = std::min(n, c.ids.size());
     return static_cast<std::size_t>(std::mismatch(tokens, tokens + common, c.ids.begin()).first - tokens);
@@ -148,7 +148,7 @@ std::uint64_t inspect_floats(const ModelConfig& cfg, std::uint64_t n) {
 void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
                   std::size_t n, const EvalOptions& requested, Workspace<float>& ws, PrefixCache& cache,
                   float* attention_out, float* surprise_out, std::size_t map) {
-    const EvalOptions eval{requested.rope, resolved_factor(requested, cfg.context, n)};
+    const EvalOptions eval{requested.rope, resolved_factor(requested, cfg.context, n), false};
     if (cache.weights_stale) transpose_weights(cfg, at, params, cache);
     const std::size_t first = reusable_rows(cache, tokens, n, eval);
     if (first == 0) size_cache(cfg, n, cache);

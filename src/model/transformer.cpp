@@ -83,7 +83,7 @@ const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
     if (cfg.scheme != Scheme::rotary) return "ropeScaling applies to the rotary scheme only";
     static const std::string factor = "ropeScaling.factor must be a number from 1 to " + number_text(kMaxContextLength) +
                                       ", or left out for max(1, length / context)";
-    if (eval.factor == kFactorFromLength) return nullptr;
+    if (eval.factor_from_length) return nullptr;
     if (!std::isfinite(eval.factor) || eval.factor < 1.0 || eval.factor > kMaxContextLength) return factor.c_str();
     return nullptr;
 }

@@ -44,7 +44,7 @@ const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens
 // inspect's extra checks after validate_sequence: its cache of every layer's rows fits the limit,
 // and map is kEveryMap or names one of the L·h maps.
 const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map);
-// ropeScaling: rotary models only; factor finite in [1, kMaxContextLength], or kFactorFromLength.
+// ropeScaling: rotary models only; factor finite in [1, kMaxContextLength], or factor_from_length.
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
 
 class Transformer {

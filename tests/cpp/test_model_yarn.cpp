@@ -102,21 +102,21 @@ TEST_CASE("YaRN at d_h = 16, T = 32: only the two fastest pairs escape interpola
 TEST_CASE("A factor left out follows the length: s = max(1, n / T), the tables of that factor given", "[model][yarn]") {
     const ModelConfig cfg = default_rotary();
     const std::size_t T = cfg.context;
-    CHECK(resolved_factor(EvalOptions{RopeScaling::none, kFactorFromLength}, T, 5 * T) == 1.0);  // plain RoPE ignores s
+    CHECK(resolved_factor(EvalOptions{RopeScaling::none, 1.0, true}, T, 5 * T) == 1.0);  // plain RoPE ignores s
     CHECK(resolved_factor(EvalOptions{RopeScaling::pi, 2.5}, T, 8 * T) == 2.5);
     for (RopeScaling kind : {RopeScaling::pi, RopeScaling::ntk, RopeScaling::yarn}) {
         // n below, at and past T, one not a multiple of it (s = 2.40625 at T = 32).
         for (std::size_t n : {T / 2, T, 2 * T, std::size_t{77}, 4 * T}) {
             INFO("scaling " << static_cast<int>(kind) << ", n " << n);
             const double s = std::max(1.0, static_cast<double>(n) / static_cast<double>(T));
-            CHECK(resolved_factor(EvalOptions{kind, kFactorFromLength}, T, n) == s);
+            CHECK(resolved_factor(EvalOptions{kind, 1.0, true}, T, n) == s);
             Workspace<float> derived, given;
-            prepare_workspace(cfg, 1, n, false, EvalOptions{kind, kFactorFromLength}, derived);
+            prepare_workspace(cfg, 1, n, false, EvalOptions{kind, 1.0, true}, derived);
             prepare_workspace(cfg, 1, n, false, EvalOptions{kind, s}, given);
             CHECK(derived.omega == given.omega);
             CHECK(derived.scale == given.scale);
             // The same workspace at another length recomputes its frequencies for that length's s.
-            prepare_workspace(cfg, 1, 8 * T, false, EvalOptions{kind, kFactorFromLength}, derived);
+            prepare_workspace(cfg, 1, 8 * T, false, EvalOptions{kind, 1.0, true}, derived);
             Workspace<float> eight;
             prepare_workspace(cfg, 1, 8 * T, false, EvalOptions{kind, 8.0}, eight);
             CHECK(derived.omega == eight.omega);

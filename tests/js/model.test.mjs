@@ -221,6 +221,10 @@ for (const simd of [true, false]) {
           assert.deepEqual(m.logits(ids(n), n, { ropeScaling: { type } }), m.logits(ids(n), n, given), `${type} logits at ${n}`);
           assert.deepEqual(m.tokenLosses(ids(n), n, { ropeScaling: { type } }), m.tokenLosses(ids(n), n, given), `${type} losses at ${n}`);
         }
+        // A factor given is checked, never read as "left out": 0 and 0.5 are refused by name.
+        for (const factor of [0, 0.5]) {
+          assert.throws(() => m.logits(ids(T), T, { ropeScaling: { type, factor } }), { name: 'RangeError', message: /^ropeScaling\.factor must be a number from 1 to 1048576/ }, `${type} ${factor}`);
+        }
         // One call over several lengths: each its own s (a single factor would give one of them).
         const lengths = [T, 2 * T, 4 * T];
         const derived = m.evaluate(task, { lengths, B: 2, batches: 1, ropeScaling: { type } });
