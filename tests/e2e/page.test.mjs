@@ -117,6 +117,7 @@ test('the Settings take their enum options and number ranges from the core’s n
   try {
     const read = () => page.evaluate(() => ({
       ...Object.fromEntries(['concat', 'layout', 'pairing'].map((id) => [id, [...document.getElementById(id).options].map((o) => o.value)])),
+      unworded: [...document.querySelectorAll('#concat option, #layout option, #pairing option')].filter((o) => o.text === o.value).map((o) => o.value),
       chosen: ['concat', 'layout'].map((id) => document.getElementById(id).value),
       ranges: ['dim', 'dpos'].map((id) => { const i = document.getElementById(id); return { min: Number(i.min), max: Number(i.max), step: Number(i.step) }; }),
     }));
@@ -125,6 +126,7 @@ test('the Settings take their enum options and number ranges from the core’s n
     assert.deepEqual(got.layout, [...SCHEME_TABLE.layouts]);
     assert.deepEqual(got.pairing, [...SCHEME_TABLE.layouts]);
     assert.deepEqual(got.chosen, ['widened', 'half'], 'the link’s choices are shown once the options exist');
+    assert.deepEqual(got.unworded, [], 'every name has the page’s wording beside it');
     assert.deepEqual(got.ranges, [INPUT_RANGES.d, INPUT_RANGES.dPos].map(({ min, max, step }) => ({ min, max, step })));
     assert.deepEqual(problems, []);
   } finally {
