@@ -62,10 +62,9 @@ try {
       const channel = new MessageChannel();
       channel.port1.onmessage = () => { p.painted = performance.now(); window.__keys.push(p); };
       requestAnimationFrame(() => channel.port2.postMessage(0));
-      // Trained heads: each lane's m.inspect runs inside the keystroke while the frame's budget
-      // lasts, the rest in tasks after that frame (data-state on each lane's trained box says
-      // which); their time is the frame after the last lane is ready (the keystroke's own frame
-      // when every lane fitted).
+      // Trained heads: each lane's m.inspect runs in the models' worker and is painted when its
+      // answer arrives (data-state on each lane's trained box says pending until then); their
+      // time is the frame after the last lane is ready.
       if (boxes().length) stripsFor = p;
       stripsReady();
     }).observe(engine, { childList: true, characterData: true, subtree: true });

@@ -458,7 +458,7 @@ function recompute({ typed = false } = {}) {
   tokenList.render(tokens, next.unknown, next.total, next.textCut);
   // Trained maps first: the identity maps they cover are then not painted at all.
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
-    layer: state.headLayer, head: state.headIndex, asked: trainedAsked, startedAt: started });
+    layer: state.headLayer, head: state.headIndex, asked: trainedAsked });
   // A covered lane whose model refused these words shows its identity map after all: rare (a
   // learned table past its rows), so the whole keystroke's compare is run again.
   if (state.schemes.some((scheme) => next.result[scheme]?.inputOnly && !trainedMaps.has(scheme))) {

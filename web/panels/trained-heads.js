@@ -6,27 +6,18 @@
 // shows its identity-head map, labelled as such. Where the browser asks to save data (Save-Data,
 // prefers-reduced-data) nothing loads until the reader asks.
 //
-// Per keystroke and trained lane: the tokens are looked up in the model's vocabulary in JS (no
-// wasm call), then one m.inspect call (map and strip from one pass; the model recomputes only the
-// rows from the first changed word) paints both inside the keystroke's frame, lane after lane,
-// while the keystroke's budget (KEYSTROKE_BUDGET_MS) has room for it. Lanes left over (a pasted
-// sentence, a long one, a model's first pass) keep their previous map and strip, dimmed, and get
-// their inspect call in a background task after the frame. The call asks for the chosen head's map
-// alone; a layer or head change with the same words is a call that recomputes no row.
+// Models load and run in a worker (web/pipeline/model-worker.js, through model-client.js): per
+// keystroke and trained lane, the tokens are looked up in the model's vocabulary here (no wasm
+// call), and one inspect request (map and strip from one pass; the model recomputes only the rows
+// from the first changed word) goes to the worker. Until its answer arrives the lane keeps its
+// previous map and strip, dimmed; a newer keystroke's request overtakes an older one, whose answer
+// is dropped. A layer or head change with the same words is a request that recomputes no row.
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
 import { TRAINED_HEADS } from '../pipeline/state.js';
+import { createModelClient } from '../pipeline/model-client.js';
 import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
-
-// Milliseconds from the keystroke's start (the page's recompute, web/page/app.js) by which its
-// model passes must have ended: the recompute comes before them and the frame's style, layout,
-// paint and commit after, and all of it should fit one 16 ms frame. A lane's pass starts in the
-// keystroke only when its predicted cost fits what is left: its last pass's cost per recomputed
-// row, times the rows this one recomputes (from the first changed word on), times n over the
-// last n (each row attends to every earlier one). At 512 tokens a pass costs ≈ 3 ms per lane in
-// wasm and the page's own recompute ≈ 8 ms, so the lanes' passes follow the frame there.
-export const KEYSTROKE_BUDGET_MS = 8;
 
 const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
@@ -41,10 +32,12 @@ export function browserSavesData() {
  * picker: an empty element for the heads toggle and the layer/head picker above the lanes;
  * onPickHeads(heads) when the reader picks trained heads (TRAINED_HEADS) or the encoding alone (0);
  * onPickHead({ headLayer, headIndex }) when the reader picks a head (1-based, for the state and the
- * URL); requestUpdate() when a model arrives or fails; saveData: load models only on request.
+ * URL); requestUpdate() when a model arrives or fails, a lane's first map arrives or a model
+ * refuses the words; saveData: load models only on request; modelClient: where the models live
+ * (default: a worker of their own, started with the first load).
  */
-export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpdate, saveData = browserSavesData() }) {
-  let lab = null;
+export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpdate, saveData = browserSavesData(), modelClient = null }) {
+  let client = modelClient;
   let entries = [];           // lab.pretrained
   const models = new Map();   // scheme → { status: 'loading' | 'ready' | 'failed', model, index, controller, error, progress }
   const boxes = new Map();    // scheme → { slot, box, note, strip, figure, want, shown (with attention, surprise), refused }
@@ -99,7 +92,8 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     const controller = new AbortController();
     const record = { status: 'loading', controller, progress: { loaded: 0, total: entry.bytes ?? 0 } };
     models.set(scheme, record);
-    lab.loadPretrained(entry.name, {
+    client ??= createModelClient();
+    client.load(entry.name, {
       signal: controller.signal,
       onProgress: (progress) => {
         record.progress = progress;
@@ -107,7 +101,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
         if (parts && models.get(scheme) === record) setText(parts.note, loadingText(scheme, record));
       },
     }).then((model) => {
-      if (models.get(scheme) !== record) { model.dispose(); return; }
+      if (models.get(scheme) !== record) return; // abandoned meanwhile; the worker keeps it for a later switch
       Object.assign(record, { status: 'ready', model, index: vocabularyIndex(model.vocab), controller: null });
       requestUpdate();
     }, (error) => {
@@ -151,7 +145,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     box.append(note, heading, strip);
     slot.append(box);
     const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
-    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, shown: null, stripShown: null, reservedFor: 0, refused: null, cost: null };
+    parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, asked: null, shown: null, stripShown: null, reservedFor: 0, refused: null };
     boxes.set(scheme, parts);
     return parts;
   }
@@ -165,11 +159,10 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
   }
 
   // One lane with a loaded model, inside the keystroke. The ids the sentence asks for become the
-  // lane's `want`; while the keystroke's budget has room, one inspect call makes them `shown` (map
-  // and strip); otherwise the map shows what the model last computed (dimmed while stale) and the
-  // pass follows in a task after the frame (runPass). frameBudget: { until } (performance.now()).
+  // lane's `want`, and one request to the worker is made for them (none when the lane shows them
+  // already or they are asked for); meanwhile the map shows what the model last computed, dimmed.
   // → whether the lane's attention figure shows a trained map (else compare()'s identity map stays).
-  function showTrained(scheme, record, parts, tokens, frameBudget) {
+  function showTrained(scheme, record, parts, tokens) {
     const { model, index } = record;
     const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
     if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
@@ -179,11 +172,11 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     const same = (outputs) => outputs?.model === model && outputs.layer === layer && outputs.head === head && sameIds(outputs.ids, ids);
     if (!same(parts.want)) parts.want = { model, layer, head, ids: ids.slice(), tokens, unknown };
     parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
-    if (!same(parts.shown) && !same(parts.refused) && performance.now() + predictedCost(parts) < frameBudget.until) inspectLane(scheme, parts, false);
     if (same(parts.refused)) {
       refuse(scheme, parts);
       return false;
     }
+    if (!same(parts.shown) && !same(parts.asked)) requestPass(scheme, parts);
     const V = model.vocab.length;
     setText(parts.note, parts.shown ? `Trained model: layer ${parts.shown.layer + 1} of ${layers}, head ${parts.shown.head + 1} of ${heads}` +
       (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocab[model.unknownId]}).` : '.')
@@ -193,50 +186,43 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
       paintMap(scheme, parts);
       paintStrip(scheme, parts);
     }
-    showStrip(parts, n > 1 && parts.shown !== null);
+    // Until the lane's first answer, the strip keeps its place, as while the model loaded.
+    if (parts.shown) showStrip(parts, n > 1);
+    else reserveStrip(scheme, parts, model.config.vocab, tokens);
     markPending(parts);
-    if (parts.shown?.ids !== parts.want.ids) schedulePasses();
     return parts.shown !== null;
   }
 
-  // The lane's one model call: the chosen head's map and the strip of `want` (both painted by the
-  // caller). The core refuses what a model cannot do (a learned table past its rows): then
-  // `refused`, and the lane keeps compare()'s identity map (repainted by a new update when the
-  // trained map had replaced it).
-  function inspectLane(scheme, parts, background) {
-    const { model, ids, layer, head } = parts.want;
-    try {
-      const rows = rowsToRecompute(parts);
-      const started = performance.now();
-      const { attention, surprise } = model.inspect(ids, ids.length, { layer, head });
-      if (rows > 0) parts.cost = { perRow: (performance.now() - started) / rows, n: ids.length };
-      parts.shown = { ...parts.want, attention, surprise };
+  // The lane's one model request: the chosen head's map and the strip of `want`, painted when the
+  // answer comes. The core refuses what a model cannot do (a learned table past its rows): then
+  // `refused`, and the lane shows compare()'s identity map after the update that follows.
+  function requestPass(scheme, parts) {
+    const want = parts.want;
+    parts.asked = want;
+    want.model.inspect(scheme, want.ids, { layer: want.layer, head: want.head }, (reply) => {
+      if (parts.asked === want) parts.asked = null;
+      if (reply.error) {
+        const record = models.get(scheme);
+        if (record?.model === want.model) Object.assign(record, { status: 'failed', error: new Error(reply.error) });
+        requestUpdate();
+        return;
+      }
+      if (reply.refused) {
+        parts.refused = { ...want, message: reply.refused };
+        parts.shown = null;
+        requestUpdate();
+        return;
+      }
+      const first = !parts.shown;
+      parts.shown = { ...want, attention: reply.attention, surprise: reply.surprise };
       parts.refused = null;
-    } catch (error) {
-      if (!(error instanceof RangeError)) throw error;
-      parts.refused = { ...parts.want, message: error.message };
-      const painted = parts.shown !== null;
-      parts.shown = null;
-      if (background && painted) requestUpdate();
-    }
-  }
-
-  // The rows inspect recomputes for `want`: from the first word that differs from what the lane
-  // last showed (none for the same words in another layer or head; all of them for a model that
-  // showed nothing here yet).
-  function rowsToRecompute(parts) {
-    const { ids, model } = parts.want;
-    const before = parts.shown?.model === model ? parts.shown.ids : null;
-    if (!before) return ids.length;
-    let first = 0;
-    while (first < ids.length && first < before.length && ids[first] === before[first]) first++;
-    return ids.length - first;
-  }
-
-  // Milliseconds the lane's next pass is expected to take (0 before its first: nothing known).
-  function predictedCost(parts) {
-    if (!parts.cost) return 0;
-    return parts.cost.perRow * rowsToRecompute(parts) * (parts.want.ids.length / parts.cost.n);
+      if (!parts.slot.isConnected || parts.box.hidden) return;
+      paintMap(scheme, parts);
+      paintStrip(scheme, parts);
+      showStrip(parts, parts.shown.ids.length > 1);
+      markPending(parts);
+      if (first) requestUpdate(); // the note, and the page's covered lanes, follow the first map
+    });
   }
 
   function paintMap(scheme, parts) {
@@ -276,11 +262,11 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
 
   // A lane whose model has not arrived: the strip, not shown, is laid out with zeros for the
   // sentence's words, so it takes the place the real one will (legend, readout and menu included).
-  function reserveStrip(scheme, parts, entry, tokens) {
+  function reserveStrip(scheme, parts, vocabSize, tokens) {
     const n = tokens.length;
     if (!parts.stripShown && n >= 2 && parts.reservedFor !== n) {
       parts.reservedFor = n;
-      parts.figure.update(stripView(scheme, entry.config.vocab, new Float32Array(n - 1), tokens));
+      parts.figure.update(stripView(scheme, vocabSize, new Float32Array(n - 1), tokens));
       indentStrip(parts, n);
     }
     showStrip(parts, false, n >= 2);
@@ -303,41 +289,13 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
   }
 
-  // The fallback: lanes the keystroke's budget had no room for get their inspect call here, one lane
-  // per task, the first after the keystroke's frame has painted. A keystroke in between changes
-  // `want`, and the newest ids win; input is handled between two tasks.
-  let passesScheduled = false;
-  function schedulePasses() {
-    if (passesScheduled) return;
-    passesScheduled = true;
-    requestAnimationFrame(() => afterOtherTasks(runPass));
-  }
-  function runPass() {
-    passesScheduled = false;
-    const live = [...boxes].filter(([, parts]) => parts.slot.isConnected && !parts.box.hidden && parts.want);
-    const [scheme, parts] = live.find(([, parts]) => parts.shown?.ids !== parts.want.ids && parts.refused?.ids !== parts.want.ids) ?? [];
-    if (!parts) return;
-    const first = !parts.shown;
-    inspectLane(scheme, parts, true);
-    if (parts.shown) {
-      paintMap(scheme, parts);
-      paintStrip(scheme, parts);
-      showStrip(parts, parts.shown.ids.length > 1);
-      if (first) requestUpdate(); // the note follows the first map
-      markPending(parts);
-    }
-    passesScheduled = true;
-    afterOtherTasks(runPass);
-  }
-
   // What update() was last told: the head to show, and the lanes' figures (createLanes').
   const state = { head: { layer: 1, head: 1 } };
   let figuresOf = () => null;
 
   return {
-    /** Called once the lab has loaded; reads its list of shipped models. */
+    /** Called once the lab has loaded; reads its list of shipped models (the worker loads them). */
     setLab(loaded) {
-      lab = loaded;
       entries = loaded.pretrained ?? [];
     },
 
@@ -370,12 +328,11 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     /**
      * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'
      * lanes: scheme → { attention, … }), layer, head (1-based, from the state), asked (the link or
-     * the Heads control asked for trained heads: with Save-Data, that loads them without the button),
-     * startedAt (performance.now() when the keystroke's recompute began: its budget's start) }.
+     * the Heads control asked for trained heads: with Save-Data, that loads them without the button) }.
      * → the Set of schemes whose attention figure now shows a trained map (createLanes' update
      * leaves those figures alone).
      */
-    update({ active, tokens, schemes, figures, layer, head, asked = false, startedAt = performance.now() }) {
+    update({ active, tokens, schemes, figures, layer, head, asked = false }) {
       state.head = { layer, head };
       figuresOf = (scheme) => figures[scheme];
       if (asked) requested = true;
@@ -392,7 +349,6 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
       }
       let shape = null;
       let waiting = 0; // bytes of the lanes' models not loaded because the reader has not asked yet
-      const frameBudget = { until: startedAt + KEYSTROKE_BUDGET_MS };
       for (const scheme of schemes) {
         const parts = boxFor(scheme);
         if (!parts) continue;
@@ -408,19 +364,19 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
           waiting += entry.bytes ?? 0;
           setText(parts.note, `Encoding alone (W = I) until the trained ${SCHEME_LABELS[scheme]} model is loaded: ` +
             'your browser asks to save data, so it loads only when you press the button above the lanes.');
-          reserveStrip(scheme, parts, entry, tokens);
+          reserveStrip(scheme, parts, entry.config.vocab, tokens);
           continue;
         }
         if (!models.has(scheme)) startLoad(scheme, entry);
         const record = models.get(scheme);
         if (record.status === 'loading') {
           setText(parts.note, loadingText(scheme, record));
-          reserveStrip(scheme, parts, entry, tokens);
+          reserveStrip(scheme, parts, entry.config.vocab, tokens);
         } else if (record.status === 'failed') {
           setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
             'this map shows the encoding alone (W = I).');
           showStrip(parts, false);
-        } else if (showTrained(scheme, record, parts, tokens, frameBudget)) {
+        } else if (showTrained(scheme, record, parts, tokens)) {
           trainedMaps.add(scheme);
         }
       }
@@ -452,13 +408,6 @@ function stripView(scheme, V, surprise, tokens) {
     rowLabel: () => 'surprise',
     colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
   };
-}
-
-// Background priority where the browser has a task scheduler (Chromium): input and the page's
-// other tasks go first, so a key pressed during the passes is handled before the next one.
-function afterOtherTasks(task) {
-  if (globalThis.scheduler?.postTask) globalThis.scheduler.postTask(task, { priority: 'background' });
-  else setTimeout(task, 0);
 }
 
 function sameIds(a, b) {
