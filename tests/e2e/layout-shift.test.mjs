@@ -1,0 +1,60 @@
+// Nothing the reader sees moves while the page loads: the default link, from navigation until the
+// trained heads show and the analyses after the first pause have run, at a desktop and a phone
+// width. The browser's own layout-shift entries are summed as Lighthouse's CLS sums them within a
+// session window; the bound is the issue's (0.02), and a page that left its lanes, tokens or status
+// lines unreserved scored 0.22 here, so the test fails on any of those places coming back.
+// Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { closeServer, launchChromium, serveDir } from './browser.mjs';
+import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
+
+const MAX_SHIFT = 0.02;
+let browser;
+let server;
+let baseUrl;
+
+before(async () => {
+  ({ server, baseUrl } = await serveDir());
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await closeServer(server);
+});
+
+async function shiftsDuringLoad(width, height) {
+  const context = await browser.newContext({ viewport: { width, height } });
+  await prepareModels(context);
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__shifts = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        if (entry.hadRecentInput) continue;
+        const where = entry.sources.map((s) => s.node?.id || s.node?.className || s.node?.nodeName || '?').join(', ');
+        window.__shifts.push({ value: entry.value, where });
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  try {
+    await page.goto(baseUrl);
+    await page.waitForFunction(() => {
+      const notes = [...document.querySelectorAll('#lanes .trained-box:not([hidden]) .trained-note')];
+      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent)) &&
+        /analyses \d/.test(document.getElementById('engine').textContent);
+    }, null, { timeout: 60000, polling: 100 });
+    await page.waitForTimeout(500);
+    return await page.evaluate(() => window.__shifts);
+  } finally {
+    await context.close();
+  }
+}
+
+for (const [width, height] of [[1280, 800], [390, 844]]) {
+  test(`${width} × ${height}: the load moves nothing in view (layout shift ≤ ${MAX_SHIFT})`, async () => {
+    const shifts = await shiftsDuringLoad(width, height);
+    const total = shifts.reduce((sum, s) => sum + s.value, 0);
+    assert.ok(total <= MAX_SHIFT, `layout shift ${total.toFixed(4)}: ${shifts.map((s) => `${s.value.toFixed(4)} (${s.where})`).join('; ')}`);
+  });
+}
