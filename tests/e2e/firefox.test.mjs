@@ -1,8 +1,9 @@
 // The page and the element in a second engine, Debian's Firefox ESR (headless, WebDriver BiDi
-// through puppeteer-core): the default link loads GloVe and the trained heads in its lanes, typing
-// retokenises and repaints, the Train section trains, pauses and steps, and the embed guide's copy
-// buttons and live <posenc-lab> elements work, each without a console error, a page error or a
-// failed request. Waits on what the reader sees (text, canvases), never on the page's internals.
+// through puppeteer-core): the default link loads GloVe and the trained heads in its lanes,
+// typing retokenises and repaints, a phone's width fits and its lane tabs switch, the Train
+// section trains, pauses and steps, and the embed guide's copy buttons and live <posenc-lab>
+// elements work, each without a console error, a page error or a failed request. Waits on what
+// the reader sees (text, labels, canvases), never on the page's internals or fixed sleeps.
 // Needs a built dist/ (./scripts/build) and Debian's firefox-esr.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -53,6 +54,25 @@ test('the default link loads GloVe and the trained heads in its lanes; typing re
       { timeout: 10000 }, laneMap('additive'), expected.length);
     const after = await (await page.$(laneMap('additive'))).screenshot({ encoding: 'base64' });
     assert.notEqual(after, before, 'the attention map was repainted');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('on a phone (390 × 844) the page fits the width and the lane tabs switch the shown lane', async () => {
+  const { page, problems, close } = await openPage(browser, baseUrl, { width: 390, height: 844 });
+  try {
+    await waitForLab(page, { trained: DEFAULT_LANES });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.equal(overflow, 0, 'no sideways scrolling');
+    const tabs = await page.$$eval('#lane-tabs [role="tab"]', (list) => list.map((t) => `${t.textContent.trim()}:${t.getAttribute('aria-selected')}`));
+    assert.deepEqual(tabs, ['Additive:true', 'Concatenated:false', 'Rotary:false']);
+    await (await page.$('#lane-tabs [role="tab"]:nth-child(3)')).click();
+    await page.waitForFunction(() => !document.getElementById('lane-rotary').classList.contains('tab-off') &&
+      document.getElementById('lane-additive').classList.contains('tab-off'), { timeout: 5000 });
+    const shown = await (await page.$(laneMap('rotary'))).boundingBox();
+    assert.ok(shown && shown.width > 100, `the rotary map is shown (${JSON.stringify(shown)})`);
     assert.deepEqual(problems, []);
   } finally {
     await close();
