@@ -30,7 +30,7 @@ export function parseSizes(text) {
 /** 'firefox,chromium' → ['firefox', 'chromium']; an unknown browser is refused by name. */
 export function parseBrowsers(text) {
   return text.split(',').map((name) => {
-    if (!(name in LAUNCH)) throw new RangeError(`--browser: "${name}" is not one of ${Object.keys(LAUNCH).join(', ')}`);
+    if (!Object.hasOwn(LAUNCH, name)) throw new RangeError(`--browser: "${name}" is not one of ${Object.keys(LAUNCH).join(', ')}`);
     return name;
   });
 }
