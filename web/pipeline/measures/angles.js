@@ -35,3 +35,10 @@ export function anglesMeasure(lab, { dHead, base, trainedLength, evalLength, yar
   }));
   return { pairs: dHead / 2, s: plain.scale, trainedLength, evalLength, results };
 }
+
+/** anglesMeasure's args for the page's state and settings: RoPE rotates each head's d_head = d/h coordinates (d with W = I). */
+export function anglesArgs(state, settings) {
+  const dHead = settings.heads ? settings.d / settings.heads : settings.d;
+  return { dHead, base: state.base, trainedLength: state.trainedLength, evalLength: state.evalLength,
+    yarnAlpha: settings.yarnAlpha, yarnBeta: settings.yarnBeta };
+}

@@ -3,6 +3,7 @@
 // share the axis. Plain data out, so a worker can run it and the panel repaint from it alone.
 import { SCHEME_IDS } from '../state.js';
 import { BOUND } from '../schemes.js';
+import { schemeParams } from '../pipeline.js';
 
 /**
  * args: { d, base, maxDistance, lanes (the lanes' schemes, marked in the legend), options
@@ -32,4 +33,10 @@ export function distanceMeasure(lab, { d, base, maxDistance, lanes = [], options
     ids: [...schemes, BOUND],
     slopeNote: `m = ${Number(slope.toPrecision(6))}, head ${head} of ${heads}`,
   };
+}
+
+/** distanceMeasure's args for the page's state and settings; no schemes, so every scheme is drawn. */
+export function distanceArgs(lab, state, settings) {
+  const options = { dPos: settings.dPos, concat: state.concat, causal: state.causal, ...schemeParams(lab, settings) };
+  return { d: settings.d, base: state.base, maxDistance: state.maxDistance, lanes: state.schemes, options };
 }

@@ -23,3 +23,9 @@ export function spreadMeasure(lab, { d, base, layout, alpha, wordSpread, length 
   const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
   return { d, layout, length, ratio, tenth, firstTenth: mean(ratio.slice(0, tenth)), lastTenth: mean(ratio.slice(d - tenth)) };
 }
+
+/** spreadMeasure's args for the page's state and settings: L = state.spreadLength, or n (the sentence) when it is 0. */
+export function spreadArgs(state, source, settings, n) {
+  return { d: settings.d, base: state.base, layout: state.layout, alpha: settings.alpha,
+    wordSpread: wordSpreadOf(source), length: state.spreadLength || n };
+}
