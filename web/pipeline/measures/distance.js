@@ -29,7 +29,7 @@ export function distanceMeasure(lab, { d, base, maxDistance, lanes = [], options
   const head = defined.alibiHead ?? 1;
   const slope = all.alibi ? -all.alibi[1] : NaN;
   return {
-    d, base, maxDistance, curves: all, lanes: [...lanes], learnedCut,
+    d, base, maxDistance, curves: all, lanes, learnedCut,
     ids: [...schemes, BOUND],
     slopeNote: `m = ${Number(slope.toPrecision(6))}, head ${head} of ${heads}`,
   };

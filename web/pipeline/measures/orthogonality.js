@@ -40,5 +40,5 @@ export function* orthogonalityMeasure(lab, { tokens, base, layout, current }) {
   const random = DIMS.map((d) => randomSpread.get(d));
   const wordPosition = DIMS.map((d) => rmsRowCosine(lab.embed(words, d), lab.sinusoidal(n, d, { base, layout }), n, d));
   const point = rmsRowCosine(current.vectors.subarray(0, n * current.d), lab.sinusoidal(n, current.d, { base, layout }), n, current.d);
-  return { dims: [...DIMS], random, wordPosition, point, d: current.d, label: current.label, randomAtD: randomSpread.get(current.d) };
+  return { dims: DIMS, random, wordPosition, point, d: current.d, label: current.label, randomAtD: randomSpread.get(current.d) };
 }

@@ -41,43 +41,6 @@ function decodePositions(lab, table, n, width, queries) {
 }
 
 /**
- * One scheme's row: → { identity (decoder's scores), position (top-1 share, or null where x holds
- * no position), xNote }. `shared` carries the decodes that later schemes reuse.
- */
-function* decodeScheme(lab, scheme, { result, tokens, decoder, alpha, dWord, E, base, layout }, shared) {
-  const { n, d, dPos } = result;
-  const lane = result[scheme];
-  const cached = decoder.identityOf && E;
-  if (scheme === 'additive') {
-    const identity = cached
-      ? yield* decoder.identityOf(E, tokens, { alpha, additive: true, base, layout })
-      : yield* decoder.identity(lane.x, tokens);
-    return { identity, position: decodePositions(lab, result.pe, n, d, lane.x), xNote: 'αE + PE' };
-  }
-  if (scheme === 'concatenated') {
-    const identity = yield* decoder.identityReduced(leadingColumns(lane.x, n, lane.width, dWord), dWord, tokens);
-    const position = decodePositions(lab, result.peConcat, n, dPos, leadingColumns(lane.x, n, lane.width, dPos, dWord));
-    return { identity, position, xNote: `[αE reduced to ${dWord} ; PE in ${dPos}]` };
-  }
-  if (scheme === 'learned') {
-    const identity = yield* decoder.identity(lane.x, tokens);
-    // Against the seeded table itself (lab.learnedTable, the seed compare uses), so a mismatch
-    // would show as lost positions rather than be hidden.
-    return { identity, position: decodePositions(lab, lab.learnedTable(n, d), n, d, lane.x), xNote: 'αE + L(p), seeded table' };
-  }
-  if (shared.aE && sameValues(lane.x, shared.aE)) {
-    shared.alphaE ??= cached
-      ? yield* decoder.identityOf(E, tokens, { alpha, additive: false, base, layout })
-      : yield* decoder.identity(shared.aE, tokens);
-    return { identity: shared.alphaE, position: null, xNote: 'αE, checked equal' };
-  }
-  const seen = shared.decoded.find((entry) => sameValues(entry.x, lane.x));
-  const identity = seen ? seen.result : yield* decoder.identity(lane.x, tokens);
-  if (!seen) shared.decoded.push({ x: lane.x, result: identity });
-  return { identity, position: null, xNote: shared.aE ? 'differs from αE' : 'as computed' };
-}
-
-/**
  * args: { result (a lab.compare result), tokens, decoder (web/pipeline/vocab.js's), alpha, dWord,
  * E = null (unscaled word vectors: enables the cached decoder and the x = αE check; without it
  * those rows decode x), base, layout }. A generator: it yields between decodings, so a keystroke
@@ -88,23 +51,56 @@ function* decodeScheme(lab, scheme, { result, tokens, decoder, alpha, dWord, E, 
  *     decoderLabel, counted, skipped (the first scheme's token counts) }.
  */
 export function* retrievalMeasure(lab, { result, tokens, decoder, alpha, dWord, E = null, base = 10000, layout = LAYOUT.interleaved }) {
+  const { n, d, dPos } = result;
   const schemes = (result.schemes ?? SCHEME_TABLE.classic).filter((s) => result[s]);
-  const args = { result, tokens, decoder, alpha, dWord, E, base, layout };
-  // alphaE: the one decode of αE, shared by every scheme whose x equals it; decoded: [{ x, result }],
-  // other inputs already decoded (bitwise-equal x reuse them).
-  const shared = { aE: E ? alphaTimes(E, alpha) : null, alphaE: null, decoded: [] };
+  const cached = decoder.identityOf && E;
+  const aE = E ? alphaTimes(E, alpha) : null;
+  let alphaE = null;   // the one decode of αE, shared by every scheme whose x equals it
+  const decoded = [];  // [{ x, result }]: other inputs already decoded (bitwise-equal x reuse it)
+
+  // One scheme's row → [identity (the decoder's scores), position (top-1 share, or null where x
+  // holds no position), x note].
+  function* decodeScheme(scheme) {
+    const { x, width } = result[scheme];
+    if (scheme === 'additive') {
+      const identity = cached
+        ? yield* decoder.identityOf(E, tokens, { alpha, additive: true, base, layout })
+        : yield* decoder.identity(x, tokens);
+      return [identity, decodePositions(lab, result.pe, n, d, x), 'αE + PE'];
+    }
+    if (scheme === 'concatenated') {
+      const identity = yield* decoder.identityReduced(leadingColumns(x, n, width, dWord), dWord, tokens);
+      return [identity, decodePositions(lab, result.peConcat, n, dPos, leadingColumns(x, n, width, dPos, dWord)), `[αE reduced to ${dWord} ; PE in ${dPos}]`];
+    }
+    if (scheme === 'learned') {
+      const identity = yield* decoder.identity(x, tokens);
+      // Against the seeded table itself (lab.learnedTable, the seed compare uses), so a mismatch
+      // would show as lost positions rather than be hidden.
+      return [identity, decodePositions(lab, lab.learnedTable(n, d), n, d, x), 'αE + L(p), seeded table'];
+    }
+    if (aE && sameValues(x, aE)) {
+      alphaE ??= cached
+        ? yield* decoder.identityOf(E, tokens, { alpha, additive: false, base, layout })
+        : yield* decoder.identity(aE, tokens);
+      return [alphaE, null, 'αE, checked equal'];
+    }
+    const seen = decoded.find((entry) => sameValues(entry.x, x));
+    const identity = seen ? seen.result : yield* decoder.identity(x, tokens);
+    if (!seen) decoded.push({ x, result: identity });
+    return [identity, null, aE ? 'differs from αE' : 'as computed'];
+  }
+
   const identity = {};
   const rows = [];
   for (const scheme of schemes) {
-    const row = yield* decodeScheme(lab, scheme, args, shared);
-    identity[scheme] = row.identity;
-    rows.push([SCHEME_NAMES[scheme] ?? scheme, row.identity.top1, row.identity.meanRank, row.position, row.xNote]);
+    const [found, position, xNote] = yield* decodeScheme(scheme);
+    identity[scheme] = found;
+    rows.push([SCHEME_NAMES[scheme] ?? scheme, found.top1, found.meanRank, position, xNote]);
     yield;
   }
   const first = identity[schemes[0]];
   return {
-    n: result.n, alpha, schemes, identity, rows,
-    positionNotes: schemes.map(wherePosition),
+    n, alpha, schemes, identity, rows, positionNotes: schemes.map(wherePosition),
     decoderLabel: decoder.label, counted: first?.counted ?? 0, skipped: first?.skipped ?? 0,
   };
 }

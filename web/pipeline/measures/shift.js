@@ -25,31 +25,6 @@ export function fillerWords(k) {
   return Array.from({ length: k }, (_, i) => FILLERS[i % FILLERS.length]);
 }
 
-/** { [scheme]: largest change } over one head type's heads, comparing in chunks of schemes. */
-function* headTypeChanges(lab, run, tokens, shiftedTokens, k, heads, schemes) {
-  const n = tokens.length;
-  const m = n + k;
-  const perCompare = Math.max(1, Math.floor(CELLS_PER_COMPARE / (m * m * Math.max(1, heads))));
-  const perScheme = {};
-  for (let from = 0; from < schemes.length; from += perCompare) {
-    const chunk = schemes.slice(from, from + perCompare);
-    const base = run(heads, tokens, chunk);
-    yield;
-    const shifted = run(heads, shiftedTokens, chunk);
-    yield;
-    for (const scheme of chunk) {
-      let worst = 0;
-      for (let h = 0; h < base.heads; h++) {
-        const b = base[scheme].weights.subarray(h * n * n, (h + 1) * n * n);
-        const s = shifted[scheme].weights.subarray(h * m * m, (h + 1) * m * m);
-        worst = Math.max(worst, lab.shiftChange(b, s, n, k));
-      }
-      perScheme[scheme] = worst;
-    }
-  }
-  return perScheme;
-}
-
 /**
  * args: { run, tokens, k, headTypes, schemes }. run(headCount, tokens, schemes) → a lab.compare
  * result holding at least those schemes (a caller whose run ignores `schemes` must return every
@@ -59,9 +34,32 @@ function* headTypeChanges(lab, run, tokens, shiftedTokens, k, heads, schemes) {
  *     rows: [[scheme name, position signal, ...one change per head type]] }.
  */
 export function* shiftMeasure(lab, { run, tokens, k, headTypes, schemes = CLASSIC }) {
-  const shiftedTokens = [...fillerWords(k), ...tokens];
+  const n = tokens.length;
+  const m = n + k;
+  const fillers = fillerWords(k);
+  const shiftedTokens = [...fillers, ...tokens];
   const changes = {};
-  for (const heads of headTypes) changes[heads] = yield* headTypeChanges(lab, run, tokens, shiftedTokens, k, heads, schemes);
+  for (const heads of headTypes) {
+    const perCompare = Math.max(1, Math.floor(CELLS_PER_COMPARE / (m * m * Math.max(1, heads))));
+    const perScheme = {};
+    for (let from = 0; from < schemes.length; from += perCompare) {
+      const chunk = schemes.slice(from, from + perCompare);
+      const base = run(heads, tokens, chunk);
+      yield;
+      const shifted = run(heads, shiftedTokens, chunk);
+      yield;
+      for (const scheme of chunk) {
+        let worst = 0;
+        for (let h = 0; h < base.heads; h++) {
+          const b = base[scheme].weights.subarray(h * n * n, (h + 1) * n * n);
+          const s = shifted[scheme].weights.subarray(h * m * m, (h + 1) * m * m);
+          worst = Math.max(worst, lab.shiftChange(b, s, n, k));
+        }
+        perScheme[scheme] = worst;
+      }
+    }
+    changes[heads] = perScheme;
+  }
   const rows = schemes.map((scheme) => [SCHEME_NAMES[scheme] ?? scheme, positionSignal(scheme), ...headTypes.map((h) => changes[h][scheme])]);
-  return { n: tokens.length, k, headTypes: [...headTypes], fillers: fillerWords(k), changes, rows };
+  return { n, k, headTypes, fillers, changes, rows };
 }
