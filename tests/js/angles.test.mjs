@@ -1,4 +1,4 @@
-// The rotation-angle panel's flagging (web/panels/angle-flags.js) against flag sets computed here
+// The rotation-angle panel's flagging (web/pipeline/angle-flags.js) against flag sets computed here
 // independently: closed forms for plain RoPE and position interpolation, the frequency formulas
 // re-derived in float64 for NTK-aware scaling and YaRN, on the lab's own ropeFrequencies output.
 //
@@ -8,7 +8,7 @@
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/posenc.mjs';
-import { angleReach, pairRanges, RELATIVE_SLACK, TWO_PI } from '../../web/panels/angle-flags.js';
+import { angleReach, pairRanges, RELATIVE_SLACK, TWO_PI } from '../../web/pipeline/angle-flags.js';
 
 let lab;
 before(async () => { lab = await load(); });

@@ -8,7 +8,6 @@ let labPromise = null;
 export const sharedLab = () => (labPromise ??= load());
 const vectorFiles = new Map(); // GloVe file URL → Promise of { source } or { note }
 const synthetics = new Map();
-const spreads = new WeakMap();
 
 /**
  * GloVe from src (relative to the page; '' = beside this file) when it is served over http(s):
@@ -41,10 +40,8 @@ export function syntheticFor(lab, d) {
   return synthetics.get(d);
 }
 
-export function wordSpread(source) {
-  if (!spreads.has(source)) spreads.set(source, source.vocabularySpread());
-  return spreads.get(source);
-}
+// The vocabulary spreads are cached where the page's are, once per source.
+export { wordSpreadOf as wordSpread } from '../pipeline/measures/spread.js';
 
 // One observer for every element: each starts the first time it comes near the viewport.
 const waiting = new WeakMap();

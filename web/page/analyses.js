@@ -1,79 +1,20 @@
 // The page's expensive analyses, run a moment after typing pauses (web/page/app.js's runHeavy), each
 // a generator that yields between its expensive parts so a keystroke is handled in between.
 // `page` gives the page's current { lab, pipeline, state } (read when used); `snapshot` is the view
-// they analyse.
-import { FAMILY } from '../scheme-table.mjs';
-import { scaled } from '../pipeline/math.js';
+// they analyse. Their inputs and numbers come from web/pipeline/measures/; the panels draw them.
+import { orthogonalityArgs, retrievalArgs, shiftArgs } from '../pipeline/measures/analyses.js';
 
-// Compares for the analyses. For the sentence itself they are cached per snapshot and heads and
-// merged scheme by scheme, so each scheme is computed once per pause (the keystroke's own result
-// serves the lanes' schemes; the retrieval's compare of the others serves the shift panel's
-// unshifted side); only x and the weights are kept (≈ 12 MB at n = 512), not the n×n terms.
-// Shifted sentences are used once and not kept.
-function analysisCompare(snapshot, { lab, pipeline }) {
-  snapshot.compares ??= new Map();
-  const { settings, tokens, result } = snapshot;
-  return (heads, words, schemes) => {
-    if (words !== tokens) return pipeline.compare(snapshot, heads, words, undefined, schemes);
-    let entry = snapshot.compares.get(heads) ?? (heads === settings.heads ? result : null);
-    // An input-only lane (a trained map covered it while typing) has no weights: computed here.
-    const missing = schemes.filter((scheme) => !entry?.[scheme] || entry[scheme].inputOnly);
-    if (missing.length) {
-      const fresh = pipeline.compare(snapshot, heads, words, snapshot.E, missing);
-      for (const scheme of missing) fresh[scheme] = { width: fresh[scheme].width, x: fresh[scheme].x, weights: fresh[scheme].weights };
-      const lanes = Object.fromEntries(missing.map((scheme) => [scheme, fresh[scheme]]));
-      entry = entry ? { ...fresh, ...entry, ...lanes, schemes: lab.SCHEMES.filter((s) => entry[s] || fresh[s]) } : fresh;
-      snapshot.compares.set(heads, entry);
-    }
-    return entry;
-  };
-}
-
-// About one 512-token scheme's attention per compare, so a task never holds a keystroke long.
-const CELLS_PER_COMPARE = 1 << 18;
+export { additiveTerms, relativeSchemes } from '../pipeline/measures/analyses.js';
 
 export function* runRetrieval(snapshot, page, { panel, decoder }) {
-  const { lab } = page;
-  const { tokens, settings, E, n } = snapshot;
-  const compare = analysisCompare(snapshot, page);
-  const schemes = lab.SCHEMES;
-  const perCompare = Math.max(1, Math.floor(CELLS_PER_COMPARE / (n * n * Math.max(1, settings.heads))));
-  for (let from = 0; from < schemes.length; from += perCompare) {
-    compare(settings.heads, tokens, schemes.slice(from, from + perCompare));
-    yield;
-  }
-  return yield* panel.update({ lab, result: compare(settings.heads, tokens, schemes), tokens, decoder: decoder(),
-    alpha: settings.alpha, dWord: settings.dWord, E, base: page.state.base, layout: page.state.layout });
+  const args = yield* retrievalArgs(snapshot, page, decoder);
+  return yield* panel.update({ lab: page.lab, ...args });
 }
 
 export function runShift(snapshot, page, { panel }) {
-  const { lab } = page;
-  const { settings, tokens } = snapshot;
-  const random = settings.heads || Math.max(...settings.headChoices.filter((h) => h <= 4));
-  const headTypes = random > 0 ? [0, random] : [0];
-  // n + k must stay within compare's limit of 1024 tokens: n ≤ 512 and k ≤ 64 do.
-  return panel.update({ lab, run: analysisCompare(snapshot, page), tokens, k: page.state.shiftK, headTypes, schemes: lab.SCHEMES });
+  return panel.update({ lab: page.lab, ...shiftArgs(snapshot, page) });
 }
 
-export function runOrthogonality({ source, settings, tokens, E }, page, { panel }) {
-  return panel.update({
-    lab: page.lab, tokens, base: page.state.base, layout: page.state.layout,
-    current: { vectors: scaled(E, settings.alpha), d: settings.d, label: source.kind === 'synthetic' ? 'current (synthetic)' : source.kind === 'glove' ? 'GloVe' : 'your vectors' },
-  });
-}
-
-/** The schemes whose logits depend on distances only: rotation, logit bias, none. */
-export function relativeSchemes(lab) {
-  return [FAMILY.rotation, FAMILY.logitBias, FAMILY.none]
-    .flatMap((family) => lab.schemeTable.schemes.filter((s) => s.family === family).map((s) => s.name));
-}
-
-/**
- * The additive lane's logit terms: the lanes' own, or (additive not a lane, or an input-only one)
- * one additive-only compare after typing pauses — the analyses' cached compares keep no terms.
- */
-export function additiveTerms(snapshot, { pipeline }) {
-  const { result, settings, tokens, E } = snapshot;
-  const own = result.additive?.inputOnly ? null : result.additive;
-  return (own ?? pipeline.compare(snapshot, settings.heads, tokens, E, ['additive']).additive).terms;
+export function runOrthogonality(snapshot, page, { panel }) {
+  return panel.update({ lab: page.lab, ...orthogonalityArgs(snapshot, page) });
 }

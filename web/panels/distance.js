@@ -6,6 +6,7 @@
 import { ChartFigure } from '../figures/chart-figure.js';
 import { element } from '../figures/dom.js';
 import { SCHEME_IDS } from '../pipeline/state.js';
+import { distanceMeasure } from '../pipeline/measures/distance.js';
 import { BOUND, CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 
 export const curveName = (id) => (id === BOUND ? 'RoFormer decay bound' : SCHEME_NAMES[id] ?? id);
@@ -71,7 +72,7 @@ export function createDistancePanel(slot) {
 
   const hidden = new Set();
   const buttons = new Map();
-  let last = null; // the latest update's arguments and curves, for repaints after a toggle
+  let last = null; // the latest distanceMeasure data, for repaints after a toggle
 
   const paint = () => {
     if (!last) return;
@@ -133,34 +134,17 @@ export function createDistancePanel(slot) {
   });
   rangeSelect.addEventListener('change', paint);
 
+  /** data: distanceMeasure's; kept for repaints after a toggle. */
+  const render = (data) => {
+    last = data;
+    paint();
+  };
   return {
     figure: chart,
-    /**
-     * lanes: the schemes in the page's lanes (marked in the legend); options: distanceCurves'
-     * scheme parameters (dPos, concat, causal, trainedLength, evalLength, alibiHeads, alibiHead, …).
-     */
-    update({ lab, d, base, maxDistance, lanes = [], options = {} }) {
-      const schemes = lab.SCHEMES ?? SCHEME_IDS;
-      const defined = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-      const { curves } = lab.distanceCurves({ d, base, maxDistance, schemes: [...schemes], ...defined });
-      const all = {};
-      for (const id of schemes) all[id] = Array.from(curves[id]);
-      // A learned table has rows only for the positions it was trained on.
-      const trainedLength = defined.trainedLength ?? 2048;
-      const learnedCut = all.learned && trainedLength <= maxDistance ? trainedLength : null;
-      if (learnedCut !== null) for (let k = learnedCut; k <= maxDistance; k++) all.learned[k] = NaN;
-      // RoFormer's bound is relative; scaled to rotary's value at k = 0 (√d) to share the axis.
-      const { bound } = lab.offsetCurves(maxDistance, d, { base });
-      all[BOUND] = Array.from(bound, (v) => (v / bound[0]) * Math.sqrt(d));
-      const heads = defined.alibiHeads ?? 8;
-      const head = defined.alibiHead ?? 1;
-      const slope = all.alibi ? -all.alibi[1] : NaN;
-      last = {
-        d, base, maxDistance, curves: all, lanes, learnedCut,
-        ids: [...schemes, BOUND],
-        slopeNote: `m = ${Number(slope.toPrecision(6))}, head ${head} of ${heads}`,
-      };
-      paint();
+    render,
+    /** args: distanceMeasure's, with lab. */
+    update({ lab, ...args }) {
+      render(distanceMeasure(lab, args));
     },
   };
 }

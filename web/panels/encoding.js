@@ -2,6 +2,7 @@
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { ChartFigure } from '../figures/chart-figure.js';
 import { SERIES_COLOURS } from '../pipeline/schemes.js';
+import { spreadMeasure } from '../pipeline/measures/spread.js';
 
 export function createPeFigure(slot) {
   const figure = new HeatmapFigure(slot, { title: 'Positional encoding', palette: 'diverging' });
@@ -26,27 +27,27 @@ export function createPeFigure(slot) {
 
 export function createSpreadPanel(slot) {
   const chart = new ChartFigure(slot, { title: 'Per-dimension disturbance' });
+  /** data: spreadMeasure's. Returns { firstTenth, lastTenth, tenth, length } mean ratios for the summary. */
+  function render({ d, layout, length, ratio, tenth, firstTenth, lastTenth }) {
+    const dims = Array.from({ length: d }, (_, j) => j);
+    chart.update({
+      series: [
+        { name: 'additive: r_j', colour: SERIES_COLOURS.additive, kind: 'bars', x: dims, y: ratio },
+        { name: 'concatenated and rotary: 0 (word coordinates untouched)', colour: SERIES_COLOURS.concatenated, kind: 'line', dash: true, x: dims, y: dims.map(() => 0) },
+      ],
+      xLabel: 'dimension j',
+      yLabel: 'PE spread / word spread',
+      label: `Per-dimension disturbance of additive encoding over ${length} positions, ${layout} layout, d = ${d}: ` +
+        `ratio of the encoding's spread to the word vectors' spread in each dimension`,
+    });
+    return { firstTenth, lastTenth, tenth, length };
+  }
   return {
     figure: chart,
-    /** Returns { firstTenth, lastTenth } mean ratios for the summary. */
-    update({ lab, d, base, layout, alpha, wordSpread, length }) {
-      const pe = lab.sinusoidal(length, d, { base, layout });
-      const peSpread = lab.columnSpread(pe, length, d);
-      const dims = Array.from({ length: d }, (_, j) => j);
-      const ratio = dims.map((j) => peSpread[j] / Math.max(1e-12, alpha * wordSpread[j]));
-      chart.update({
-        series: [
-          { name: 'additive: r_j', colour: SERIES_COLOURS.additive, kind: 'bars', x: dims, y: ratio },
-          { name: 'concatenated and rotary: 0 (word coordinates untouched)', colour: SERIES_COLOURS.concatenated, kind: 'line', dash: true, x: dims, y: dims.map(() => 0) },
-        ],
-        xLabel: 'dimension j',
-        yLabel: 'PE spread / word spread',
-        label: `Per-dimension disturbance of additive encoding over ${length} positions, ${layout} layout, d = ${d}: ` +
-          `ratio of the encoding's spread to the word vectors' spread in each dimension`,
-      });
-      const tenth = Math.max(1, Math.round(d / 10));
-      const mean = (values) => values.reduce((a, b) => a + b, 0) / values.length;
-      return { firstTenth: mean(ratio.slice(0, tenth)), lastTenth: mean(ratio.slice(d - tenth)), tenth, length };
+    render,
+    /** args: spreadMeasure's, with lab. */
+    update({ lab, ...args }) {
+      return render(spreadMeasure(lab, args));
     },
   };
 }

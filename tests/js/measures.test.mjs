@@ -1,0 +1,93 @@
+// The measures (web/pipeline/measures/) return data a worker can post to the page: each one's
+// output for a small fixed input must come through structuredClone deep-equal — same values,
+// same typed-array kinds, plain prototypes (a class instance would clone to a plain object and
+// fail the strict comparison; a function or a lab handle would make structuredClone throw).
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { load } from '../../dist/posenc.mjs';
+import { createPipeline, settleSettings } from '../../dist/pipeline/pipeline.js';
+import { DEFAULTS } from '../../dist/pipeline/state.js';
+import { syntheticSource } from '../../dist/pipeline/vocab.js';
+import { spreadArgs, spreadMeasure } from '../../dist/pipeline/measures/spread.js';
+import { distanceArgs, distanceMeasure } from '../../dist/pipeline/measures/distance.js';
+import { anglesArgs, anglesMeasure } from '../../dist/pipeline/measures/angles.js';
+import { orthogonalityMeasure } from '../../dist/pipeline/measures/orthogonality.js';
+import { shiftMeasure } from '../../dist/pipeline/measures/shift.js';
+import { retrievalMeasure } from '../../dist/pipeline/measures/retrieval.js';
+import { createDecoderCache, neighborsMeasure } from '../../dist/pipeline/measures/neighbors.js';
+import { orthogonalityArgs, retrievalArgs, shiftArgs } from '../../dist/pipeline/measures/analyses.js';
+
+/** Runs a generator to its end (what the page's scheduler does between keystrokes) → its value. */
+function drain(generator) {
+  let step;
+  do step = generator.next(); while (!step.done);
+  return step.value;
+}
+
+const survivesClone = (data) => assert.deepStrictEqual(structuredClone(data), data);
+
+describe('measures: output survives structuredClone', () => {
+  let lab;
+  let page;
+  let view;
+  before(async () => {
+    lab = await load();
+    const source = syntheticSource(lab, 32);
+    const pipeline = createPipeline(lab);
+    // Evaluation past the trained length, so the angles flag pairs and the distance cuts learned.
+    const state = { ...DEFAULTS, vectors: 'synthetic', d: 32, heads: 2, sentence: 'the cat sat on the mat', trainedLength: 64, evalLength: 256 };
+    const settings = settleSettings(lab, state, source);
+    view = pipeline.run(state, source, settings);
+    page = { lab, pipeline, state };
+  });
+
+  it('the check itself rejects functions and class instances', () => {
+    assert.throws(() => survivesClone({ f() {} }));
+    class Box { constructor() { this.v = 1; } }
+    assert.throws(() => survivesClone({ box: new Box() }));
+  });
+
+  it('spreadMeasure', () => {
+    const data = spreadMeasure(lab, spreadArgs(page.state, view.source, view.settings, view.n));
+    assert.equal(data.ratio.length, 32);
+    survivesClone(data);
+  });
+
+  it('distanceMeasure (with NaN where learned has no row)', () => {
+    const data = distanceMeasure(lab, distanceArgs(lab, page.state, view.settings));
+    assert.equal(data.learnedCut, 64);
+    assert.ok(Number.isNaN(data.curves.learned[100]));
+    survivesClone(data);
+  });
+
+  it('anglesMeasure', () => {
+    const data = anglesMeasure(lab, anglesArgs(page.state, view.settings));
+    assert.equal(data.results[0].id, 'rotary');
+    assert.ok(data.results.some((r) => r.count > 0), 'some variant flags a pair');
+    survivesClone(data);
+  });
+
+  it('orthogonalityMeasure', () => {
+    const data = drain(orthogonalityMeasure(lab, orthogonalityArgs(view, page)));
+    assert.equal(data.random.length, data.dims.length);
+    survivesClone(data);
+  });
+
+  it('shiftMeasure', () => {
+    const data = drain(shiftMeasure(lab, shiftArgs(view, page)));
+    assert.equal(data.rows.length, lab.SCHEMES.length);
+    survivesClone(data);
+  });
+
+  it('retrievalMeasure and neighborsMeasure (one decoder, as the page shares it)', () => {
+    const decoder = createDecoderCache();
+    const data = drain(retrievalMeasure(lab, drain(retrievalArgs(view, page, () => decoder(view)))));
+    assert.equal(data.rows.length, lab.SCHEMES.length);
+    survivesClone(data);
+    const { result, tokens, E, settings, unknown } = view;
+    const near = neighborsMeasure(lab, { decoder: decoder(view), result, tokens, E, d: settings.d, dWord: settings.dWord, selected: 1, unknown });
+    assert.equal(near.token, 'cat');
+    assert.equal(near.rows.length, 1 + result.schemes.length);
+    survivesClone(near);
+  });
+});
