@@ -1,16 +1,13 @@
-// PosEnc Lab's page: orchestration only. It keeps the state (mirrored in the URL hash), turns a
-// sentence into one pipeline run per animation frame (web/pipeline/pipeline.js: one wasm call), hands the
-// view to the panels and the words to web/pipeline/prose.js, and runs
+// PosEnc Lab's page: orchestration only. It keeps the state (mirrored in the URL hash), sends it
+// to the lab worker once per user action (web/pipeline/lab-client.js: the wasm core, the word
+// vectors and the models live there), hands the view that comes back to the panels, and asks for
 // the expensive analyses (retrieval over the whole vocabulary, shift invariance's extra compares,
-// near-orthogonality) a moment after typing pauses, one task at a time, so typing never waits.
-import { load } from '../posenc.mjs';
+// near-orthogonality) a moment after typing pauses; the worker drops them for a newer keystroke.
+// The main thread only lays out and paints.
+import { createLabClient } from '../pipeline/lab-client.js';
 import {
   DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
-import { createPipeline, settleSettings } from '../pipeline/pipeline.js';
-import { disturbSummary, orthSummary, shiftSummary } from '../pipeline/prose.js';
-import { meanNormRatio } from '../pipeline/statistics.js';
-import { syntheticSource, vectorSetSource } from '../pipeline/vocab.js';
 import { createLanes } from '../panels/lanes.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
 import { createTokenList } from '../panels/tokens.js';
@@ -22,7 +19,7 @@ import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
 import { createTrainedHeads } from '../panels/trained-heads.js';
 import { createResultsTable } from '../panels/results-table.js';
-import { createDelay, createGenerations, runInTasks } from '../pipeline/tasks.js';
+import { createDelay, createGenerations } from '../pipeline/tasks.js';
 import { createCaptions } from './captions.js';
 import { createSettingsFigures } from './settings-figures.js';
 import { laneArticle } from './lane-article.js';
@@ -30,10 +27,8 @@ import { createDisclosures } from './disclosures.js';
 import { createLaneColumns } from './lane-columns.js';
 import { createLaneTabs } from './lane-tabs.js';
 import { createMeasureTabs } from './measure-tabs.js';
-import { createNeighbors } from './neighbors.js';
 import { createNumberInputs } from './number-inputs.js';
 import { fillEnumSelects } from './enum-selects.js';
-import { additiveTerms, relativeSchemes, runOrthogonality, runRetrieval, runShift } from './analyses.js';
 import { setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
@@ -85,18 +80,17 @@ const ui = {
 const wideScreen = matchMedia(`(min-width: ${WIDE_SCREEN_PX}px)`);
 const laneLimit = () => (wideScreen.matches ? MAX_LANES : LANES_NARROW);
 
-let lab = null;
+const client = createLabClient();
+let lab = null;           // what the worker's lab says of itself once started: { simd, pretrained, schemeTable }
 let state = { ...DEFAULTS };
 let trainedAsked = false; // the link or the Heads control asked for trained heads (Save-Data then loads them)
-let synthetic = null;     // the synthetic source for the current d
-let gloveSource = null;   // set once GloVe has loaded
-let customSource = null;  // a user's vector file (web/page/byo-vectors.js)
+let gloveLabel = null;    // set once GloVe has loaded in the worker
+let customLabel = null;   // a user's vector file (web/page/byo-vectors.js), loaded in the worker
 let view = null;          // what the panels show now (see recompute)
-let pipeline = null;      // settings + text → view, one wasm call per keystroke (web/pipeline/pipeline.js)
 let selected = null;      // selected token position
 let frameRequested = false;
 let stale = false;        // the state changed since the last recompute
-const work = createGenerations(); // a new generation per recompute; stale heavy work checks it and stops
+const work = createGenerations(); // a new generation per recompute; answers to older ones are dropped
 let lastHeavyMs = null;
 
 const lanes = createLanes(document, { onPickToken: selectToken, schemes: [], onAttention: (scheme, spec) => laneTabs.attention(scheme, spec) });
@@ -118,15 +112,14 @@ const shiftPanel = createShiftPanel(slot('shift'));
 const distancePanel = createDistancePanel(slot('distance'));
 const orthogonalityPanel = createOrthogonalityPanel(slot('orth'));
 const anglesPanel = createAnglesPanel(slot('angles'));
-// Trained heads in the lanes and the trained models' results (issue #17): hooks marked "trained".
+// Trained heads in the lanes: the shipped models, run in the lab worker.
 const trainedHeads = createTrainedHeads({
   picker: $('trained-picker'),
+  models: client.models,
   onPickHeads: (heads) => { state.heads = heads; requestRecompute(); },
   onPickHead: (pick) => { Object.assign(state, pick); requestRecompute(); },
   requestUpdate: requestRecompute,
 });
-// What the analyses (web/page/analyses.js) read of the page: its current lab, pipeline and state.
-const page = { get lab() { return lab; }, get pipeline() { return pipeline; }, get state() { return state; } };
 const captions = createCaptions({ ui, trainedHeads, showControlError });
 // Scheme parameters: inputs marked data-param="<state field>" (the settings box and some lanes
 // hold one each, kept in step), named in error messages by the core's table's label.
@@ -142,7 +135,7 @@ const resultsTable = createResultsTable({
   positions: slot('trained-positions'),
 });
 const settingsFigures = createSettingsFigures({ ui, spreadPanel, distancePanel, anglesPanel });
-// Finding one's way (issue #23): what is folded and which Measurements tab shows live in the state
+// Finding one's way: what is folded and which Measurements tab shows live in the state
 // (and so in the URL) but change no figure, so they only schedule a URL write.
 const disclosures = createDisclosures({
   settings: $('settings'),
@@ -163,7 +156,6 @@ const measureTabs = createMeasureTabs({
   selected: () => state.measurement,
   onSelect: (name) => { state.measurement = name; scheduleUrlWrite(); },
 });
-const neighbors = createNeighbors({ tokenList });
 
 start();
 
@@ -172,8 +164,7 @@ async function start() {
   applyHash({ initial: true });
   wireControls();
   try {
-    lab = await load();
-    pipeline = createPipeline(lab);
+    lab = await client.start();
   } catch (error) {
     ui.engine.textContent = 'The wasm core could not start.';
     showFailure(`PosEnc Lab could not load its WebAssembly core: ${error.message}`);
@@ -186,19 +177,14 @@ async function start() {
   recompute();
 }
 
+// The worker fetches and decodes GloVe and pays its one-off costs (the vocabulary's spread, the
+// PCA axes) before the page switches to it, so no keystroke pays them.
 function loadGlove() {
   setStatus('Loading GloVe word vectors… synthetic vectors are shown until they arrive.');
-  lab.loadVectors('glove').then((vectors) => {
-    const glove = vectorSetSource(lab, vectors);
-    // One-off costs (the vocabulary's per-dimension spread, the PCA axes): pay them while the
-    // reader reads, not inside the next keystroke.
-    setTimeout(() => {
-      settingsFigures.wordSpread(glove);
-      glove.warmUp?.();
-      gloveSource = glove;
-      setStatus(`Word vectors: ${glove.label}.`);
-      requestRecompute();
-    }, 50);
+  client.glove().then(({ label }) => {
+    gloveLabel = label;
+    setStatus(`Word vectors: ${label}.`);
+    requestRecompute();
   }, (error) => {
     setStatus(`GloVe could not be loaded (${error.message}); showing synthetic vectors.`);
     if (state.vectors === 'glove') state.vectors = 'synthetic';
@@ -351,24 +337,23 @@ async function mountVectorPicker() {
   } catch {
     return;
   }
+  // The picker parses the file in its own worker; the bytes it makes go to the lab worker.
+  const workerLab = {
+    loadVectors: (bytes) => client.custom(bytes, 'your vector file').then(({ size, dim }) => ({ size, dim, dispose() {} })),
+  };
   picker.mountVectorPicker(document.getElementById('byo-vectors'), {
-    lab,
+    lab: workerLab,
     onLoaded(vectors, summary) {
-      const previous = customSource;
       const name = summary?.name ?? summary?.fileName ?? 'your file';
-      customSource = vectorSetSource(lab, vectors, {
-        kind: 'custom',
-        label: `${name}: ${vectors.size.toLocaleString('en-US')} words, d = ${vectors.dim}`,
-      });
+      customLabel = `${name}: ${vectors.size.toLocaleString('en-US')} words, d = ${vectors.dim}`;
       if (![...ui.vectors.options].some((o) => o.value === 'custom')) ui.vectors.add(new Option('Your vector file', 'custom'));
       state.vectors = 'custom';
-      setStatus(`Word vectors: ${customSource.label} (not kept in the link).`);
+      setStatus(`Word vectors: ${customLabel} (not kept in the link).`);
       requestRecompute();
-      previous?.dispose?.();
     },
     onReset() {
       state.vectors = 'glove';
-      if (gloveSource) setStatus(`Word vectors: ${gloveSource.label}.`);
+      if (gloveLabel) setStatus(`Word vectors: ${gloveLabel}.`);
       requestRecompute();
     },
   });
@@ -405,43 +390,33 @@ function recomputeForTyping() {
   });
 }
 
-function currentSource() {
-  if (state.vectors === 'glove' && gloveSource) return gloveSource;
-  if (state.vectors === 'custom' && customSource) return customSource;
-  if (!synthetic || synthetic.dim !== state.d) synthetic = syntheticSource(lab, state.d);
-  return synthetic;
-}
-
 // The lanes whose n×n parts no figure shows this keystroke: a trained map covers the attention
 // and the decomposition is folded (compare's inputOnly). Opening one asks for them (onToggle).
-function coveredLanes(settings) {
-  if (!settings.trained) return [];
+function coveredLanes() {
+  if (state.heads !== TRAINED_HEADS || !trainedHeads.available) return [];
   return state.schemes.filter((scheme) => !state.moreOpen.includes(scheme) && trainedHeads.showsTrained(scheme));
 }
 
+// One message per action: the state goes to the worker, and its view is painted when it comes
+// back, unless a newer recompute was sent meanwhile (then the client drops it).
 function recompute({ typed = false } = {}) {
   stale = false;
   const started = performance.now();
-  work.next();
-  const source = currentSource();
-  const settings = settleSettings(lab, state, source, { trainedAvailable: trainedHeads.available, trainedAsked });
-  captions.reflectSettings(source, settings, state);
+  const mine = work.next();
+  heavy.cancel();
   scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
+  const sent = { ...state };
+  client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes() })
+    .then((next) => { if (next && work.isCurrent(mine)) paint(next, sent, started); },
+      // Inputs are validated before they reach the lab, so this is a bug: say so rather than
+      // leave stale figures looking current.
+      (error) => { if (work.isCurrent(mine)) showFailure(`Could not compute the encodings: ${error.message}`); });
+}
 
-  let next;
-  try {
-    // Only the lanes' schemes: the summary's other numbers wait for the pause after typing. The
-    // last keystroke's arrays are overwritten in place (≈ 16 MB not allocated per keystroke at
-    // 512 tokens). The analyses after a pause read them too, but only within their tasks, which
-    // stop at the first task after a new keystroke (runInTasks' isCurrent), and their panels keep
-    // numbers, not these arrays. The state is copied: the analyses read the keystroke's.
-    next = pipeline.run({ ...state }, source, settings, { inputOnly: coveredLanes(settings) });
-  } catch (error) {
-    // Inputs are validated before they reach the lab, so this is a bug: say so rather than
-    // leave stale figures looking current.
-    showFailure(`Could not compute the encodings: ${error.message}`);
-    return;
-  }
+function paint(next, sent, started) {
+  const { settings, source } = next;
+  captions.reflectSettings(source, settings, state);
+  settingsFigures.show(next.figures, state, next.n);
   if (next.n === 0) {
     showEmptyState();
     ui.engine.textContent = `${engineName()} · nothing to compute`;
@@ -453,16 +428,17 @@ function recompute({ typed = false } = {}) {
   setHidden(ui.results, false);
   const { n, tokens } = next;
   if (selected !== null && selected >= n) selected = null;
-  view = next;
+  view = { ...next, state: sent };
 
   tokenList.render(tokens, next.unknown, next.total, next.textCut);
   // Trained maps first: the identity maps they cover are then not painted at all.
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
     layer: state.headLayer, head: state.headIndex, asked: trainedAsked });
   // A covered lane whose model refused these words shows its identity map after all: rare (a
-  // learned table past its rows), so the whole keystroke's compare is run again.
+  // learned table past its rows), so the keystroke is asked for again, with that lane's weights.
   if (state.schemes.some((scheme) => next.result[scheme]?.inputOnly && !trainedMaps.has(scheme))) {
-    view = next = pipeline.run({ ...state }, source, settings);
+    requestRecompute();
+    return;
   }
   lanes.update({ result: next.result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
     attentionShownElsewhere: trainedMaps });
@@ -472,13 +448,10 @@ function recompute({ typed = false } = {}) {
   captions.describeLanes(view, state, lab);
   const { pe, peConcat } = next;
   peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
-  const spread = settingsFigures.updateSpread(lab, state, source, settings, n);
-  settingsFigures.updateDistance(lab, state, settings);
-  setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${meanNormRatio(next.E, pe, n, settings.d, settings.alpha).toFixed(3)} (mean over tokens)`);
-  summarise('disturb', disturbSummary(view, spread, null));
-
-  const elapsed = performance.now() - started;
-  view.recomputeMs = elapsed;
+  setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
+  summarise('disturb', next.summaries.disturb);
+  if (selected !== null) showNeighbors();
+  view.recomputeMs = performance.now() - started;
   showEngine();
   scheduleHeavy();
 }
@@ -537,7 +510,13 @@ function selectToken(index) {
 }
 
 function showNeighbors() {
-  neighbors.show(view, selected);
+  const asked = view;
+  const p = selected;
+  if (p === null || !asked) { tokenList.showNeighbors(null); return; }
+  client.neighbors(p).then((found) => {
+    if (view !== asked || selected !== p || !found) return;
+    tokenList.showNeighbors(found.token, found.position, found.rows, found.caption);
+  }, (error) => showFailure(`Could not find the nearest words: ${error.message}`));
 }
 
 // ---- Expensive analyses (after typing pauses) --------------------------------------------
@@ -547,31 +526,21 @@ function scheduleHeavy() {
   heavy.after(HEAVY_DELAY_MS);
 }
 
-// Each analysis is its own task, and the long ones are generators that yield between their
-// expensive parts, so a keystroke arriving in between is handled before the next part.
+// The worker runs the analyses of the last view in slices, each panel painted as its data comes;
+// a keystroke in between makes the worker stop them and the client drop what was under way.
+const ANALYSIS_PANELS = { retrieval: retrievalPanel, shift: shiftPanel, orth: orthogonalityPanel };
 function runHeavy() {
   const mine = work.current;
-  const snapshot = view;
-  if (!snapshot) return;
-  let total = 0;
-  const steps = [
-    () => { if (selected !== null) showNeighbors(); },
-    function* retrieval() { snapshot.identity = yield* runRetrieval(snapshot, page, { panel: retrievalPanel, decoder: () => neighbors.decoder(snapshot) }); },
-    function* shift() { snapshot.shift = yield* runShift(snapshot, page, { panel: shiftPanel }); },
-    function* orthogonality() { snapshot.orth = yield* runOrthogonality(snapshot, page, { panel: orthogonalityPanel }); },
-    () => {
-      summarise('disturb', disturbSummary(view, settingsFigures.updateSpread(lab, state, snapshot.source, snapshot.settings, snapshot.n), snapshot.identity));
-      summarise('shift', shiftSummary(snapshot.shift, snapshot.state.shiftK, relativeSchemes(lab)));
-      summarise('orth', snapshot.orth ? orthSummary(snapshot.orth, additiveTerms(snapshot, { pipeline }), snapshot.n) : null);
-      lastHeavyMs = total;
-      showEngine();
-    },
-  ];
-  runInTasks(steps, {
-    isCurrent: () => work.isCurrent(mine),
-    onError: (error) => showFailure(`An analysis failed: ${error.message}`),
-    onTask: (ms) => { total += ms; },
-  });
+  if (!view) return;
+  client.analyse(mine, (name, data) => {
+    if (!work.isCurrent(mine)) return;
+    if (name === 'summaries') for (const which of ['disturb', 'shift', 'orth']) summarise(which, data[which]);
+    else ANALYSIS_PANELS[name]?.render(data);
+  }).then((done) => {
+    if (!done || !work.isCurrent(mine)) return;
+    lastHeavyMs = done.ms;
+    showEngine();
+  }, (error) => showFailure(`An analysis failed: ${error.message}`));
 }
 
 // ---- The plain-language summary ----------------------------------------------------------

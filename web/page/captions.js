@@ -11,6 +11,8 @@ import { setText, setValue } from '../figures/dom.js';
  * showControlError(message) writes the shared error line. Returns { reflectSettings(source,
  * settings, state), describeLanes(view, state, lab), setField(name, text), forget() }; forget()
  * after the lanes in the document change, so their fields are looked up and written again.
+ * source: the word vectors as the lab worker describes them (web/pipeline/lab-session.js's info);
+ * lab: what the worker's lab says of itself ({ schemeTable, … }).
  */
 export function createCaptions({ ui, trainedHeads, showControlError }) {
   // Controls and captions that follow the source and the settings. The control values and the
@@ -58,7 +60,7 @@ export function createCaptions({ ui, trainedHeads, showControlError }) {
     setField('layoutNote', state.layout === LAYOUT.half ? ', as in tensor2tensor: sines in the first half, cosines in the second' : ', as in Vaswani et al.');
     setField('pairing', state.pairing === LAYOUT.half ? 'half (i, i + d/2), as in GPT-NeoX and LLaMA code' : 'interleaved (2i, 2i+1), as in RoFormer');
     setField('concatMode', state.concat === CONCAT_MODE.sameWidth ? `same total width ${settings.d}` : `widened to ${settings.d + settings.dPos}`);
-    setField('reduction', state.concat === CONCAT_MODE.sameWidth ? `Word part: ${source.reductionLabel(settings.dWord)}.` : 'The whole word vector is kept.');
+    setField('reduction', state.concat === CONCAT_MODE.sameWidth ? `Word part: ${source.reduction}.` : 'The whole word vector is kept.');
     setField('concatCross', settings.heads === 0
       ? 'With W = I the word and position parts live in separate coordinates, so both cross terms are exactly 0.'
       : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`);

@@ -6,7 +6,7 @@
 // shows its identity-head map, labelled as such. Where the browser asks to save data (Save-Data,
 // prefers-reduced-data) nothing loads until the reader asks.
 //
-// Models load and run in a worker (web/pipeline/model-worker.js, through model-client.js): per
+// Models load and run in the lab worker (web/pipeline/model-host.js, through model-client.js): per
 // keystroke and trained lane, the tokens are looked up in the model's vocabulary here (no wasm
 // call), and one inspect request (map and strip from one pass; the model recomputes only the rows
 // from the first changed word) goes to the worker. Until its answer arrives the lane keeps its
@@ -16,7 +16,6 @@ import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
 import { TRAINED_HEADS } from '../pipeline/state.js';
-import { createModelClient } from '../pipeline/model-client.js';
 import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from './trained-data.js';
 
 const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
@@ -33,11 +32,11 @@ export function browserSavesData() {
  * onPickHeads(heads) when the reader picks trained heads (TRAINED_HEADS) or the encoding alone (0);
  * onPickHead({ headLayer, headIndex }) when the reader picks a head (1-based, for the state and the
  * URL); requestUpdate() when a model arrives or fails, a lane's first map arrives or a model
- * refuses the words; saveData: load models only on request; modelClient: where the models live
- * (default: a worker of their own, started with the first load).
+ * refuses the words; saveData: load models only on request; models: where the models live and
+ * run (the lab worker's model client, web/pipeline/model-client.js).
  */
-export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpdate, saveData = browserSavesData(), modelClient = null }) {
-  let client = modelClient;
+export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpdate, saveData = browserSavesData(), models: client }) {
+  if (typeof client?.load !== 'function') throw new TypeError('models must be a model client (web/pipeline/model-client.js)');
   let entries = [];           // lab.pretrained
   const models = new Map();   // scheme → { status: 'loading' | 'ready' | 'failed', model, index, controller, error, progress }
   const boxes = new Map();    // scheme → { slot, box, note, strip, figure, want, shown (with attention, surprise), refused }
@@ -92,7 +91,6 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     const controller = new AbortController();
     const record = { status: 'loading', controller, progress: { loaded: 0, total: entry.bytes ?? 0 } };
     models.set(scheme, record);
-    client ??= createModelClient();
     client.load(entry.name, {
       signal: controller.signal,
       onProgress: (progress) => {

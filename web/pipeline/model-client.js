@@ -1,36 +1,33 @@
-// The page's side of web/pipeline/model-worker.js: shipped models that live in the worker, as
-// handles with the model's config, vocab and unknownId, and an inspect that answers later.
+// The page's side of the shipped models in the lab worker (web/pipeline/model-host.js): handles
+// with the model's config, vocab and unknownId, and an inspect that answers later.
 //
-// createModelClient() → {
+// Messages, page → worker: { type: 'load', name } (fetch, check and decode one shipped model),
+// { type: 'cancel', name } (abandon its load), { type: 'inspect', lane, seq, name, ids:
+// Int32Array (transferred), layer, head } (one lane's map and strip; a newer request for the same
+// lane that arrives before this one has run replaces it). Worker → page: { type: 'progress', name,
+// loaded, total }, { type: 'loaded', name, config, vocab, unknownId }, { type: 'failed', name,
+// message, aborted }, { type: 'inspected', lane, seq, name, layer, head, attention: Float32Array(n·n),
+// surprise: Float32Array(n − 1) }, { type: 'refused', lane, seq, …, message } (the model cannot read
+// these ids), { type: 'superseded', lane, seq }, { type: 'error', lane, seq, message }.
+//
+// createModelClient(port) → {
 //   load(name, { onProgress, signal }) → Promise<RemoteModel>   (rejects with an AbortError on abort),
-//   dispose() }
+//   receive(message) → whether it was a model message, fail(message) (the worker is gone) }
+// port: { post(message, transfer) } to the worker (web/pipeline/lab-client.js).
 // RemoteModel: { name, config, vocab (token strings in id order), unknownId,
 //   inspect(lane, ids: Int32Array(n), { layer, head }, onReply) }: one lane's pass; onReply gets
 //   { attention: Float32Array(n·n), surprise: Float32Array(n − 1) } or { refused: message }, only
 //   for the newest request of that lane (an older one that the worker or a newer reply overtook is
 //   dropped), or { error: message }.
 
-export function createModelClient({ workerUrl = new URL('./model-worker.js', import.meta.url) } = {}) {
-  let worker = null;
+export function createModelClient(port) {
   const loads = new Map();   // name → { resolve, reject, onProgress, promise }
   const latest = new Map();  // lane → { seq, onReply } of the newest inspect request
   let seq = 0;
 
-  function start() {
-    if (worker) return worker;
-    worker = new Worker(workerUrl, { type: 'module' });
-    worker.addEventListener('message', (event) => receive(event.data));
-    worker.addEventListener('error', (event) => {
-      // A worker that failed to start (a missing file, a syntax error): every waiting call hears it.
-      const message = `the model worker failed: ${event.message || 'it could not start'}`;
-      for (const [name, load] of loads) { load.reject(new Error(message)); loads.delete(name); }
-      for (const [lane, request] of latest) { request.onReply({ error: message }); latest.delete(lane); }
-    });
-    return worker;
-  }
-
   function receive(message) {
     switch (message.type) {
+      case 'superseded': return true; // the newer request's reply is the one awaited
       case 'progress': loads.get(message.name)?.onProgress?.({ loaded: message.loaded, total: message.total }); break;
       case 'loaded': {
         const load = loads.get(message.name);
@@ -48,14 +45,15 @@ export function createModelClient({ workerUrl = new URL('./model-worker.js', imp
       case 'refused':
       case 'error': {
         const request = latest.get(message.lane);
-        if (!request || (message.type !== 'error' && request.seq !== message.seq)) break; // overtaken
+        if (!request || request.seq !== message.seq) break; // overtaken
         latest.delete(message.lane);
         request.onReply(message.type === 'inspected' ? { attention: message.attention, surprise: message.surprise }
           : message.type === 'refused' ? { refused: message.message } : { error: message.message });
         break;
       }
-      default: break; // 'superseded': the newer request's reply is the one awaited
+      default: return false;
     }
+    return true;
   }
 
   function remoteModel({ name, config, vocab, unknownId }) {
@@ -66,7 +64,7 @@ export function createModelClient({ workerUrl = new URL('./model-worker.js', imp
         const request = { seq: ++seq, onReply };
         latest.set(lane, request);
         const copy = Int32Array.from(ids);
-        start().postMessage({ type: 'inspect', lane, seq: request.seq, name, ids: copy, layer, head }, [copy.buffer]);
+        port.post({ type: 'inspect', lane, seq: request.seq, name, ids: copy, layer, head }, [copy.buffer]);
       },
     });
   }
@@ -79,13 +77,15 @@ export function createModelClient({ workerUrl = new URL('./model-worker.js', imp
       let settle;
       const promise = new Promise((resolve, reject) => { settle = { resolve, reject }; });
       loads.set(name, { ...settle, onProgress, promise });
-      signal?.addEventListener('abort', () => worker?.postMessage({ type: 'cancel', name }), { once: true });
-      start().postMessage({ type: 'load', name });
+      signal?.addEventListener('abort', () => port.post({ type: 'cancel', name }), { once: true });
+      port.post({ type: 'load', name });
       return promise;
     },
-    dispose() {
-      worker?.terminate();
-      worker = null;
+    receive,
+    /** The worker failed: every waiting call hears it. */
+    fail(message) {
+      for (const load of loads.values()) load.reject(new Error(message));
+      for (const request of latest.values()) request.onReply({ error: message });
       loads.clear();
       latest.clear();
     },

@@ -1,13 +1,16 @@
-// The trained lanes' models in their worker (web/pipeline/model-worker.js) through the page's
-// client (model-client.js). Node has no browser Worker, so a stand-in runs the real worker module
+// The page's lab worker (web/pipeline/lab-worker.js) through its client (lab-client.js): the
+// trained lanes' models and the keystroke's compute. Node has no browser Worker, so a stand-in runs the real worker module
 // in this thread: messages cross through structuredClone (buffers transferred), each in a task of
 // its own, as a browser delivers them. The answers are compared with the same model loaded here.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/posenc.mjs';
-import { createModelClient } from '../../dist/pipeline/model-client.js';
+import { createLabClient } from '../../dist/pipeline/lab-client.js';
+import { DEFAULTS } from '../../dist/pipeline/state.js';
+import { createPipeline, settleSettings } from '../../dist/pipeline/pipeline.js';
+import { syntheticSource } from '../../dist/pipeline/vocab.js';
 
-const WORKER_URL = new URL('../../dist/pipeline/model-worker.js', import.meta.url);
+const WORKER_URL = new URL('../../dist/pipeline/lab-worker.js', import.meta.url);
 
 // One stand-in worker per test file: `self` is the worker's global, as in a browser.
 class StandInWorker extends EventTarget {
@@ -34,16 +37,18 @@ class StandInWorker extends EventTarget {
 
 const ask = (model, lane, ids, head) => new Promise((resolve) => model.inspect(lane, Int32Array.from(ids), head, resolve));
 
-describe('the models worker', () => {
+describe('the lab worker', () => {
   let lab;
+  let labClient;
   let client;
   before(async () => {
     globalThis.Worker = StandInWorker;
     lab = await load();
-    client = createModelClient({ workerUrl: WORKER_URL });
+    labClient = createLabClient({ workerUrl: WORKER_URL });
+    client = labClient.models;
   });
   after(() => {
-    client?.dispose();
+    labClient?.terminate();
     delete globalThis.Worker;
     delete globalThis.self;
   });
@@ -91,4 +96,42 @@ describe('the models worker', () => {
     controller.abort();
     await assert.rejects(loading, (error) => error.name === 'AbortError');
   });
+
+  const compute = (gen, state, inputOnly = []) => labClient.compute({ gen, state, trainedAvailable: false, trainedAsked: false, inputOnly });
+  const STATE = { ...DEFAULTS, sentence: 'The king sat on the throne, and the queen smiled.', vectors: 'synthetic', heads: 0 };
+
+  it('a compute answers with the view the pipeline makes in this thread; a newer one overtakes an older', async () => {
+    const older = compute(1, { ...STATE, sentence: 'a b c' });
+    const newer = compute(2, STATE);
+    assert.equal(await older, null, 'the overtaken compute resolves with null');
+    const view = await newer;
+    const source = syntheticSource(lab, STATE.d);
+    const settings = settleSettings(lab, STATE, source);
+    const local = createPipeline(lab).run(STATE, source, settings);
+    assert.deepEqual(view.tokens, local.tokens);
+    assert.equal(view.n, local.n);
+    for (const scheme of STATE.schemes) {
+      assert.deepEqual(view.result[scheme].x, local.result[scheme].x, scheme);
+      assert.deepEqual(view.result[scheme].weights, local.result[scheme].weights, scheme);
+    }
+    assert.equal(view.source.kind, 'synthetic');
+    assert.ok(view.figures.spread && view.figures.distance && view.figures.angles, 'the settings figures come with the first view');
+    const again = await compute(3, STATE);
+    assert.equal(again.figures.distance, null, 'unchanged settings figures are not sent again');
+  });
+
+  it('the analyses after a pause send each panel its data, and stop once a newer compute comes', async () => {
+    await compute(4, STATE);
+    const names = [];
+    const done = await labClient.analyse(4, (name) => names.push(name));
+    assert.deepEqual(names, ['retrieval', 'shift', 'orth', 'summaries']);
+    assert.ok(done.ms > 0);
+    const cut = [];
+    const stopped = labClient.analyse(4, (name) => cut.push(name));
+    const view = await compute(5, { ...STATE, sentence: 'A newer sentence.' });
+    assert.equal(await stopped, null, 'the overtaken analyses resolve with null');
+    assert.ok(cut.length < 4, `the worker stopped before the end (${cut.join(', ')})`);
+    assert.equal(view.tokens.length, 4);
+  });
 });
+

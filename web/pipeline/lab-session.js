@@ -1,0 +1,93 @@
+// The page's computing half, inside the lab worker (web/pipeline/lab-worker.js): the word-vector
+// sources, the keystroke's pipeline run and what follows the settings, the analyses after typing
+// pauses and the nearest words, all against the worker's one lab. Everything it returns is plain
+// data (numbers, strings, typed arrays), which the page paints.
+//
+// createLabSession(lab) → {
+//   loadGlove() → Promise<source info>, loadCustom(bytes, label) → Promise<{ info, size, dim }>, dropCustom(),
+//   compute({ state, trainedAvailable, trainedAsked, inputOnly }) → view (below),
+//   analyses() → a generator: yields between its expensive parts, and yields { name, data } for
+//     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'),
+//   neighbors(selected) → the selected token's nearest words, or null }
+// view: { settings, source: info, tokens, unknown, total, textCut, n, E, result, pe, peConcat,
+//   normRatio, figures: { spread, distance, angles } (each null when unchanged since the last view),
+//   summaries: { disturb } } — n = 0 (result null) for a text without tokens.
+// info: { kind, dim, fixedDim, label, defaultAlpha, reduction (what the concatenated word part
+//   keeps, in words, at the settled d_word) }.
+import { createPipeline, settleSettings } from './pipeline.js';
+import { syntheticSource, vectorSetSource } from './vocab.js';
+import { meanNormRatio } from './statistics.js';
+import { createMeasures } from './lab-measures.js';
+
+export function createLabSession(lab) {
+  let synthetic = null;
+  let glove = null;
+  let custom = null;
+  const pipeline = createPipeline(lab);
+  const measures = createMeasures(lab, pipeline);
+  let snapshot = null; // the last view with tokens, worker-side (its source and arrays)
+
+  function sourceFor(state) {
+    if (state.vectors === 'glove' && glove) return glove;
+    if (state.vectors === 'custom' && custom) return custom;
+    if (!synthetic || synthetic.dim !== state.d) synthetic = syntheticSource(lab, state.d);
+    return synthetic;
+  }
+
+  const info = (source, dWord) => ({
+    kind: source.kind, dim: source.dim, fixedDim: source.fixedDim, label: source.label,
+    defaultAlpha: source.defaultAlpha, reduction: source.reductionLabel(dWord),
+  });
+
+  return {
+    async loadGlove() {
+      const vectors = await lab.loadVectors('glove');
+      const source = vectorSetSource(lab, vectors);
+      // One-off costs (the vocabulary's per-dimension spread, the PCA axes), paid before the
+      // page switches to these words, so no keystroke pays them.
+      measures.wordSpread(source);
+      source.warmUp?.();
+      glove = source;
+      return { label: source.label };
+    },
+
+    async loadCustom(bytes, label) {
+      const vectors = await lab.loadVectors(bytes);
+      const previous = custom;
+      custom = vectorSetSource(lab, vectors, { kind: 'custom', label: label(vectors) });
+      previous?.dispose?.();
+      return { label: custom.label, size: vectors.size, dim: vectors.dim };
+    },
+
+    dropCustom() {
+      custom?.dispose?.();
+      custom = null;
+    },
+
+    compute({ state, trainedAvailable, trainedAsked, inputOnly }) {
+      const source = sourceFor(state);
+      const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
+      const view = pipeline.run(state, source, settings, { inputOnly });
+      snapshot = view.n > 0 ? view : null;
+      const reply = {
+        settings, source: info(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
+        textCut: view.textCut, n: view.n, E: view.E, result: view.result, pe: view.pe, peConcat: view.peConcat,
+        normRatio: null, figures: measures.settingsFigures(state, source, settings, view.n), summaries: { disturb: null },
+      };
+      if (view.n > 0) {
+        reply.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
+        reply.summaries.disturb = measures.disturbSummary(view, null);
+      }
+      return reply;
+    },
+
+    * analyses() {
+      if (!snapshot) return;
+      yield* measures.analyses(snapshot);
+    },
+
+    neighbors(selected) {
+      return snapshot && selected !== null && selected < snapshot.n ? measures.neighbors(snapshot, selected) : null;
+    },
+  };
+}

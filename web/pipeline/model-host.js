@@ -1,0 +1,94 @@
+// The shipped word-level models inside the lab worker (web/pipeline/lab-worker.js): fetched,
+// checked (sha256) and decoded by lab.loadPretrained, then inspected lane by lane. The page's side
+// is web/pipeline/model-client.js; the messages are listed there.
+//
+// createModelHost(lab, post) → { handle(message) → whether the message was a model message }.
+// lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
+
+export function createModelHost(lab, post) {
+  const models = new Map();      // name → Promise<Model>
+  const controllers = new Map(); // name → AbortController of a load under way
+  const pending = new Map();     // lane → the newest inspect request not yet run
+  let draining = false;
+
+  function startLoad(name) {
+    if (models.has(name)) {
+      models.get(name).then((model) => postLoaded(name, model), () => {});
+      return;
+    }
+    const controller = new AbortController();
+    controllers.set(name, controller);
+    const loading = lab.then((loaded) => loaded.loadPretrained(name, {
+      signal: controller.signal,
+      onProgress: ({ loaded: done, total }) => post({ type: 'progress', name, loaded: done, total }),
+    }));
+    models.set(name, loading);
+    loading.then((model) => {
+      controllers.delete(name);
+      postLoaded(name, model);
+    }, (error) => {
+      controllers.delete(name);
+      models.delete(name); // a later load tries again
+      post({ type: 'failed', name, message: error?.message ?? String(error), aborted: error?.name === 'AbortError' });
+    });
+  }
+
+  function postLoaded(name, model) {
+    post({ type: 'loaded', name, config: model.config, vocab: model.vocab, unknownId: model.unknownId });
+  }
+
+  // Requests wait one task, so that a burst of keystrokes queued behind a pass costs one pass per
+  // lane, for the newest words, not one per keystroke.
+  function queueInspect(message) {
+    const older = pending.get(message.lane);
+    if (older) post({ type: 'superseded', lane: older.lane, seq: older.seq });
+    pending.set(message.lane, message);
+    if (!draining) {
+      draining = true;
+      setTimeout(drain, 0);
+    }
+  }
+
+  async function drain() {
+    while (pending.size > 0) {
+      const [lane, request] = pending.entries().next().value;
+      pending.delete(lane);
+      await inspect(request);
+      await new Promise((resolve) => setTimeout(resolve, 0)); // newer messages first
+    }
+    draining = false;
+  }
+
+  async function inspect({ lane, seq, name, ids, layer, head }) {
+    let model;
+    try {
+      model = await models.get(name);
+    } catch (error) {
+      post({ type: 'error', lane, seq, message: `the ${name} model is not loaded: ${error?.message ?? error}` });
+      return;
+    }
+    if (!model) {
+      post({ type: 'error', lane, seq, message: `the ${name} model was never asked for (send 'load' first)` });
+      return;
+    }
+    const reply = { lane, seq, name, layer, head };
+    try {
+      const { attention, surprise } = model.inspect(ids, ids.length, { layer, head });
+      post({ type: 'inspected', ...reply, attention, surprise }, [attention.buffer, surprise.buffer]);
+    } catch (error) {
+      // The core refuses what a model cannot do (a learned table past its rows): a RangeError.
+      if (error instanceof RangeError) post({ type: 'refused', ...reply, message: error.message });
+      else post({ type: 'error', lane, seq, message: error?.message ?? String(error) });
+    }
+  }
+
+  return {
+    handle(message) {
+      if (message.type === 'load') startLoad(message.name);
+      else if (message.type === 'cancel') controllers.get(message.name)?.abort();
+      else if (message.type === 'inspect') queueInspect(message);
+      else return false;
+      return true;
+    },
+  };
+}
