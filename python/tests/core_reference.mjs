@@ -1,0 +1,79 @@
+// The core's numbers for the twin's parity tests, through the JS API of the built wasm core
+// (dist/posenc.mjs, the SIMD build). Usage: node core_reference.mjs DIST_DIR JOB.json OUT_DIR
+//
+// JOB.json: { cases: [{ name, weights (a file path), B, T, tokens [B·(T+1)], mask [B·T] | null,
+//             sequence [n] (logits, attention), long: { B, T2, tokens [B·(T2+1)], sequence [T2] }
+//             | null, ropes [{ type, factor? }] (rotary), steps [{ tokens, mask }], adamw {…} }],
+//             saves: [{ config, out }], loads: [{ weights }] }
+// OUT_DIR/<name>.json: { loss, grads {name: []}, logits [], attention [], long: {…}, stepLosses [] }
+// and OUT_DIR/<name>.after.safetensors, the model after the AdamW steps, saved by the core.
+// saves: the core's freshly initialised model of each config, saved to `out` (round trips).
+// loads: each file loaded by the core and saved again to <weights>.core.safetensors.
+// refusals: files the core must refuse; OUT_DIR/refusals.json holds its message for each (or null).
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [dist, jobPath, outDir] = process.argv.slice(2);
+const { loadModels } = await import(pathToFileURL(path.join(dist, 'posenc.mjs')).href);
+const models = await loadModels({ simd: true });
+const job = JSON.parse(fs.readFileSync(jobPath, 'utf8'));
+
+const list = (typed) => Array.from(typed);
+const ints = (values) => Int32Array.from(values);
+const bytes = (values) => (values ? Uint8Array.from(values) : undefined);
+
+function evaluateAt(model, c, rope) {
+  const options = rope ? { ropeScaling: rope } : {};
+  const { B, T2, tokens, sequence } = c.long;
+  return {
+    rope: rope ?? null,
+    loss: model.loss(ints(tokens), B, T2, options),
+    logits: list(model.logits(ints(sequence), sequence.length, options)),
+    attention: list(model.attention(ints(sequence), sequence.length, options)),
+  };
+}
+
+for (const c of job.cases) {
+  const model = models.loadModel(fs.readFileSync(c.weights));
+  const mask = bytes(c.mask);
+  const result = {
+    loss: model.loss(ints(c.tokens), c.B, c.T, mask ? { mask } : {}),
+    logits: list(model.logits(ints(c.sequence), c.sequence.length)),
+    attention: list(model.attention(ints(c.sequence), c.sequence.length)),
+  };
+  const { loss, grads } = model.gradients(ints(c.tokens), c.B, c.T, mask ? { mask } : {});
+  result.gradientsLoss = loss;
+  result.grads = Object.fromEntries(Object.entries(grads).map(([name, g]) => [name, list(g)]));
+  result.long = c.long ? [null, ...c.ropes].map((rope) => evaluateAt(model, c, rope)) : [];
+  result.stepLosses = c.steps.map((step) => {
+    const stepMask = bytes(step.mask);
+    return model.trainStep(ints(step.tokens), c.B, c.T, { ...(stepMask ? { mask: stepMask } : {}), ...c.adamw });
+  });
+  fs.writeFileSync(path.join(outDir, `${c.name}.after.safetensors`), model.save());
+  fs.writeFileSync(path.join(outDir, `${c.name}.json`), JSON.stringify(result));
+  model.dispose();
+}
+
+for (const { config, out } of job.saves ?? []) {
+  const model = models.createModel(config);
+  fs.writeFileSync(out, model.save());
+  model.dispose();
+}
+
+for (const { weights } of job.loads ?? []) {
+  const model = models.loadModel(fs.readFileSync(weights));
+  fs.writeFileSync(`${weights}.core.safetensors`, model.save());
+  model.dispose();
+}
+
+// refusals: each file given to the core's loader; OUT_DIR/refusals.json lists its message or null.
+const refusals = (job.refusals ?? []).map(({ weights }) => {
+  try {
+    models.loadModel(fs.readFileSync(weights)).dispose();
+    return null;
+  } catch (error) {
+    return String(error.message);
+  }
+});
+fs.writeFileSync(path.join(outDir, 'refusals.json'), JSON.stringify(refusals));
