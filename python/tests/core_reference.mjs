@@ -10,6 +10,7 @@
 // saves: the core's freshly initialised model of each config, saved to `out` (round trips).
 // loads: each file loaded by the core and saved again to <weights>.core.safetensors.
 // refusals: files the core must refuse; OUT_DIR/refusals.json holds its message for each (or null).
+// streams: see below.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -77,3 +78,18 @@ const refusals = (job.refusals ?? []).map(({ weights }) => {
   }
 });
 fs.writeFileSync(path.join(outDir, 'refusals.json'), JSON.stringify(refusals));
+
+// streams: the core trains a file's model on its own task's batches 0 … steps − 1 (model.train:
+// the seeded batch stream) and saves it to `out`, its losses to out.json with the held-out
+// evaluation at `lengths` (model.evaluate). task: { kind: 'text', textFile } or { kind, symbols }.
+for (const s of job.streams ?? []) {
+  const model = models.loadModel(fs.readFileSync(s.weights));
+  const spec = s.task.kind === 'text' ? { kind: 'text', text: fs.readFileSync(s.task.textFile, 'utf8') } : s.task;
+  const task = models.createTask(spec);
+  const losses = Array.from(model.train(task, { steps: s.steps, B: s.B, T: s.T, seed: s.seed, ...s.adamw }));
+  const evaluation = model.evaluate(task, { lengths: s.lengths, B: s.B, batches: s.batches, seed: s.evalSeed });
+  fs.writeFileSync(s.out, model.save());
+  fs.writeFileSync(`${s.out}.json`, JSON.stringify({ losses, evaluation }));
+  task.dispose();
+  model.dispose();
+}

@@ -7,11 +7,18 @@ Tolerances. The Catch2 suite (tests/cpp/test_model_kernels.cpp) bounds the core'
 against a float64 reference at these sizes (d ≤ 16, hidden 4d ≤ 64, weights perturbed by 0.2):
 loss 1e-5, logits and attention 1e-5 absolute, gradients 1e-4 of each tensor's largest entry; and
 (test_model_training.cpp) parameters after clip + AdamW steps at lr 1e-2 within 1e-3·lr, the key
-bias aside (its true gradient is exactly 0 without rotation, so rounding noise there becomes
-full-size Adam steps in any two implementations). The twin is another float32 implementation of
-the same math, so it meets the same bounds against the exact values; twin − core is then within
-twice each bound, which is what is checked. A formula error moves these numbers by O(1) relative
-(O(lr) for a step), orders of magnitude above.
+bias aside. The twin is another float32 implementation of the same math, so it meets the same
+bounds against the exact values; twin − core is then within twice each bound, which is what is
+checked. A formula error moves these numbers by O(1) relative (O(lr) for a step), orders of
+magnitude above.
+
+Adam moves an entry by about lr·m̂/√v̂ whatever its gradient's size, so where a gradient is within
+the gradient tolerance of 0 (the key bias without rotation, exactly 0 in exact math; a hidden unit
+GELU has all but switched off) the two implementations step on their rounding noise and may end
+up to lr apart. Those entries — any step's twin gradient at most NOISE of its tensor's largest,
+five times the worst rounding the Catch2 suite measured (2e-6 relative) — are left out of the
+step comparison; the test checks that they are a small share of the model, so it cannot pass by
+leaving everything out.
 """
 
 import json
@@ -144,8 +151,9 @@ def test_gradients_of_every_tensor(reference, name):
         assert error <= GRAD_REL_TOL * largest + 1e-9, (tensor_name, error, largest)
 
 
-def twin_steps(model: PosencModel, steps) -> list:
-    """Three clip + AdamW steps on the twin, as the trainer takes them."""
+def twin_steps(model: PosencModel, steps, grads_seen: list = None) -> list:
+    """Clip + AdamW steps on the twin, as the trainer takes them; grads_seen (a list) receives
+    each step's gradients before clipping."""
     trained = {n: p for n, p in model.named_tensors().items() if p.requires_grad}
     optimiser = AdamW(trained, AdamWOptions(**ADAMW))
     losses = []
@@ -154,28 +162,49 @@ def twin_steps(model: PosencModel, steps) -> list:
         loss = model.loss(tokens, mask)
         loss.backward()
         grads = {n: p.grad for n, p in trained.items()}
+        if grads_seen is not None:
+            grads_seen.append({n: g.detach().clone() for n, g in grads.items()})
         assert math.isfinite(clip_gradients(grads, optimiser.options.clip))
         optimiser.step(grads)
         losses.append(float(loss))
     return losses
 
 
-def key_bias_entries(cfg: ModelConfig, name: str) -> slice:
-    return slice(cfg.d, 2 * cfg.d) if name.endswith("attn.c_attn.bias") and cfg.scheme != "rotary" else slice(0, 0)
+NOISE = 1e-5
+MOST_UNDETERMINED = 0.01  # of the trained entries
+
+
+def undetermined(grads_seen: list, name: str) -> torch.Tensor:
+    """Entries whose Adam steps rounding noise decides (see the module's note), flattened."""
+    mask = torch.zeros(grads_seen[0][name].numel(), dtype=torch.bool)
+    for grads in grads_seen:
+        g = grads[name].flatten().abs()
+        mask |= (g <= NOISE * float(g.max())) & (g > 0)
+    return mask
+
+
+def compare_steps(model: PosencModel, grads_seen: list, after: dict) -> None:
+    """The twin's parameters against the core's after the same steps; see undetermined()."""
+    left_out, total = 0, 0
+    for name, tensor in model.named_tensors().items():
+        mine, theirs = tensor.detach().flatten().clone(), after[name].flatten().clone()
+        if name in grads_seen[0]:
+            skip = undetermined(grads_seen, name)
+            mine[skip] = theirs[skip] = 0
+            left_out, total = left_out + int(skip.sum()), total + skip.numel()
+        assert max_diff(mine, theirs) <= STEP_TOL, name
+    assert left_out <= MOST_UNDETERMINED * total, (left_out, total)
 
 
 @pytest.mark.parametrize("name", list(VARIANTS))
 def test_three_adamw_steps(reference, name):
     model = fresh(reference, name)
     data, core = reference["state"][name][1], reference["results"][name]
-    losses = twin_steps(model, data["steps"])
+    grads_seen: list = []
+    losses = twin_steps(model, data["steps"], grads_seen)
     assert max_diff(losses, core["stepLosses"]) <= LOSS_TOL
     after = load(str(reference["out"] / f"{name}.after.safetensors")).tensors
-    for tensor_name, tensor in model.named_tensors().items():
-        mine, theirs = tensor.detach().flatten().clone(), after[tensor_name].flatten().clone()
-        skip = key_bias_entries(model.config, tensor_name)
-        mine[skip] = theirs[skip] = 0
-        assert max_diff(mine, theirs) <= STEP_TOL, tensor_name
+    compare_steps(model, grads_seen, after)
     if model.config.frozenEmbedding:  # neither side moved the frozen rows
         before = read_weights(reference["state"][name][0].read_bytes()).tensors["wte.weight"]
         assert torch.equal(after["wte.weight"], before)

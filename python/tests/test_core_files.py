@@ -1,0 +1,90 @@
+"""Files and batch streams shared with the core: a model saved by the core opens in the twin (with
+the twin's own seeded initialisation's values) and is written back byte for byte; a model written
+by the twin opens in the core and comes back byte for byte; and the twin, trained on its own
+batches of a task, ends where the core's model.train ends (the same seeded batch stream)."""
+
+import json
+import pathlib
+
+import pytest
+import torch
+
+from conftest import ROOT, run_core
+from posenc_lab import ModelConfig, PosencModel
+from posenc_lab.tasks import SyntheticTask, TextTask, evaluate
+from posenc_lab.weights import load
+from test_parity import ADAMW, LOSS_TOL, compare_steps, perturbed, twin_steps
+
+SCHEMES = ["nope", "additive", "learned", "concatenated", "rotary", "alibi", "t5"]
+
+
+def small(scheme, **extra) -> dict:
+    return {"scheme": scheme, "vocab": 11, "d": 16, "layers": 2, "heads": 2, "context": 8, "seed": 5,
+            **({"dPos": 4} if scheme == "concatenated" else {}), **extra}
+
+
+def test_core_files_open_in_the_twin_and_are_written_back_identically(tmp_path):
+    configs = [small(s) for s in SCHEMES] + [small("concatenated", frozenEmbedding=True, positionScale=0.5)]
+    saves = [{"config": c, "out": str(tmp_path / f"core-{i}.safetensors")} for i, c in enumerate(configs)]
+    run_core({"cases": [], "saves": saves}, tmp_path / "core")
+    for config, save in zip(configs, saves):
+        data = pathlib.Path(save["out"]).read_bytes()
+        twin = PosencModel.from_bytes(data)
+        assert twin.to_bytes() == data, config["scheme"]
+        # The core's initialisation is the twin's: the same streams, Box–Muller in double; libm's
+        # log/cos/sin may differ in the last double bit, which float32 rounding almost always hides.
+        fresh = PosencModel(ModelConfig(**config))
+        for name, tensor in fresh.named_tensors().items():
+            difference = (tensor.detach() - twin.named_tensors()[name].detach()).abs()
+            assert bool((difference <= tensor.detach().abs() * 2.0 ** -23).all()), (config["scheme"], name)
+
+
+@pytest.mark.parametrize("dtype", ["F32", "F16"])
+def test_twin_files_open_in_the_core_and_come_back_identically(tmp_path, dtype):
+    paths = []
+    for index, scheme in enumerate(SCHEMES):
+        model = perturbed(ModelConfig(**small(scheme)), 300 + index)
+        model.vocab = [f"token {i}" for i in range(11)]
+        path = tmp_path / f"twin-{scheme}.safetensors"
+        model.save(str(path), dtype)
+        paths.append(path)
+    run_core({"cases": [], "loads": [{"weights": str(p)} for p in paths]}, tmp_path / "core")
+    for path in paths:
+        # The core saves F32: an F16 file comes back as its values widened, exactly.
+        expected = PosencModel.load(str(path)).to_bytes("F32")
+        assert pathlib.Path(f"{path}.core.safetensors").read_bytes() == expected, path.name
+
+
+def book_excerpt(tmp_path) -> pathlib.Path:
+    text = (ROOT / "data" / "moby-dick.txt").read_text(encoding="utf-8")[:20000]
+    path = tmp_path / "excerpt.txt"
+    path.write_bytes(text.encode("utf-8"))
+    return path
+
+
+@pytest.mark.parametrize("kind", ["text", "copy"])
+def test_the_twin_trains_on_the_cores_batch_stream(tmp_path, kind):
+    excerpt = book_excerpt(tmp_path)
+    task = TextTask(excerpt.read_bytes()) if kind == "text" else SyntheticTask("copy", 10)
+    config = ModelConfig(**{**small("rotary"), "vocab": task.vocab_size})
+    model = perturbed(config, 17)
+    start = tmp_path / "start.safetensors"
+    model.save(str(start))
+    B, T, steps, seed, eval_seed, batches = 4, 8, 3, 9, 21, 2
+    spec = {"kind": "text", "textFile": str(excerpt)} if kind == "text" else {"kind": "copy", "symbols": 10}
+    out = tmp_path / "core-trained.safetensors"
+    run_core({"cases": [], "streams": [{"weights": str(start), "task": spec, "steps": steps, "B": B, "T": T,
+                                        "seed": seed, "adamw": ADAMW, "lengths": [T, 2 * T], "batches": batches,
+                                        "evalSeed": eval_seed, "out": str(out)}]}, tmp_path / "core")
+    core = json.loads(pathlib.Path(f"{out}.json").read_text())
+    grads_seen: list = []
+    losses = twin_steps(model, [task.batch(B, T, seed, k, False) for k in range(steps)], grads_seen)
+    assert max(abs(a - b) for a, b in zip(losses, core["losses"])) <= LOSS_TOL
+    compare_steps(model, grads_seen, load(str(out)).tensors)
+    model = PosencModel.load(str(out))  # evaluate the core's weights: only the evaluation differs
+    for entry in core["evaluation"]:
+        mine = evaluate(model, task, B, entry["length"], batches, eval_seed)
+        assert abs(mine["loss"] - entry["loss"]) <= LOSS_TOL, entry
+        if kind == "copy":
+            assert mine["tokenAccuracy"] == pytest.approx(entry["accuracy"], abs=1e-12)
+            assert mine["exactAccuracy"] == pytest.approx(entry["exactMatch"], abs=1e-12)
