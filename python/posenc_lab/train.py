@@ -57,7 +57,7 @@ def eval_seed(args) -> int:
 
 def save_checkpoint(path: str, args, model, optimiser: AdamW, step: int) -> None:
     state = {"format": CHECKPOINT_FORMAT, "config": weights.config_to_json(model.config), "step": step,
-             "vocab": model.vocab, "run": run_identity(args),
+             "vocab": model.vocab, "run": json.dumps(run_identity(args)),
              "tensors": {n: t.detach().cpu() for n, t in model.named_tensors().items()}, "adamw": optimiser.state()}
     temporary = path + ".partial"
     torch.save(state, temporary)
@@ -80,8 +80,9 @@ def load_checkpoint(path: str, args, model, optimiser: AdamW) -> int:
         fail(f"--resume {path} is not a posenc_lab checkpoint")
     if state["config"] != weights.config_to_json(model.config):
         fail(f"--resume {path} holds another model: {state['config']}")
-    if state["run"] != run_identity(args):
-        changed = sorted(k for k in state["run"] if state["run"][k] != run_identity(args)[k])
+    run = json.loads(state["run"])  # JSON text: torch 1.13's weights-only loader refuses floats
+    if run != run_identity(args):
+        changed = sorted(k for k in run if run[k] != run_identity(args).get(k))
         fail(f"--resume {path} was written with other flags: {', '.join('--' + k.replace('_', '-') for k in changed)}")
     model.load_tensors(state["tensors"])
     optimiser.load_state(state["adamw"])

@@ -1,0 +1,116 @@
+"""python3 -m posenc_lab.train: two gloo ranks train what one process trains on the whole batch,
+a resumed run equals an uninterrupted one, a reduced run learns, a diverged step is not applied,
+and bad flags are refused by name."""
+
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from conftest import HERE
+from posenc_lab import AdamW, AdamWOptions, ModelConfig, PosencModel
+from posenc_lab.train import main
+from posenc_lab.training import Diverged, Ranks, train_step, trained_tensors
+from posenc_lab.weights import load
+
+SMALL = ["--scheme", "rotary", "--task", "copy", "--d", "16", "--layers", "2", "--heads", "2", "--context", "8",
+         "--items", "4", "--batch", "6", "--lr", "1e-2", "--log-every", "5", "--eval-batches", "1", "--threads", "1"]
+LR = 1e-2
+# Two ranks sum each gradient in two parts and then add the parts: a different order of float sums
+# than one process, about 1e-7 relative. Through 5 Adam steps that moves a parameter by far less
+# than the 1e-3·lr the Catch2 suite allows float against float64 after 4 steps; 1e-3·lr is used.
+RANKS_TOL = 1e-3 * LR
+
+
+def train(tmp_path, name, *extra):
+    out = tmp_path / f"{name}.safetensors"
+    main(SMALL + ["--out", str(out), *extra])
+    return load(str(out)).tensors
+
+
+def test_two_gloo_ranks_equal_one_process(tmp_path):
+    one = train(tmp_path, "one", "--steps", "5")
+    out = tmp_path / "two.safetensors"
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
+    env.pop("WORLD_SIZE", None)
+    done = subprocess.run([sys.executable, "-m", "posenc_lab.train", *SMALL, "--steps", "5", "--nproc", "2",
+                           "--out", str(out)], capture_output=True, text=True, env=env, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "2 rank(s)" in done.stdout
+    two = load(str(out)).tensors
+    worst = max(float((one[n] - two[n]).abs().max()) for n in one)
+    assert worst <= RANKS_TOL
+    start = PosencModel(ModelConfig(scheme="rotary", vocab=12, d=16, layers=2, heads=2, context=8))
+    moved = max(float((one[n] - t.detach()).abs().max()) for n, t in start.named_tensors().items())
+    assert moved > 100 * RANKS_TOL  # the runs trained: agreeing is not agreeing on the start
+
+
+def test_a_resumed_run_equals_an_uninterrupted_one(tmp_path, capsys):
+    whole = train(tmp_path, "whole", "--steps", "6")
+    checkpoint = tmp_path / "run.ckpt"
+    train(tmp_path, "first", "--steps", "3", "--save-every", "3", "--checkpoint", str(checkpoint))
+    resumed = train(tmp_path, "resumed", "--steps", "6", "--resume", str(checkpoint))
+    for name in whole:
+        assert torch.equal(whole[name], resumed[name]), name
+    with pytest.raises(SystemExit) as stop:  # other flags than the checkpoint's run: refused by name
+        main(SMALL + ["--steps", "6", "--lr", "2e-2", "--resume", str(checkpoint)])
+    assert stop.value.code == 2
+    assert "--lr" in capsys.readouterr().err
+
+
+def test_a_reduced_run_learns_the_copy_task(tmp_path, capsys):
+    log = tmp_path / "log.jsonl"
+    main(["--scheme", "rotary", "--task", "copy", "--d", "32", "--layers", "2", "--heads", "2", "--context", "16",
+          "--items", "4", "--steps", "60", "--lr", "1e-2", "--log-every", "20", "--threads", "1",
+          "--log-json", str(log)])
+    import json
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    steps = [r for r in records if r["kind"] == "step"]
+    assert [r["step"] for r in steps] == [20, 40, 60]
+    assert steps[0]["loss"] > steps[-1]["loss"]
+    assert records[-1]["kind"] == "final" and records[-1]["heldOut"] < 0.5 * math.log(12)
+    assert "final held-out loss" in capsys.readouterr().out
+
+
+def test_a_diverged_step_is_not_applied():
+    model = PosencModel(ModelConfig(scheme="nope", vocab=5, d=8, layers=1, heads=2, context=4))
+    with torch.no_grad():
+        model.h[0].mlp.c_fc.weight[0, 0] = float("inf")
+    before = {n: t.detach().clone() for n, t in model.named_tensors().items()}
+    optimiser = AdamW(trained_tensors(model), AdamWOptions())
+    tokens = torch.randint(0, 5, (2, 5), generator=torch.Generator().manual_seed(1))
+    with pytest.raises(Diverged, match="diverged at step 1"):
+        train_step(model, optimiser, tokens, None, Ranks())
+    assert optimiser.t == 0
+    for name, tensor in model.named_tensors().items():
+        assert torch.equal(tensor.detach(), before[name]) or name == "h.0.mlp.c_fc.weight", name
+    assert all(float(m.abs().max()) == 0 for m in optimiser.m.values())
+
+
+@pytest.mark.parametrize("flags,named", [
+    (["--d", "x"], "--d"),
+    (["--scheme", "sinusoid"], "--scheme"),
+    (["--lr", "5"], "--lr"),
+    (["--heads", "3"], "--heads"),
+    (["--context", "4", "--items", "4"], "--context"),
+    (["--save-every", "5"], "--checkpoint"),
+    (["--bf16"], "--bf16"),
+    (["--nproc", "0"], "--nproc"),
+    (["--task", "text", "--text", "/nonexistent/book.txt"], "--text"),
+])
+def test_bad_flags_are_refused_by_name(flags, named, capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(flags)
+    assert stop.value.code == 2
+    assert named in capsys.readouterr().err
+
+
+def test_a_foreign_checkpoint_is_refused(tmp_path, capsys):
+    bad = tmp_path / "bad.ckpt"
+    bad.write_bytes(b"not a checkpoint")
+    with pytest.raises(SystemExit):
+        main(SMALL + ["--steps", "2", "--resume", str(bad)])
+    assert "--resume" in capsys.readouterr().err
