@@ -10,7 +10,7 @@
 // saves: the core's freshly initialised model of each config, saved to `out` (round trips).
 // loads: each file loaded by the core and saved again to <weights>.core.safetensors.
 // refusals: files the core must refuse; OUT_DIR/refusals.json holds its message for each (or null).
-// streams: see below.
+// streams, heldout: see below.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -93,3 +93,40 @@ for (const s of job.streams ?? []) {
   task.dispose();
   model.dispose();
 }
+
+// heldout: the results store's text protocol (scripts/experiments.mjs, textEvaluation, rope none)
+// on a file's model: windows of 8T targets at windowStarts over the held-out tenth, cut into 8/k
+// rows of kT (model.loss) or, at 8T, one row (model.tokenLosses, also byPosition).
+// Writes OUT_DIR/heldout-<i>.json: { starts, heldOut, byWindow, byPosition }.
+const { windowStarts } = await import(pathToFileURL(path.join(dist, 'train', 'evaluate.js')).href);
+(job.heldout ?? []).forEach((h, i) => {
+  const model = models.loadModel(fs.readFileSync(h.weights));
+  const text = fs.readFileSync(h.textFile, 'utf8');
+  const task = models.createTask({ kind: 'text', text });
+  const ids = task.encode(text);
+  const T = model.config.context;
+  const trainEnd = ids.length - Math.floor((ids.length * 10) / 100);
+  const starts = windowStarts(trainEnd, ids.length, 8 * T, h.windows);
+  const heldOut = {}; const byWindow = {}; let byPosition = null;
+  for (const k of [1, 2, 4, 8]) {
+    const L = k * T;
+    const position = new Float64Array(L);
+    byWindow[k] = starts.map((start) => {
+      if (k < 8) {
+        const rows = (8 * T) / L;
+        const tokens = new Int32Array(rows * (L + 1));
+        for (let b = 0; b < rows; b++) tokens.set(ids.subarray(start + b * L, start + b * L + L + 1), b * (L + 1));
+        return model.loss(tokens, rows, L);
+      }
+      const losses = model.tokenLosses(ids.subarray(start, start + L + 1), L + 1);
+      let sum = 0;
+      for (let p = 0; p < L; p++) { sum += losses[p]; position[p] += losses[p]; }
+      return sum / L;
+    });
+    heldOut[k] = byWindow[k].reduce((a, b) => a + b, 0) / starts.length;
+    if (k === 8) byPosition = { 8: Array.from(position, (v) => v / starts.length) };
+  }
+  fs.writeFileSync(path.join(outDir, `heldout-${i}.json`), JSON.stringify({ starts, heldOut, byWindow, byPosition }));
+  task.dispose();
+  model.dispose();
+});
