@@ -9,7 +9,8 @@
 from .adamw import AdamW, AdamWOptions, clip_gradients
 from .config import ModelConfig, parameter_specs
 from .model import PosencModel
+from .show import show
 from .weights import WeightsError, load, read_weights, write_weights
 
-__all__ = ["AdamW", "AdamWOptions", "clip_gradients", "ModelConfig", "parameter_specs", "PosencModel",
+__all__ = ["AdamW", "AdamWOptions", "clip_gradients", "ModelConfig", "parameter_specs", "PosencModel", "show",
            "WeightsError", "load", "read_weights", "write_weights"]
