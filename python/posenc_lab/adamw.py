@@ -54,10 +54,10 @@ class AdamWOptions:
 
 def clip_gradients(grads: Dict[str, torch.Tensor], clip: float) -> float:
     """Scales grads in place when their global norm exceeds clip; returns the norm before."""
-    total = 0.0
-    for g in grads.values():
-        total += float(g.double().pow(2).sum())
-    norm = math.sqrt(total)
+    if not grads:
+        return 0.0
+    # One device-to-host read: the squares summed per tensor in float64, then across tensors.
+    norm = math.sqrt(float(torch.stack([g.double().pow(2).sum() for g in grads.values()]).sum()))
     if clip > 0.0 and norm > clip:
         factor = float32(clip / (norm + 1e-6))
         for g in grads.values():

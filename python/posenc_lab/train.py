@@ -200,6 +200,9 @@ def rank_main(local_rank: int, args) -> None:
     """One rank, under torchrun or spawned by --nproc: the environment names its place."""
     rank, world = int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"])
     device = device_for(args, local_rank)
+    if device.type == "cpu" and not args.threads:  # the node's cores shared among its ranks
+        local_ranks = int(os.environ.get("LOCAL_WORLD_SIZE", args.nproc if args.nproc > 1 else world))
+        torch.set_num_threads(max(1, (os.cpu_count() or 1) // max(1, local_ranks)))
     if device.type == "cuda":
         torch.cuda.set_device(device)
     dist.init_process_group("nccl" if device.type == "cuda" else "gloo", init_method="env://",
