@@ -88,6 +88,8 @@ def parser() -> argparse.ArgumentParser:
     o.add_argument("--checkpoint", help="checkpoint file written every --save-every steps")
     o.add_argument("--save-every", type=whole, default=0)
     o.add_argument("--resume", help="a checkpoint to continue from (the same flags; --steps may grow)")
+    o.add_argument("--init", help="start from this weights file (a model saved by the page, posenc-train or the "
+                                  "twin): its config and weights, a fresh optimiser; the model flags are then refused")
     s = p.add_argument_group("scale")
     s.add_argument("--nproc", type=whole, default=1, help="local ranks to start (where torchrun is unavailable)")
     s.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
@@ -97,8 +99,16 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+MODEL_FLAGS = ("--scheme", "--d", "--layers", "--heads", "--context", "--dpos", "--base", "--pairing", "--alpha",
+               "--position-scale", "--word-pca", "--t5-buckets", "--t5-max-distance", "--seed")
+
+
 def parse_args(argv=None) -> argparse.Namespace:
+    argv = sys.argv[1:] if argv is None else list(argv)
     args = parser().parse_args(argv)
+    given = [f for f in MODEL_FLAGS if any(a == f or a.startswith(f + "=") for a in argv)]
+    if args.init and given:
+        usage_error(f"--init takes the model from its file: leave out {', '.join(given)}")
     if args.f16 and args.dtype not in (None, "f16"):
         usage_error("--f16 and --dtype disagree")
     args.dtype = "f16" if args.f16 else args.dtype or "f32"

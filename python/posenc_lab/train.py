@@ -67,7 +67,7 @@ def save_checkpoint(path: str, args, model, optimiser: AdamW, step: int) -> None
 def run_identity(args) -> dict:
     """The flags a resumed run must share with the run that wrote the checkpoint."""
     keys = ("task", "text", "symbols", "items", "data_seed", "batch", "lr", "beta1", "beta2", "eps",
-            "weight_decay", "clip")
+            "weight_decay", "clip", "init")
     return {k: getattr(args, k) for k in keys}
 
 
@@ -87,6 +87,22 @@ def load_checkpoint(path: str, args, model, optimiser: AdamW) -> int:
     model.load_tensors(state["tensors"])
     optimiser.load_state(state["adamw"])
     return int(state["step"])
+
+
+def start_from(path: str, task) -> PosencModel:
+    """The model of a weights file, which must fit the task (its vocabulary, when it states one)."""
+    try:
+        model = PosencModel.load(path)
+    except OSError as e:
+        fail(f"cannot read --init {path}: {e.strerror}")
+    except (weights.WeightsError, ValueError) as e:
+        fail(f"--init {path}: {e}")
+    if model.config.vocab != task.vocab_size or (model.vocab is not None and model.vocab != task.tokens()):
+        fail(f"--init {path}: its vocabulary ({model.config.vocab} tokens) is not the task's ({task.vocab_size})")
+    model.vocab = task.tokens()
+    if model.config.frozenEmbedding:
+        model.wte.weight.requires_grad_(False)
+    return model
 
 
 class Log:
@@ -131,7 +147,9 @@ def run(args, ranks: Ranks, device: torch.device) -> Optional[dict]:
         torch.backends.cudnn.allow_tf32 = args.tf32
     task = make_task(args)
     config, adamw = options_from_args(args, task.vocab_size)
-    model = PosencModel(config, task.tokens()).to(device)
+    model = PosencModel(config, task.tokens()) if not args.init else start_from(args.init, task)
+    config = model.config
+    model.to(device)
     optimiser = AdamW(trained_tensors(model), adamw)
     start = load_checkpoint(args.resume, args, model, optimiser) if args.resume else 0
     lead = ranks.rank == 0
@@ -145,7 +163,10 @@ def run(args, ranks: Ranks, device: torch.device) -> Optional[dict]:
     seconds, window_loss, window, final = 0.0, 0.0, 0, None
     T = config.context
     for step in range(start + 1, args.steps + 1):
-        tokens, mask = task.batch(args.batch, T, args.data_seed, step - 1, False)
+        try:
+            tokens, mask = task.batch(args.batch, T, args.data_seed, step - 1, False)
+        except TaskError as e:
+            fail(str(e))
         began = time.perf_counter()
         try:
             loss = train_step(model, optimiser, tokens, mask, ranks, args.bf16)

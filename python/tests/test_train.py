@@ -10,7 +10,7 @@ import sys
 import pytest
 import torch
 
-from conftest import HERE
+from conftest import HERE, ROOT
 from posenc_lab import AdamW, AdamWOptions, ModelConfig, PosencModel
 from posenc_lab.train import main
 from posenc_lab.training import Diverged, Ranks, train_step, trained_tensors
@@ -114,3 +114,25 @@ def test_a_foreign_checkpoint_is_refused(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(SMALL + ["--steps", "2", "--resume", str(bad)])
     assert "--resume" in capsys.readouterr().err
+
+
+def test_a_file_saved_elsewhere_continues_training(tmp_path, capsys):
+    """--init: a weights file (here the twin's; the core's files are the same bytes, test_core_files)
+    is the starting point, its config kept; the model flags are refused beside it."""
+    start = tmp_path / "start.safetensors"
+    config = ModelConfig(scheme="t5", vocab=12, d=16, layers=1, heads=2, context=8, seed=11)
+    PosencModel(config).save(str(start))
+    out = tmp_path / "continued.safetensors"
+    main(["--task", "copy", "--items", "4", "--batch", "4", "--steps", "3", "--log-every", "3", "--eval-batches", "1",
+          "--threads", "1", "--init", str(start), "--out", str(out)])
+    continued = load(str(out))
+    assert continued.config == config.settled()
+    assert continued.vocab == ["<pad>", "<sep>"] + [str(s) for s in range(10)]
+    before = load(str(start)).tensors
+    assert any(not torch.equal(before[n], continued.tensors[n]) for n in before)
+    with pytest.raises(SystemExit):
+        main(["--init", str(start), "--d", "32"])
+    assert "leave out --d" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--init", str(start), "--task", "text", "--text", str(ROOT / "data" / "moby-dick.txt")])
+    assert "vocabulary" in capsys.readouterr().err
