@@ -88,3 +88,52 @@ def test_the_twin_trains_on_the_cores_batch_stream(tmp_path, kind):
         if kind == "copy":
             assert mine["tokenAccuracy"] == pytest.approx(entry["accuracy"], abs=1e-12)
             assert mine["exactAccuracy"] == pytest.approx(entry["exactMatch"], abs=1e-12)
+
+
+NATIVE = ROOT / "build-native" / "posenc-train"
+
+
+def test_posenc_train_and_the_twin_end_in_the_same_place_from_the_same_flags(tmp_path):
+    """The same flags: the same seeded initialisation, the same batches, the same steps."""
+    import os
+    import subprocess
+    if not NATIVE.is_file():
+        message = f"{NATIVE} is missing: cmake --build build-native --target posenc_train"
+        if os.environ.get("POSENC_REQUIRE_CORE") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from posenc_lab.train import main
+    flags = ["--scheme", "rotary", "--task", "reverse", "--d", "16", "--layers", "2", "--heads", "2", "--context", "8",
+             "--items", "4", "--batch", "6", "--steps", "3", "--lr", "1e-2", "--clip", "0.5", "--seed", "5",
+             "--data-seed", "7", "--log-every", "3", "--eval-batches", "2", "--threads", "1"]
+    native = subprocess.run([str(NATIVE), *flags, "--out", str(tmp_path / "native.safetensors")],
+                            capture_output=True, text=True, timeout=120)
+    assert native.returncode == 0, native.stderr
+    main(flags + ["--out", str(tmp_path / "twin.safetensors")])
+    twin = load(str(tmp_path / "twin.safetensors"))
+    # Replay the twin's steps in process for the gradients that say which entries rounding decides.
+    config = twin.config
+    model = PosencModel(config, twin.vocab)
+    task = SyntheticTask("reverse", 10, 4)
+    grads_seen: list = []
+    twin_steps_with(model, [task.batch(6, 8, 7, k, False) for k in range(3)], grads_seen)
+    for name, tensor in model.named_tensors().items():
+        assert torch.equal(tensor.detach(), twin.tensors[name]), name  # the CLI is the replay
+    compare_steps(model, grads_seen, load(str(tmp_path / "native.safetensors")).tensors)
+    final = float(native.stdout.split("final held-out loss ")[1].split()[0])
+    mine = evaluate(PosencModel.load(str(tmp_path / "twin.safetensors")), task, 6, 8, 2, (~7) & ((1 << 64) - 1))
+    assert abs(mine["loss"] - final) <= LOSS_TOL
+
+
+def twin_steps_with(model, steps, grads_seen):
+    """twin_steps with the trainer's AdamW settings of the test above."""
+    from posenc_lab import AdamW, AdamWOptions, clip_gradients
+    trained = {n: p for n, p in model.named_tensors().items() if p.requires_grad}
+    optimiser = AdamW(trained, AdamWOptions(lr=1e-2, clip=0.5))
+    for tokens, mask in steps:
+        model.zero_grad(set_to_none=True)
+        model.loss(tokens, mask).backward()
+        grads = {n: p.grad for n, p in trained.items()}
+        grads_seen.append({n: g.detach().clone() for n, g in grads.items()})
+        clip_gradients(grads, optimiser.options.clip)
+        optimiser.step(grads)
