@@ -45,3 +45,26 @@ def test_refusals_name_the_argument():
         show(model, "zebra")
     with pytest.raises(ValueError, match="panel must be"):
         show(model, "cat", panel="terms")
+
+
+def test_chromium_renders_the_html(tmp_path):
+    """The page a notebook shows, opened in headless Chromium: its DOM holds every head's map."""
+    import os
+    import shutil
+    import subprocess
+    chromium = shutil.which("chromium")
+    if chromium is None:
+        if os.environ.get("POSENC_REQUIRE_CORE") == "1":
+            pytest.fail("chromium is missing (./scripts/setup installs it)")
+        pytest.skip("chromium is missing")
+    page = tmp_path / "show.html"
+    page.write_text("<!doctype html><meta charset=utf-8><body>" + show(model_with_characters(), "the cat")._repr_html_(),
+                    encoding="utf-8")
+    done = subprocess.run([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                           "--disable-component-update", "--disable-sync", "--no-first-run",
+                           f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    dom = done.stdout
+    assert dom.count("<svg") == 4 and dom.count("<rect") == 4 * (28 + 1)  # 28 causal cells + a frame each
+    assert "layer 1, head 1" in dom and "layer 2, head 2" in dom

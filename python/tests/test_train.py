@@ -136,3 +136,24 @@ def test_a_file_saved_elsewhere_continues_training(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["--init", str(start), "--task", "text", "--text", str(ROOT / "data" / "moby-dick.txt")])
     assert "vocabulary" in capsys.readouterr().err
+
+
+def test_ranks_started_as_torchrun_starts_them_train_what_nproc_trains(tmp_path):
+    """Each process reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT (as under
+    torchrun, whose 1.13 build cannot start here): the same bytes as --nproc 2."""
+    from posenc_lab.train import free_port
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent), "WORLD_SIZE": "2", "LOCAL_WORLD_SIZE": "2",
+           "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(free_port())}
+    command = [sys.executable, "-m", "posenc_lab.train", *SMALL, "--steps", "3"]
+    ranks = [subprocess.Popen(command + ["--out", str(tmp_path / f"env-{r}.safetensors")],
+                              env={**env, "RANK": str(r), "LOCAL_RANK": str(r)},
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for r in range(2)]
+    for process in ranks:
+        _, err = process.communicate(timeout=240)
+        assert process.returncode == 0, err[-3000:]
+    assert not (tmp_path / "env-1.safetensors").exists()  # rank 0 alone writes
+    spawned = tmp_path / "nproc.safetensors"
+    done = subprocess.run(command + ["--nproc", "2", "--out", str(spawned)], capture_output=True, text=True,
+                          env={k: v for k, v in env.items() if k != "WORLD_SIZE"}, timeout=240)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert (tmp_path / "env-0.safetensors").read_bytes() == spawned.read_bytes()
