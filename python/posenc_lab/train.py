@@ -137,8 +137,8 @@ def progress(total: int, initial: int, active: bool):
     return tqdm(total=total, initial=initial, disable=None, unit="step", file=sys.stderr)
 
 
-def run(args, ranks: Ranks, device: torch.device) -> Optional[dict]:
-    """The training loop on this rank; returns the final evaluation on rank 0."""
+def prepare(args, device: torch.device):
+    """(task, model, optimiser, steps already done) of the flags, on device."""
     torch.manual_seed(0)  # nothing here draws from torch's generator; fixed for any future use
     if args.threads:
         torch.set_num_threads(args.threads)
@@ -147,11 +147,16 @@ def run(args, ranks: Ranks, device: torch.device) -> Optional[dict]:
         torch.backends.cudnn.allow_tf32 = args.tf32
     task = make_task(args)
     config, adamw = options_from_args(args, task.vocab_size)
-    model = PosencModel(config, task.tokens()) if not args.init else start_from(args.init, task)
-    config = model.config
-    model.to(device)
+    model = (PosencModel(config, task.tokens()) if not args.init else start_from(args.init, task)).to(device)
     optimiser = AdamW(trained_tensors(model), adamw)
     start = load_checkpoint(args.resume, args, model, optimiser) if args.resume else 0
+    return task, model, optimiser, start
+
+
+def run(args, ranks: Ranks, device: torch.device) -> Optional[dict]:
+    """The training loop on this rank; returns the final evaluation on rank 0."""
+    task, model, optimiser, start = prepare(args, device)
+    config = model.config
     lead = ranks.rank == 0
     log = Log(args, task.is_text, lead)
     if lead:
@@ -189,20 +194,26 @@ def run(args, ranks: Ranks, device: torch.device) -> Optional[dict]:
             save_checkpoint(args.checkpoint, args, model, optimiser, step)
     if bar:
         bar.close()
-    if not lead:
-        return None
+    return finish(args, model, task, device, final, seconds, log) if lead else None
+
+
+def finish(args, model, task, device: torch.device, final: Optional[dict], seconds: float, log: Log) -> dict:
+    """Rank 0 after the last step: the final held-out evaluation (of the file's model when one is
+    written, F16 rounding included), its lines, and the weights file."""
+    T = model.config.context
+    data = None
     if args.out:
         data = model.to_bytes(args.dtype)
-        model.cpu().load_tensors(weights.read_weights(data).tensors)  # the file's model (F16 rounding included)
+        model.cpu().load_tensors(weights.read_weights(data).tensors)
         model.to(device)
-        final = evaluate(model, task, args.batch, T, args.eval_batches, eval_seed(args))
+        final = None
     if final is None:
         final = evaluate(model, task, args.batch, T, args.eval_batches, eval_seed(args))
     print(f"final held-out loss {final['loss']:.17g} (B = {args.batch}, T = {T}, {args.eval_batches} batches)")
     print(f"training seconds {seconds:.1f}")
     log.record({"kind": "final", "step": args.steps, "heldOut": final["loss"], "tokenAccuracy": final["tokenAccuracy"],
                 "exactAccuracy": final["exactAccuracy"], "trainingSeconds": seconds})
-    if args.out:
+    if data is not None:
         with open(args.out, "wb") as f:
             f.write(data)
         print(f"wrote {args.out} ({len(data)} bytes)")
