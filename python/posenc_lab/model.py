@@ -182,16 +182,31 @@ class PosencModel(nn.Module):
             tensor.copy_(tensors[name])
 
     @classmethod
-    def from_bytes(cls, data: bytes) -> "PosencModel":
-        loaded = weights.read_weights(data)
+    def from_bytes(cls, data: bytes, vectors: Optional[bytes] = None) -> "PosencModel":
+        """The model of a weights file. vectors: the bytes of the word-vector file a frozen word
+        model was trained on, for a file that leaves its wte rows out (the shipped models)."""
+        loaded = weights.read_weights(data, allow_missing_wte=vectors is not None)
+        if loaded.wte_missing:
+            from .vectors import frozen_rows, parse_vectors
+            words, rows = parse_vectors(vectors)
+            if rows.shape[1] != loaded.tensors["wte.weight"].shape[1]:
+                raise weights.WeightsError("weights file: tensor wte.weight is missing (only unreduced rows are "
+                                           "rebuilt from word vectors)")
+            wte = frozen_rows(loaded.vocab, words, rows)
+            loaded.tensors["wte.weight"] = wte.half().float() if loaded.dtype == "F16" else wte
         model = cls(loaded.config, loaded.vocab, initialise=False)
         model.load_tensors(loaded.tensors)
         return model
 
     @classmethod
-    def load(cls, path: str) -> "PosencModel":
+    def load(cls, path: str, vectors: Optional[str] = None) -> "PosencModel":
+        """from_bytes on a file; vectors: the path of the word-vector file (see from_bytes)."""
         with open(path, "rb") as f:
-            return cls.from_bytes(f.read())
+            data = f.read()
+        if vectors is None:
+            return cls.from_bytes(data)
+        with open(vectors, "rb") as f:
+            return cls.from_bytes(data, f.read())
 
     def to_bytes(self, dtype: str = "F32") -> bytes:
         return weights.write_weights(self.config, self.named_tensors(), self.vocab, dtype)

@@ -8,7 +8,8 @@
 // OUT_DIR/<name>.json: { loss, grads {name: []}, logits [], attention [], long: {…}, stepLosses [] }
 // and OUT_DIR/<name>.after.safetensors, the model after the AdamW steps, saved by the core.
 // saves: the core's freshly initialised model of each config, saved to `out` (round trips).
-// loads: each file loaded by the core and saved again to <weights>.core.safetensors.
+// loads: each file loaded by the core (with its word vectors when given) and saved again to `out`
+// (default <weights>.core.safetensors).
 // refusals: files the core must refuse; OUT_DIR/refusals.json holds its message for each (or null).
 // streams, heldout: see below.
 import fs from 'node:fs';
@@ -62,9 +63,9 @@ for (const { config, out } of job.saves ?? []) {
   model.dispose();
 }
 
-for (const { weights } of job.loads ?? []) {
-  const model = models.loadModel(fs.readFileSync(weights));
-  fs.writeFileSync(`${weights}.core.safetensors`, model.save());
+for (const { weights, vectors, out } of job.loads ?? []) {
+  const model = models.loadModel(fs.readFileSync(weights), vectors ? { vectors: fs.readFileSync(vectors) } : {});
+  fs.writeFileSync(out ?? `${weights}.core.safetensors`, model.save());
   model.dispose();
 }
 

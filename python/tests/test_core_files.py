@@ -137,3 +137,22 @@ def twin_steps_with(model, steps, grads_seen):
         grads_seen.append({n: g.detach().clone() for n, g in grads.items()})
         clip_gradients(grads, optimiser.options.clip)
         optimiser.step(grads)
+
+
+def test_shipped_word_models_open_with_their_vectors(tmp_path):
+    """A shipped word model leaves its frozen GloVe rows out; with the vector file the twin rebuilds
+    them as the core's lab.loadModel(bytes, { vectors }) does: the same F32 file out of both."""
+    from posenc_lab.vectors import VectorsError
+    glove = ROOT / "data" / "glove-6b-100d-20k.i8"
+    shipped = [ROOT / "data" / "models" / f"{s}.safetensors" for s in ("rotary", "alibi")]
+    loads = [{"weights": str(p), "vectors": str(glove), "out": str(tmp_path / p.name)} for p in shipped]
+    run_core({"cases": [], "loads": loads}, tmp_path / "core")
+    for path in shipped:
+        twin = PosencModel.load(str(path), vectors=str(glove))
+        assert twin.to_bytes("F32") == (tmp_path / path.name).read_bytes(), path.name
+    with pytest.raises(Exception, match="wte.weight is missing"):
+        PosencModel.load(str(shipped[0]))
+    truncated = tmp_path / "short.i8"
+    truncated.write_bytes(glove.read_bytes()[:-1])
+    with pytest.raises(VectorsError, match="truncated"):
+        PosencModel.load(str(shipped[0]), vectors=str(truncated))
