@@ -4,7 +4,8 @@ server, no CDN), one map per layer and head, row = query token, column = key tok
 more weight (each cell's opacity is its weight).
 
 Tokens: a character model (every vocabulary entry one character) reads the sentence character
-by character; other models (copy/reverse/sort) read whitespace-separated token names.
+by character; other models read whitespace-separated token names (copy/reverse/sort: "<sep>",
+"3"; a word model: its words, separated as its tokenizer would, an unknown word read as <unk>).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import List, Optional, Union
 import torch
 
 from .model import PosencModel
+from .vectors import UNKNOWN_TOKEN
 
 PANELS = ("attention",)
 CELL = 14  # px per cell
@@ -26,12 +28,13 @@ def tokenize(model: PosencModel, sentence: str) -> List[int]:
         raise ValueError("the model has no vocabulary (its file has no __metadata__.vocab): pass token ids")
     pieces = list(sentence) if all(len(t) == 1 for t in vocab) else sentence.split()
     index = {t: i for i, t in enumerate(vocab)}
+    unknown = index.get(UNKNOWN_TOKEN)
     for i, piece in enumerate(pieces):
-        if piece not in index:
+        if piece not in index and unknown is None:
             raise ValueError(f"sentence has {piece!r} (piece {i}), which is not in the model's vocabulary")
     if not pieces:
         raise ValueError("sentence has no tokens")
-    return [index[p] for p in pieces]
+    return [index.get(p, unknown) for p in pieces]
 
 
 def _label(token: str) -> str:

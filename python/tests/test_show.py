@@ -68,3 +68,12 @@ def test_chromium_renders_the_html(tmp_path):
     dom = done.stdout
     assert dom.count("<svg") == 4 and dom.count("<rect") == 4 * (28 + 1)  # 28 causal cells + a frame each
     assert "layer 1, head 1" in dom and "layer 2, head 2" in dom
+
+
+def test_a_word_model_reads_words_and_unknown_ones_as_unk():
+    vocab = ["the", "cat", "sat", "<unk>"]
+    model = PosencModel(ModelConfig(scheme="rotary", vocab=4, d=8, layers=1, heads=2, context=8))
+    model.vocab = vocab
+    shown = show(model, "the zebra sat")
+    assert shown.tokens == [0, 3, 2]
+    assert "&lt;unk&gt;" in shown._repr_html_()
