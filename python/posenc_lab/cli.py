@@ -64,9 +64,14 @@ def parser() -> argparse.ArgumentParser:
     m.add_argument("--position-scale", type=number, default=1.0)
     m.add_argument("--word-pca", choices=WORD_PCAS, default="centred")
     t = p.add_argument_group("task")
-    t.add_argument("--task", choices=SYNTHETIC_KINDS + ("text",), default="copy",
-                   help="copy, reverse, sort, or text (characters of --text); words is posenc-train's alone")
+    t.add_argument("--task", choices=SYNTHETIC_KINDS + ("text", "words"), default="copy",
+                   help="copy, reverse, sort, text (characters of --text) or words (tokens of --text on frozen "
+                        "word vectors)")
     t.add_argument("--text", default="data/moby-dick.txt")
+    t.add_argument("--held-out-text", help="words: the held-out text")
+    t.add_argument("--vectors", default="data/glove-6b-100d-20k.i8", help="words: the PELVEC01 vector file")
+    t.add_argument("--vocab-size", type=whole, default=4096, help="words: V, <unk> included")
+    t.add_argument("--train-embedding", action="store_true", help="words: train wte instead of freezing it")
     t.add_argument("--symbols", type=whole, default=10)
     t.add_argument("--items", type=whole, default=8)
     t.add_argument("--data-seed", type=whole, default=1)
@@ -107,6 +112,11 @@ def parse_args(argv=None) -> argparse.Namespace:
     argv = sys.argv[1:] if argv is None else list(argv)
     args = parser().parse_args(argv)
     given = [f for f in MODEL_FLAGS if any(a == f or a.startswith(f + "=") for a in argv)]
+    args.alpha_given = "--alpha" in given
+    if args.task == "words" and not args.held_out_text:
+        usage_error("--task words needs --held-out-text")
+    if args.vocab_size < 2:
+        usage_error("--vocab-size must be at least 2")
     if args.init and given:
         usage_error(f"--init takes the model from its file: leave out {', '.join(given)}")
     if args.f16 and args.dtype not in (None, "f16"):
@@ -146,6 +156,6 @@ def options_from_args(args, vocab: int):
     if error:
         field = error.split(" ", 1)[0]
         usage_error(f"{FLAG_OF_FIELD.get(field, field)}: {error}")
-    if args.task != "text" and args.context < 2 * args.items:
+    if args.task in SYNTHETIC_KINDS and args.context < 2 * args.items:
         usage_error(f"--context must be at least 2·--items = {2 * args.items} (prompt, separator, answer)")
     return config, adamw

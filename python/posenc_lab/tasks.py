@@ -35,10 +35,40 @@ class TaskError(ValueError):
     """A task or batch that cannot be made; the message names the argument."""
 
 
-class TextTask:
-    """Character-level language modelling on a text (the book: data/moby-dick.txt)."""
+class Corpus:
+    """ids (training ids [0, train_end), then held out) and their batches; subclasses set them."""
 
     is_text = True
+    ids: torch.Tensor
+    train_end: int
+
+    def heldout_windows(self, T: int) -> int:
+        held = len(self.ids) - self.train_end
+        return 0 if T == 0 or held == 0 else (held - 1) // T
+
+    def _rows(self, starts: List[int], T: int) -> torch.Tensor:
+        offsets = torch.tensor(starts, dtype=torch.long)[:, None] + torch.arange(T + 1)[None, :]
+        return self.ids[offsets]
+
+    def batch(self, B: int, T: int, seed: int, index: int, held_out: bool) -> Tuple[torch.Tensor, None]:
+        check_shape(B, T)
+        if held_out:
+            count = self.heldout_windows(T)
+            if count == 0:
+                held = len(self.ids) - self.train_end
+                raise TaskError(f"T must be below {held} for this text: its held-out split has {held} characters")
+            windows = [(index % count * (B % count) + b) % count for b in range(B)]
+            return self._rows([self.train_end + w * T for w in windows], T), None
+        if self.train_end < T + 1:
+            raise TaskError(f"T must be below {self.train_end} for this text: its training split has "
+                            f"{self.train_end} characters")
+        rng = batch_rng(seed, index)
+        choices = self.train_end - T
+        return self._rows([rng.below(choices) for _ in range(B)], T), None
+
+
+class TextTask(Corpus):
+    """Character-level language modelling on a text (the book: data/moby-dick.txt)."""
 
     def __init__(self, data: bytes, held_out_percent: int = DEFAULT_HELD_OUT_PERCENT):
         if not data:
@@ -67,29 +97,35 @@ class TextTask:
     def tokens(self) -> List[str]:
         return [chr(cp) for cp in self.vocabulary]
 
-    def heldout_windows(self, T: int) -> int:
-        held = len(self.ids) - self.train_end
-        return 0 if T == 0 or held == 0 else (held - 1) // T
 
-    def _rows(self, starts: List[int], T: int) -> torch.Tensor:
-        offsets = torch.tensor(starts, dtype=torch.long)[:, None] + torch.arange(T + 1)[None, :]
-        return self.ids[offsets]
+class WordTask(Corpus):
+    """Word-level text (model/training.hpp, set_words): the ids of `text`'s tokens for training,
+    then those of `held_out`, which is exactly the held-out part; a token outside the vocabulary
+    reads as its unknown token."""
 
-    def batch(self, B: int, T: int, seed: int, index: int, held_out: bool) -> Tuple[torch.Tensor, None]:
-        check_shape(B, T)
-        if held_out:
-            count = self.heldout_windows(T)
-            if count == 0:
-                held = len(self.ids) - self.train_end
-                raise TaskError(f"T must be below {held} for this text: its held-out split has {held} characters")
-            windows = [(index % count * (B % count) + b) % count for b in range(B)]
-            return self._rows([self.train_end + w * T for w in windows], T), None
-        if self.train_end < T + 1:
-            raise TaskError(f"T must be below {self.train_end} for this text: its training split has "
-                            f"{self.train_end} characters")
-        rng = batch_rng(seed, index)
-        choices = self.train_end - T
-        return self._rows([rng.below(choices) for _ in range(B)], T), None
+    def __init__(self, vocab: List[str], unknown: str, text: bytes, held_out: bytes):
+        from .tokenizer import tokenize
+        if len(text) > MAX_TEXT_BYTES or len(held_out) > MAX_TEXT_BYTES:
+            raise TaskError(f"{'text' if len(text) > MAX_TEXT_BYTES else 'heldOutText'} has more than "
+                            f"{MAX_TEXT_BYTES} bytes")
+        self.vocab = list(vocab)
+        index = {t: i for i, t in enumerate(self.vocab)}
+        self.unknown_id = index[unknown]
+        ids = [index.get(t, self.unknown_id) for t in tokenize(text)]
+        tail = [index.get(t, self.unknown_id) for t in tokenize(held_out)]
+        if len(ids) < 2:
+            raise TaskError("text has fewer than 2 tokens")
+        if len(tail) < 2:
+            raise TaskError("heldOutText has fewer than 2 tokens")
+        self.ids = torch.tensor(ids + tail, dtype=torch.long)
+        self.train_end = len(ids)
+
+    @property
+    def vocab_size(self) -> int:
+        return len(self.vocab)
+
+    def tokens(self) -> List[str]:
+        return list(self.vocab)
 
 
 class SyntheticTask:
@@ -176,4 +212,4 @@ def evaluate(model, task, B: int, T: int, batches: int, seed: int, rope: str = "
             "exactAccuracy": nan if text else whole / rows}
 
 
-__all__ = ["TextTask", "SyntheticTask", "TaskError", "evaluate", "accuracy"]
+__all__ = ["Corpus", "TextTask", "WordTask", "SyntheticTask", "TaskError", "evaluate", "accuracy"]

@@ -13,8 +13,8 @@ checkpoints and the weights file. --batch is the global batch, split across the 
 
 from __future__ import annotations
 
+import dataclasses
 import json
-import math
 import os
 import socket
 import sys
@@ -29,6 +29,8 @@ from .adamw import AdamW
 from .cli import options_from_args, parse_args, usage_error
 from .model import PosencModel
 from .tasks import SyntheticTask, TaskError, TextTask, evaluate
+from .vectors import VectorsError
+from .words import prepare_words
 from .training import Diverged, Ranks, train_step, trained_tensors
 
 CHECKPOINT_FORMAT = "posenc-lab-checkpoint-1"
@@ -39,16 +41,38 @@ def fail(message: str, code: int = 2):
     raise SystemExit(code)
 
 
+def read(flag: str, path: str) -> bytes:
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError as e:
+        fail(f"cannot read {flag} {path}: {e.strerror}")
+
+
 def make_task(args):
+    """The task of the flags; a words task carries its input rows (input_rows) and vectors."""
     try:
         if args.task == "text":
-            with open(args.text, "rb") as f:
-                return TextTask(f.read())
+            return TextTask(read("--text", args.text))
+        if args.task == "words":
+            task, task.input_rows, task.vectors = prepare_words(
+                read("--text", args.text), read("--held-out-text", args.held_out_text),
+                read("--vectors", args.vectors), args.vocab_size, args.dtype)
+            return task
         return SyntheticTask(args.task, args.symbols, args.items)
-    except OSError as e:
-        fail(f"cannot read --text {args.text}: {e.strerror}")
-    except TaskError as e:
+    except (TaskError, VectorsError) as e:
         fail(str(e))
+
+
+def words_config(args, config, task):
+    """The word task's settings: frozen wte (unless --train-embedding), alpha 1/RMS unless given,
+    and a width the unreduced rows fill."""
+    cols = task.input_rows.shape[1]
+    if config.wte_cols != cols:
+        fail(f"--d must be the vectors' width {cols} for --task words (concatenated: {cols} + --dpos); "
+             "PCA-reduced word rows are posenc-train's alone")
+    alpha = config.alpha if args.alpha_given else 1.0 / task.vectors.component_rms
+    return dataclasses.replace(config, frozenEmbedding=not args.train_embedding, alpha=alpha)
 
 
 def eval_seed(args) -> int:
@@ -66,8 +90,8 @@ def save_checkpoint(path: str, args, model, optimiser: AdamW, step: int) -> None
 
 def run_identity(args) -> dict:
     """The flags a resumed run must share with the run that wrote the checkpoint."""
-    keys = ("task", "text", "symbols", "items", "data_seed", "batch", "lr", "beta1", "beta2", "eps",
-            "weight_decay", "clip", "init")
+    keys = ("task", "text", "held_out_text", "vectors", "vocab_size", "train_embedding", "symbols", "items",
+            "data_seed", "batch", "lr", "beta1", "beta2", "eps", "weight_decay", "clip", "init")
     return {k: getattr(args, k) for k in keys}
 
 
@@ -147,7 +171,16 @@ def prepare(args, device: torch.device):
         torch.backends.cudnn.allow_tf32 = args.tf32
     task = make_task(args)
     config, adamw = options_from_args(args, task.vocab_size)
-    model = (PosencModel(config, task.tokens()) if not args.init else start_from(args.init, task)).to(device)
+    if args.task == "words" and not args.init:
+        config = words_config(args, config, task)
+        unknown = float((task.ids == task.unknown_id).double().mean()) * 100
+        print(f"words: {task.train_end} training tokens, {len(task.ids) - task.train_end} held out, "
+              f"{unknown:.2f}% of them <unk>", flush=True)
+    model = PosencModel(config, task.tokens()) if not args.init else start_from(args.init, task)
+    if args.task == "words" and not args.init:
+        with torch.no_grad():
+            model.wte.weight.copy_(task.input_rows)  # after the seeded init, as the core does
+    model.to(device)
     optimiser = AdamW(trained_tensors(model), adamw)
     start = load_checkpoint(args.resume, args, model, optimiser) if args.resume else 0
     return task, model, optimiser, start

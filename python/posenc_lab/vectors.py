@@ -12,8 +12,10 @@ stores F16. Only unreduced rows (wte as wide as the vectors) are rebuilt, as the
 
 from __future__ import annotations
 
+import dataclasses
+import math
 import struct
-from typing import List, Tuple
+from typing import List
 
 import torch
 
@@ -28,8 +30,18 @@ class VectorsError(ValueError):
     """A vector file that cannot be read; the message says why."""
 
 
-def parse_vectors(data: bytes) -> Tuple[List[str], torch.Tensor]:
-    """(words in file order, rows float32 [count, dim]) of a PELVEC01 file."""
+@dataclasses.dataclass
+class VectorSet:
+    words: List[str]        # count, in file order (by frequency)
+    rows: torch.Tensor      # float32 [count, dim]
+    component_rms: float    # RMS of a component over the original vectors
+
+    def __iter__(self):
+        return iter((self.words, self.rows))
+
+
+def parse_vectors(data: bytes) -> VectorSet:
+    """The words and rows of a PELVEC01 file (unpacks as words, rows)."""
     size = len(data)
     if size > MAX_FILE_BYTES:
         raise VectorsError(f"vector file is larger than 64 MiB ({MAX_FILE_BYTES} bytes)")
@@ -62,7 +74,10 @@ def parse_vectors(data: bytes) -> Tuple[List[str], torch.Tensor]:
     if not bool(((scales >= 0) & (scales <= 1e6)).all()):
         raise VectorsError("vector file: a scale is not a number from 0 to 1e6")
     values = torch.frombuffer(buffer, dtype=torch.int8, count=count * dim, offset=4 * count).clone()
-    return words, values.reshape(count, dim).to(torch.float32) * scales[:, None]
+    component_rms, mean_norm = struct.unpack_from("<ff", data, expected - 8)
+    if not (0 < component_rms <= 1e6) or not math.isfinite(mean_norm):
+        raise VectorsError("vector file: component_rms must be positive and at most 1e6, and mean_norm finite")
+    return VectorSet(words, values.reshape(count, dim).to(torch.float32) * scales[:, None], component_rms)
 
 
 def frozen_rows(vocab: List[str], words: List[str], rows: torch.Tensor) -> torch.Tensor:

@@ -156,3 +156,46 @@ def test_shipped_word_models_open_with_their_vectors(tmp_path):
     truncated.write_bytes(glove.read_bytes()[:-1])
     with pytest.raises(VectorsError, match="truncated"):
         PosencModel.load(str(shipped[0]), vectors=str(truncated))
+
+
+def test_the_word_task_matches_posenc_train(tmp_path):
+    """--task words: the same vocabulary (frequent vector words + <unk>), frozen rows, alpha,
+    batches and steps as posenc-train from the same flags."""
+    import os
+    import subprocess
+    import dataclasses
+    if not NATIVE.is_file():
+        message = f"{NATIVE} is missing: cmake --build build-native --target posenc_train"
+        if os.environ.get("POSENC_REQUIRE_CORE") == "1":
+            pytest.fail(message)
+        pytest.skip(message)
+    from posenc_lab.train import main
+    from posenc_lab.words import prepare_words
+    book = (ROOT / "data" / "moby-dick.txt").read_bytes()
+    train_text, held_text = tmp_path / "train.txt", tmp_path / "held.txt"
+    train_text.write_bytes(book[:60000])
+    held_text.write_bytes(book[-20000:])
+    glove = ROOT / "data" / "glove-6b-100d-20k.i8"
+    flags = ["--task", "words", "--text", str(train_text), "--held-out-text", str(held_text), "--vectors", str(glove),
+             "--vocab-size", "256", "--scheme", "alibi", "--d", "100", "--heads", "5", "--layers", "1", "--context", "8",
+             "--batch", "4", "--steps", "3", "--lr", "1e-2", "--clip", "0.5", "--log-every", "3", "--eval-batches", "2",
+             "--threads", "1"]
+    native = subprocess.run([str(NATIVE), *flags, "--out", str(tmp_path / "native.safetensors")],
+                            capture_output=True, text=True, timeout=120)
+    assert native.returncode == 0, native.stderr
+    main(flags + ["--out", str(tmp_path / "twin.safetensors")])
+    theirs, mine = load(str(tmp_path / "native.safetensors")), load(str(tmp_path / "twin.safetensors"))
+    assert mine.config == theirs.config and mine.vocab == theirs.vocab
+    assert torch.equal(mine.tensors["wte.weight"], theirs.tensors["wte.weight"])  # frozen: the vectors' rows
+    task, rows, vectors = prepare_words(train_text.read_bytes(), held_text.read_bytes(), glove.read_bytes(), 256, "f32")
+    model = PosencModel(mine.config, task.tokens())
+    with torch.no_grad():
+        model.wte.weight.copy_(rows)
+    grads_seen: list = []
+    twin_steps_with(model, [task.batch(4, 8, 1, k, False) for k in range(3)], grads_seen)
+    # From the seeded initialisation (weights N(0, 0.02)) attention is nearly uniform, so the query
+    # and key weights' gradients are real but about 1e-5 of their tensor's largest (the values'):
+    # the NOISE rule leaves more of them out than of a perturbed model, hence a looser share.
+    compare_steps(model, grads_seen, theirs.tensors, most_undetermined=0.05)
+    final = float(native.stdout.split("final held-out loss ")[1].split()[0])
+    assert abs(evaluate(model, task, 4, 8, 2, (~1) & ((1 << 64) - 1))["loss"] - final) <= LOSS_TOL
