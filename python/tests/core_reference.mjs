@@ -11,7 +11,7 @@
 // loads: each file loaded by the core (with its word vectors when given) and saved again to `out`
 // (default <weights>.core.safetensors).
 // refusals: files the core must refuse; OUT_DIR/refusals.json holds its message for each (or null).
-// streams, heldout: see below.
+// streams, heldout, tokenize: see below.
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -131,3 +131,11 @@ const { windowStarts } = await import(pathToFileURL(path.join(dist, 'train', 'ev
   task.dispose();
   model.dispose();
 });
+
+// tokenize: lab.tokenize (the page's word tokenizer) on each text file; OUT_DIR/tokens-<i>.json.
+if (job.tokenize?.length) {
+  const { load } = await import(pathToFileURL(path.join(dist, 'posenc.mjs')).href);
+  const lab = await load({ simd: true });
+  job.tokenize.forEach(({ textFile }, i) =>
+    fs.writeFileSync(path.join(outDir, `tokens-${i}.json`), JSON.stringify(lab.tokenize(fs.readFileSync(textFile, 'utf8')))));
+}
