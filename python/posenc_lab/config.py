@@ -22,6 +22,8 @@ SCHEME_MESSAGE_ORDER = ("additive", "concatenated", "rotary", "learned", "alibi"
 PAIRINGS = ("interleaved", "half")
 WORD_PCAS = ("centred", "uncentred")
 
+# The core's limits (src/model/config.hpp, base/limits.hpp), restated: tests/test_limits.py checks
+# them against the built core's modelLimits.
 MAX_VOCAB = 65536
 MAX_WIDTH = 1024
 MAX_LAYERS = 16

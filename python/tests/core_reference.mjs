@@ -139,3 +139,6 @@ if (job.tokenize?.length) {
   job.tokenize.forEach(({ textFile }, i) =>
     fs.writeFileSync(path.join(outDir, `tokens-${i}.json`), JSON.stringify(lab.tokenize(fs.readFileSync(textFile, 'utf8')))));
 }
+
+// limits: OUT_DIR/limits.json, the model core's limits and AdamW defaults (models.modelLimits).
+fs.writeFileSync(path.join(outDir, 'limits.json'), JSON.stringify(models.modelLimits));
