@@ -37,7 +37,9 @@ CHECKPOINT_FORMAT = "posenc-lab-checkpoint-1"
 
 
 def fail(message: str, code: int = 2):
-    print(f"posenc_lab.train: {message}", file=sys.stderr)
+    """Stops this process; rank 0 alone says why (every rank meets the same refusals)."""
+    if os.environ.get("RANK", "0") == "0":
+        print(f"posenc_lab.train: {message}", file=sys.stderr)
     raise SystemExit(code)
 
 
