@@ -160,7 +160,7 @@ def write_store(path: str, table: str, about: str, fresh: List[dict]) -> None:
         with open(path, encoding="utf-8") as f:
             records = json.load(f)["records"]
     kept = [r for r in records if key(r) not in {key(f) for f in fresh}]
-    lines = ",\n".join(json.dumps(r) for r in kept + fresh)
+    lines = ",\n".join(json.dumps(r, allow_nan=False) for r in kept + fresh)  # strict JSON for the JS readers
     with open(path, "w", encoding="utf-8") as f:
         f.write(f'{{"table":{json.dumps(table)},"about":{json.dumps(about)},"records":[\n{lines}\n]}}\n')
 

@@ -141,8 +141,9 @@ class Log:
     def record(self, entry: dict) -> None:
         if not self.active:
             return
-        if self.file:
-            self.file.write(json.dumps(entry) + "\n")
+        if self.file:  # strict JSON: a NaN (text tasks have no accuracy) is written as null
+            clean = {k: None if isinstance(v, float) and v != v else v for k, v in entry.items()}
+            self.file.write(json.dumps(clean, allow_nan=False) + "\n")
             self.file.flush()
         if entry.get("kind") != "step":
             return

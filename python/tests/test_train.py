@@ -72,6 +72,7 @@ def test_a_reduced_run_learns_the_copy_task(tmp_path, capsys):
     assert [r["step"] for r in steps] == [20, 40, 60]
     assert steps[0]["loss"] > steps[-1]["loss"]
     assert records[-1]["kind"] == "final" and records[-1]["heldOut"] < 0.5 * math.log(12)
+    assert "NaN" not in log.read_text()
     assert "final held-out loss" in capsys.readouterr().out
 
 
