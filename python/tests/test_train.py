@@ -31,16 +31,27 @@ def train(tmp_path, name, *extra):
     return load(str(out)).tensors
 
 
-def test_two_gloo_ranks_equal_one_process(tmp_path):
-    one = train(tmp_path, "one", "--steps", "5")
-    out = tmp_path / "two.safetensors"
-    env = {**os.environ, "PYTHONPATH": str(HERE.parent)}
-    env.pop("WORLD_SIZE", None)
+def rank_env(**extra) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(HERE.parent), **extra}
+    if "RANK" not in extra:
+        env.pop("WORLD_SIZE", None)
+    return env
+
+
+@pytest.fixture(scope="module")
+def two_ranks(tmp_path_factory):
+    """The weights file of SMALL trained 5 steps on two gloo ranks started by --nproc 2."""
+    out = tmp_path_factory.mktemp("ranks") / "two.safetensors"
     done = subprocess.run([sys.executable, "-m", "posenc_lab.train", *SMALL, "--steps", "5", "--nproc", "2",
-                           "--out", str(out)], capture_output=True, text=True, env=env, timeout=240)
+                           "--out", str(out)], capture_output=True, text=True, env=rank_env(), timeout=240)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "2 rank(s)" in done.stdout
-    two = load(str(out)).tensors
+    return out
+
+
+def test_two_gloo_ranks_equal_one_process(tmp_path, two_ranks):
+    one = train(tmp_path, "one", "--steps", "5")
+    two = load(str(two_ranks)).tensors
     worst = max(float((one[n] - two[n]).abs().max()) for n in one)
     assert worst <= RANKS_TOL
     start = PosencModel(ModelConfig(scheme="rotary", vocab=12, d=16, layers=2, heads=2, context=8))
@@ -139,22 +150,18 @@ def test_a_file_saved_elsewhere_continues_training(tmp_path, capsys):
     assert "vocabulary" in capsys.readouterr().err
 
 
-def test_ranks_started_as_torchrun_starts_them_train_what_nproc_trains(tmp_path):
+def test_ranks_started_as_torchrun_starts_them_train_what_nproc_trains(tmp_path, two_ranks):
     """Each process reads RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR and MASTER_PORT (as under
     torchrun, whose 1.13 build cannot start here): the same bytes as --nproc 2."""
     from posenc_lab.train import free_port
-    env = {**os.environ, "PYTHONPATH": str(HERE.parent), "WORLD_SIZE": "2", "LOCAL_WORLD_SIZE": "2",
-           "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(free_port())}
-    command = [sys.executable, "-m", "posenc_lab.train", *SMALL, "--steps", "3"]
+    port = str(free_port())
+    command = [sys.executable, "-m", "posenc_lab.train", *SMALL, "--steps", "5"]
     ranks = [subprocess.Popen(command + ["--out", str(tmp_path / f"env-{r}.safetensors")],
-                              env={**env, "RANK": str(r), "LOCAL_RANK": str(r)},
+                              env=rank_env(RANK=str(r), LOCAL_RANK=str(r), WORLD_SIZE="2", LOCAL_WORLD_SIZE="2",
+                                           MASTER_ADDR="127.0.0.1", MASTER_PORT=port),
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for r in range(2)]
     for process in ranks:
         _, err = process.communicate(timeout=240)
         assert process.returncode == 0, err[-3000:]
     assert not (tmp_path / "env-1.safetensors").exists()  # rank 0 alone writes
-    spawned = tmp_path / "nproc.safetensors"
-    done = subprocess.run(command + ["--nproc", "2", "--out", str(spawned)], capture_output=True, text=True,
-                          env={k: v for k, v in env.items() if k != "WORLD_SIZE"}, timeout=240)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert (tmp_path / "env-0.safetensors").read_bytes() == spawned.read_bytes()
+    assert (tmp_path / "env-0.safetensors").read_bytes() == two_ranks.read_bytes()
