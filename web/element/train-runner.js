@@ -5,15 +5,16 @@
 // Training runs on the main thread in slices of about SLICE_MS, one model after another, with a
 // frame between slices: the element is one file and cannot count on a worker script beside it.
 // Pause keeps the models; Train again resumes them. What the element's bundle already holds (the
-// JS API's loadModels, the charts, the run's sentence, the curve styles) comes in `page`, so this
-// file carries no second copy of them.
+// charts, the run's sentence, the curve styles) comes in `page`, so this file carries no second
+// copy of them; the JS API's loadModels is here (the element's main bundle no longer needs the API).
+import { loadModels } from '../posenc.mjs';
 import { BIN, EVAL_EVERY, MULTIPLES } from '../train/config.js';
 import { heldOutIds, heldoutAt, lengthCurves, positionLosses } from '../train/evaluate.js';
 
 const SLICE_MS = 30;
 
 /**
- * page: { replay (createTrainReplay's), button, status, loadModels, fetchBook, schemeName,
+ * page: { replay (createTrainReplay's), button, status, fetchBook, schemeName,
  * curveStyle, describeRun }. → { play(), pause(), playing }.
  */
 export function createTrainRunner(page) {
@@ -58,7 +59,7 @@ export function createTrainRunner(page) {
 
   async function start() {
     status.textContent = 'Loading the model core and the book…';
-    const [models, book] = await Promise.all([page.loadModels(), page.fetchBook()]);
+    const [models, book] = await Promise.all([loadModels(), page.fetchBook()]);
     const task = models.createTask({ kind: 'text', text: book });
     // Loss by position reads the held-out part of the book: the task's own split, as the page's workers.
     const heldIds = heldOutIds(task, new TextDecoder().decode(book), models.modelLimits.defaultHeldOutPercent);

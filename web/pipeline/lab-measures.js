@@ -6,11 +6,11 @@
 // The numbers come from web/pipeline/measures/; the panels' render (web/panels/) draws them.
 //
 // createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n),
-//   disturbSummary(view, identity), analyses(view), neighbors(view, selected) }.
+//   disturbSummary(view, identity), analyses(view, { only, lanes, summaries }), neighbors(view, selected) }.
 // view: a pipeline view (web/pipeline/pipeline.js), worker-side. analyses(view) yields undefined
 // between slices and { name, data } as each analysis ends: 'retrieval', 'shift', 'orth', then
 // 'summaries' ({ disturb, shift, orth }: the summary's sentences).
-import { disturbSummary, orthSummary, shiftSummary } from './prose.js';
+import { analysisSummaries, disturbSummary } from './lab-summaries.js';
 import { spreadArgs, spreadMeasure, wordSpreadOf } from './measures/spread.js';
 import { distanceArgs, distanceMeasure } from './measures/distance.js';
 import { anglesArgs, anglesMeasure } from './measures/angles.js';
@@ -18,7 +18,10 @@ import { retrievalMeasure } from './measures/retrieval.js';
 import { shiftMeasure } from './measures/shift.js';
 import { orthogonalityMeasure } from './measures/orthogonality.js';
 import { createDecoderCache, neighborsMeasure } from './measures/neighbors.js';
-import { additiveTerms, orthogonalityArgs, relativeSchemes, retrievalArgs, shiftArgs } from './measures/analyses.js';
+import { orthogonalityArgs, retrievalArgs, shiftArgs } from './measures/analyses.js';
+
+/** The analyses run after typing pauses, in their order. */
+export const ANALYSES = ['retrieval', 'shift', 'orth'];
 
 export function createMeasures(lab, pipeline) {
   const keys = { spread: '', distance: '', angles: '' };
@@ -50,22 +53,27 @@ export function createMeasures(lab, pipeline) {
     return figures;
   }
 
-  function* analyses(view) {
-    const page = { lab, pipeline, state: view.state };
-    const retrieval = yield* retrievalMeasure(lab, yield* retrievalArgs(view, page, () => decoderFor(view)));
-    yield { name: 'retrieval', data: retrieval };
-    const shift = yield* shiftMeasure(lab, shiftArgs(view, page));
-    yield { name: 'shift', data: shift };
-    const orth = yield* orthogonalityMeasure(lab, orthogonalityArgs(view, page));
-    yield { name: 'orth', data: orth };
-    yield {
-      name: 'summaries',
-      data: {
-        disturb: disturbSummary(view, lastSpread, retrieval.identity),
-        shift: shiftSummary(shift.changes, view.state.shiftK, relativeSchemes()),
-        orth: orthSummary({ point: orth.point, d: orth.d, random: orth.randomAtD }, additiveTerms(view, page), view.n),
-      },
-    };
+  // only: the analyses to run, in this order (default all three); lanes: over the view's own
+  // schemes (state.schemes) rather than every scheme; summaries: then the summary's sentences
+  // (which need all three).
+  function* analyses(view, { only = ANALYSES, lanes = false, summaries = true } = {}) {
+    const page = { lab, pipeline, state: view.state, schemes: lanes ? view.state.schemes : lab.SCHEMES };
+    const done = {};
+    if (only.includes('retrieval')) {
+      done.retrieval = yield* retrievalMeasure(lab, yield* retrievalArgs(view, page, () => decoderFor(view)));
+      yield { name: 'retrieval', data: done.retrieval };
+    }
+    if (only.includes('shift')) {
+      done.shift = yield* shiftMeasure(lab, shiftArgs(view, page));
+      yield { name: 'shift', data: done.shift };
+    }
+    if (only.includes('orth')) {
+      done.orth = yield* orthogonalityMeasure(lab, orthogonalityArgs(view, page));
+      yield { name: 'orth', data: done.orth };
+    }
+    if (summaries && ANALYSES.every((name) => done[name])) {
+      yield { name: 'summaries', data: analysisSummaries(view, page, lastSpread, done) };
+    }
   }
 
   function neighbors(view, selected) {
