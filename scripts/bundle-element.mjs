@@ -196,6 +196,7 @@ const labClient = (where) => ({
 // measures import it.
 const PAGE_ONLY = [
   { file: /^\.\/model-client\.js$/, importer: '/web/pipeline/lab-client.js' },
+  { file: /^\.\/lab-worker-url\.js$/, importer: '/web/pipeline/lab-client.js' },
   { file: /^\.\/model-host\.js$/, importer: '/web/pipeline/lab-serve.js' },
   { file: /^\.\/lab-summaries\.js$/, importer: '/web/pipeline/lab-measures.js' },
   { file: /^\.\/statistics\.js$/, importer: '/web/pipeline/lab-session.js' },
@@ -235,7 +236,7 @@ console.log(`bundle-element: posenc-lab.mjs + ${WORKER}: ${kb(built[0].gzip + bu
 // The SVG writer, fetched on a reader's first SVG export: not part of the first load's budget.
 await bundle({ outfile: `${outDir}/${SVG_WRITER}`, format: 'esm', entry: 'web/figures/svg-writer.js', budgeted: false, subject: "<posenc-lab> element's SVG writer", glove: false });
 // The live trainer, fetched when a reader first presses Train live: not part of the first load either.
-await bundle({ outfile: `${outDir}/${TRAIN_RUNNER}`, format: 'esm', entry: 'web/element/train-runner.js', budgeted: false, subject: "<posenc-lab> element's live trainer", glove: false });
+await bundle({ outfile: `${outDir}/${TRAIN_RUNNER}`, format: 'esm', entry: 'web/element/train-runner.js', define: { POSENC_CLASSIC_SCRIPT: 'false' }, budgeted: false, subject: "<posenc-lab> element's live trainer", glove: false });
 await printBreakdown(built[0].metafile);
 await printBreakdown(built[1].metafile);
 if (built.some(({ overBudget }) => overBudget)) {

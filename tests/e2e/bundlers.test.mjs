@@ -167,7 +167,8 @@ for (const [bundler, build] of Object.entries(BUILDERS)) {
         try {
           const host = page.locator('#fig');
           await host.getByRole('img', { name: /attention/i }).first().waitFor({ timeout: 60000 });
-          await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /glove-6b-100d-20k.*\.i8$/.test(e.name)), null, { timeout: 30000 });
+          // The element's lab (its worker, for posenc-lab.mjs) fetches GloVe; the status names the vectors in use.
+          await page.waitForFunction(() => /GloVe/.test(document.getElementById('fig').shadowRoot.querySelector('.pl-status')?.textContent ?? ''), null, { timeout: 30000 });
           assert.ok(!/synthetic/i.test(await host.locator('.pl-note').first().textContent()), 'GloVe, not synthetic vectors');
           assert.ok(!fetched.some(({ name: file }) => MODEL_CORE_CHUNK.test(file)), 'no model core before Train');
           await host.getByRole('button', { name: 'Train live' }).click();

@@ -157,8 +157,11 @@ async function render(url, { simd }) {
       const RealWorker = Worker;
       window.Worker = class extends RealWorker {
         constructor(url, options) {
-          const stub = `WebAssembly.validate = () => false; await import(${JSON.stringify(new URL(url, location.href).href)});`;
-          super(URL.createObjectURL(new Blob([stub], { type: 'text/javascript' })), options);
+          // Static imports, evaluated in order before any message is handled (a top-level await
+          // would let the first messages arrive before the lab listens).
+          const module = (text) => URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
+          const refuse = module('WebAssembly.validate = () => false;');
+          super(module(`import ${JSON.stringify(refuse)}; import ${JSON.stringify(new URL(url, location.href).href)};`), options);
         }
       };
     });

@@ -21,14 +21,10 @@
 // (each <posenc-lab>), whose computes and analyses neither overtake nor are overtaken by others'.
 // worker: a Worker already made (else a module worker from workerUrl, default lab-worker.js beside this file).
 import { createModelClient } from './model-client.js';
-
-// The page's worker, beside this file. Named through a variable, not a literal new URL('./…'):
-// bundlers copy such literals, and the element's bundles (which pass their own worker) have no
-// such file beside them.
-const WORKER_FILE = './lab-worker.js';
+import { defaultWorkerUrl } from './lab-worker-url.js';
 
 export function createLabClient({ workerUrl, worker } = {}) {
-  worker ??= new Worker(workerUrl ?? new URL(WORKER_FILE, import.meta.url), { type: 'module' });
+  worker ??= new Worker(workerUrl ?? defaultWorkerUrl(), { type: 'module' });
   const post = (message, transfer = []) => worker.postMessage(message, transfer);
   const models = createModelClient({ post });
   const replies = new Map(); // id → { resolve, reject }
