@@ -53,6 +53,11 @@ before(async () => {
   await writeFile(join(dir, 'classic.html'), HOST('<script src="posenc-lab.js"></script>'));
   await writeFile(join(dir, 'module.html'), HOST('<script type="module" src="posenc-lab.js"></script>'));
   await writeFile(join(dir, 'esm.html'), HOST('<script type="module">import { PosencLabElement } from "./posenc-lab.mjs"; window.exported = PosencLabElement === customElements.get("posenc-lab");</script>'));
+  await writeFile(join(dir, 'esm-three.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>three</title><link rel="icon" href="data:,"></head>
+<body><posenc-lab id="a" sentence="the cat sat on the mat" vectors="synthetic"></posenc-lab>
+<posenc-lab id="b" sentence="a small dog" schemes="rotary" vectors="synthetic"></posenc-lab>
+<posenc-lab id="c" sentence="four words are here" schemes="additive,alibi" vectors="synthetic" d="32"></posenc-lab>
+<script type="module" src="posenc-lab.mjs"></script></body></html>`);
   await writeFile(join(dir, 'decode.html'), '<!doctype html><meta charset="utf-8"><title>decode</title><link rel="icon" href="data:,">');
   ({ server, baseUrl } = await serveDir(dir, { requires: 'posenc-lab.js' }));
   browser = await launchChromium();
@@ -232,4 +237,31 @@ test('the ES-module build (posenc-lab.mjs) exports the defined class, runs both 
   // Same sources and cores: the same SIMD pixels exactly; the scalar core within one level (as above).
   assert.equal(maxChannelDifference(classic.pixels, simd.pixels), 0);
   assert.ok(maxChannelDifference(simd.pixels, scalar.pixels) <= 1);
+});
+
+test('posenc-lab.mjs: several elements share one lab worker, each with its own sentence and schemes; typing in one leaves the others', async () => {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 2400 } });
+  const page = await context.newPage();
+  const problems = [];
+  const workers = [];
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('worker', (worker) => workers.push(worker.url()));
+  try {
+    await page.goto(`${baseUrl}esm-three.html`);
+    const statuses = () => page.evaluate(() => [...document.querySelectorAll('posenc-lab')].map((e) => e.shadowRoot.querySelector('.pl-status')?.textContent ?? ''));
+    await page.waitForFunction(() => [...document.querySelectorAll('posenc-lab')].every((e) => /wasm/.test(e.shadowRoot.querySelector('.pl-status')?.textContent ?? '')), null, { timeout: 20000 });
+    assert.deepEqual((await statuses()).map((s) => s.split(',')[0]), ['6 tokens', '3 tokens', '4 tokens']);
+    assert.deepEqual(workers.map((url) => url.split('/').pop()), ['posenc-lab-worker.mjs'], 'one worker for the page');
+    const lanes = await page.evaluate(() => [...document.querySelectorAll('posenc-lab')].map((e) => e.shadowRoot.querySelectorAll('.pl-lanes figure').length));
+    assert.deepEqual(lanes, [3, 1, 2]);
+    // A reader types in the second: it recomputes; the others keep their figures.
+    const area = page.locator('#b').locator('textarea');
+    await area.fill('one two three four five');
+    await page.waitForFunction(() => /^5 tokens/.test(document.getElementById('b').shadowRoot.querySelector('.pl-status').textContent));
+    assert.deepEqual((await statuses()).map((s) => s.split(',')[0]), ['6 tokens', '5 tokens', '4 tokens']);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
 });
