@@ -144,8 +144,8 @@ const disclosures = createDisclosures({
   onToggle: (patch) => {
     Object.assign(state, patch);
     scheduleUrlWrite();
-    // A lane unfolded while its terms were skipped (coveredLanes) gets them now.
-    if (patch.moreOpen?.some((scheme) => view?.result?.[scheme]?.inputOnly)) requestRecompute();
+    // A lane unfolded while its terms were skipped (coveredLanes) or left in the worker gets them now.
+    if (patch.moreOpen?.some((scheme) => view?.result?.[scheme]?.inputOnly || view?.result?.[scheme]?.termsFolded)) requestRecompute();
   },
 });
 const laneTabs = createLaneTabs({ list: $('lane-tabs'), names: SCHEME_NAMES });
