@@ -7,7 +7,6 @@
 #include <cmath>
 #include <cstring>
 
-#include "analysis/analyses.hpp"
 #include "attention/attention.hpp"
 #include "compare/lanes.hpp"
 #include "vectors/embedding.hpp"
