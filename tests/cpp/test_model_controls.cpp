@@ -28,7 +28,7 @@ std::vector<float> position_rows(const ModelConfig& cfg, std::size_t T) {
     Transformer m(cfg);
     std::fill(m.parameters(), m.parameters() + m.specs().front().size(), 0.0f);
     Workspace<float> ws;
-    detail::prepare(cfg, 1, T, false, EvalOptions{}, ws);
+    prepare_workspace(cfg, 1, T, false, EvalOptions{}, ws);
     std::vector<float> rows(T * cfg.d);
     for (std::size_t p = 0; p < T; ++p) detail::embed_row(cfg, tensor_offsets(cfg), m.parameters(), 0, p, ws, rows.data() + p * cfg.d);
     return rows;
