@@ -248,8 +248,9 @@ struct BlockRows {
     const Real* packed = nullptr;
 };
 
-// The block on a row range (DESIGN.md): x → x_next = a + MLP(LN(a)), a = x + Attn(LN(x)). Training
-// passes run it on every row; inspect on the rows after the first changed id.
+// The block on a row range, x → x_next = a + MLP(LN(a)) with a = x + Attn(LN(x)), as in
+// docs/ARCHITECTURE.md, "Block (pre-LayerNorm, decoder-only, GPT-2 style)". Training passes run it
+// on every row; inspect on the rows after the first changed id.
 template <class Real>
 void block_forward(const ModelConfig& cfg, const TensorOffsets::Layer& at, const Real* params, const Real* t5_table,
                    Workspace<Real>& ws, const BlockRows<Real>& r) {

@@ -1,4 +1,4 @@
-// The add-versus-concatenate controls' model options (issue 24): positionScale scales the
+// The add-versus-concatenate controls' model options: positionScale scales the
 // sinusoidal input table and nothing else, wordPca records how a word model's wte was reduced,
 // both travel in the weights file only when they are not their defaults (so every file made
 // before them keeps its bytes), and the uncentred reduction projects onto the rows' own second
