@@ -340,7 +340,7 @@ export interface ModelLimits {
   readonly maxEvalLengths: number;
   readonly maxEvalBatches: number;
   readonly maxGenerate: number;
-  /** trainStep's and train's AdamW defaults (the core's, DESIGN.md "Training step"). */
+  /** trainStep's and train's AdamW defaults (the core's, docs/ARCHITECTURE.md, "Training step"). */
   readonly adamw: {
     readonly lr: number;
     readonly beta1: number;

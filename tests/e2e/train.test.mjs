@@ -101,7 +101,7 @@ test('Pause stops the step count; Step takes one step each', async () => {
   }
 });
 
-// A diverged scheme (issue #26): the worker script is served with the additive model's weights
+// A diverged scheme: the worker script is served with the additive model's weights
 // scaled by 1e17 right after it is made (finite, but its first step overflows), so that scheme's
 // first step diverges while rotary trains on. The page must pause that scheme alone, say so in
 // its status line, keep Train usable and offer Reset.

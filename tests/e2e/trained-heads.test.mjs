@@ -1,4 +1,4 @@
-// Trained heads in the lanes (issues #17, #23): the default link opens on them; Heads → trained
+// Trained heads in the lanes: the default link opens on them; Heads → trained
 // paints each lane's model attention and surprise strip, the toggle above the lanes switches to the
 // encoding alone (W = I) and back, the layer/head picker works by keyboard and lives in the URL,
 // lanes without a model say so, a loading model keeps the layout still, Save-Data loads nothing
