@@ -140,11 +140,11 @@ for (const r of page?.results ?? []) {
     // budget; later when a lane fell back to its background pass).
     check(`keystroke → pixels, ${r.tokens} tokens, trained heads on (Chromium, median of ${r.keystrokes})`,
       `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
-      r.n <= 512 ? r.keyToPixelsMedian <= 16 : null, r.n <= 512 ? 'target ≤ 16 ms (issue #23: 64 and 512 tokens)' : 'reported');
+      r.n <= 512 ? r.keyToPixelsMedian <= 16 : null, r.n <= 512 ? 'target ≤ 16 ms (64 and 512 tokens)' : 'reported');
     if (r.keyToTrainedMedian != null) {
       check(`keystroke → every trained map and strip painted, ${r.tokens} tokens`,
         `${f(r.keyToTrainedMedian, 1)} ms (p90 ${f(r.keyToTrainedP90, 1)})`,
-        r.n <= 64 ? r.keyToTrainedMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms (issue #17: typing stays live)' : 'reported');
+        r.n <= 64 ? r.keyToTrainedMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms (typing stays live)' : 'reported');
     }
   } else if (r.keyToPixelsMedian != null && r.n <= 64) {
     check(`keystroke → pixels, ${r.tokens} tokens, GloVe (Chromium, median of ${r.keystrokes})`,
