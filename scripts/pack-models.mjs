@@ -1,6 +1,7 @@
 // Packs the shipped models for the wire (web/packed-weights.mjs has the format): every matrix as
-// int8 per row with a float32 scale, vectors kept F16, and the concatenated model's frozen PCA
-// word rows rebuilt from GloVe (its axes, their means and the few entries the rebuild misses). Writes
+// int8 per row with a float32 scale, vectors kept F16, the vocabulary as GloVe row numbers, and
+// the concatenated model's frozen PCA word rows rebuilt from GloVe (its axes, their means and the
+// few entries the rebuild misses). Writes
 // OUT/<name>.q8.safetensors for each model in data/models/manifest.json and OUT/manifest.json:
 // the data manifest with each model's bytes/sha256 those of its packed file, and source: the
 // F16 file's. Deterministic: a pure function of data/models/ and GloVe (scripts/build runs it).
@@ -10,7 +11,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  PACKING, PACKING_KEY, f16Value, packedFile, frozenWordRows, projectedRows, readSafetensors, tensorView, tensorsOf, writeSafetensors,
+  PACKING, PACKING_KEY, f16Value, packedFile, frozenWordRows, projectedRows, readSafetensors, tensorView, tensorsOf, vocabularyRows, VOCAB_ROWS, writeSafetensors,
 } from '../web/packed-weights.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -133,8 +134,10 @@ function packWordRows(name, spec, data, vocab, vectors) {
 /** An F16 safetensors model file (its frozen wte, if any, PCA rows of `vectors`) → its packed bytes. */
 export function packWeights(bytes, vectors) {
   const { header, data } = readSafetensors(bytes);
-  const vocab = JSON.parse(header.__metadata__.vocab);
-  const out = [];
+  const { vocab: vocabJson, ...metadata } = header.__metadata__;
+  const vocab = JSON.parse(vocabJson);
+  if (JSON.stringify(vocab) !== vocabJson) throw new Error('pack-models: the vocabulary would not come back as the same JSON');
+  const out = [[VOCAB_ROWS, { dtype: 'U16', shape: [vocab.length], bytes: bytesOf(vocabularyRows(vocab, vectors)) }]];
   for (const [name, spec] of tensorsOf(header)) {
     if (spec.dtype !== 'F16') throw new Error(`pack-models: ${name} is ${spec.dtype}; the shipped models are F16`);
     if (name === 'wte.weight') {
@@ -148,7 +151,7 @@ export function packWeights(bytes, vectors) {
       out.push([name, { dtype: 'F16', shape: spec.shape, bytes: data.subarray(...spec.data_offsets) }]);
     }
   }
-  return writeSafetensors(out, { ...header.__metadata__, [PACKING_KEY]: PACKING });
+  return writeSafetensors(out, { ...metadata, [PACKING_KEY]: PACKING });
 }
 
 function main(out) {
@@ -165,7 +168,7 @@ function main(out) {
     return { ...rest, file: packedFile(entry.name), bytes: packed.length, sha256: sha256(packed),
       source: { file: `${entry.name}.safetensors`, bytes, sha256: sourceSha256, fullBytes, fullSha256 } };
   });
-  manifest.packing = `${PACKING}: matrices int8 per row (float32 scales), vectors F16, frozen PCA word rows rebuilt from the word vectors (web/packed-weights.mjs)`;
+  manifest.packing = `${PACKING}: matrices int8 per row (float32 scales), vectors F16, the vocabulary as rows of the word vectors, frozen PCA word rows rebuilt from them (web/packed-weights.mjs)`;
   fs.writeFileSync(path.join(out, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const sizes = manifest.models.map((m) => `${m.name} ${m.source.bytes} → ${m.bytes}`).join(', ');
   console.log(`pack-models: ${sizes} bytes`);

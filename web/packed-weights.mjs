@@ -4,8 +4,11 @@
 // here before lab.loadModel, so the page runs exactly the file a download would give.
 //
 // A packed file is itself a safetensors file (any reader opens it). Its __metadata__ is the source
-// file's (posenc config, vocab) plus PACKING_KEY = PACKING. The expanded file has the source's
-// tensors, in the order of their first piece in the packed data, all F16:
+// file's posenc config plus PACKING_KEY = PACKING; the vocabulary (the source's __metadata__.vocab,
+// a JSON list of its token strings) travels as VOCAB_ROWS, U16 [V]: each token's row in the word
+// vectors the model was trained on (0xffff for <unk>), whose words the page has already
+// downloaded. The expanded file has the source's metadata, and the source's tensors, in the
+// order of their first piece in the packed data, all F16:
 //   <name>            F16, any shape    kept as it is (vectors: biases, layer norms)
 //   <name>            I8  [rows, cols]  with <name>/scale F32 [rows]: value = q·scale, rounded to
 //                                      F16 (int8 per row; the error is at most scale/2 = max|row|/254)
@@ -26,6 +29,9 @@ export const PACKING_KEY = 'posenc_packing';
 export const packedFile = (name) => `${name}.q8.safetensors`;
 export const PACKING = 'q8-rows/1';
 const UNKNOWN_TOKEN = '<unk>';  // the core's kUnknownToken (src/model/word_vocabulary.hpp)
+const NO_ROW = 0xffff;          // <unk>'s entry in VOCAB_ROWS: no row of the word-vector file
+// The tensor that stands for __metadata__.vocab: each token's row in the word-vector file.
+export const VOCAB_ROWS = 'vocab/rows';
 const ALIGN = 8;                // the data section starts 8-byte aligned, as the trainer writes it
 
 /** A safetensors file's { header, data } (data: the bytes after the header); RangeError if malformed. */
@@ -74,7 +80,7 @@ export function writeSafetensors(tensors, metadata) {
 
 // A tensor's elements as a typed array (copied when its bytes are not aligned for the view).
 export function tensorView(data, { dtype, data_offsets: [begin, end] }) {
-  const Type = { F16: Uint16Array, F32: Float32Array, F64: Float64Array, I8: Int8Array, U32: Uint32Array }[dtype];
+  const Type = { F16: Uint16Array, F32: Float32Array, F64: Float64Array, I8: Int8Array, U16: Uint16Array, U32: Uint32Array }[dtype];
   if (!Type) throw new RangeError(`packed weights: dtype ${dtype} is not one this format uses`);
   const slice = data.slice(begin, end);  // a copy: aligned, and safe to view
   return new Type(slice.buffer, 0, (end - begin) / Type.BYTES_PER_ELEMENT);
@@ -120,6 +126,55 @@ export function f16Value(bits) {
   return sign * (1024 + m) * 2 ** (e - 25);
 }
 
+// A PELVEC01 word-vector file's parts (data/README.md): { words, count, d, scales, values },
+// read once per file (the page passes the same GloVe bytes for every model).
+const vectorFiles = new WeakMap();
+function readVectorFile(bytes) {
+  if (!(bytes instanceof Uint8Array) || bytes.length < 24 || new TextDecoder().decode(bytes.subarray(0, 8)) !== 'PELVEC01') {
+    throw new RangeError('vectors: not a PELVEC01 word-vector file (data/README.md)');
+  }
+  if (vectorFiles.has(bytes)) return vectorFiles.get(bytes);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const [count, d, wordBytes] = [view.getUint32(8, true), view.getUint32(12, true), view.getUint32(16, true)];
+  const words = new TextDecoder().decode(bytes.subarray(24, 24 + wordBytes)).split('\n');
+  const start = 24 + Math.ceil(wordBytes / 4) * 4;
+  if (words.length !== count || start + 4 * count + count * d + 8 > bytes.length) throw new RangeError('vectors: a truncated PELVEC01 file');
+  const file = {
+    words, count, d,
+    scales: new Float32Array(bytes.slice(start, start + 4 * count).buffer),
+    values: new Int8Array(bytes.buffer, bytes.byteOffset + start + 4 * count, count * d),
+  };
+  vectorFiles.set(bytes, file);
+  return file;
+}
+
+/**
+ * A vocabulary as rows of a word-vector file: Uint16Array(V), NO_ROW for <unk>; RangeError when a
+ * word is not in the file. The model's words are all the file's (frequent_vector_words), so the
+ * packed file carries 2 bytes per token instead of the strings.
+ */
+export function vocabularyRows(vocab, vectorBytes) {
+  const { words, count } = readVectorFile(vectorBytes);
+  if (count >= NO_ROW) throw new RangeError(`vectors: ${count} words, more than a 16-bit row index holds`);
+  const rowOf = new Map(words.map((word, r) => [word, r]));
+  return Uint16Array.from(vocab, (token) => {
+    if (token === UNKNOWN_TOKEN) return NO_ROW;
+    const r = rowOf.get(token);
+    if (r === undefined) throw new RangeError(`vectors: no row for the model's word ${JSON.stringify(token)} (not the vectors it was trained on)`);
+    return r;
+  });
+}
+
+/** The words of vocabularyRows' rows, <unk> for NO_ROW. */
+export function vocabularyOf(rows, vectorBytes) {
+  const { words, count } = readVectorFile(vectorBytes);
+  return Array.from(rows, (r) => {
+    if (r === NO_ROW) return UNKNOWN_TOKEN;
+    if (r >= count) throw new RangeError(`packed weights: vocabulary row ${r} is past the word vectors' ${count} words`);
+    return words[r];
+  });
+}
+
 /**
  * The float32 rows the trainer froze into wte before its PCA (src/model/word_vocabulary.cpp,
  * unreduced_rows), from a PELVEC01 word-vector file (data/README.md): vocab[i]'s vector,
@@ -127,17 +182,7 @@ export function f16Value(bits) {
  * (summed in float64 in file order). → { rows: Float64Array(V·d) of float32 values, d }.
  */
 export function frozenWordRows(vocab, vectorBytes) {
-  const bytes = vectorBytes instanceof Uint8Array ? vectorBytes : null;
-  if (!bytes || bytes.length < 24 || new TextDecoder().decode(bytes.subarray(0, 8)) !== 'PELVEC01') {
-    throw new RangeError('vectors: not a PELVEC01 word-vector file (data/README.md)');
-  }
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const [count, d, wordBytes] = [view.getUint32(8, true), view.getUint32(12, true), view.getUint32(16, true)];
-  const words = new TextDecoder().decode(bytes.subarray(24, 24 + wordBytes)).split('\n');
-  const start = 24 + Math.ceil(wordBytes / 4) * 4;
-  if (words.length !== count || start + 4 * count + count * d + 8 > bytes.length) throw new RangeError('vectors: a truncated PELVEC01 file');
-  const scales = new Float32Array(bytes.slice(start, start + 4 * count).buffer);
-  const values = new Int8Array(bytes.buffer, bytes.byteOffset + start + 4 * count, count * d);
+  const { words, count, d, scales, values } = readVectorFile(vectorBytes);
   const rowOf = new Map(words.map((word, r) => [word, r]));
   const rows = new Float64Array(vocab.length * d);
   const used = new Uint8Array(count);
@@ -189,14 +234,19 @@ export function projectedRows({ rows, d }, axes, mean, cols) {
 
 /**
  * A packed file (above) → the complete F16 safetensors file it was packed from, with quantised
- * values where it holds int8. options.vectors: the word-vector file's bytes (PELVEC01), needed
- * when the file rebuilds frozen word rows. Throws a RangeError naming what is wrong.
+ * values where it holds int8. options.vectors: the bytes of the word-vector file (PELVEC01) the
+ * model was trained on, for its vocabulary and frozen word rows. Throws a RangeError naming what
+ * is wrong.
  */
 export function expandWeights(packed, options = {}) {
   const { header, data } = readSafetensors(packed, 'packed weights');
-  const { [PACKING_KEY]: packing, ...metadata } = header.__metadata__ ?? {};
+  const { [PACKING_KEY]: packing, ...rest } = header.__metadata__ ?? {};
   if (packing !== PACKING) throw new RangeError(`packed weights: ${PACKING_KEY} must be '${PACKING}' (got ${JSON.stringify(packing)})`);
   const tensors = new Map(tensorsOf(header));
+  const rows = tensors.get(VOCAB_ROWS);
+  if (rows && options.vectors === undefined) throw new RangeError('packed weights: its vocabulary is rows of word vectors: pass options.vectors');
+  // The source's key order: posenc, then vocab.
+  const metadata = rows ? { ...rest, vocab: JSON.stringify(vocabularyOf(tensorView(data, rows), options.vectors)) } : rest;
   const part = (name, suffix) => {
     const spec = tensors.get(`${name}/${suffix}`);
     if (!spec) throw new RangeError(`packed weights: ${name} has no ${suffix}`);
@@ -217,7 +267,7 @@ export function expandWeights(packed, options = {}) {
       out.push([name, { dtype: 'F16', shape: spec.shape, bytes: bytesOf(f16) }]);
     } else if (suffix === 'axes') {
       out.push([name, rebuiltRows(name, metadata, spec, tensorView(data, spec), part, options.vectors)]);
-    } else if (!['scale', 'mean', 'fixAt', 'fix'].includes(suffix ?? '')) {
+    } else if (key !== VOCAB_ROWS && !['scale', 'mean', 'fixAt', 'fix'].includes(suffix ?? '')) {
       throw new RangeError(`packed weights: tensor ${key} (${spec.dtype}) is not one this format has`);
     }
   }
@@ -227,6 +277,7 @@ export function expandWeights(packed, options = {}) {
 function rebuiltRows(name, metadata, spec, axes, part, vectors) {
   if (vectors === undefined) throw new RangeError(`packed weights: ${name} is rebuilt from word vectors: pass options.vectors`);
   const [cols, d] = spec.shape;
+  if (metadata.vocab === undefined) throw new RangeError(`packed weights: ${name} is rebuilt for a vocabulary, and the file has none`);
   const words = frozenWordRows(JSON.parse(metadata.vocab), vectors);
   if (words.d !== d) throw new RangeError(`vectors: ${words.d} wide, ${name}'s axes expect ${d}`);
   const bits = projectedRows(words, axes, part(name, 'mean').values, cols);

@@ -1,6 +1,7 @@
 // The shipped models' wire format (web/packed-weights.mjs, scripts/pack-models.mjs): binary16
-// rounding exhaustively; a packed file expands to its source's tensors, in order, vectors bit for
-// bit, matrices within half a quantisation step, frozen PCA rows bit for bit; malformed files are
+// rounding exhaustively; a packed file expands to its source's metadata (the vocabulary from
+// GloVe's words) and tensors, in order, vectors bit for bit, matrices within half a quantisation
+// step, frozen PCA rows bit for bit; malformed files are
 // refused by name; the build's packed files are what pack-models makes from data/models/ (so the
 // recorded measurement, data/models/packing.json, is of these files) and the three default models
 // travel in half their source bytes or fewer; each packed model stays within the recorded and the
@@ -39,7 +40,7 @@ function smallFile(seed) {
   return writeSafetensors([
     ['h.0.attn.c_attn.weight', { dtype: 'F16', shape: [7, 5], bytes: matrix }],
     ['h.0.ln_1.bias', { dtype: 'F16', shape: [5], bytes: f16(5) }],
-  ], { posenc: '{}', vocab: '["<unk>"]' });
+  ], { posenc: '{}', vocab: '["<unk>","the","king"]' });
 }
 
 describe('packed weights: the format', () => {
@@ -66,7 +67,7 @@ describe('packed weights: the format', () => {
     for (const seed of [1, 2, 3]) {
       const file = smallFile(seed);
       const wire = packWeights(file, GLOVE);
-      const out = readSafetensors(expandWeights(wire));
+      const out = readSafetensors(expandWeights(wire, { vectors: GLOVE }));
       const src = readSafetensors(file);
       assert.deepEqual(out.header.__metadata__, src.header.__metadata__);
       assert.deepEqual(tensorsOf(out.header).map(([n, t]) => [n, t.shape]), tensorsOf(src.header).map(([n, t]) => [n, t.shape]));
@@ -92,8 +93,8 @@ describe('packed weights: the format', () => {
     const { header, data } = readSafetensors(packWeights(smallFile(1), GLOVE));
     const kept = tensorsOf(header).filter(([name]) => !name.endsWith('/scale'))
       .map(([name, t]) => [name, { dtype: t.dtype, shape: t.shape, bytes: data.subarray(...t.data_offsets) }]);
-    assert.throws(() => expandWeights(writeSafetensors(kept, header.__metadata__)), /h\.0\.attn\.c_attn\.weight has no scale/);
-    assert.throws(() => expandWeights(packed('concatenated')), /wte\.weight is rebuilt from word vectors: pass options\.vectors/);
+    assert.throws(() => expandWeights(writeSafetensors(kept, header.__metadata__), { vectors: GLOVE }), /h\.0\.attn\.c_attn\.weight has no scale/);
+    assert.throws(() => expandWeights(packed('rotary')), /vocabulary is rows of word vectors: pass options\.vectors/);
     assert.throws(() => expandWeights(packed('concatenated'), { vectors: new Uint8Array(64) }), /PELVEC01/);
   });
 });
