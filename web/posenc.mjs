@@ -511,8 +511,10 @@ class Lab {
     // rebuilds from GloVe, concatenated's PCA rows expandWeights does, both bit for bit
     // (scripts/train-models, scripts/pack-models.mjs), so the page does not download those rows twice.
     const vectors = this.#gloveFile();
-    const { expandWeights, packedFile } = await packedCode();
-    const file = Object.hasOwn(this.#modelFiles, entry.name) ? this.#modelFiles[entry.name] : new URL(`${MODELS_DIR}${packedFile(entry.name)}`, this.#assets);
+    const packing = packedCode();  // the format's module, fetched beside the file (one trip, not two)
+    packing.catch(() => {});       // a failure is reported where it is awaited, not also as unhandled
+    const file = Object.hasOwn(this.#modelFiles, entry.name) ? this.#modelFiles[entry.name]
+      : new URL(`${MODELS_DIR}${(await packing).packedFile(entry.name)}`, this.#assets);
     const packed = await readAsset(file, { onProgress, signal, total: entry.bytes }).catch((error) => {
       if (!/HTTP 404|ENOENT/.test(error.message)) throw error;
       throw new Error(`${error.message}: the npm package ships the additive, concatenated and rotary models only; ` +
@@ -521,7 +523,7 @@ class Lab {
     const sha256 = await sha256Hex(packed);
     throwIfAborted(signal);
     if (sha256 !== entry.sha256) throw new Error(`${file} has sha256 ${sha256}, but the manifest says ${entry.sha256}`);
-    const [glove] = await Promise.all([vectors, core]);
+    const [glove, { expandWeights }] = await Promise.all([vectors, packing, core]);
     throwIfAborted(signal);
     return this.loadModel(expandWeights(packed, { vectors: glove }), { vectors: glove });
   }
