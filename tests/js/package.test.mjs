@@ -43,6 +43,8 @@ const EXPECTED_FILES = [
   'dist/posenc-models-scalar.mjs', 'dist/posenc-models-scalar.wasm', 'dist/posenc-models-simd.mjs', 'dist/posenc-models-simd.wasm',
   'types/anywidget.d.ts', 'types/element-script.d.ts', 'types/element.d.ts', 'types/posenc.d.ts',
 ];
+// Every script ships minified with its source map beside it, but the Emscripten glue (emcc's own).
+EXPECTED_FILES.push(...EXPECTED_FILES.filter((f) => /^dist\/[^/]+\.m?js$/.test(f) && !/^dist\/posenc-(core|models)-/.test(f)).map((f) => `${f}.map`));
 
 let scratch;
 
