@@ -5,6 +5,7 @@
 
 #include "analysis/analyses.hpp"
 #include "attention/attention.hpp"
+#include "attention/products.hpp"
 #include "encodings/encodings.hpp"
 #include "encodings/rotary.hpp"
 #include "encodings/sinusoidal.hpp"

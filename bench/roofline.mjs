@@ -9,8 +9,8 @@
 // loop trip. The accumulators and the two splatted operands stay in registers (at most 14 of
 // x86-64's 16 xmm registers); m and a arrive as parameters, so the engine cannot fold them, and
 // the function returns a lane of the accumulators' sum, so none is dead. m = 1 and a = 2⁻²⁰ keep
-// every value normal (no denormal stalls) and finite. The step has no FMA (NOTES.md: baseline
-// SIMD128 only), so a multiply and an add in equal numbers is its mix: 4 flops per instruction.
+// every value normal (no denormal stalls) and finite. The step has no FMA (baseline SIMD128
+// has none), so a multiply and an add in equal numbers is its mix: 4 flops per instruction.
 //
 // Several chain counts run (enough independent chains to cover 4-cycle latency on two or four
 // pipes); the peak is the best count's median rate.

@@ -10,7 +10,7 @@ import { BENCH_MODEL } from './grid.mjs';
 import { initialTensors, meanLoss, tf, variablesFrom } from './tfjs-model.mjs';
 
 export { BENCH_MODEL };
-// The core's AdamW defaults (DESIGN.md, "Training step"), so the peer trains with the same options.
+// The core's AdamW defaults (docs/ARCHITECTURE.md, "Training step"), so the peer trains with the same options.
 const lab = await load();
 await lab.loadModels?.();  // a lazily loaded model core, where the build has one
 const ADAMW = lab.modelLimits.adamw;

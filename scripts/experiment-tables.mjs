@@ -1,4 +1,4 @@
-// The tables of docs/EXPERIMENTS.md (issue 24): what each trains and how it is evaluated. One home
+// The tables of docs/EXPERIMENTS.md: what each trains and how it is evaluated. One home
 // for both scripts/experiments.mjs (which runs them and writes data/experiments/<table>.json) and
 // the generated Markdown; the page reads the records those runs wrote.
 import { DEFAULTS, SIZES, dPosFor } from '../dist/train/config.js';
@@ -50,7 +50,7 @@ export const TABLES = {
     variants: [T5_OLD],
     check: 'rotary',
   },
-  // The larger book run (issue 24, item 7): do the gaps grow as the models learn more
+  // The larger book run: do the gaps grow as the models learn more
   // position-dependent structure? Twice the tiny run's T, four times its width, twice its depth,
   // trained natively on both cores (the bits depend on the thread count, recorded in the config);
   // lr 2e-3 descended fastest of 1e-3, 2e-3 and 4e-3 over a 300-step pilot of rotary.

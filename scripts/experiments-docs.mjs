@@ -1,4 +1,4 @@
-// docs/EXPERIMENTS.md's generated parts, from the records in data/experiments/ (issue 24): each
+// docs/EXPERIMENTS.md's generated parts, from the records in data/experiments/: each
 // table cell a mean with a 95% interval over seeds, each comparison paired by seed and held-out
 // unit with the bootstrap of web/pipeline/intervals.js, stated only when its interval excludes 0.
 // Called by `node scripts/experiments.mjs docs`; rewrites the text between

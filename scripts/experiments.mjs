@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The results store (issue 24): trains the runs of docs/EXPERIMENTS.md's tables
+// The results store: trains the runs of docs/EXPERIMENTS.md's tables
 // (scripts/experiment-tables.mjs) and writes one record per run and evaluation variant to
 // data/experiments/<table>.json:
 //   { task, scheme, variant, seed, config, steps, heldOut: { "1": …, "2": …, "4": …, "8": … },

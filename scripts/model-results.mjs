@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The add-versus-concatenate answer, measured on the word-level models (issue 17): for each scheme
+// The add-versus-concatenate answer, measured on the word-level models: for each scheme
 // and seed, a model trained exactly as the shipped ones (scripts/train-models.mjs, SHIPPED; seed
 // 1 is the shipped run itself), its held-out perplexity at T, 2T, 4T, 8T (learned: T only; rotary
 // also with PI, NTK-aware and YaRN at factor = the multiple), mean and spread over the seeds; and

@@ -110,7 +110,7 @@ export async function pool(jobs, width) {
   return results;
 }
 
-// A finished run's record for scripts/model-results (same flags, same bits: reusable).
+// A finished run's record for scripts/model-results.mjs (same flags, same bits: reusable).
 export function saveRun(scheme, seed, steps, { loss, seconds }) {
   fs.mkdirSync(path.join(ROOT, RUNS), { recursive: true });
   const run = { scheme, seed, steps, lr: SHIPPED.lr, loss, seconds };

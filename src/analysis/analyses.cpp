@@ -55,21 +55,6 @@ __attribute__((noinline)) void normalize_row(const float* row, std::size_t d, fl
 }
 }  // namespace
 
-float max_abs(const float* m, std::size_t count) {
-    // |x| > best keeps best for NaN and max is exact, so lanes and order change nothing.
-    float best = 0.0f;
-    std::size_t i = 0;
-#if POSENC_SIMD
-    Batch lanes(0.0f);
-    for (; i + kLanes <= count; i += kLanes) lanes = max_of(xsimd::abs(load(m + i)), lanes);
-    alignas(64) float parts[kLanes];
-    store(parts, lanes);
-    for (float part : parts) best = max_of(part, best);
-#endif
-    for (; i < count; ++i) best = max_of(std::fabs(m[i]), best);
-    return best;
-}
-
 void normalize_rows(const float* m, std::size_t n, std::size_t d, float* out) {
     for (std::size_t p = 0; p < n; ++p) normalize_row(m + p * d, d, out + p * d);
 }

@@ -18,10 +18,6 @@ namespace posenc {
 // The per-dimension disturbance is std(PE[:, j]) / std(αE[:, j]).
 void column_spread(const float* m, std::size_t n, std::size_t d, float* out);
 
-// Largest |m[i]| over count values: 0 for none, NaN entries skipped, ±∞ counted (what a
-// symmetric colour scale needs).
-float max_abs(const float* m, std::size_t count);
-
 // Scales every row to unit length (an all-zero row stays zero): the vocabulary form that
 // nearest_by_cosine expects, computed once per vocabulary rather than once per query.
 void normalize_rows(const float* m, std::size_t n, std::size_t d, float* out);

@@ -79,61 +79,63 @@ __attribute__((noinline)) void add_block_products(const double* x, std::size_t r
     }
 }
 
-// Householder reduction of the symmetric n×n matrix in V (row-major) to tridiagonal form: diagonal
-// in dg, subdiagonal in e[1 … n), V the accumulated orthogonal transformation. (EISPACK tred2, as
-// in JAMA.)
-void tridiagonalize(std::size_t n, std::vector<double>& V, std::vector<double>& dg, std::vector<double>& e) {
-    auto at = [&](std::size_t i, std::size_t j) -> double& { return V[i * n + j]; };
-    for (std::size_t j = 0; j < n; ++j) dg[j] = at(n - 1, j);
-    for (std::size_t i = n - 1; i > 0; --i) {
-        double scale = 0.0, h = 0.0;
-        for (std::size_t k = 0; k < i; ++k) scale += std::fabs(dg[k]);
-        if (scale == 0.0) {
-            e[i] = dg[i - 1];
-            for (std::size_t j = 0; j < i; ++j) {
-                dg[j] = at(i - 1, j);
-                at(i, j) = 0.0;
-                at(j, i) = 0.0;
-            }
-        } else {
-            for (std::size_t k = 0; k < i; ++k) {
-                dg[k] /= scale;
-                h += dg[k] * dg[k];
-            }
-            double f = dg[i - 1];
-            double g = std::sqrt(h);
-            if (f > 0) g = -g;
-            e[i] = scale * g;
-            h -= f * g;
-            dg[i - 1] = f - g;
-            for (std::size_t j = 0; j < i; ++j) e[j] = 0.0;
-            for (std::size_t j = 0; j < i; ++j) {
-                f = dg[j];
-                at(j, i) = f;
-                g = e[j] + at(j, j) * f;
-                for (std::size_t k = j + 1; k + 1 <= i; ++k) {
-                    g += at(k, j) * dg[k];
-                    e[k] += at(k, j) * f;
-                }
-                e[j] = g;
-            }
-            f = 0.0;
-            for (std::size_t j = 0; j < i; ++j) {
-                e[j] /= h;
-                f += e[j] * dg[j];
-            }
-            const double hh = f / (h + h);
-            for (std::size_t j = 0; j < i; ++j) e[j] -= hh * dg[j];
-            for (std::size_t j = 0; j < i; ++j) {
-                f = dg[j];
-                g = e[j];
-                for (std::size_t k = j; k + 1 <= i; ++k) at(k, j) -= (f * e[k] + g * dg[k]);
-                dg[j] = at(i - 1, j);
-                at(i, j) = 0.0;
-            }
+// Householder reduction (EISPACK tred2, as in JAMA), step i = n − 1 … 1: row i of the matrix in
+// V is reduced, its reflector kept in V, dg[i] = h and the subdiagonal entry e[i] set.
+void reduce_row(std::size_t n, std::size_t i, std::vector<double>& V, std::vector<double>& dg, std::vector<double>& e) {
+    auto at = [&](std::size_t r, std::size_t c) -> double& { return V[r * n + c]; };
+    double scale = 0.0, h = 0.0;
+    for (std::size_t k = 0; k < i; ++k) scale += std::fabs(dg[k]);
+    if (scale == 0.0) {
+        e[i] = dg[i - 1];
+        for (std::size_t j = 0; j < i; ++j) {
+            dg[j] = at(i - 1, j);
+            at(i, j) = 0.0;
+            at(j, i) = 0.0;
         }
-        dg[i] = h;
+    } else {
+        for (std::size_t k = 0; k < i; ++k) {
+            dg[k] /= scale;
+            h += dg[k] * dg[k];
+        }
+        double f = dg[i - 1];
+        double g = std::sqrt(h);
+        if (f > 0) g = -g;
+        e[i] = scale * g;
+        h -= f * g;
+        dg[i - 1] = f - g;
+        for (std::size_t j = 0; j < i; ++j) e[j] = 0.0;
+        for (std::size_t j = 0; j < i; ++j) {
+            f = dg[j];
+            at(j, i) = f;
+            g = e[j] + at(j, j) * f;
+            for (std::size_t k = j + 1; k + 1 <= i; ++k) {
+                g += at(k, j) * dg[k];
+                e[k] += at(k, j) * f;
+            }
+            e[j] = g;
+        }
+        f = 0.0;
+        for (std::size_t j = 0; j < i; ++j) {
+            e[j] /= h;
+            f += e[j] * dg[j];
+        }
+        const double hh = f / (h + h);
+        for (std::size_t j = 0; j < i; ++j) e[j] -= hh * dg[j];
+        for (std::size_t j = 0; j < i; ++j) {
+            f = dg[j];
+            g = e[j];
+            for (std::size_t k = j; k + 1 <= i; ++k) at(k, j) -= (f * e[k] + g * dg[k]);
+            dg[j] = at(i - 1, j);
+            at(i, j) = 0.0;
+        }
     }
+    dg[i] = h;
+}
+
+// tred2's last part: the reflectors in V multiplied into the orthogonal transformation, and the
+// diagonal read back into dg.
+void accumulate_reflectors(std::size_t n, std::vector<double>& V, std::vector<double>& dg) {
+    auto at = [&](std::size_t r, std::size_t c) -> double& { return V[r * n + c]; };
     for (std::size_t i = 0; i + 1 < n; ++i) {
         at(n - 1, i) = at(i, i);
         at(i, i) = 1.0;
@@ -153,6 +155,15 @@ void tridiagonalize(std::size_t n, std::vector<double>& V, std::vector<double>& 
         at(n - 1, j) = 0.0;
     }
     at(n - 1, n - 1) = 1.0;
+}
+
+// Householder reduction of the symmetric n×n matrix in V (row-major) to tridiagonal form: diagonal
+// in dg, subdiagonal in e[1 … n), V the accumulated orthogonal transformation. (EISPACK tred2, as
+// in JAMA.)
+void tridiagonalize(std::size_t n, std::vector<double>& V, std::vector<double>& dg, std::vector<double>& e) {
+    for (std::size_t j = 0; j < n; ++j) dg[j] = V[(n - 1) * n + j];
+    for (std::size_t i = n - 1; i > 0; --i) reduce_row(n, i, V, dg, e);
+    accumulate_reflectors(n, V, dg);
     e[0] = 0.0;
 }
 

@@ -408,7 +408,13 @@ Retrieved IdentityRetriever::decode(const float* e, const float* pe, float alpha
         collect_rows<false>(c, q, alpha, v_, floor, lo, hi, candidates_);
     }
 
-    // Exact scores of the candidates (ascending rows: ties go to the lower one).
+    return rank_candidates(e, pe, alpha, c, q, Truth{has_truth, truth, s_truth, lo, hi, above}, x_norm);
+}
+
+// Exact scores of the candidates (ascending rows: ties go to the lower one): the best row, and the
+// truth's rank from the rows above it by the bounds plus the undecided rows that beat or tie it.
+Retrieved IdentityRetriever::rank_candidates(const float* e, const float* pe, float alpha, const float* c, const float* q,
+                                             const Truth& t, float x_norm) {
     const std::size_t count = candidates_.size();
     exact_c_.resize(count);
     exact_q_.resize(count);
@@ -416,8 +422,8 @@ Retrieved IdentityRetriever::decode(const float* e, const float* pe, float alpha
     if (pe) sequential_dots(pe, vocab_, d_, candidates_.data(), count, exact_q_.data());
     exact_rows_ += count;
     Retrieved out;
-    float best = -inf;
-    std::uint32_t greater = above, ties_before = 0;
+    float best = -std::numeric_limits<float>::infinity();
+    std::uint32_t greater = t.above, ties_before = 0;
     for (std::size_t i = 0; i < count; ++i) {
         const std::uint32_t r = candidates_[i];
         const float s = alpha * exact_c_[i] + (pe ? exact_q_[i] : 0.0f);
@@ -425,31 +431,23 @@ Retrieved IdentityRetriever::decode(const float* e, const float* pe, float alpha
             best = s;
             out.best = r;
         }
-        if (has_truth) {
+        if (t.known) {
             const float approximate = q ? alpha * c[r] + q[r] : alpha * c[r];
-            if (approximate >= lo && approximate <= hi) {  // undecided by the bounds alone
-                greater += s > s_truth;
-                ties_before += s == s_truth && r < truth;
+            if (approximate >= t.lo && approximate <= t.hi) {  // undecided by the bounds alone
+                greater += s > t.score;
+                ties_before += s == t.score && r < t.row;
             }
         }
     }
-    if (has_truth) out.rank = greater + ties_before + 1;
+    if (t.known) out.rank = greater + ties_before + 1;
     out.cosine = x_norm > 0.0f ? best / x_norm : 0.0f;
     return out;
 }
 
-void IdentityRetriever::retrieve(const float* e, const std::uint64_t* keys, const std::uint32_t* truth, std::size_t n,
-                                 float alpha, bool additive, double base, Layout layout, Retrieved* out) {
-    ++calls_;
-    exact_rows_ = 0;
-    queries_.clear();
-    targets_.clear();
-    if (additive) ensure_positions(n, base, layout);
-
-    // A token whose key, position and alpha are unchanged since the last call decodes to the same
-    // result (its rows, and so its exact scores, are the same): only changed tokens are decoded.
-    std::vector<Decoded>& memo = memo_[additive ? 1 : 0];
-    if (memo.size() < n) memo.resize(n);
+// Positions whose memo does not hold this call's result go to pending_; the others are copied
+// out. Returns how many pending keys have no content row cached.
+std::size_t IdentityRetriever::find_pending(const std::uint64_t* keys, const std::uint32_t* truth, std::size_t n,
+                                            float alpha, const std::vector<Decoded>& memo, Retrieved* out) {
     pending_.clear();
     std::size_t unknown = 0;
     for (std::size_t p = 0; p < n; ++p) {
@@ -467,7 +465,11 @@ void IdentityRetriever::retrieve(const float* e, const std::uint64_t* keys, cons
             slots_[s].used = calls_;
         }
     }
-    // Content rows for the keys not cached, computed together with any new position rows.
+    return unknown;
+}
+
+// Content rows for the pending keys not cached, computed together with any new position rows.
+void IdentityRetriever::cache_content_rows(const float* e, const std::uint64_t* keys, std::size_t unknown) {
     make_room(unknown);
     std::vector<std::size_t> new_slots;
     for (std::size_t p : pending_) {
@@ -488,6 +490,21 @@ void IdentityRetriever::retrieve(const float* e, const std::uint64_t* keys, cons
     }
     for (std::size_t s : new_slots) targets_.push_back(&slots_[s].row);  // slots_ no longer grows
     score_rows(queries_, targets_);
+}
+
+void IdentityRetriever::retrieve(const float* e, const std::uint64_t* keys, const std::uint32_t* truth, std::size_t n,
+                                 float alpha, bool additive, double base, Layout layout, Retrieved* out) {
+    ++calls_;
+    exact_rows_ = 0;
+    queries_.clear();
+    targets_.clear();
+    if (additive) ensure_positions(n, base, layout);
+
+    // A token whose key, position and alpha are unchanged since the last call decodes to the same
+    // result (its rows, and so its exact scores, are the same): only changed tokens are decoded.
+    std::vector<Decoded>& memo = memo_[additive ? 1 : 0];
+    if (memo.size() < n) memo.resize(n);
+    cache_content_rows(e, keys, find_pending(keys, truth, n, alpha, memo, out));
 
     x_.resize(d_);
     for (std::size_t p : pending_) {

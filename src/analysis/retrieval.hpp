@@ -130,6 +130,16 @@ private:
     Retrieved decode(const float* e, const float* pe, float alpha, const ScoreRow& content, const ScoreRow* position,
                      float x_norm, std::uint32_t truth);
     Retrieved decode_exactly(const float* e, const float* pe, float alpha, float x_norm, std::uint32_t truth);
+    // The true row and its exact score, the window [lo, hi] outside which the bounds decide a row
+    // against it, and the rows above hi.
+    struct Truth {
+        bool known = false;
+        std::uint32_t row = 0;
+        float score = 0.0f, lo = 0.0f, hi = 0.0f;
+        std::uint32_t above = 0;
+    };
+    Retrieved rank_candidates(const float* e, const float* pe, float alpha, const float* c, const float* q,
+                              const Truth& t, float x_norm);
 
     const float* vocab_ = nullptr;
     std::size_t v_ = 0, d_ = 0;
@@ -169,6 +179,9 @@ private:
         Retrieved result;
     };
     void forget_decoded() { memo_[0].clear(); memo_[1].clear(); }
+    std::size_t find_pending(const std::uint64_t* keys, const std::uint32_t* truth, std::size_t n, float alpha,
+                             const std::vector<Decoded>& memo, Retrieved* out);
+    void cache_content_rows(const float* e, const std::uint64_t* keys, std::size_t unknown);
     std::vector<Decoded> memo_[2];    // per position: [plain, additive]
     std::vector<float> x_;            // one query row
     std::vector<float> exact_c_, exact_q_;  // v: the exact fallback's rows

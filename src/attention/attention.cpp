@@ -218,9 +218,9 @@ RowScan scan_row(const float* row, std::size_t count) {
 
 // out[j] = exp(row[j] − shift); returns Σ out[j]. InRange: every row[j] − shift is known to lie in
 // [kExpInRangeLowest, 0] (the row's spread is under 87), so exp needs no clamp or flush.
-// noinline: big inlined math in long loops is what stalls clang 14 under -msimd128 (NOTES.md,
-// pitfall 9). (Binaryen may still inline the compiled function into its one caller at link time;
-// that keeps clang's instruction order.)
+// noinline: big inlined math in long loops is what stalls clang 14 under -msimd128 (for tens of
+// minutes on one file). (Binaryen may still inline the compiled function into its one caller at
+// link time; that keeps clang's instruction order.)
 template <bool InRange>
 __attribute__((noinline)) float exp_shifted(const float* row, std::size_t count, float shift, float* out) {
     std::size_t j = 0;

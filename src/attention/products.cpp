@@ -1,6 +1,7 @@
 #include "attention/products.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "attention/attention.hpp"
@@ -210,6 +211,37 @@ POSENC_COLD void fill_by_offset(const float* by_offset, std::size_t n, bool accu
             std::memcpy(row, from, n * sizeof(float));
         }
     }
+}
+
+void logit_terms(const float* q_a, const float* q_b, const float* k_a, const float* k_b,
+                 std::size_t n, std::size_t d, float scale, float* terms) {
+    const std::size_t nn = n * n;
+    attention_scores(q_a, k_a, n, n, d, scale, false, terms);
+    attention_scores(q_a, k_b, n, n, d, scale, false, terms + nn);
+    if (q_a == k_a && q_b == k_b) {
+        // Queries are the keys (W = I): b·aᵀ is the transpose of a·bᵀ, bit for bit, since every
+        // score sums the same products in the same order; copy instead of a third product.
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t j = 0; j < n; ++j) terms[2 * nn + i * n + j] = terms[nn + j * n + i];
+    } else {
+        attention_scores(q_b, k_a, n, n, d, scale, false, terms + 2 * nn);
+    }
+    attention_scores(q_b, k_b, n, n, d, scale, false, terms + 3 * nn);
+}
+
+float max_abs(const float* m, std::size_t count) {
+    // |x| > best keeps best for NaN and max is exact, so lanes and order change nothing.
+    float best = 0.0f;
+    std::size_t i = 0;
+#if POSENC_SIMD
+    Batch lanes(0.0f);
+    for (; i + kLanes <= count; i += kLanes) lanes = max_of(xsimd::abs(load(m + i)), lanes);
+    alignas(64) float parts[kLanes];
+    store(parts, lanes);
+    for (float part : parts) best = max_of(part, best);
+#endif
+    for (; i < count; ++i) best = max_of(std::fabs(m[i]), best);
+    return best;
 }
 
 }  // namespace posenc

@@ -1,11 +1,12 @@
-// Matrix products and fills behind compare()'s lanes: row-major float matrices, pointers and
+// Matrix products, fills and measures behind compare()'s lanes: row-major float matrices, pointers and
 // sizes, caller-owned outputs (a std::vector argument is resized by the callee, and a pack
 // buffer grows once and is reused).
 //
 // Shapes (n rows, d columns read per row, stride the distance between rows, ≥ d):
 //   x, a, b     — n×d rows at `stride` (a leading block of wider rows is allowed)
 //   out, m      — n×n row-major (out_stride between rows where given)
-//   terms       — four n×n blocks (count = n·n entries each)
+//   terms       — four n×n blocks (count = n·n entries each); logit_terms': [a·a, a·b, b·a, b·b]·scale
+//                 for q = q_a + q_b, k = k_a + k_b
 //   by_offset   — 2n − 1 entries, index j − i + n − 1: a value that depends on key − query only
 // Every product is the same float products summed in the same order as attention_scores'
 // (c = 0 … d − 1, one scale multiply), so a product made in pieces (row reuse) or by symmetry
@@ -44,5 +45,14 @@ void scale_into(float alpha, const float* e, std::size_t count, float* out);
 
 // out[i][j] = by_offset[j − i + n − 1] (n×n); with accumulate, added to out instead.
 void fill_by_offset(const float* by_offset, std::size_t n, bool accumulate, float* out);
+
+// The four n×n terms of (q_a + q_b)·(k_a + k_b)ᵀ·scale; all inputs n×d. When the queries are
+// the keys (same pointers, W = I) the third term is the transpose of the second and is copied.
+void logit_terms(const float* q_a, const float* q_b, const float* k_a, const float* k_b,
+                 std::size_t n, std::size_t d, float scale, float* terms);
+
+// Largest |m[i]| over count values: 0 for none, NaN entries skipped, ±∞ counted (what a
+// symmetric colour scale needs).
+float max_abs(const float* m, std::size_t count);
 
 }  // namespace posenc

@@ -348,7 +348,8 @@ emscripten::val model_limits() {
         {"maxTrainSteps", model::kMaxTrainSteps}, {"maxEvalLengths", model::kMaxEvalLengths},
         {"maxEvalBatches", model::kMaxEvalBatches}, {"maxGenerate", model::kMaxGenerate}};
     for (const auto& [name, value] : known) limits.set(name, value);
-    // trainStep's defaults (AdamWOptions's, DESIGN.md) and createTask's synthetic kinds.
+    // trainStep's defaults (AdamWOptions's, docs/ARCHITECTURE.md, "Training step") and createTask's
+    // synthetic kinds.
     const model::AdamWOptions o;
     emscripten::val adamw = emscripten::val::object();
     const std::pair<const char*, float> defaults[] = {{"lr", o.lr}, {"beta1", o.beta1}, {"beta2", o.beta2},

@@ -1,13 +1,12 @@
 // compare(): one sentence through the requested schemes. This file clears and tracks the call
-// (row reuse), runs each lane's heads (run_scheme) and NoPE's lane; the families' own work is in
-// compare_absolute.cpp, compare_rotation.cpp and compare_bias.cpp (compare_lanes.hpp).
+// (row reuse), runs each lane's heads (run_scheme: one function per kind of lane) and NoPE's lane;
+// the families' own work is in absolute.cpp, rotation.cpp and bias.cpp (lanes.hpp).
 #include "compare/compare.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 
-#include "analysis/analyses.hpp"
 #include "attention/attention.hpp"
 #include "compare/lanes.hpp"
 #include "vectors/embedding.hpp"
@@ -116,129 +115,215 @@ POSENC_COLD void set_content(SchemeResult& lane, const CompareResult& r, std::si
     lane.x.assign(r.work.content.begin(), r.work.content.end());
 }
 
+namespace {
+
+// One lane's run_scheme call: its inputs and the sizes every head shares.
+struct LaneRun {
+    const CompareConfig& cfg;
+    Scheme scheme;
+    SchemeResult& lane;
+    CompareResult& s;
+    const float* word_part;      // decomposed lanes with heads: x's two summands, n×w each
+    const float* position_part;
+    bool concat_shares_content;
+    std::size_t n, w, nn, d_head;
+    float base_scale;  // cfg.scale, or 1/√d_head
+};
+
+// A head's queries and keys, n×d_head each (the same pointer when they are equal rows).
+struct QueryKey {
+    const float* q;
+    const float* k;
+};
+
+// Input only: nothing n×n. Emptied rather than left stale, and no kept product survives a call
+// that did not refresh it (lane_reuse sees the size mismatch).
+POSENC_COLD void clear_products(SchemeResult& lane) {
+    lane.weights.clear();
+    lane.terms.clear();
+    lane.masked.clear();
+    lane.unmasked.clear();
+    lane.cache.product.clear();
+    lane.cache.position.clear();
+    lane.cache.rotated.clear();
+}
+
+// The lane's outputs (head_count weight maps, term_count term maps) and its heads' scratch.
+POSENC_COLD void size_buffers(const LaneRun& run, Kind kind, std::size_t head_count) {
+    const std::size_t n = run.n, w = run.w, d_head = run.d_head;
+    CompareWorkspace& work = run.s.work;
+    run.lane.weights.resize(head_count * run.nn);
+    run.lane.terms.resize(run.lane.term_count * run.nn);
+    if (run.cfg.heads > 0) {
+        work.q.resize(n * d_head);
+        work.k.resize(n * d_head);
+        work.w_q.resize(w * d_head);
+        work.w_k.resize(w * d_head);
+    }
+    if (kind == Kind::rotated) {
+        work.q2.resize(n * d_head);
+        if (run.cfg.heads > 0 || run.scheme == Scheme::xpos) work.k2.resize(n * d_head);
+    }
+}
+
+// Head `head`'s q and k: x itself with W = I; otherwise x through the head's seeded N(0, 1/w)
+// projections, which stay in work.w_q and work.w_k for the decomposed lanes' terms.
+POSENC_COLD QueryKey project_head(const LaneRun& run, std::size_t head) {
+    const float* x = run.lane.x.data();
+    if (run.cfg.heads == 0) return {x, x};
+    CompareWorkspace& work = run.s.work;
+    const std::size_t n = run.n, w = run.w, d_head = run.d_head;
+    const double sigma = 1.0 / std::sqrt(static_cast<double>(w));
+    gaussian_matrix(head_matrix_seed(run.cfg.head_seed, w, head, 0), w, d_head, sigma, work.w_q.data());
+    gaussian_matrix(head_matrix_seed(run.cfg.head_seed, w, head, 1), w, d_head, sigma, work.w_k.data());
+    project(x, n, w, work.w_q.data(), d_head, work.q.data());
+    project(x, n, w, work.w_k.data(), d_head, work.k.data());
+    return {work.q.data(), work.k.data()};
+}
+
+// The content logits q·kᵀ·scale: head 0's first term, or straight into the head's weights.
+// softmax_rows never reads above the diagonal of a causal row, so unmasked logits serve both
+// cases wherever they are needed anyway (head 0's terms).
+POSENC_COLD void content_logits(const LaneRun& run, std::size_t head, QueryKey qk, float scale, bool rotated,
+                                float* weights) {
+    const CompareConfig& cfg = run.cfg;
+    CompareResult& s = run.s;
+    const std::size_t n = run.n, nn = run.nn, d_head = run.d_head;
+    float* logits = head == 0 ? run.lane.terms.data() : weights;
+    if (cfg.heads == 0 && !rotated) {
+        // W = I: αE·αEᵀ is the same for every unrotated lane; computed once a call.
+        scale_into(scale, content_dots(cfg, s), nn, logits);
+    } else if (cfg.heads == 0) {
+        // W = I rotated: R(i)x_i·R(j)x_j is symmetric in i, j (xPos's scaled keys are not).
+        std::vector<float>& product = run.lane.cache.product;
+        refresh_product(qk.q, qk.k, n, d_head, d_head, scale, lane_reuse(s, run.scheme, product, s.cache.last_n),
+                        s.cache.last_n, s.work.gram_pack, product);
+        std::copy_n(product.data(), nn, logits);
+    } else if (qk.q == qk.k) {
+        gram(qk.q, n, d_head, d_head, scale, s.work.gram_pack, logits);
+    } else {
+        attention_scores(qk.q, qk.k, n, n, d_head, scale, head == 0 ? false : cfg.causal, logits);
+    }
+}
+
+// Head 0's logits are its only term: the weights start as a copy.
+void weights_from_term(const LaneRun& run, std::size_t head, float* weights) {
+    if (head == 0) std::copy_n(run.lane.terms.data(), run.nn, weights);
+}
+
+// ---- One function per kind (kind_of): a head's logits into weights, and head 0's terms --------
+
+// Absolute and concatenated: x = word part + position part, so head 0's logits split into four
+// terms (Ke et al.). With W = I the logits are the terms' sum, derived rather than computed
+// again, so terms and weights agree whatever the terms' rounding.
+POSENC_COLD void decomposed_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
+    const CompareConfig& cfg = run.cfg;
+    const std::size_t n = run.n, w = run.w, d_head = run.d_head;
+    float* terms = run.lane.terms.data();
+    if (cfg.heads == 0) {
+        identity_terms(cfg, run.scheme, run.lane, run.base_scale, run.concat_shares_content, run.s, terms);
+        sum_terms(terms, run.nn, weights);
+        return;
+    }
+    attention_scores(qk.q, qk.k, n, n, d_head, run.base_scale, cfg.causal, weights);
+    if (head != 0) return;
+    // Head 0's terms: each summand through the head's own projections.
+    CompareWorkspace& work = run.s.work;
+    work.projected.resize(4 * n * d_head);
+    float* p = work.projected.data();
+    project(run.word_part, n, w, work.w_q.data(), d_head, p);
+    project(run.position_part, n, w, work.w_q.data(), d_head, p + n * d_head);
+    project(run.word_part, n, w, work.w_k.data(), d_head, p + 2 * n * d_head);
+    project(run.position_part, n, w, work.w_k.data(), d_head, p + 3 * n * d_head);
+    logit_terms(p, p + n * d_head, p + 2 * n * d_head, p + 3 * n * d_head, n, d_head, run.base_scale, terms);
+}
+
+// Rotation: q and k rotated at their positions (rotate_for also gives the scale, YaRN's
+// included), then their product. With W = I the rotated rows are kept, and the next call rotates
+// only its new rows.
+POSENC_COLD void rotated_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
+    const bool shared = qk.q == qk.k && run.scheme != Scheme::xpos;  // see rotate_for
+    float* q_out = run.s.work.q2.data();
+    float* k_out = shared ? nullptr : run.s.work.k2.data();
+    std::size_t from = 0;
+    if (run.cfg.heads == 0 && run.scheme != Scheme::xpos) {
+        from = lane_reuse(run.s, run.scheme, run.lane.cache.rotated, run.d_head);
+        run.lane.cache.rotated.resize(run.n * run.d_head);
+        q_out = run.lane.cache.rotated.data();
+    }
+    const float scale =
+        rotate_for(run.cfg, run.scheme, run.lane, qk.q, qk.k, run.d_head, run.base_scale, from, q_out, k_out);
+    content_logits(run, head, {q_out, shared ? q_out : k_out}, scale, true, weights);
+    weights_from_term(run, head, weights);
+}
+
+// Logit bias: the content logits plus a bias by key − query; head 0 keeps the two as its terms.
+POSENC_COLD void biased_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
+    const std::size_t n = run.n, nn = run.nn;
+    content_logits(run, head, qk, run.base_scale, false, weights);
+    bias_table(run.cfg, run.scheme, head, run.lane, run.s);
+    const float* by_offset = run.s.work.bias_by_offset.data();
+    float* terms = run.lane.terms.data();
+    if (head == 0) {
+        fill_by_offset(by_offset, n, false, terms + nn);
+        add_encoding(terms, 1.0f, terms + nn, nn, weights);
+    } else {
+        fill_by_offset(by_offset, n, true, weights);
+    }
+}
+
+// None (NoPE): the content logits alone.
+POSENC_COLD void plain_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
+    content_logits(run, head, qk, run.base_scale, false, weights);
+    weights_from_term(run, head, weights);
+}
+
+using HeadLogits = void (*)(const LaneRun&, std::size_t head, QueryKey qk, float* weights);
+// Indexed by Kind, in its order.
+constexpr HeadLogits kHeadLogits[] = {decomposed_logits, rotated_logits, biased_logits, plain_logits};
+static_assert(static_cast<int>(Kind::decomposed) == 0 && static_cast<int>(Kind::rotated) == 1 &&
+              static_cast<int>(Kind::biased) == 2 && static_cast<int>(Kind::plain) == 3);
+
+// The head's logits become its weights in place. NoPE's head 0 keeps both its masked and its
+// unmasked weights (the mask is all that breaks its symmetry) and shows the one cfg.causal picks.
+void normalise_head(const LaneRun& run, std::size_t head, float* weights) {
+    const std::size_t n = run.n;
+    SchemeResult& lane = run.lane;
+    if (run.scheme == Scheme::nope && head == 0) {
+        lane.masked.resize(run.nn);
+        lane.unmasked.resize(run.nn);
+        softmax_rows(weights, n, n, true, lane.masked.data());
+        softmax_rows(weights, n, n, false, lane.unmasked.data());
+        const std::vector<float>& chosen = run.cfg.causal ? lane.masked : lane.unmasked;
+        std::copy(chosen.begin(), chosen.end(), weights);
+        return;
+    }
+    softmax_rows(weights, n, n, run.cfg.causal, weights);
+}
+
+}  // namespace
+
 // word_part, position_part: the decomposed schemes' two summands of x (n×w each), read with
 // projection heads only.
 POSENC_COLD void run_scheme(const CompareConfig& cfg, Scheme scheme, const float* word_part, const float* position_part,
-                SchemeResult& lane, CompareResult& s, bool concat_shares_content) {
+                            SchemeResult& lane, CompareResult& s, bool concat_shares_content) {
     const Kind kind = kind_of(scheme);
-    const std::size_t n = cfg.n, w = lane.width, nn = n * n;
+    const std::size_t n = cfg.n, w = lane.width;
     const std::size_t head_count = std::max<std::size_t>(cfg.heads, 1);
     const std::size_t d_head = w / head_count;
     const float base_scale = cfg.scale > 0.0f ? cfg.scale : 1.0f / std::sqrt(static_cast<float>(d_head));
     lane.term_count = kind == Kind::decomposed ? 4 : kind == Kind::biased ? 2 : 1;
     if (has(cfg.input_only, scheme)) {
-        // Nothing n×n: emptied rather than left stale, and no kept product survives a call that
-        // did not refresh it (lane_reuse sees the size mismatch).
-        lane.weights.clear();
-        lane.terms.clear();
-        lane.masked.clear();
-        lane.unmasked.clear();
-        lane.cache.product.clear();
-        lane.cache.position.clear();
-        lane.cache.rotated.clear();
+        clear_products(lane);
         return;
     }
-    lane.weights.resize(head_count * nn);
-    lane.terms.resize(lane.term_count * nn);
-    if (cfg.heads > 0) {
-        s.work.q.resize(n * d_head);
-        s.work.k.resize(n * d_head);
-        s.work.w_q.resize(w * d_head);
-        s.work.w_k.resize(w * d_head);
-    }
-    if (kind == Kind::rotated) {
-        s.work.q2.resize(n * d_head);
-        if (cfg.heads > 0 || scheme == Scheme::xpos) s.work.k2.resize(n * d_head);
-    }
-
+    const LaneRun run{cfg, scheme, lane, s, word_part, position_part, concat_shares_content, n, w, n * n, d_head, base_scale};
+    size_buffers(run, kind, head_count);
+    const HeadLogits logits = kHeadLogits[static_cast<int>(kind)];
     for (std::size_t head = 0; head < head_count; ++head) {
-        const float* q = lane.x.data();
-        const float* k = lane.x.data();
-        if (cfg.heads > 0) {
-            const double sigma = 1.0 / std::sqrt(static_cast<double>(w));
-            gaussian_matrix(head_matrix_seed(cfg.head_seed, w, head, 0), w, d_head, sigma, s.work.w_q.data());
-            gaussian_matrix(head_matrix_seed(cfg.head_seed, w, head, 1), w, d_head, sigma, s.work.w_k.data());
-            project(lane.x.data(), n, w, s.work.w_q.data(), d_head, s.work.q.data());
-            project(lane.x.data(), n, w, s.work.w_k.data(), d_head, s.work.k.data());
-            q = s.work.q.data();
-            k = s.work.k.data();
-        }
-        float scale = base_scale;
-        if (kind == Kind::rotated) {
-            const bool shared = q == k && scheme != Scheme::xpos;  // see rotate_for
-            float* q_out = s.work.q2.data();
-            float* k_out = shared ? nullptr : s.work.k2.data();
-            std::size_t from = 0;
-            if (cfg.heads == 0 && scheme != Scheme::xpos) {
-                // W = I: the rotated rows are kept, and the next call rotates only its new rows.
-                from = lane_reuse(s, scheme, lane.cache.rotated, d_head);
-                lane.cache.rotated.resize(n * d_head);
-                q_out = lane.cache.rotated.data();
-            }
-            scale = rotate_for(cfg, scheme, lane, q, k, d_head, base_scale, from, q_out, k_out);
-            q = q_out;
-            k = shared ? q : k_out;
-        }
-        float* weights = lane.weights.data() + head * nn;
-        float* terms = lane.terms.data();
-        // softmax_rows never reads above the diagonal of a causal row, so unmasked logits serve
-        // both cases wherever they are needed anyway (head 0's terms).
-        if (kind == Kind::decomposed) {
-            if (cfg.heads == 0) {
-                // W = I: the logits are the terms' sum, derived rather than computed again, so
-                // terms and weights agree whatever the terms' rounding.
-                identity_terms(cfg, scheme, lane, scale, concat_shares_content, s, terms);
-                sum_terms(terms, nn, weights);
-            } else {
-                attention_scores(q, k, n, n, d_head, scale, cfg.causal, weights);
-                if (head == 0) {
-                    s.work.projected.resize(4 * n * d_head);
-                    float* p = s.work.projected.data();
-                    project(word_part, n, w, s.work.w_q.data(), d_head, p);
-                    project(position_part, n, w, s.work.w_q.data(), d_head, p + n * d_head);
-                    project(word_part, n, w, s.work.w_k.data(), d_head, p + 2 * n * d_head);
-                    project(position_part, n, w, s.work.w_k.data(), d_head, p + 3 * n * d_head);
-                    logit_terms(p, p + n * d_head, p + 2 * n * d_head, p + 3 * n * d_head, n, d_head, scale, terms);
-                }
-            }
-        } else {
-            // The (rotated) content logits: head 0's first term, or straight into weights.
-            float* logits = head == 0 ? terms : weights;
-            if (cfg.heads == 0 && kind != Kind::rotated) {
-                // W = I: αE·αEᵀ is the same for every unrotated lane; computed once a call.
-                scale_into(scale, content_dots(cfg, s), nn, logits);
-            } else if (cfg.heads == 0) {
-                // W = I rotated: R(i)x_i·R(j)x_j is symmetric in i, j (xPos's scaled keys are not).
-                refresh_product(q, k, n, d_head, d_head, scale, lane_reuse(s, scheme, lane.cache.product, s.cache.last_n), s.cache.last_n,
-                                s.work.gram_pack, lane.cache.product);
-                std::copy_n(lane.cache.product.data(), nn, logits);
-            } else if (q == k) {
-                gram(q, n, d_head, d_head, scale, s.work.gram_pack, logits);
-            } else {
-                attention_scores(q, k, n, n, d_head, scale, head == 0 ? false : cfg.causal, logits);
-            }
-            if (kind == Kind::biased) {
-                bias_table(cfg, scheme, head, lane, s);
-                if (head == 0) {
-                    fill_by_offset(s.work.bias_by_offset.data(), n, false, terms + nn);
-                    add_encoding(terms, 1.0f, terms + nn, nn, weights);
-                } else {
-                    fill_by_offset(s.work.bias_by_offset.data(), n, true, weights);
-                }
-            } else if (head == 0) {
-                std::copy(terms, terms + nn, weights);
-            }
-        }
-        if (scheme == Scheme::nope && head == 0) {
-            lane.masked.resize(nn);
-            lane.unmasked.resize(nn);
-            softmax_rows(weights, n, n, true, lane.masked.data());
-            softmax_rows(weights, n, n, false, lane.unmasked.data());
-            const std::vector<float>& chosen = cfg.causal ? lane.masked : lane.unmasked;
-            std::copy(chosen.begin(), chosen.end(), weights);
-            continue;
-        }
-        softmax_rows(weights, n, n, cfg.causal, weights);
+        float* weights = lane.weights.data() + head * run.nn;
+        logits(run, head, project_head(run, head), weights);
+        normalise_head(run, head, weights);
     }
 }
 

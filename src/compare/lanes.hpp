@@ -1,9 +1,9 @@
 // Inside compare(): what the scheme families' files share. Not an API — compare.hpp is.
 //
 // compare() (compare.cpp) clears and tracks, then hands each family (scheme_table.hpp) its lanes:
-//   compare_absolute.cpp  absolute (x = αE + a table) and concatenated (x = [αE_t ; PE_p])
-//   compare_rotation.cpp  rotation (q and k rotated)
-//   compare_bias.cpp      logit bias (a bias on the logits by key − query)
+//   absolute.cpp          absolute (x = αE + a table) and concatenated (x = [αE_t ; PE_p])
+//   rotation.cpp          rotation (q and k rotated)
+//   bias.cpp              logit bias (a bias on the logits by key − query)
 //   compare.cpp           none (the bare words)
 // Each family prepares its lane's x and parameters and calls run_scheme, which runs the heads and
 // calls back the family's hook for what differs: identity_terms, rotate_for, bias_table. Each

@@ -48,35 +48,59 @@ int t5_min_max_distance(int t5_buckets, bool causal) {
     return exact + 1;
 }
 
+namespace {
+
+// One rule between parameters (Rule), written once: when it holds, the message when it does not,
+// and how settle_params makes it hold.
+struct DependentRule {
+    Rule id;
+    bool (*holds)(const ParamValues& v, bool causal);
+    const char* (*message)();
+    void (*settle)(ParamValues& v, bool causal);
+};
+
+constexpr DependentRule kDependentRules[] = {
+    {Rule::alibi_head_within_heads,
+     [](const ParamValues& v, bool) { return !(v[Param::alibi_head] > v[Param::alibi_heads]); },
+     [] { return "alibiHead must be an integer from 1 to alibiHeads"; },
+     [](ParamValues& v, bool) { v[Param::alibi_head] = v[Param::alibi_heads]; }},
+    {Rule::t5_distance_beyond_exact,
+     [](const ParamValues& v, bool causal) {
+         return !(v[Param::t5_max_distance] < t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal));
+     },
+     [] {
+         static const std::string message =
+             "t5MaxDistance must exceed the exact buckets (t5Buckets/4, or t5Buckets/2 when causal) and be at most " +
+             whole_text(kMaxT5Distance);
+         return message.c_str();
+     },
+     [](ParamValues& v, bool causal) {
+         const int least = t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal);
+         v[Param::t5_max_distance] = std::fmax(param_info(Param::t5_max_distance).fallback, least);
+     }},
+    {Rule::yarn_alpha_below_beta,
+     [](const ParamValues& v, bool) { return v[Param::yarn_alpha] < v[Param::yarn_beta]; },
+     [] { return "yarnAlpha and yarnBeta must be finite numbers with 0 ≤ yarnAlpha < yarnBeta"; },
+     [](ParamValues& v, bool) {
+         v[Param::yarn_alpha] = param_info(Param::yarn_alpha).fallback;
+         v[Param::yarn_beta] = param_info(Param::yarn_beta).fallback;
+     }},
+};
+
+}  // namespace
+
 const char* check_dependent(const ParamValues& v, bool causal) {
-    if (v[Param::alibi_head] > v[Param::alibi_heads]) return "alibiHead must be an integer from 1 to alibiHeads";
-    if (v[Param::t5_max_distance] < t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal)) {
-        static const std::string message =
-            "t5MaxDistance must exceed the exact buckets (t5Buckets/4, or t5Buckets/2 when causal) and be at most " +
-            whole_text(kMaxT5Distance);
-        return message.c_str();
-    }
-    if (!(v[Param::yarn_alpha] < v[Param::yarn_beta])) {
-        return "yarnAlpha and yarnBeta must be finite numbers with 0 ≤ yarnAlpha < yarnBeta";
-    }
+    for (const DependentRule& rule : kDependentRules)
+        if (!rule.holds(v, causal)) return rule.message();
     return nullptr;
 }
 
 std::vector<Rule> settle_params(ParamValues& v, bool causal) {
     std::vector<Rule> applied;
-    if (v[Param::alibi_head] > v[Param::alibi_heads]) {
-        v[Param::alibi_head] = v[Param::alibi_heads];
-        applied.push_back(Rule::alibi_head_within_heads);
-    }
-    const int least = t5_min_max_distance(static_cast<int>(v[Param::t5_buckets]), causal);
-    if (v[Param::t5_max_distance] < least) {
-        v[Param::t5_max_distance] = std::fmax(param_info(Param::t5_max_distance).fallback, least);
-        applied.push_back(Rule::t5_distance_beyond_exact);
-    }
-    if (!(v[Param::yarn_alpha] < v[Param::yarn_beta])) {
-        v[Param::yarn_alpha] = param_info(Param::yarn_alpha).fallback;
-        v[Param::yarn_beta] = param_info(Param::yarn_beta).fallback;
-        applied.push_back(Rule::yarn_alpha_below_beta);
+    for (const DependentRule& rule : kDependentRules) {
+        if (rule.holds(v, causal)) continue;
+        rule.settle(v, causal);
+        applied.push_back(rule.id);
     }
     return applied;
 }

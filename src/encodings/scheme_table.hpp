@@ -4,8 +4,8 @@
 // The bindings hand it to the JS API, which derives its scheme list, limits and validators from
 // it; the page and the element read it from there.
 //
-// Adding a scheme: an enum value (scheme.hpp), an entry in kSchemeTable, its family's kernel
-// (compare_*.cpp), its tests.
+// Adding a scheme: an enum value (scheme.hpp), an entry in kSchemeTable, its family's lanes in
+// src/compare/ (absolute.cpp, rotation.cpp, bias.cpp), its tests.
 #pragma once
 
 #include <cstddef>

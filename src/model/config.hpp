@@ -47,7 +47,7 @@ struct ModelConfig {
     float alpha = 1.0f;
     // additive, concatenated: the sinusoidal input table is position_scale·PE (‖PE(p)‖² = width/2,
     // so √(dPos/d) gives additive concatenation's position energy). 1 = the plain table; a file
-    // states it only when it is not 1, so every file made before it is unchanged.
+    // states it only when it is not 1, so a default model's header has no such key.
     float position_scale = 1.0f;
     // concatenated word models only: how wte's rows were reduced (the forward pass never reads it;
     // the file says how its frozen rows were made). A file states it only when uncentred.
@@ -65,7 +65,7 @@ struct ModelConfig {
 
 // T5's bucket settings for a causal model trained at length `context`, chosen so that the
 // trained distances 0 … context − 1 reach every bucket (an unreached bucket keeps its initial 0
-// and gets no gradient, so every distance it covers past T reads an untrained bias; issue 24).
+// and gets no gradient, so every distance it covers past T reads an untrained bias).
 // T5 itself (512-token training, 32 buckets, max distance 128) reaches all of them; at this lab's
 // T = 32 no max distance reaches 32 buckets, since the first logarithmic buckets are narrower
 // than one integer distance. Rule: max distance = context (the farthest trained distance falls
@@ -106,8 +106,8 @@ bool trainable_scheme_from_name(std::string_view name, Scheme& out);
 // "scheme must be one of additive, concatenated, …": the trainable names in the table's order.
 const char* trainable_scheme_message();
 
-// How a tensor starts (DESIGN.md, Init; seeded per tensor): N(0, 0.02), N(0, 0.02/√(2L)) for
-// the two residual projections, 0, or 1.
+// How a tensor starts (docs/ARCHITECTURE.md, "Output, loss and initialisation"; seeded per
+// tensor): N(0, 0.02), N(0, 0.02/√(2L)) for the two residual projections, 0, or 1.
 enum class Init : unsigned char { normal, residual, zeros, ones };
 
 // A tensor dimension as a rule on the config: none (a 1-D tensor's second), d, 3d, 4d, V,

@@ -4,21 +4,45 @@
 
 namespace posenc::model {
 
+namespace {
+
+// Floats of one copy under an ActSize rule.
+std::uint64_t one_copy_floats(ActSize size, const ModelConfig& cfg, std::uint64_t B, std::uint64_t T) {
+    const std::uint64_t d = cfg.d, N = B * T, dh = cfg.d / cfg.heads, V = cfg.vocab;
+    switch (size) {
+        case ActSize::nd: return N * d;
+        case ActSize::nd3: return 3 * N * d;
+        case ActSize::nd4: return 4 * N * d;
+        case ActSize::stats: return 2 * N;
+        case ActSize::probs: return B * cfg.heads * T * T;
+        case ActSize::logits: return N * V;
+        case ActSize::weight_t: return std::max<std::uint64_t>(4 * d * d, V * d);
+        case ActSize::head_t: return dh * T;
+        case ActSize::t2: break;
+    }
+    return T * T;
+}
+
+std::uint64_t copies(ActCopies copies, std::uint64_t layers, bool training) {
+    switch (copies) {
+        case ActCopies::pass: return 1;
+        case ActCopies::slot: return training ? layers : 1;
+        case ActCopies::stream: return training ? layers + 1 : 1;
+        case ActCopies::training: break;
+    }
+    return training ? 1 : 0;
+}
+
+}  // namespace
+
 WorkspaceSizes workspace_sizes(const ModelConfig& cfg, std::uint64_t B, std::uint64_t T, bool training) {
-    const std::uint64_t d = cfg.d, N = B * T, dh = cfg.d / cfg.heads;
     WorkspaceSizes s;
     s.slots = training ? cfg.layers : 1;
-    s.stream = (training ? cfg.layers + 1 : 1) * N * d;
-    s.per_slot_d = N * d;
-    s.qkv = 3 * N * d;
-    s.probs = B * cfg.heads * T * T;
-    s.hidden = 4 * N * d;
-    s.stats = 2 * N;
-    s.logits = N * cfg.vocab;
-    s.weight_t = std::max<std::uint64_t>(4 * d * d, cfg.vocab * d);
-    s.head_t = dh * T;
-    s.dprobs = training ? T * T : 0;
-    s.grads_stream = training ? 3 * N * d + s.qkv + s.hidden : 0;  // d_stream, d_u, d_att; d_qkv; d_hidden
+    for (const ActivationRule& rule : kActivationTable) {
+        const auto a = static_cast<std::size_t>(rule.id);
+        s.one_copy[a] = one_copy_floats(rule.size, cfg, B, T);
+        s.floats[a] = copies(rule.copies, cfg.layers, training) * s.one_copy[a];
+    }
     return s;
 }
 

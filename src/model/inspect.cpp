@@ -1,6 +1,7 @@
 #include "model/inspect.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "model/cross_entropy.hpp"
@@ -36,6 +37,41 @@ std::size_t reusable_rows(const PrefixCache& c, const std::int32_t* tokens, std:
 // after the layers.
 std::size_t layer_weights_t(const ModelConfig& cfg, std::size_t l) { return l * kPackedLayerD2 * cfg.d * cfg.d; }
 
+// The sizes a PrefixCache's buffers are given for a call on n ids, cap = cache_rows(n) (the zero
+// shape when only the buffers themselves are read).
+struct CacheShape {
+    std::uint64_t cap = 0, d = 0, layers = 0, heads = 0, vocab = 0;
+};
+CacheShape cache_shape(const ModelConfig& cfg, std::uint64_t n) { return {cache_rows(n), cfg.d, cfg.layers, cfg.heads, cfg.vocab}; }
+
+struct CacheBuffer {
+    std::vector<float> PrefixCache::*member;
+    std::uint64_t floats;
+};
+
+// Every float buffer of a PrefixCache and its size (inspect.hpp's shapes): the one list that
+// size_cache, inspect_floats and capacity_floats read.
+std::array<CacheBuffer, 15> cache_buffers(const CacheShape& s) {
+    const std::uint64_t cap = s.cap, d = s.d, L = s.layers;
+    return {{
+        {&PrefixCache::stream, (L + 1) * cap * d},
+        {&PrefixCache::qkv, L * cap * 3 * d},
+        {&PrefixCache::probs, L * s.heads * cap * cap},
+        {&PrefixCache::surprise, cap},
+        {&PrefixCache::final, cap * d},
+        {&PrefixCache::normalizer, cap},
+        {&PrefixCache::ln_out, cap * d},
+        {&PrefixCache::ln_stats, 2 * cap},
+        {&PrefixCache::attn_out, cap * d},
+        {&PrefixCache::after_attn, cap * d},
+        {&PrefixCache::mlp_pre, cap * 4 * d},
+        {&PrefixCache::gelu_out, cap * 4 * d},
+        {&PrefixCache::gelu_tanh, cap * 4 * d},
+        {&PrefixCache::logits, std::uint64_t{kHeadRows} * s.vocab},
+        {&PrefixCache::weights_t, L * kPackedLayerD2 * d * d + d * s.vocab},
+    }};
+}
+
 void transpose_weights(const ModelConfig& cfg, const TensorOffsets& at, const float* params, PrefixCache& c) {
     const std::size_t d = cfg.d;
     c.weights_t.resize(layer_weights_t(cfg, cfg.layers) + d * cfg.vocab);
@@ -51,18 +87,12 @@ void transpose_weights(const ModelConfig& cfg, const TensorOffsets& at, const fl
     c.weights_stale = false;
 }
 
+// Grows every buffer but weights_t (transpose_weights sizes it) for a call on n ids.
 void size_cache(const ModelConfig& cfg, std::size_t n, PrefixCache& c) {
-    const std::uint64_t cap = cache_rows(n), d = cfg.d, L = cfg.layers;
-    c.cap = static_cast<std::size_t>(cap);
-    ensure(c.stream, (L + 1) * cap * d);
-    ensure(c.qkv, L * cap * 3 * d);
-    ensure(c.probs, L * cfg.heads * cap * cap);
-    for (auto* v : {&c.surprise, &c.normalizer}) ensure(*v, cap);
-    ensure(c.final, cap * d);
-    for (auto* v : {&c.u, &c.att, &c.after_attn}) ensure(*v, cap * d);
-    ensure(c.stats, 2 * cap);
-    for (auto* v : {&c.pre, &c.act, &c.act_tanh}) ensure(*v, cap * 4 * d);
-    ensure(c.logits, std::uint64_t{kHeadRows} * cfg.vocab);
+    const CacheShape shape = cache_shape(cfg, n);
+    c.cap = static_cast<std::size_t>(shape.cap);
+    for (const CacheBuffer& b : cache_buffers(shape))
+        if (b.member != &PrefixCache::weights_t) ensure(c.*b.member, b.floats);
 }
 
 // Block l on rows first … n − 1: cache stream slot l → slot l + 1, through the training pass's block.
@@ -73,15 +103,15 @@ void block_rows(const ModelConfig& cfg, const TensorOffsets::Layer& at, const fl
     r.B = 1, r.T = n, r.first = first, r.ld = cap;
     r.x = c.stream.data() + l * cap * d + first * d;
     r.x_next = c.stream.data() + (l + 1) * cap * d + first * d;
-    r.u1 = r.u2 = c.u.data();
-    r.stats1 = r.stats2 = c.stats.data();
+    r.ln1_out = r.ln2_out = c.ln_out.data();
+    r.ln1_stats = r.ln2_stats = c.ln_stats.data();
     r.qkv = c.qkv.data() + l * cap * 3 * d;
     r.probs = c.probs.data() + l * cfg.heads * cap * cap;
-    r.att = c.att.data();
+    r.attn_out = c.attn_out.data();
     r.after_attn = c.after_attn.data();
-    r.pre = c.pre.data();
-    r.act = c.act.data();
-    r.act_tanh = c.act_tanh.data();
+    r.mlp_pre = c.mlp_pre.data();
+    r.gelu_out = c.gelu_out.data();
+    r.gelu_tanh = c.gelu_tanh.data();
     r.packed = c.weights_t.data() + layer_weights_t(cfg, l);
     detail::block_forward(cfg, at, params, t5_table, ws, r);
 }
@@ -95,8 +125,8 @@ void surprise_rows(const ModelConfig& cfg, const TensorOffsets& at, const float*
     for (std::size_t r0 = from; r0 + 1 < n; r0 += kHeadRows) {
         const std::size_t rows = std::min(kHeadRows, n - 1 - r0);
         float* u = c.final.data() + r0 * d;
-        layernorm_forward(x_last + r0 * d, rows, d, params + at[Tensor::lnf_w], params + at[Tensor::lnf_b], u, c.stats.data(),
-                          c.stats.data() + rows);
+        layernorm_forward(x_last + r0 * d, rows, d, params + at[Tensor::lnf_w], params + at[Tensor::lnf_b], u, c.ln_stats.data(),
+                          c.ln_stats.data() + rows);
         linear_forward_transposed(static_cast<const float*>(u), rows, d,
                                   c.weights_t.data() + layer_weights_t(cfg, cfg.layers), static_cast<const float*>(nullptr),
                                   V, c.logits.data());
@@ -140,9 +170,15 @@ void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float
 }  // namespace
 
 std::uint64_t inspect_floats(const ModelConfig& cfg, std::uint64_t n) {
-    const std::uint64_t cap = cache_rows(n), d = cfg.d, L = cfg.layers;
-    return (L + 1) * cap * d + L * cap * 3 * d + L * cfg.heads * cap * cap + 2 * cap + cap * d + 3 * cap * d + 2 * cap +
-           3 * cap * 4 * d + std::uint64_t{kHeadRows} * cfg.vocab + L * 12 * d * d + d * cfg.vocab;
+    std::uint64_t total = 0;
+    for (const CacheBuffer& b : cache_buffers(cache_shape(cfg, n))) total += b.floats;
+    return total;
+}
+
+std::size_t PrefixCache::capacity_floats() const {
+    std::size_t total = 0;
+    for (const CacheBuffer& b : cache_buffers(CacheShape{})) total += (this->*b.member).capacity();
+    return total;
 }
 
 void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,

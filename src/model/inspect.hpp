@@ -33,15 +33,13 @@ struct PrefixCache {
     std::size_t cap = 0;
     std::vector<float> stream, qkv, probs, surprise, final, normalizer;
     std::size_t scored = 0;  // rows of final and normalizer that match ids
-    std::vector<float> u, stats, att, after_attn, pre, act, act_tanh, logits;  // scratch
+    // Scratch for the recomputed rows, named as in kActivationTable; ln_out and ln_stats serve
+    // ln_1, ln_2 and ln_f in turn.
+    std::vector<float> ln_out, ln_stats, attn_out, after_attn, mlp_pre, gelu_out, gelu_tanh, logits;
     std::vector<float> weights_t;
     bool weights_stale = true;
-    std::size_t capacity_floats() const {
-        std::size_t total = weights_t.capacity();
-        for (const auto* v : {&stream, &qkv, &probs, &surprise, &final, &normalizer, &u, &stats, &att, &after_attn, &pre, &act, &act_tanh, &logits})
-            total += v->capacity();
-        return total;
-    }
+    // Floats held, over every buffer of the one list (inspect.cpp's cache_buffers).
+    std::size_t capacity_floats() const;
     // The weights may change: nothing cached is valid.
     void forget() {
         ids.clear();

@@ -146,8 +146,8 @@ void scale_into(Real* dst, Real a, const Real* src, std::size_t count) {
     });
 }
 
-// e^x for x ≤ 0: fastmath's conversion-free exp for float (NOTES.md pitfall 7: xsimd::exp is
-// scalarised under Emscripten), std::exp for the double reference.
+// e^x for x ≤ 0: fastmath's conversion-free exp for float (xsimd::exp's float→int conversions
+// are scalarised under Emscripten), std::exp for the double reference.
 inline float exp_nonpositive_real(float x) { return fastmath::exp_nonpositive<float, std::int32_t>(x); }
 inline double exp_nonpositive_real(double x) { return std::exp(x); }
 #if POSENC_SIMD

@@ -147,7 +147,8 @@ std::string config_to_json(const ModelConfig& given) {
     json += ",\"base\":" + format_number(cfg.base, 17);     // 17 digits: the same double back
     json += std::string(",\"pairing\":\"") + kLayoutNames[static_cast<unsigned>(cfg.pairing)] + "\"";
     json += ",\"alpha\":" + format_number(cfg.alpha, 9);    // 9 digits: the same float back
-    // Only when not the default, so the files made before these keys keep their bytes.
+    // Only when not the default: a default model's header has neither key (the shipped files
+    // and their --check rely on those bytes).
     if (cfg.position_scale != 1.0f) json += ",\"positionScale\":" + format_number(cfg.position_scale, 9);
     if (cfg.word_pca != WordPca::centred) json += std::string(",\"wordPca\":\"") + kWordPcaNames[static_cast<int>(cfg.word_pca)] + "\"";
     json += ",\"t5Buckets\":" + std::to_string(cfg.t5_buckets);

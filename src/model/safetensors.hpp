@@ -13,7 +13,7 @@
 //    "pairing":"interleaved"|"half","alpha":…,["positionScale":…,]["wordPca":"uncentred",]
 //    "t5Buckets":…,"t5MaxDistance":…,"seed":…,"frozenEmbedding":false|true}
 //   positionScale and wordPca only when not their defaults (1, "centred"): a default model's
-//   file is byte for byte what it was before the keys existed.
+//   header has neither key.
 // Reading accepts F32 and F16 tensors (F16 widened exactly), tensors in any order in the header,
 // and extra string entries in __metadata__ (other writers add e.g. "format": "pt").
 #pragma once

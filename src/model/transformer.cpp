@@ -211,7 +211,7 @@ void Transformer::inspect(const std::int32_t* tokens, std::size_t n, float* atte
 void Transformer::logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval) {
     prepare_workspace(cfg_, 1, n, false, eval, ws_);
     run_pass<float>(cfg_, offsets_, params_.data(), tokens, n, false, nullptr, ws_, nullptr, nullptr);
-    std::copy(ws_.logits.begin(), ws_.logits.begin() + static_cast<std::ptrdiff_t>(n * cfg_.vocab), out);
+    std::copy_n(ws_.data(Act::logits), n * cfg_.vocab, out);
 }
 
 }  // namespace posenc::model

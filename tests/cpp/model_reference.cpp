@@ -22,7 +22,7 @@ void ReferenceModel::evaluate(const std::vector<double>& params, const std::int3
     prepare_workspace(cfg_, 1, n, false, eval, ws_);
     attention.assign(cfg_.layers * cfg_.heads * n * n, 0.0);
     run_pass<double>(cfg_, at_, params.data(), tokens, n, false, nullptr, ws_, nullptr, attention.data());
-    logits.assign(ws_.logits.begin(), ws_.logits.begin() + static_cast<std::ptrdiff_t>(n * cfg_.vocab));
+    logits.assign(ws_.data(Act::logits), ws_.data(Act::logits) + n * cfg_.vocab);
 }
 
 std::vector<double> to_double(const float* values, std::size_t count) { return {values, values + count}; }

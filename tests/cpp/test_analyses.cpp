@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "analysis/analyses.hpp"
+#include "attention/products.hpp"
 #include "attention/attention.hpp"
 #include "compare/compare.hpp"
 #include "vectors/embedding.hpp"

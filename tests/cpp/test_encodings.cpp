@@ -1,4 +1,4 @@
-// encodings.hpp: additive and concatenated inputs, and the logit decomposition (Ke et al., TUPE)
+// encodings.hpp (additive and concatenated inputs) and products.hpp's logit decomposition (Ke et al., TUPE)
 // on its own and as compare() uses it (heads = 0, W = I): additive terms add up to the full
 // logits, concatenation's cross terms are exactly zero, the rotary term is the rotated q·k.
 #include <catch2/catch.hpp>
@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attention/attention.hpp"
+#include "attention/products.hpp"
 #include "compare/compare.hpp"
 #include "encodings/encodings.hpp"
 #include "reference.hpp"

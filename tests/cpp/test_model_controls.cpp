@@ -1,4 +1,4 @@
-// The add-versus-concatenate controls' model options (issue 24): positionScale scales the
+// The add-versus-concatenate controls' model options: positionScale scales the
 // sinusoidal input table and nothing else, wordPca records how a word model's wte was reduced,
 // both travel in the weights file only when they are not their defaults (so every file made
 // before them keeps its bytes), and the uncentred reduction projects onto the rows' own second
@@ -28,7 +28,7 @@ std::vector<float> position_rows(const ModelConfig& cfg, std::size_t T) {
     Transformer m(cfg);
     std::fill(m.parameters(), m.parameters() + m.specs().front().size(), 0.0f);
     Workspace<float> ws;
-    detail::prepare(cfg, 1, T, false, EvalOptions{}, ws);
+    prepare_workspace(cfg, 1, T, false, EvalOptions{}, ws);
     std::vector<float> rows(T * cfg.d);
     for (std::size_t p = 0; p < T; ++p) detail::embed_row(cfg, tensor_offsets(cfg), m.parameters(), 0, p, ws, rows.data() + p * cfg.d);
     return rows;

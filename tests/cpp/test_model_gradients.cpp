@@ -100,7 +100,8 @@ TEST_CASE("model gradients with a scaled position table (positionScale) match ce
 }
 
 TEST_CASE("the gradient check can fail: a wrong gradient is caught", "[model][gradcheck]") {
-    // The key bias has an exactly zero gradient (NOTES.md); a perturbed LayerNorm weight does not.
+    // The key bias has an exactly zero gradient (it adds one amount to a whole row of logits, which
+    // softmax ignores); a perturbed LayerNorm weight does not.
     const ModelConfig cfg = variant_config(kVariants[1], 5, 8, 1, 2, 8);  // additive: no rotation of the key bias
     Transformer m(cfg);
     perturb(m, 0.3f, 3);

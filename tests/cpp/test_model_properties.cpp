@@ -125,7 +125,7 @@ TEST_CASE("concatenated: word and position stay apart before the first projectio
     sinusoidal_table(T, cfg.d_pos, cfg.base, Layout::interleaved, pe.data());
     for (std::size_t b = 0; b < B; ++b) {
         for (std::size_t p = 0; p < T; ++p) {
-            const float* row = ws.stream.data() + (b * T + p) * cfg.d;
+            const float* row = ws.data(Act::stream) + (b * T + p) * cfg.d;
             const float* word = m.parameters() + static_cast<std::size_t>(tokens[b * (T + 1) + p]) * wc;
             for (std::size_t j = 0; j < wc; ++j) CHECK(row[j] == cfg.alpha * word[j]);
             for (std::size_t j = 0; j < cfg.d_pos; ++j) CHECK(row[wc + j] == pe[p * cfg.d_pos + j]);

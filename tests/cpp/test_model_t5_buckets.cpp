@@ -1,6 +1,6 @@
 // T5's buckets at the training length (model/config.hpp, t5_defaults): with the derived settings
 // every bucket of t5_bias receives a gradient from one batch at T, so none stays at its initial 0
-// for the distances past T that fall into it (issue 24).
+// for the distances past T that fall into it.
 #include <catch2/catch.hpp>
 
 #include <cstddef>

@@ -254,9 +254,9 @@ TEST_CASE("repeated steps and smaller shapes do not grow the workspace", "[model
 TEST_CASE("train_step end to end against the float64 model and AdamW, the key bias aside", "[model][adamw]") {
     // Float and float64 gradients differ by rounding (~1e-6 of their size, the kernels test), and
     // Adam divides by √v̂, so an entry moves by lr·m̂/√v̂ whatever its scale: where the true
-    // gradient is exactly zero (the key bias of a scheme without rotation, NOTES.md) the two
-    // implementations take unrelated full-size steps on rounding noise, so those entries are
-    // skipped. Everywhere else the steps agree to about 1e-6·lr per step; the tolerance 1e-3·lr
+    // gradient is exactly zero (the key bias of a scheme without rotation: one amount on a whole
+    // row of logits) the two implementations take unrelated full-size steps on rounding noise, so
+    // those entries are skipped. Everywhere else the steps agree to about 1e-6·lr per step; the tolerance 1e-3·lr
     // after 4 steps leaves a wide margin and still catches any formula error (an O(lr) change).
     for (const Variant& variant : {kVariants[1], kVariants[5]}) {
         const ModelConfig cfg = variant_config(variant, 9, 8, 2, 2, 6);

@@ -132,8 +132,8 @@ TEST_CASE("a diverged step is not applied: weights, AdamW state and t stay; trai
 }
 
 TEST_CASE("a run whose finite weights overflow the forward pass stops with every weight finite", "[model][diverged]") {
-    // Issue #26: a run at lr 1, no clipping, beta2 0.5 grew its weights until the loss was NaN
-    // (about step 130 there), and every weight was NaN after the next update. Here the weights
+    // A run at lr 1, no clipping, beta2 0.5 grows its weights until the loss is NaN (about step
+    // 130), and every weight is NaN after the next update unless train() stops. Here the weights
     // are made that large at once (every one ×1e17: finite, but LayerNorm's squares overflow), so
     // the first step diverges whatever the build's rounding: train() stops at it, nothing applied.
     const ModelConfig cfg = small_config(7);

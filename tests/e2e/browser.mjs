@@ -10,7 +10,7 @@ import { serve } from '../../scripts/serve.mjs';
 
 export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
-// Root needs --no-sandbox; the rest stop Chromium's background connections (NOTES.md).
+// Root needs --no-sandbox; the rest stop Chromium's background connections.
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic',
@@ -60,7 +60,7 @@ export async function openLabPage(browser, baseUrl, { hash = '', heads = 'identi
   try {
     await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 15000 });
     if (glove) await waitForGlove(page);
-    // The settings are folded by default (issue #23); tests of the controls inside unfold them.
+    // The settings are folded by default; tests of the controls inside unfold them.
     if (openSettings) await page.evaluate(() => { document.getElementById('settings').open = true; });
   } catch (error) {
     await context.close();

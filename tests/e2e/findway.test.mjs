@@ -1,4 +1,4 @@
-// A page you can find your way in (issue #23, item 5), in headless Chromium: the sticky section
+// A page you can find your way in, in headless Chromium: the sticky section
 // navigation, the settings and the lanes' extra figures folded (remembered in the URL), one export
 // menu per figure that works from the keyboard, the Measurements as tabs, the lanes as tabs on a
 // phone with the map in place, and the page's height: at most 6 screens at 1280 × 800 and 12 at

@@ -1,7 +1,7 @@
-// The first screen shows the comparison (issue #14, item 7), in headless Chromium: at 1280 × 800
+// The first screen shows the comparison, in headless Chromium: at 1280 × 800
 // the sentence box and every lane's attention map are in view before any scrolling; at 390 × 844
 // the first attention map lies within the first two screens; the settings are a folded panel that
-// the keyboard opens, at every width, its open state in the URL with its values (issue #23). Screenshots go to build-e2e/screenshots/first-screen-*.png — look at them.
+// the keyboard opens, at every width, its open state in the URL with its values. Screenshots go to build-e2e/screenshots/first-screen-*.png — look at them.
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// What a keystroke writes to the page (issue #6): only the nodes whose value changes, because
+// What a keystroke writes to the page: only the nodes whose value changes, because
 // Chromium invalidates style and paint even for writes of an unchanged value. And the other side
 // of skipping writes: the selected token's aria-pressed, the single tab stop, the lanes' captions
 // and the figures' accessible names stay current whenever what they show changes.
@@ -62,9 +62,9 @@ test('a keystroke at 64 tokens writes only the few nodes whose value changes', a
     await box(page).focus();
     await page.keyboard.press('End');
     // "milk" → "milke": one token's text, its unknown mark and name, the token count and the
-    // readouts that follow the numbers. Before issue #6 this was ≈ 200 writes (every token's
-    // aria-label, aria-pressed and tabindex, every caption, every hidden flag).
-    // The maps name their words (issue #23) on canvases: the changed word's label is redrawn
+    // readouts that follow the numbers, not ≈ 200 writes (every token's aria-label, aria-pressed
+    // and tabindex, every caption, every hidden flag), which repainting every token would make.
+    // The maps name their words on canvases: the changed word's label is redrawn
     // there, and no axis writes to the DOM at all.
     const [firstLabels, first] = splitLabels(await mutationsOfOneKey(page, 'e'));
     assert.ok(first.length <= 12, `at most 12 mutations besides the axis labels for one key, got ${first.length}:\n${first.join('\n')}`);
@@ -170,7 +170,7 @@ test('captions and accessible names stay current while typing, and after a lane 
 
 test('a keystroke after the analyses overwrites the lanes in place and shows what a fresh page shows', async () => {
   // The lanes' arrays are overwritten in place on every keystroke, also on the first one after
-  // the analyses of a pause have read them (issue #6): the typed page's figures must be those of a
+  // the analyses of a pause have read them: the typed page's figures must be those of a
   // fresh page given the new sentence, and the analyses that follow must run without errors.
   const words = sentence(12);  // … "brown while"
   const figures = ['additive-input', 'additive-attention', 'concatenated-terms', 'rotary-attention'];

@@ -1,4 +1,4 @@
-// Maps that name their words (issue #23, item 1): every token-indexed map shows its tokens on its
+// Maps that name their words: every token-indexed map shows its tokens on its
 // axes (queries down the side, keys along the top), thins them without overlap when rows are
 // too close, marks both words of the cell under the pointer or the keyboard cursor with a
 // crosshair, follows the theme, and carries the words into its PNG export.

@@ -1,4 +1,4 @@
-// The eight further schemes in the page's lanes (issue #8), in headless Chromium: the scheme
+// The eight further schemes in the page's lanes, in headless Chromium: the scheme
 // picker (keyboard, limits and why a box is disabled), the lanes it builds, the URL round trip of
 // schemes and lengths, refused link values, NoPE with and without the mask, the learned-style
 // table's untrained rows, ALiBi's head control, accessible names, a phone's width, and the

@@ -1,4 +1,4 @@
-// The Train section's layout (issue #23 item 4) in headless Chromium: at 1280 × 800 it spans the
+// The Train section's layout in headless Chromium: at 1280 × 800 it spans the
 // page, the loss and length charts side by side and each at least 560 px wide, the loss by
 // position under them, one learned-attention map per model side by side; its figures hold their
 // place when training starts and ends; the loss axis fits the language model's curves (its lower end above 0); at 390 × 844 it

@@ -1,4 +1,4 @@
-// Trained heads in the lanes (issues #17, #23): the default link opens on them; Heads → trained
+// Trained heads in the lanes: the default link opens on them; Heads → trained
 // paints each lane's model attention and surprise strip, the toggle above the lanes switches to the
 // encoding alone (W = I) and back, the layer/head picker works by keyboard and lives in the URL,
 // lanes without a model say so, a loading model keeps the layout still, Save-Data loads nothing
@@ -268,6 +268,32 @@ describe('trained heads in the lanes', () => {
       assert.equal(await page.locator('#trained-layer').isVisible(), false, 'no layer picker for the encoding alone');
       assert.equal(await page.locator('#lane-heads-identity').isChecked(), true);
       assert.match(await page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+  it("a folded panel's data is not fetched: the results store loads when its tab opens, not with the trained heads", async () => {
+    const fetched = [];
+    const { page, problems, close } = await openPage({
+      hash: `#${SENTENCE}`, heads: 'default',
+      prepare: async (context) => {
+        await prepareModels(context, {});
+        context.on('request', (request) => { if (/\/experiments\/|\/models\/results\.json$/.test(request.url())) fetched.push(request.url()); });
+      },
+    });
+    try {
+      await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
+      await page.evaluate(() => new Promise((r) => requestIdleCallback(r, { timeout: 2000 })));
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('#panel-trained-results').isVisible(), false, 'the Trained models tab is not the one shown');
+      assert.deepEqual(fetched, [], 'nothing of the folded panel is fetched');
+      await reveal(page, '#panel-trained-results');
+      await page.locator('#panel-trained-results').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelectorAll('[data-figure="trained-results"] tbody tr').length > 0);
+      assert.equal(fetched.length, 1, fetched.join(', '));
+      assert.match(fetched[0], /\/experiments\/words\.json$/);
       assert.deepEqual(problems, []);
     } finally {
       await close();

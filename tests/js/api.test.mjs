@@ -3,7 +3,7 @@
 // Tolerances (each stated where used):
 //   2e-5  sinusoidal / rotate at positions up to a few hundred — the contract.
 //   1e-6  sinusoidal / rotate at positions up to 8191 (sinusoidal) and 32768 + n (rotate) —
-//         src/phases.hpp claims "a few float ulps for every allowed position"; measured
+//         src/encodings/phases.hpp claims "a few float ulps for every allowed position"; measured
 //         max 1.2e-7 (sinusoidal, p ≤ 8191) and 4.7e-7 (rotate, |p| ≤ 32784) on both builds.
 //   1e-5  attention weights and outputs — the contract (measured ≤ 3.1e-6 with scale 1.7).
 //   1e-6  SIMD vs scalar — the brief (same kernels, only summation order differs).

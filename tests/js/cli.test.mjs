@@ -58,7 +58,7 @@ describe('posenc-train (native CLI)', () => {
     }
   });
 
-  it('stops with a message at a diverged step and writes nothing (issue #26)', async () => {
+  it('stops with a message at a diverged step and writes nothing', async () => {
     // lr 1, no clipping, beta2 0.5, no decay: the weights grow until a gradient overflows (step
     // 386 in the native SSE4.1 build, seed 1); the run must say so instead of training on NaN.
     const dir = await mkdtemp(join(tmpdir(), 'posenc-cli-'));

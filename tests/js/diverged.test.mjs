@@ -1,4 +1,4 @@
-// A diverged run says so and loses nothing (issue #26): a training step whose loss or gradient
+// A diverged run says so and loses nothing: a training step whose loss or gradient
 // norm is not finite is not applied, and trainStep / train throw TrainingDivergedError (exported
 // by the API) with the weights, AdamW's state and m.steps those of the last good step. Both builds.
 import { describe, it, before } from 'node:test';

@@ -18,7 +18,7 @@ const read = (path) => readFileSync(join(ROOT, path), 'utf8');
 const DOCS = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const ALL = DOCS.map(read).join('\n');
 
-// The README's length limit (issue #25: "at most about 250 lines").
+// The README's length limit ("at most about 250 lines").
 const README_MAX_LINES = 250;
 
 // Bundle sizes are stated as "about N KB" rounded to whole KB. 5% lets them drift by a few KB
@@ -107,7 +107,7 @@ test('the code cites docs/ARCHITECTURE.md by sections that exist', () => {
   const cited = [];
   const missing = [];
   for (const file of files) {
-    // "docs/ARCHITECTURE.md, "Section"", "docs/ARCHITECTURE.md ("Section")", "…'s model ("Section")".
+    // docs/ARCHITECTURE.md, "Input" or docs/ARCHITECTURE.md ("Input") or docs/ARCHITECTURE.md's model ("Input").
     for (const [, section] of read(file).matchAll(/docs\/ARCHITECTURE\.md(?:'s \w+)?,? \(?"([^"]+)"/g)) {
       cited.push(section);
       if (!anchors.has(slug(section))) missing.push(`${file}: "${section}"`);

@@ -1,4 +1,4 @@
-// Editor data (issue #26): dist/posenc-lab.html-data.json (VS Code custom data 1.1) and
+// Editor data: dist/posenc-lab.html-data.json (VS Code custom data 1.1) and
 // dist/web-types.json (JetBrains Web Types 2.0), generated from dist/custom-elements.json by
 // scripts/editor-data.mjs, say what the manifest says, and the package points editors at them.
 // Needs a built dist/.

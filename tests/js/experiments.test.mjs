@@ -1,4 +1,4 @@
-// The results store (issue 24): data/experiments/ holds the records docs/EXPERIMENTS.md and the
+// The results store: data/experiments/ holds the records docs/EXPERIMENTS.md and the
 // page read, and one of them reproduces bit for bit. The reduced form of
 // `node scripts/experiments.mjs check`: the book table's check run only (600 steps of the page's
 // tiny model, seconds); copy and words are rerun by hand (docs/EXPERIMENTS.md).

@@ -1,4 +1,4 @@
-// web/pipeline/intervals.js: the interval rule behind every comparison sentence (issue 24).
+// web/pipeline/intervals.js: the interval rule behind every comparison sentence.
 // Property tests on seeded random run sets; tolerances are float64 rounding of means of a few
 // hundred numbers (1e-12 relative) unless stated.
 import test from 'node:test';

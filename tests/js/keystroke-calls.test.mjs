@@ -1,4 +1,4 @@
-// How many times one keystroke crosses from JS into wasm (issue #14, item 3), counted by wrapping
+// How many times one keystroke crosses from JS into wasm, counted by wrapping
 // the embind core (tests/js/counting-core.mjs). The keystroke is the one the page (web/page/app.js)
 // and the element (web/element/element.js) both run through web/pipeline/pipeline.js: the sentence grows by one
 // character with GloVe loaded, W = I, the page's default lanes and the element's state shape.

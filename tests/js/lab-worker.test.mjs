@@ -115,8 +115,14 @@ describe('the lab worker', () => {
       assert.deepEqual(view.result[scheme].weights, local.result[scheme].weights, scheme);
     }
     assert.equal(view.source.kind, 'synthetic');
+    // A folded lane's logit terms stay in the worker; an unfolded one's come along.
+    assert.equal(view.result.additive.terms, undefined);
+    assert.equal(view.result.additive.termsFolded, true);
+    const unfolded = await compute(6, { ...STATE, moreOpen: ['additive'] });
+    assert.deepEqual(unfolded.result.additive.terms, local.result.additive.terms);
+    assert.equal(unfolded.result.rotary.termsFolded, true);
     assert.ok(view.figures.spread && view.figures.distance && view.figures.angles, 'the settings figures come with the first view');
-    const again = await compute(3, STATE);
+    const again = await compute(7, STATE);
     assert.equal(again.figures.distance, null, 'unchanged settings figures are not sent again');
   });
 

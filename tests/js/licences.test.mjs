@@ -1,4 +1,4 @@
-// Bundled code ships with its licence (issue #26): the build reads the npm packages inside each
+// Bundled code ships with its licence: the build reads the npm packages inside each
 // bundle from esbuild's metafile (scripts/bundled-licences.mjs) and copies each one's licence into
 // dist/licences/ (from there into the release folder and the tarball: tests/js/package.test.mjs).
 // Checked here: the metafile reading itself, a package without a licence stopping the build, every

@@ -1,4 +1,4 @@
-// Names cross the wasm boundary, not indices (#25): the core's tables give the enum names and the
+// Names cross the wasm boundary, not indices: the core's tables give the enum names and the
 // defaults JS uses (SCHEME_TABLE.ropeScalings, ropeDefaults; lab.modelLimits.adamw,
 // syntheticKinds), the bindings map names to enums, and an unknown name gets the core's message
 // naming the argument, the allowed names and the value.
@@ -24,7 +24,7 @@ describe('names across the boundary', () => {
     assert.equal(ROPE_SCALINGS[0], 'none');
     for (const type of Object.values(SCHEME_ROPE_SCALING)) assert.ok(ROPE_SCALINGS.includes(type), type);
     assert.equal(LIMITS.maxContextLength, SCHEME_TABLE.limits.maxContextLength);
-    assert.equal(LIMITS.maxLength, undefined); // one cap for every context length (#25)
+    assert.equal(LIMITS.maxLength, undefined); // one cap for every context length
   });
 
   it('ropeFrequencies maps each name to its rule, whatever the enum order', () => {
@@ -124,7 +124,7 @@ describe('names across the boundary', () => {
     m.dispose();
   });
 
-  it('trainStep’s AdamW defaults are the core’s AdamWOptions, as written in DESIGN.md', (t) => {
+  it('trainStep’s AdamW defaults are the core’s AdamWOptions, as written in docs/ARCHITECTURE.md', (t) => {
     if (!lab.modelLimits) return t.skip('this build has no model core');
     assert.deepEqual({ ...lab.modelLimits.adamw }, { lr: 1e-3, beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, clip: 1 });
     // Defaults and the same values given explicitly take the same step, bit for bit.

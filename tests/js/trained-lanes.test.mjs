@@ -43,7 +43,7 @@ describe('trained lanes: the URL', () => {
     assert.equal(state.heads, 'trained');
     assert.equal(state.headLayer, 2);
     assert.equal(state.headIndex, 5);
-    // Trained heads are the default (issue #23), so the link leaves h= out; W = I is written.
+    // Trained heads are the default, so the link leaves h= out; W = I is written.
     assert.equal(DEFAULTS.heads, 'trained');
     assert.equal(writeHash(state), '#s=hi&hl=2&hh=5');
     assert.equal(readHash(writeHash(state)).state.heads, 'trained');

@@ -515,10 +515,12 @@ export class PosencLabElement extends HTMLElement {
 
   // The attributes as the pipeline's settings (the page's state shape); what the element does not
   // expose keeps the page's default (d_p automatic, same-width concatenation); its heads are W = I (no models ship in it).
+  // moreOpen: the lanes whose logit terms come back, every lane's when the terms panel is shown.
   #state(vectors) {
     const o = this.#options;
     return {
       ...PAGE_DEFAULTS, heads: 0, vectors, sentence: o.sentence, schemes: o.schemes, d: o.d, base: o.base, alpha: o.scale, layout: o.layout,
+      moreOpen: o.panel.includes('terms') ? o.schemes : [],
       pairing: o.pairing, causal: o.causal, trainedLength: o.trainedLength, evalLength: o.evalLength,
       alibiHeads: o.alibiHeads, alibiHead: o.alibiHead,
     };

@@ -144,8 +144,8 @@ const disclosures = createDisclosures({
   onToggle: (patch) => {
     Object.assign(state, patch);
     scheduleUrlWrite();
-    // A lane unfolded while its terms were skipped (coveredLanes) gets them now.
-    if (patch.moreOpen?.some((scheme) => view?.result?.[scheme]?.inputOnly)) requestRecompute();
+    // A lane unfolded while its terms were skipped (coveredLanes) or left in the worker gets them now.
+    if (patch.moreOpen?.some((scheme) => view?.result?.[scheme]?.inputOnly || view?.result?.[scheme]?.termsFolded)) requestRecompute();
   },
 });
 const laneTabs = createLaneTabs({ list: $('lane-tabs'), names: SCHEME_NAMES });
@@ -442,7 +442,6 @@ function paint(next, sent, started) {
   }
   lanes.update({ result: next.result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
     attentionShownElsewhere: trainedMaps });
-  if (settings.trained) resultsTable.load();
   lanes.select(selected);
   laneColumns.fit(n);
   captions.describeLanes(view, state, lab);

@@ -121,9 +121,10 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), 
             colLabel: key,
           });
         }
-        // An input-only lane (its attention covered, its decomposition folded) brought no terms:
-        // the figure keeps its last picture until the page asks for them.
-        if (data.inputOnly) continue;
+        // An input-only lane (its attention covered, its decomposition folded), or a folded lane
+        // whose terms stayed where they were computed (termsFolded), brought no terms: the figure
+        // keeps its last picture until the page asks for them.
+        if (data.inputOnly || data.termsFolded) continue;
         const names = data.termNames;
         const termMax = names.map((_, t) => once(() => data.termMaxAbs?.[t] ?? maxAbs(data.terms, t * nn, (t + 1) * nn)));
         const termRange = once(() => Math.max(...termMax.map((m) => m())) || 1);

@@ -15,7 +15,8 @@
 //   neighbors(selected) → the selected token's nearest words, or null }
 // Several sessions (one per client channel: the page, each <posenc-lab>) share one lab and its
 // sources; each has its own last view and its own figures' keys.
-// view: { settings, source: info, tokens, unknown, total, textCut, n, E, result, pe, peConcat,
+// view: { settings, source: info, tokens, unknown, total, textCut, n, E, result (a folded lane's
+//   without its terms: termsFolded), pe, peConcat,
 //   normRatio, figures: { spread, distance, angles } (each null when unchanged since the last view),
 //   summaries: { disturb } } — n = 0 (result null) for a text without tokens.
 // info: { kind, dim, fixedDim, label, defaultAlpha, reduction (what the concatenated word part
@@ -25,6 +26,21 @@ import { syntheticSource, vectorSetSource } from './vocab.js';
 import { meanNormRatio } from './statistics.js';
 import { createMeasures } from './lab-measures.js';
 import { wordSpreadOf } from './measures/spread.js';
+
+// The result as the page shows it: a folded lane's logit terms (4·n² floats, 4 MB per lane at
+// n = 512) stay in the worker, and the lane says so (termsFolded); unfolding it asks again.
+function shown(result, moreOpen) {
+  if (!result) return result;
+  const out = { ...result };
+  for (const scheme of result.schemes ?? []) {
+    const lane = result[scheme];
+    if (lane?.terms && !moreOpen.includes(scheme)) {
+      const { terms, ...rest } = lane;
+      out[scheme] = { ...rest, termsFolded: true };
+    }
+  }
+  return out;
+}
 
 export function createLabSources(lab) {
   const gloves = new Map(); // URL ('' = the lab's own) → Promise of its source
@@ -97,7 +113,7 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
       snapshot = view.n > 0 ? view : null;
       const reply = {
         settings, source: info(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
-        textCut: view.textCut, n: view.n, E: view.E, result: view.result, pe: view.pe, peConcat: view.peConcat,
+        textCut: view.textCut, n: view.n, E: view.E, result: shown(view.result, state.moreOpen), pe: view.pe, peConcat: view.peConcat,
         normRatio: null, figures: measures.settingsFigures(state, source, settings, view.n), summaries: { disturb: null },
       };
       if (view.n > 0) {

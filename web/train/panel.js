@@ -118,7 +118,7 @@ export function mountTrain(root) {
           `(factor = length / T). Updated every ${LENGTHS_EVERY} steps and on pause.` }),
         lengthSlot,
       ]),
-      // Folded, so the page's default height holds (issue #23: at most 6 screens at 1280 × 800);
+      // Folded, so the page's default height holds (at most 6 screens at 1280 × 800);
       // its chart paints when opened.
       element('details', { className: 'train-positions' }, [
         element('summary', {}, [element('h3', { text: 'Loss by position' })]),
