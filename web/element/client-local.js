@@ -28,12 +28,12 @@ export function createElementClient() {
       });
       let latest = 0;
       return {
-        glove: (url) => session.then((s) => s.loadGlove(url)),
-        async compute({ gen, state }) {
+        glove: (url, { warm = true } = {}) => session.then((s) => s.loadGlove(url, warm)),
+        async compute({ gen, state, figures }) {
           latest = gen;
           const s = await session;
           await nextTask();
-          return gen === latest ? s.compute({ state }) : null;
+          return gen === latest ? s.compute({ state, figures }) : null;
         },
         async analyse(gen, onAnalysis, options) {
           const s = await session;

@@ -423,7 +423,8 @@ export class PosencLabElement extends HTMLElement {
     if (!url) return { vectors: 'synthetic', note };
     const channel = this.#channel;
     if (this.#glove?.channel !== channel || this.#glove.url !== url) {
-      this.#glove = { channel, url, promise: channel.glove(url).then(() => ({ vectors: 'glove', note: '' }),
+      // Not warmed up: the first view that needs the vocabulary's spread or PCA axes pays for them.
+      this.#glove = { channel, url, promise: channel.glove(url, { warm: false }).then(() => ({ vectors: 'glove', note: '' }),
         (error) => ({ vectors: 'synthetic', note: `Synthetic word vectors: GloVe could not be loaded (${error.message}).` })) };
     }
     return this.#glove.promise;
@@ -439,7 +440,9 @@ export class PosencLabElement extends HTMLElement {
     let view;
     try {
       // The same settings, rules and notes as the page's (web/pipeline/pipeline.js, in the worker).
-      view = await this.#channel.compute({ gen: mine, state: this.#state(vectors) });
+      // Only the settings figures this element shows.
+      const figures = Object.keys(SETTINGS_PANELS).filter((name) => this.#ui.panels[SETTINGS_PANELS[name]]);
+      view = await this.#channel.compute({ gen: mine, state: this.#state(vectors), figures });
     } catch (error) {
       this.#setStatus(`Could not compute this figure: ${error.message}`);
       warnOnce(`could not compute the figure: ${error.message}`);

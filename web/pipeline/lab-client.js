@@ -4,10 +4,10 @@
 //
 // Messages, page → worker (each may name a channel; 0 when it does not):
 //   { type: 'start' }                            → { type: 'started', simd, pretrained, schemeTable } | { type: 'start-failed', message }
-//   { type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly }
+//   { type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures }
 //                                                → { type: 'view', channel, gen, view } | { …, error }   (lab-session.js: view)
 //   { type: 'analyse', channel, gen, options }   → { type: 'analysis', channel, gen, name, data }… then { type: 'analysed', channel, gen, ms }
-//   { type: 'glove' | 'custom' | 'drop-custom' | 'neighbors', id, channel, … }   → { type: 'reply', id, value } | { …, error }
+//   { type: 'glove' (url, warm) | 'custom' | 'drop-custom' | 'neighbors', id, channel, … }   → { type: 'reply', id, value } | { …, error }
 //   { type: 'close', channel }                   (no answer: the channel's session is dropped)
 //   and the models' messages (web/pipeline/model-client.js).
 //
@@ -101,13 +101,13 @@ export function createLabClient({ workerUrl, worker } = {}) {
     const open = { compute: null, analysis: null };
     channels.set(channel, open);
     return {
-      glove: (url) => request('glove', { channel, url }),
+      glove: (url, { warm = true } = {}) => request('glove', { channel, url, warm }),
       neighbors: (selected) => request('neighbors', { channel, selected }),
-      compute({ gen, state, trainedAvailable, trainedAsked, inputOnly }) {
+      compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures }) {
         let promise;
         [open.compute, promise] = newest(open.compute, gen);
         if (open.analysis) { open.analysis.resolve(null); open.analysis = null; }
-        post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly });
+        post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures });
         return promise;
       },
       analyse(gen, onAnalysis, options) {

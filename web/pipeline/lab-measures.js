@@ -5,7 +5,7 @@
 // yields between its expensive parts; the summaries' words; the selected token's nearest words.
 // The numbers come from web/pipeline/measures/; the panels' render (web/panels/) draws them.
 //
-// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n),
+// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n, wanted),
 //   disturbSummary(view, identity), analyses(view, { only, lanes, summaries }), neighbors(view, selected) }.
 // view: a pipeline view (web/pipeline/pipeline.js), worker-side. analyses(view) yields undefined
 // between slices and { name, data } as each analysis ends: 'retrieval', 'shift', 'orth', then
@@ -20,6 +20,9 @@ import { orthogonalityMeasure } from './measures/orthogonality.js';
 import { createDecoderCache, neighborsMeasure } from './measures/neighbors.js';
 import { orthogonalityArgs, retrievalArgs, shiftArgs } from './measures/analyses.js';
 
+/** The figures that follow the settings, as settingsFigures names them. */
+export const SETTINGS_FIGURES = ['spread', 'distance', 'angles'];
+
 /** The analyses run after typing pauses, in their order. */
 export const ANALYSES = ['retrieval', 'shift', 'orth'];
 
@@ -28,10 +31,11 @@ export function createMeasures(lab, pipeline) {
   let lastSpread = null;
   const decoderFor = createDecoderCache();
 
-  // Each figure's data when what it reads changed since the last call, else null (unchanged).
-  function settingsFigures(state, source, settings, n) {
+  // Each wanted figure's data when what it reads changed since the last call, else null (unchanged
+  // or not wanted).
+  function settingsFigures(state, source, settings, n, wanted = SETTINGS_FIGURES) {
     const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n };
-    const spread = spreadArgs(state, source, settings, n);
+    const spread = wanted.includes('spread') ? spreadArgs(state, source, settings, n) : { length: 0 };
     // The picture depends on L, not on the words, so most keystrokes leave it as it is.
     const spreadKey = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
     if (spread.length > 0 && spreadKey !== keys.spread) {
@@ -40,13 +44,13 @@ export function createMeasures(lab, pipeline) {
     }
     const distance = distanceArgs(lab, state, settings);
     const distanceKey = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
-    if (distanceKey !== keys.distance) {
+    if (wanted.includes('distance') && distanceKey !== keys.distance) {
       keys.distance = distanceKey;
       figures.distance = distanceMeasure(lab, distance);
     }
     const angles = anglesArgs(state, settings);
     const anglesKey = JSON.stringify(angles);
-    if (anglesKey !== keys.angles) {
+    if (wanted.includes('angles') && anglesKey !== keys.angles) {
       keys.angles = anglesKey;
       figures.angles = anglesMeasure(lab, angles);
     }

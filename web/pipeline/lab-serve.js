@@ -46,7 +46,7 @@ class LabChannels {
         this.#lab.then((loaded) => this.#post({ type: 'started', simd: loaded.simd, pretrained: loaded.pretrained, schemeTable: loaded.schemeTable }),
           (error) => this.#post({ type: 'start-failed', message: error?.message ?? String(error) }));
         break;
-      case 'glove': this.#answer(message, (s) => s.loadGlove(message.url)); break;
+      case 'glove': this.#answer(message, (s) => s.loadGlove(message.url, message.warm ?? true)); break;
       case 'custom': this.#answer(message, (s) => s.loadCustom(message.bytes, (v) => `${message.name}: ${v.size.toLocaleString('en-US')} words, d = ${v.dim}`)); break;
       case 'drop-custom': this.#answer(message, (s) => s.dropCustom()); break;
       case 'compute':

@@ -6,9 +6,10 @@
 // createLabSources(lab) → the word-vector sources every session of a worker shares (each GloVe
 // file once, the custom set, the synthetic vectors of each d asked for).
 // createLabSession(lab, sources) → {
-//   loadGlove(url?) → Promise<{ label }> (url: another copy of the GloVe file, absolute; default
-//     the lab's own), loadCustom(bytes, label) → Promise<{ info, size, dim }>, dropCustom(),
-//   compute({ state, trainedAvailable, trainedAsked, inputOnly }) → view (below),
+//   loadGlove(url?, warm?) → Promise<{ label }> (url: another copy of the GloVe file, absolute;
+//     default the lab's own; warm: see createLabSources), loadCustom(bytes, label) → Promise<{ info, size, dim }>, dropCustom(),
+//   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures }) → view (below; figures:
+//     the settings figures wanted, default all),
 //   analyses(options) → a generator: yields between its expensive parts, and yields { name, data } for
 //     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'; options as
 //     lab-measures.js's analyses),
@@ -47,14 +48,17 @@ export function createLabSources(lab) {
   const synthetics = new Map(); // d → synthetic vectors (sessions may ask for several d)
   const sources = {
     custom: null,
-    glove(url = '') {
+    // warm: pay the one-off costs (the vocabulary's per-dimension spread, the PCA axes) before the
+    // caller switches to these words, so no keystroke pays them; else the first view that needs
+    // them does (an element whose figures may need neither).
+    glove(url = '', warm = true) {
       if (!gloves.has(url)) {
         const loading = lab.loadVectors(url ? new URL(url) : 'glove').then((vectors) => {
           const source = vectorSetSource(lab, vectors);
-          // One-off costs (the vocabulary's per-dimension spread, the PCA axes), paid before the
-          // page switches to these words, so no keystroke pays them.
-          wordSpreadOf(source);
-          source.warmUp?.();
+          if (warm) {
+            wordSpreadOf(source);
+            source.warmUp?.();
+          }
           return source;
         });
         loading.catch(() => gloves.delete(url)); // a later ask tries again
@@ -88,8 +92,8 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
   });
 
   return {
-    async loadGlove(url) {
-      glove = await sources.glove(url);
+    async loadGlove(url, warm = true) {
+      glove = await sources.glove(url, warm);
       return { label: glove.label };
     },
 
@@ -106,7 +110,7 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
       sources.custom = null;
     },
 
-    compute({ state, trainedAvailable, trainedAsked, inputOnly }) {
+    compute({ state, trainedAvailable, trainedAsked, inputOnly, figures }) {
       const source = sourceFor(state);
       const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
       const view = pipeline.run(state, source, settings, { inputOnly });
@@ -114,7 +118,7 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
       const reply = {
         settings, source: info(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
         textCut: view.textCut, n: view.n, E: view.E, result: shown(view.result, state.moreOpen), pe: view.pe, peConcat: view.peConcat,
-        normRatio: null, figures: measures.settingsFigures(state, source, settings, view.n), summaries: { disturb: null },
+        normRatio: null, figures: measures.settingsFigures(state, source, settings, view.n, figures), summaries: { disturb: null },
       };
       if (view.n > 0) {
         reply.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
