@@ -91,7 +91,7 @@ async function press(page, text) {
 }
 
 /** Waits until `count` status lines each pass `test` (a RegExp source) and show step ≥ `minStep`. */
-function waitForLines(page, count, test, minStep = 0, timeout = 60000) {
+function waitForLines(page, count, test, minStep = 0, timeout = 120000) {
   return page.waitForFunction((n, source, min) => {
     const lines = [...document.querySelectorAll('#train .train-status-line')];
     return lines.length === n && lines.every((l) => new RegExp(source).test(l.textContent) && Number(/step (\d+)/.exec(l.textContent)?.[1]) >= min);

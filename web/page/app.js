@@ -449,7 +449,6 @@ function paint(next, sent, started) {
   peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
   summarise('disturb', next.summaries.disturb);
-  if (selected !== null) showNeighbors();
   view.recomputeMs = performance.now() - started;
   showEngine();
   scheduleHeavy();
@@ -531,6 +530,7 @@ const ANALYSIS_PANELS = { retrieval: retrievalPanel, shift: shiftPanel, orth: or
 function runHeavy() {
   const mine = work.current;
   if (!view) return;
+  if (selected !== null) showNeighbors();
   client.analyse(mine, (name, data) => {
     if (!work.isCurrent(mine)) return;
     if (name === 'summaries') for (const which of ['disturb', 'shift', 'orth']) summarise(which, data[which]);
