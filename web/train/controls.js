@@ -6,7 +6,7 @@
 import { element } from '../figures/dom.js';
 import { BIN, EVAL_EVERY, LENGTHS_EVERY, LIMITS, MAX_TRAIN_SCHEMES, MULTIPLES, POSITION_WINDOWS, SIZES, TASKS, TRAIN_SCHEMES, sizeText } from './config.js';
 import { schemeName } from './figures.js';
-import { POSITION_BIN } from '../pipeline/positions.js';
+import { POSITION_BIN } from '../results/positions.js';
 
 function labelled(text, control, hint) {
   return element('label', { className: 'train-field' }, [element('span', { text }), control, ...(hint ? [hint] : [])]);

@@ -11,7 +11,7 @@ import { CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 import { fitRange } from './axis.js';
 import { BIN, EVAL_EVERY, LENGTHS_EVERY, MULTIPLES, POSITION_WINDOWS, isLanguageTask } from './config.js';
 import { createPositionChart } from '../panels/position-chart.js';
-import { binPositions } from '../pipeline/positions.js';
+import { binPositions } from '../results/positions.js';
 // The rotary model's curves with each RoPE scaling, drawn in the style of the lane that scales ω
 // the same way: type → [scheme, label].
 const SCALING_LABELS = { pi: 'PI', ntk: 'NTK-aware', yarn: 'YaRN' };

@@ -2,7 +2,7 @@
 // function is web/train/figures.js'; here is when they run (at most every PAINT_MS, only what
 // changed), the weights' download buttons and the sentence comparing the runs.
 import { element } from '../figures/dom.js';
-import { seedComparison } from '../pipeline/intervals.js';
+import { seedComparison } from '../results/intervals.js';
 import { SIZES, dPosFor, isLanguageTask } from './config.js';
 import { describeRun } from './summary.js';
 

@@ -1,4 +1,4 @@
-// Intervals over seeds and paired comparisons for the results store (data/experiments/, issue 24):
+// Intervals over seeds and paired comparisons for the results store (data/experiments/):
 // one module for docs/EXPERIMENTS.md's generator (scripts/experiments.mjs), the page's results
 // panel and the Train section's summary, so a sentence says the same thing wherever it appears.
 // Pure functions, no DOM; tested in tests/js/intervals.test.mjs.
