@@ -16,7 +16,7 @@ import { trainedHeadsLabel } from './trained-data.js';
 import { laneBox, reserveStrip, showStrip } from './trained-lane.js';
 import { createModelRecords, loadingText } from './trained-models.js';
 import { createTrainedPicker } from './trained-picker.js';
-import { createLaneRequests } from './trained-requests.js';
+import { showTrained } from './trained-requests.js';
 
 /** Whether the browser asks pages to save data: then models load only when the reader asks. */
 export function browserSavesData() {
@@ -26,6 +26,68 @@ export function browserSavesData() {
 
 const HEADS_NOTE = 'Trained heads: each map is one head of a small language model trained with that lane\'s scheme on public-domain ' +
   'English, GloVe words in; the encoded input and logit decomposition still use W = I.';
+
+// heads: the state createTrainedHeads keeps — { entries (lab.pretrained), boxes (scheme → the
+// lane's parts, trained-lane.js), requested (the reader asked for the models), figures (the lanes'
+// at the last update, createLanes'), lane (trained-requests.js' lane), models, controls }.
+
+// One lane of an update with trained heads on. → 'trained' (its figure shows a trained map),
+// or the bytes its model waits with for the reader to ask (0 when it does not wait).
+function updateLane(heads, scheme, parts, entry, tokens, head) {
+  const { models } = heads;
+  if (!models.has(scheme) && !heads.requested) {
+    setText(parts.note, `Encoding alone (W = I) until the trained ${SCHEME_LABELS[scheme]} model is loaded: ` +
+      'your browser asks to save data, so it loads only when you press the button above the lanes.');
+    reserveStrip(scheme, parts, entry.config.vocab, tokens);
+    return entry.bytes ?? 0;
+  }
+  const record = models.ensure(scheme, entry);
+  if (record.status === 'loading') {
+    setText(parts.note, loadingText(scheme, record));
+    reserveStrip(scheme, parts, entry.config.vocab, tokens);
+  } else if (record.status === 'failed') {
+    setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
+      'this map shows the encoding alone (W = I).');
+    showStrip(parts, false);
+  } else if (showTrained(heads.lane, scheme, record, parts, tokens, head)) {
+    return 'trained';
+  }
+  return 0;
+}
+
+// Every lane with trained heads on. → the Set of schemes whose figure shows a trained map.
+function updateLanes(heads, tokens, schemes, head) {
+  const trainedMaps = new Set();
+  let shape = null;
+  let waiting = 0; // bytes of the lanes' models not loaded because the reader has not asked yet
+  for (const scheme of schemes) {
+    const parts = laneBox(scheme, heads.boxes);
+    if (!parts) continue;
+    setHidden(parts.box, false);
+    const entry = heads.entries.find((e) => e.scheme === scheme || e.name === scheme);
+    if (!entry) {
+      setText(parts.note, `No trained model ships for ${SCHEME_LABELS[scheme]}: this map shows the encoding alone (W = I).`);
+      showStrip(parts, false);
+      continue;
+    }
+    shape ??= entry.config;
+    const result = updateLane(heads, scheme, parts, entry, tokens, head);
+    if (result === 'trained') trainedMaps.add(scheme);
+    else waiting += result;
+  }
+  heads.controls.showLoad(waiting);
+  heads.controls.showHeads(shape, head.layer, head.head);
+  return trainedMaps;
+}
+
+// Trained heads off: loads under way abandoned, the picker and every trained box hidden.
+function hideLanes(heads) {
+  heads.models.cancel();
+  heads.controls.showHeads(null);
+  heads.controls.showLoad(0);
+  for (const parts of heads.boxes.values()) setHidden(parts.box, true);
+  return new Set();
+}
 
 /**
  * picker: an empty element for the heads toggle and the layer/head picker above the lanes;
@@ -37,97 +99,35 @@ const HEADS_NOTE = 'Trained heads: each map is one head of a small language mode
  */
 export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpdate, saveData = browserSavesData(), models: client }) {
   if (typeof client?.load !== 'function') throw new TypeError('models must be a model client (web/pipeline/model-client.js)');
-  let entries = []; // lab.pretrained
-  const boxes = new Map(); // scheme → the lane's parts (trained-lane.js)
-  let requested = !saveData; // with Save-Data, the first click on the load button (or an explicit link) asks
-  let figures = {}; // the lanes' figures at the last update (createLanes')
-  const controls = createTrainedPicker({ picker, onPickHeads, onPickHead, onLoad: () => { requested = true; requestUpdate(); } });
-  const models = createModelRecords({
+  // With Save-Data, nothing is requested until the load button (or an explicit link) asks.
+  const heads = { entries: [], boxes: new Map(), requested: !saveData, figures: {} };
+  heads.controls = createTrainedPicker({ picker, onPickHeads, onPickHead, onLoad: () => { heads.requested = true; requestUpdate(); } });
+  heads.models = createModelRecords({
     client,
     requestUpdate,
-    onProgress: (scheme, record) => { const parts = boxes.get(scheme); if (parts) setText(parts.note, loadingText(scheme, record)); },
+    onProgress: (scheme, record) => { const parts = heads.boxes.get(scheme); if (parts) setText(parts.note, loadingText(scheme, record)); },
   });
-  const requests = createLaneRequests({ models, requestUpdate, figureOf: (scheme) => figures[scheme]?.attention });
-  const entryFor = (scheme) => entries.find((entry) => entry.scheme === scheme || entry.name === scheme);
-
-  // One lane of an update with trained heads on. → 'trained' (its figure shows a trained map),
-  // a number of bytes waiting for the reader to ask, or 0.
-  function updateLane(scheme, parts, entry, tokens, head) {
-    if (!models.has(scheme) && !requested) {
-      setText(parts.note, `Encoding alone (W = I) until the trained ${SCHEME_LABELS[scheme]} model is loaded: ` +
-        'your browser asks to save data, so it loads only when you press the button above the lanes.');
-      reserveStrip(scheme, parts, entry.config.vocab, tokens);
-      return entry.bytes ?? 0;
-    }
-    const record = models.ensure(scheme, entry);
-    if (record.status === 'loading') {
-      setText(parts.note, loadingText(scheme, record));
-      reserveStrip(scheme, parts, entry.config.vocab, tokens);
-    } else if (record.status === 'failed') {
-      setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
-        'this map shows the encoding alone (W = I).');
-      showStrip(parts, false);
-    } else if (requests.showTrained(scheme, record, parts, tokens, head)) {
-      return 'trained';
-    }
-    return 0;
-  }
-
-  function updateLanes(tokens, schemes, head) {
-    const trainedMaps = new Set();
-    let shape = null;
-    let waiting = 0; // bytes of the lanes' models not loaded because the reader has not asked yet
-    for (const scheme of schemes) {
-      const parts = laneBox(scheme, boxes);
-      if (!parts) continue;
-      setHidden(parts.box, false);
-      const entry = entryFor(scheme);
-      if (!entry) {
-        setText(parts.note, `No trained model ships for ${SCHEME_LABELS[scheme]}: this map shows the encoding alone (W = I).`);
-        showStrip(parts, false);
-        continue;
-      }
-      shape ??= entry.config;
-      const result = updateLane(scheme, parts, entry, tokens, head);
-      if (result === 'trained') trainedMaps.add(scheme);
-      else waiting += result;
-    }
-    controls.showLoad(waiting);
-    controls.showHeads(shape, head.layer, head.head);
-    return trainedMaps;
-  }
-
+  heads.lane = { models: heads.models, requestUpdate, figureOf: (scheme) => heads.figures[scheme]?.attention };
   return {
     /** Called once the lab has loaded; reads its list of shipped models (the worker loads them). */
-    setLab(loaded) {
-      entries = loaded.pretrained ?? [];
-    },
-
+    setLab(loaded) { heads.entries = loaded.pretrained ?? []; },
     /** [[value, label]] for the Heads control: the trained choice when models ship, else none. */
     headOptions() {
-      const label = trainedHeadsLabel(entries);
+      const label = trainedHeadsLabel(heads.entries);
       return label ? [[TRAINED_HEADS, label]] : [];
     },
-
     /**
      * Whether the lane's attention figure shows a trained map now (the next update keeps one there
      * unless the model refuses the new words): the page then skips that lane's identity map.
      */
     showsTrained(scheme) {
-      const parts = boxes.get(scheme);
+      const parts = heads.boxes.get(scheme);
       return Boolean(parts && parts.shown && parts.slot.isConnected && !parts.box.hidden);
     },
-
     /** Whether any model ships (a link asking for trained heads falls back to W = I otherwise). */
-    get available() {
-      return entries.length > 0;
-    },
-
+    get available() { return heads.entries.length > 0; },
     /** The caption under the lanes while trained heads are on. */
-    headsNote() {
-      return HEADS_NOTE;
-    },
-
+    headsNote: () => HEADS_NOTE,
     /**
      * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'
      * lanes: scheme → { attention, … }), layer, head (1-based, from the state), asked (the link or
@@ -135,16 +135,11 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
      * → the Set of schemes whose attention figure now shows a trained map (createLanes' update
      * leaves those figures alone).
      */
-    update({ active, tokens, schemes, figures: laneFigures, layer, head, asked = false }) {
-      figures = laneFigures;
-      if (asked) requested = true;
-      controls.showToggle(entries.length > 0, active);
-      if (active) return updateLanes(tokens, schemes, { layer, head });
-      models.cancel();
-      controls.showHeads(null);
-      controls.showLoad(0);
-      for (const parts of boxes.values()) setHidden(parts.box, true);
-      return new Set();
+    update({ active, tokens, schemes, figures, layer, head, asked = false }) {
+      heads.figures = figures;
+      if (asked) heads.requested = true;
+      heads.controls.showToggle(heads.entries.length > 0, active);
+      return active ? updateLanes(heads, tokens, schemes, { layer, head }) : hideLanes(heads);
     },
   };
 }

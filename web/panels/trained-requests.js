@@ -16,83 +16,80 @@ function sameIds(a, b) {
   return true;
 }
 
-/**
- * models: the model records (trained-models.js); requestUpdate() when an answer changes what the
- * page shows; figureOf(scheme): the lane's attention figure now. → { showTrained }.
- */
-export function createLaneRequests({ models, requestUpdate, figureOf }) {
-  const paint = (scheme, parts) => {
-    paintMap(scheme, parts, figureOf(scheme));
-    paintStrip(scheme, parts);
-  };
+// lane: { models (the model records, trained-models.js), requestUpdate() (when an answer changes
+// what the page shows), figureOf(scheme) (the lane's attention figure now) }.
+function paint(lane, scheme, parts) {
+  paintMap(scheme, parts, lane.figureOf(scheme));
+  paintStrip(scheme, parts);
+}
 
-  // The lane's one model request: the chosen head's map and the strip of `want`, painted when the
-  // answer comes. The core refuses what a model cannot do (a learned table past its rows): then
-  // `refused`, and the lane shows compare()'s identity map after the update that follows.
-  function requestPass(scheme, parts) {
-    const want = parts.want;
-    parts.asked = want;
-    want.model.inspect(scheme, want.ids, { layer: want.layer, head: want.head }, (reply) => {
-      if (parts.asked === want) parts.asked = null;
-      if (reply.error) {
-        const record = models.get(scheme);
-        if (record?.model === want.model) Object.assign(record, { status: 'failed', error: new Error(reply.error) });
-        requestUpdate();
-        return;
-      }
-      if (reply.refused) {
-        parts.refused = { ...want, message: reply.refused };
-        parts.shown = null;
-        requestUpdate();
-        return;
-      }
-      const first = !parts.shown;
-      parts.shown = { ...want, attention: reply.attention, surprise: reply.surprise };
-      parts.refused = null;
-      if (!parts.slot.isConnected || parts.box.hidden) return;
-      paint(scheme, parts);
-      showStrip(parts, parts.shown.ids.length > 1);
-      markPending(parts);
-      if (first) requestUpdate(); // the note, and the page's covered lanes, follow the first map
-    });
-  }
-
-  function noteText(scheme, parts, model, n, unknown) {
-    if (!parts.shown) return `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`;
-    const { layers, heads } = model.config;
-    const V = model.vocab.length;
-    return `Trained model: layer ${parts.shown.layer + 1} of ${layers}, head ${parts.shown.head + 1} of ${heads}` +
-      (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocab[model.unknownId]}).` : '.');
-  }
-
-  // One lane with a loaded model, inside the keystroke. The ids the sentence asks for become the
-  // lane's `want`, and one request to the worker is made for them (none when the lane shows them
-  // already or they are asked for); meanwhile the map shows what the model last computed, dimmed.
-  // chosen: { layer, head }, 1-based. → whether the lane's attention figure shows a trained map
-  // (else compare()'s identity map stays).
-  function showTrained(scheme, record, parts, tokens, chosen) {
-    const { model, index } = record;
-    const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
-    if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
-    const n = ids.length;
-    const { layer, head } = clampHead(chosen, model.config);
-    const same = (outputs) => outputs?.model === model && outputs.layer === layer && outputs.head === head && sameIds(outputs.ids, ids);
-    if (!same(parts.want)) parts.want = { model, layer, head, ids: ids.slice(), tokens, unknown };
-    parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
-    if (same(parts.refused)) {
-      refuse(scheme, parts);
-      return false;
+// The lane's one model request: the chosen head's map and the strip of `want`, painted when the
+// answer comes. The core refuses what a model cannot do (a learned table past its rows): then
+// `refused`, and the lane shows compare()'s identity map after the update that follows.
+function requestPass(lane, scheme, parts) {
+  const want = parts.want;
+  parts.asked = want;
+  want.model.inspect(scheme, want.ids, { layer: want.layer, head: want.head }, (reply) => {
+    if (parts.asked === want) parts.asked = null;
+    if (reply.error) {
+      const record = lane.models.get(scheme);
+      if (record?.model === want.model) Object.assign(record, { status: 'failed', error: new Error(reply.error) });
+      lane.requestUpdate();
+      return;
     }
-    if (!same(parts.shown) && !same(parts.asked)) requestPass(scheme, parts);
-    setText(parts.note, noteText(scheme, parts, model, n, unknown));
-    if (same(parts.shown)) parts.shown.tokens = tokens;
-    if (parts.shown) paint(scheme, parts);
-    // Until the lane's first answer, the strip keeps its place, as while the model loaded.
-    if (parts.shown) showStrip(parts, n > 1);
-    else reserveStrip(scheme, parts, model.config.vocab, tokens);
+    if (reply.refused) {
+      parts.refused = { ...want, message: reply.refused };
+      parts.shown = null;
+      lane.requestUpdate();
+      return;
+    }
+    const first = !parts.shown;
+    parts.shown = { ...want, attention: reply.attention, surprise: reply.surprise };
+    parts.refused = null;
+    if (!parts.slot.isConnected || parts.box.hidden) return;
+    paint(lane, scheme, parts);
+    showStrip(parts, parts.shown.ids.length > 1);
     markPending(parts);
-    return parts.shown !== null;
-  }
+    if (first) lane.requestUpdate(); // the note, and the page's covered lanes, follow the first map
+  });
+}
 
-  return { showTrained };
+function noteText(scheme, parts, model, n, unknown) {
+  if (!parts.shown) return `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`;
+  const { layers, heads } = model.config;
+  const V = model.vocab.length;
+  return `Trained model: layer ${parts.shown.layer + 1} of ${layers}, head ${parts.shown.head + 1} of ${heads}` +
+    (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocab[model.unknownId]}).` : '.');
+}
+
+/**
+ * One lane with a loaded model, inside the keystroke. The ids the sentence asks for become the
+ * lane's `want`, and one request to the worker is made for them (none when the lane shows them
+ * already or they are asked for); meanwhile the map shows what the model last computed, dimmed.
+ * lane: as above; record: the scheme's model record (ready); parts: the lane's (trained-lane.js);
+ * chosen: { layer, head }, 1-based. → whether the lane's attention figure shows a trained map
+ * (else compare()'s identity map stays).
+ */
+export function showTrained(lane, scheme, record, parts, tokens, chosen) {
+  const { model, index } = record;
+  const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
+  if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
+  const n = ids.length;
+  const { layer, head } = clampHead(chosen, model.config);
+  const same = (outputs) => outputs?.model === model && outputs.layer === layer && outputs.head === head && sameIds(outputs.ids, ids);
+  if (!same(parts.want)) parts.want = { model, layer, head, ids: ids.slice(), tokens, unknown };
+  parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
+  if (same(parts.refused)) {
+    refuse(scheme, parts);
+    return false;
+  }
+  if (!same(parts.shown) && !same(parts.asked)) requestPass(lane, scheme, parts);
+  setText(parts.note, noteText(scheme, parts, model, n, unknown));
+  if (same(parts.shown)) parts.shown.tokens = tokens;
+  if (parts.shown) paint(lane, scheme, parts);
+  // Until the lane's first answer, the strip keeps its place, as while the model loaded.
+  if (parts.shown) showStrip(parts, n > 1);
+  else reserveStrip(scheme, parts, model.config.vocab, tokens);
+  markPending(parts);
+  return parts.shown !== null;
 }
