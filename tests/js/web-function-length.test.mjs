@@ -32,7 +32,6 @@ const EXCEPTIONS = new Map([
   ['web/panels/distance.js:createDistancePanel', FACTORY],
   ['web/page/captions.js:createCaptions', FACTORY],
   ['web/pipeline/lab-client.js:createLabClient', 'the page\'s side of the worker protocol: one message switch over the pending requests it holds'],
-  ['web/pipeline/model-client.js:createModelClient', 'the page\'s side of the model protocol: one message switch over the pending requests it holds'],
   ['web/pipeline/model-host.js:createModelHost', 'the worker\'s side of the model protocol: one message switch over the models it holds'],
   ['web/pipeline/lab-session.js:createLabSession', 'the worker\'s session: the view and its caches, read by every message it answers'],
   ['web/figures/heatmap-figure.js:#makeTile', 'one tile\'s DOM (canvas, bands, axes, readout) made in one place; not split yet'],
