@@ -1,6 +1,10 @@
 // Keystroke-to-pixels on the real page (dist/index.html with GloVe) in headless Chromium.
-//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [n …]
+//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [--throttled N,… | none] [n …]
 //   (default 16 64 512 tokens; KEYSTROKES=30 per size)
+// Every size is measured on the desktop profile (the machine's own CPU), then the --throttled
+// sizes (default 64) again with the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate, as
+// Lighthouse's mobile preset does), for the encoding alone and, with --trained, the trained heads;
+// each row's cpuThrottle says which profile it is.
 // --trained: then switches Heads to the shipped trained models (the default page's) and measures
 // again at every size (rows marked heads: 'trained'); --stand-in V uses the tests' stand-in models with a
 // V-word vocabulary instead (tests/e2e/fixtures/pretrained-stand-in.mjs), for when dist/ ships none.
@@ -25,6 +29,9 @@ const trainedIndex = args.indexOf('--trained');
 const TRAINED = trainedIndex >= 0 && args.splice(trainedIndex, 1).length > 0;
 const standInIndex = args.indexOf('--stand-in');
 const STAND_IN_V = standInIndex >= 0 ? Number(args.splice(standInIndex, 2)[1]) : 0;
+const throttledIndex = args.indexOf('--throttled');
+const THROTTLED_NS = throttledIndex >= 0 ? args.splice(throttledIndex, 2)[1].split(',').map(Number).filter((n) => n > 0) : [64];
+const THROTTLE_RATE = 4;
 const SIZES = args.map(Number).filter((n) => n > 0);
 const NS = SIZES.length ? SIZES : [16, 64, 512];
 const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
@@ -43,6 +50,7 @@ try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } }); // the first-minute issue's screen
   if (STAND_IN_V) await useStandIn(context, { vocabSize: STAND_IN_V });
   const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
   // The identity rows first: the encoding alone (h=0); the trained rows switch the lanes' toggle.
   await page.goto(`${baseUrl}index.html#v=glove&h=0`);
   await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 60000 });
@@ -87,7 +95,7 @@ try {
       !document.getElementById('engine').textContent.includes('…'), n, { timeout: 120000 });
     await page.waitForTimeout(400);
   };
-  const measure = async (n, heads) => {
+  const measure = async (n, heads, cpuThrottle = 1) => {
     await box.fill(sentence(n));
     await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent), n, { timeout: 120000 });
     await box.focus();
@@ -118,7 +126,7 @@ try {
     const strips = keys.filter((k) => k.strips).map((k) => k.strips - k.t0);
     const recompute = keys.map((k) => k.recomputeMs);
     const row = {
-      n, heads, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
+      n, heads, cpuThrottle, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
       recomputeMedian: quantile(recompute, 0.5), analysesMedian: heavy.length ? quantile(heavy, 0.5) : null,
       ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
@@ -126,7 +134,18 @@ try {
     results.push(row);
     console.log(JSON.stringify(row));
   };
+  // The same sizes' keystrokes with the CPU slowed THROTTLE_RATE×, then back to the desktop profile.
+  const throttled = async (heads) => {
+    if (!THROTTLED_NS.length) return;
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: THROTTLE_RATE });
+    try {
+      for (const n of THROTTLED_NS) await measure(n, heads, THROTTLE_RATE);
+    } finally {
+      await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    }
+  };
   for (const n of NS) await measure(n, 'identity');
+  await throttled('identity');
 
   const trainedOffered = await page.locator('#lane-heads-trained').count() > 0;
   if (TRAINED && !trainedOffered) console.error('keystroke: dist/ ships no trained models; the trained rows are skipped (try --stand-in V)');
@@ -138,6 +157,7 @@ try {
       return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
     }, null, { timeout: 120000 });
     for (const n of NS) await measure(n, 'trained');
+    await throttled('trained');
     await page.locator('#lane-heads-identity').check();
   }
 

@@ -209,6 +209,8 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
     plugins: [cores, schemeTable, minifiedCss, pureColourMaps, elementCores, elementSvgWriter],
     metafile: true,
     write: false,  // written below, under a banner naming the packages the metafile shows inside
+    sourcemap: 'external',
+    sourcesContent: true,
     logLevel: 'warning',
   });
   // Every bundled npm package by name, version and licence; their texts go to licences/.
@@ -216,12 +218,23 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
   const included = packages.map(({ name, version, licence }) => `${name} ${version} (${licence} licence)`).join(', ');
   const banner = `/* PosEnc Lab ${subject} - MIT licence. ${included ? `Includes ${included}: their licence texts are in licences/ beside this file. ` : ''}` +
     `${glove ? 'GloVe vectors (PDDL) are fetched from glove-6b-100d-20k.i8 beside this file. ' : ''}*/\n`;
-  await writeFile(outfile, Buffer.concat([Buffer.from(banner), outputFiles[0].contents]));
+  const name = outfile.slice(outfile.lastIndexOf('/') + 1);
+  const code = outputFiles.find((file) => file.path.endsWith(name)).contents;
+  await writeFile(outfile, Buffer.concat([Buffer.from(banner), code, Buffer.from(`//# sourceMappingURL=${name}.map\n`)]));
+  await writeFile(`${outfile}.map`, sourceMap(outputFiles.find((file) => file.path.endsWith(`${name}.map`)).text));
   const bytes = await readFile(outfile);
   const gzip = gzipSync(bytes, { level: 9 }).length;
-  const name = outfile.slice(outfile.lastIndexOf('/') + 1);
   console.log(`bundle-element: ${name} ${kb(bytes.length)} (${kb(gzip)} gzipped${budgeted ? `; budget ${kb(BUDGET_RAW)} / ${kb(BUDGET_GZIP)}` : ', loaded on demand'})`);
   return { metafile, overBudget: budgeted && (bytes.length > BUDGET_RAW || gzip > BUDGET_GZIP) };
+}
+
+// The bundle's map, shifted one line down for the banner (a leading ';' is one generated line
+// without mappings). The packed cores are a base64 string, not source: their text is left out.
+function sourceMap(text) {
+  const map = JSON.parse(text);
+  map.mappings = `;${map.mappings}`;
+  map.sourcesContent = map.sourcesContent?.map((content, i) => (map.sources[i].startsWith('posenc:') && map.sources[i].endsWith(':cores') ? null : content));
+  return JSON.stringify(map);
 }
 
 function kb(n) { return `${(n / 1024).toFixed(1)} KB`; }
@@ -230,7 +243,7 @@ function kb(n) { return `${(n / 1024).toFixed(1)} KB`; }
 // gzipped alone (JS minified alone first). Parts gzip a little worse alone than inside the
 // whole file, so the column adds up to a little more than the total.
 async function printBreakdown(metafile) {
-  const inputs = metafile.outputs[Object.keys(metafile.outputs)[0]].inputs;
+  const inputs = Object.entries(metafile.outputs).find(([path]) => !path.endsWith('.map'))[1].inputs;
   const groups = new Map();
   const add = (name, inBundle, text) => {
     const group = groups.get(name) ?? { inBundle: 0, texts: [] };

@@ -312,11 +312,11 @@ export interface PretrainedModelInfo {
   readonly label: string;
   readonly config: Readonly<SettledModelConfig>;
   readonly vocabSize: number;
-  /** Mean next-token cross-entropy (nats) over heldOutTokens held-out targets at the training length. */
+  /** Mean next-token cross-entropy (nats) over heldOutTokens held-out targets at the training length (the trainer's F16 model; the packed one the page runs is within 0.002 nats: data/README.md). */
   readonly heldOutLoss: number;
   readonly heldOutPerplexity: number;
   readonly heldOutTokens: number;
-  /** The weights file's size and sha256 (hex). */
+  /** The packed file's size and sha256 (hex): what travels (models/<name>.q8.safetensors; expanded before loadModel). */
   readonly bytes: number;
   readonly sha256: string;
 }

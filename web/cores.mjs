@@ -33,7 +33,7 @@ export function gloveBeside() {
 }
 
 /**
- * The shipped models' manifest and the three default models' files beside this module, each named
+ * The shipped models' manifest and the three default models' packed files beside this module, each named
  * statically so bundlers copy them (the npm package ships these; the other schemes' models are
  * on a host of the whole dist/, through load({ assetsUrl })); null when there is no folder.
  */
@@ -41,9 +41,9 @@ export function modelFilesBeside() {
   try {
     return {
       manifest: new URL('./models/manifest.json', import.meta.url),
-      additive: new URL('./models/additive.safetensors', import.meta.url),
-      concatenated: new URL('./models/concatenated.safetensors', import.meta.url),
-      rotary: new URL('./models/rotary.safetensors', import.meta.url),
+      additive: new URL('./models/additive.q8.safetensors', import.meta.url),
+      concatenated: new URL('./models/concatenated.q8.safetensors', import.meta.url),
+      rotary: new URL('./models/rotary.q8.safetensors', import.meta.url),
     };
   } catch {
     return null;
@@ -52,6 +52,9 @@ export function modelFilesBeside() {
 
 /** The model core's JS side (web/model.mjs), loaded with it. */
 export const modelCode = () => import('./model.mjs');
+
+/** The shipped models' wire format (web/packed-weights.mjs), loaded with the first pretrained model. */
+export const packedCode = () => import('./packed-weights.mjs');
 
 /**
  * A file: URL's bytes in Node (posenc.mjs reads data files with it); null where there is no disk.

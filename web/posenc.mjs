@@ -12,7 +12,7 @@
 // model.mjs (trained models).
 
 import { checkBoolean, checkEnum, checkInt, checkNumber, checkOptions } from './checks.mjs';
-import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode } from './cores.mjs';
+import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode, packedCode } from './cores.mjs';
 import { GLOVE_FILE, MODELS_DIR, assetsFolder, readAsset, readManifest, sha256Hex, throwIfAborted } from './assets.mjs';
 import { analysis, columnSpread, compareWith, cosineSpread, distanceCurves, offsetCurves, shiftChange } from './comparison.mjs';
 import { Heap } from './heap.mjs';
@@ -152,7 +152,8 @@ class Lab {
     /**
      * The shipped word-level models (data/models/manifest.json), one per scheme: frozen
      * { name, scheme, label, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens,
-     * bytes, sha256 }; [] when the manifest is missing (and in the <posenc-lab> element).
+     * bytes, sha256 } (bytes and sha256: the packed file's, what travels; heldOutLoss: the trainer's
+     * F16 model's); [] when the manifest is missing (and in the <posenc-lab> element).
      */
     this.pretrained = pretrained;
     Object.freeze(this);
@@ -490,7 +491,9 @@ class Lab {
    * A shipped word-level model (lab.pretrained, by name), fetched on demand beside this module
    * (with the model core, the first time): a Model with tokenize(text), vocab and unknownId.
    * Options: onProgress({ loaded, total }), signal (an AbortSignal: rejects with an AbortError).
-   * The file must match its manifest sha256.
+   * The file must match its manifest sha256. It travels packed (web/packed-weights.mjs: int8
+   * matrices, frozen word rows rebuilt from GloVe) and is expanded to a complete F16 safetensors
+   * file before lab.loadModel, so m.save() gives the model the page runs.
    */
   async loadPretrained(name, options = {}) {
     checkOptions('options', options, ['onProgress', 'signal']);
@@ -504,21 +507,25 @@ class Lab {
     }
     throwIfAborted(signal);
     const core = this.loadModels();
-    // The shipped files leave their frozen wte rows out: the model core rebuilds them from GloVe,
-    // bit for bit (scripts/train-models), so the page does not download those rows twice.
+    // The shipped files leave their frozen wte rows out: additive's and rotary's the model core
+    // rebuilds from GloVe, concatenated's PCA rows expandWeights does, both bit for bit
+    // (scripts/train-models, scripts/pack-models.mjs), so the page does not download those rows twice.
     const vectors = this.#gloveFile();
-    const file = Object.hasOwn(this.#modelFiles, entry.name) ? this.#modelFiles[entry.name] : new URL(`${MODELS_DIR}${entry.name}.safetensors`, this.#assets);
-    const bytes = await readAsset(file, { onProgress, signal, total: entry.bytes }).catch((error) => {
+    const packing = packedCode();  // the format's module, fetched beside the file (one trip, not two)
+    packing.catch(() => {});       // a failure is reported where it is awaited, not also as unhandled
+    const file = Object.hasOwn(this.#modelFiles, entry.name) ? this.#modelFiles[entry.name]
+      : new URL(`${MODELS_DIR}${(await packing).packedFile(entry.name)}`, this.#assets);
+    const packed = await readAsset(file, { onProgress, signal, total: entry.bytes }).catch((error) => {
       if (!/HTTP 404|ENOENT/.test(error.message)) throw error;
       throw new Error(`${error.message}: the npm package ships the additive, concatenated and rotary models only; ` +
         'for the others serve a built dist/ (its models/ folder) and pass load({ assetsUrl }) naming that folder');
     });
-    const sha256 = await sha256Hex(bytes);
+    const sha256 = await sha256Hex(packed);
     throwIfAborted(signal);
     if (sha256 !== entry.sha256) throw new Error(`${file} has sha256 ${sha256}, but the manifest says ${entry.sha256}`);
-    const [glove] = await Promise.all([vectors, core]);
+    const [glove, { expandWeights }] = await Promise.all([vectors, packing, core]);
     throwIfAborted(signal);
-    return this.loadModel(bytes, { vectors: glove });
+    return this.loadModel(expandWeights(packed, { vectors: glove }), { vectors: glove });
   }
 
   // GloVe's bytes, fetched once for both loadVectors('glove') and loadPretrained's wte rows.

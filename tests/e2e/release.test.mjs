@@ -92,7 +92,7 @@ test('scripts/release writes the versioned site folder and the npm tarball', asy
   const listing = (await run('tar', ['-tzf', join(out, TARBALL)])).stdout.split('\n').filter(Boolean);
   assert.ok(listing.includes('package/dist/posenc-lab.mjs') && listing.includes('package/types/posenc.d.ts'), listing.join(' '));
   for (const file of ['index.html', 'embed.html', 'posenc-lab.js', 'posenc-lab.mjs', 'posenc.mjs', 'posenc-core-simd.wasm',
-    'posenc-core-scalar.wasm', 'glove-6b-100d-20k.i8', 'models/manifest.json', 'models/rotary.safetensors',
+    'posenc-core-scalar.wasm', 'glove-6b-100d-20k.i8', 'models/manifest.json', 'models/rotary.q8.safetensors',
     'models/results.json', 'LICENSE', 'CHANGELOG.md']) {
     await readFile(join(out, SITE, file)).catch(() => assert.fail(`${SITE}/${file} is missing`));
   }

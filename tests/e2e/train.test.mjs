@@ -104,7 +104,8 @@ test('Pause stops the step count; Step takes one step each', async () => {
 // A diverged scheme: the worker script is served with the additive model's weights
 // scaled by 1e17 right after it is made (finite, but its first step overflows), so that scheme's
 // first step diverges while rotary trains on. The page must pause that scheme alone, say so in
-// its status line, keep Train usable and offer Reset.
+// its status line, keep Train usable and offer Reset. The patched script is the source in web/
+// (dist/ ships it minified): it imports the built modules beside it by the same names.
 const CREATE = '  } else {\n    model = lab.createModel({ ...message.config, vocab: task.vocabSize });\n  }\n';
 const POISON = `  } else {
     model = lab.createModel({ ...message.config, vocab: task.vocabSize });
@@ -119,7 +120,7 @@ const POISON = `  } else {
 
 test('a diverged scheme pauses with its weights kept and says so; the others train on; Reset starts over', async () => {
   const prepare = (context) => context.route('**/train/worker.js', async (route) => {
-    const source = await (await route.fetch()).text();
+    const source = await readFile(new URL('../../web/train/worker.js', import.meta.url), 'utf8');
     assert.ok(source.includes(CREATE), 'web/train/worker.js no longer creates its model as this test expects');
     await route.fulfill({ body: source.replace(CREATE, POISON), contentType: 'text/javascript' });
   });

@@ -274,6 +274,32 @@ describe('trained heads in the lanes', () => {
     }
   });
 
+  it("a folded panel's data is not fetched: the results store loads when its tab opens, not with the trained heads", async () => {
+    const fetched = [];
+    const { page, problems, close } = await openPage({
+      hash: `#${SENTENCE}`, heads: 'default',
+      prepare: async (context) => {
+        await prepareModels(context, {});
+        context.on('request', (request) => { if (/\/experiments\/|\/models\/results\.json$/.test(request.url())) fetched.push(request.url()); });
+      },
+    });
+    try {
+      await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
+      await page.evaluate(() => new Promise((r) => requestIdleCallback(r, { timeout: 2000 })));
+      await page.waitForTimeout(300);
+      assert.equal(await page.locator('#panel-trained-results').isVisible(), false, 'the Trained models tab is not the one shown');
+      assert.deepEqual(fetched, [], 'nothing of the folded panel is fetched');
+      await reveal(page, '#panel-trained-results');
+      await page.locator('#panel-trained-results').scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelectorAll('[data-figure="trained-results"] tbody tr').length > 0);
+      assert.equal(fetched.length, 1, fetched.join(', '));
+      assert.match(fetched[0], /\/experiments\/words\.json$/);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
   it('the results table shows perplexity by length, sentences under the interval rule and the loss by position', async () => {
     const { page, problems, close } = await open(`#${SENTENCE}`);
     try {

@@ -1,6 +1,8 @@
 // The pretrained word-level models (data/models/, scripts/train-models) through the JS API in both
-// builds: every shipped file matches its manifest entry and opens with its config; each model's
-// held-out loss is the manifest's (computed natively by posenc-train) to float tolerance; natural
+// builds: every F16 source file matches its manifest entry and opens with its config; each source
+// model's held-out loss is the manifest's (computed natively by posenc-train) to float tolerance,
+// and it saves the trainer's complete file; lab.pretrained lists the built manifest (the packed
+// files, scripts/pack-models.mjs; how close they stay: tests/js/packing.test.mjs); natural
 // held-out text scores better than the same words shuffled; m.tokenize keeps lab.tokenize's
 // tokens one for one; loadPretrained's refusals. Plus frozenEmbedding through createModel, and
 // the reduced determinism check (scripts/train-models --check --quick).
@@ -13,9 +15,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/posenc.mjs';
+import { packedFile } from '../../dist/packed-weights.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MANIFEST = JSON.parse(readFileSync(join(ROOT, 'data/models/manifest.json'), 'utf8'));
+const BUILT = JSON.parse(readFileSync(join(ROOT, 'dist/models/manifest.json'), 'utf8'));
+const GLOVE = readFileSync(join(ROOT, MANIFEST.corpus.vectors));
 const NAMES = ['additive', 'concatenated', 'rotary', 'nope', 'alibi', 'learned'];
 const HELD_OUT = readFileSync(join(ROOT, MANIFEST.corpus.heldOut), 'utf8');
 const TEXTS = [
@@ -74,26 +79,38 @@ describe('pretrained models: files and manifest', () => {
 for (const simd of [true, false]) {
   describe(`pretrained models, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let lab;
-    const models = {};
+    const models = {};   // as the page loads them: packed, expanded
+    const sources = {};  // the trainer's F16 files
     before(async () => {
       lab = await load({ simd });
       await lab.loadModels();
-      for (const name of NAMES) models[name] = await lab.loadPretrained(name);
+      for (const name of NAMES) {
+        models[name] = await lab.loadPretrained(name);
+        sources[name] = lab.loadModel(readFileSync(join(ROOT, 'data/models', `${name}.safetensors`)), { vectors: GLOVE });
+      }
     });
 
     it('lab.pretrained lists the manifest, frozen, with labels', () => {
       assert.ok(Object.isFrozen(lab.pretrained) && lab.pretrained.every(Object.isFrozen));
       assert.deepEqual(lab.pretrained.map((m) => m.name), NAMES);
       for (const [i, entry] of lab.pretrained.entries()) {
-        const { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, bytes, sha256 } = MANIFEST.models[i];
+        const { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, bytes, sha256 } = BUILT.models[i];
+        // The built manifest is the data one with bytes and sha256 those of the packed file.
+        const source = MANIFEST.models[i];
+        for (const key of ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens']) {
+          assert.deepEqual(BUILT.models[i][key], source[key], `${name} ${key}`);
+        }
+        assert.deepEqual(BUILT.models[i].source, { file: `${name}.safetensors`, bytes: source.bytes, sha256: source.sha256,
+          fullBytes: source.fullBytes, fullSha256: source.fullSha256 });
+        assert.equal(BUILT.models[i].file, packedFile(name));
         assert.deepEqual({ ...entry }, { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, bytes, sha256, label: lab.SCHEME_LABELS?.[scheme] ?? entry.label });
         assert.equal(typeof entry.label, 'string');
       }
     });
 
-    it("each model, its wte rebuilt from GloVe, saves the trainer's complete file bit for bit (manifest fullSha256)", () => {
+    it("each source model, its wte rebuilt from GloVe, saves the trainer's complete file bit for bit (manifest fullSha256)", () => {
       for (const entry of lab.pretrained) {
-        const full = models[entry.name].save({ dtype: 'f16' });
+        const full = sources[entry.name].save({ dtype: 'f16' });
         const { fullSha256, fullBytes } = MANIFEST.models.find((m) => m.name === entry.name);
         assert.equal(full.length, fullBytes, entry.name);
         assert.equal(createHash('sha256').update(full).digest('hex'), fullSha256, entry.name);
@@ -116,13 +133,13 @@ for (const simd of [true, false]) {
       }
     });
 
-    it("each model's held-out loss is the manifest's (native posenc-train) to float tolerance", () => {
+    it("each source model's held-out loss is the manifest's (native posenc-train) to float tolerance", () => {
       // Native SSE and wasm (SIMD or scalar) sum in different orders; the logits and the per-row
       // log-sum-exp are float, so batch losses differ by a few float ulps of values ≈ 5 (measured
       // under 2e-6); 1e-4 nats is far below any difference between two schemes.
       const { B, T, batches } = MANIFEST.evaluation;
       for (const entry of lab.pretrained) {
-        const m = models[entry.name];
+        const m = sources[entry.name];
         const ids = m.tokenize(HELD_OUT);
         const losses = heldOutBatches(ids, { B, T, batches }).map((tokens) => m.loss(tokens, B, T));
         const mean = losses.reduce((a, b) => a + b, 0) / batches;
@@ -194,7 +211,7 @@ describe('pretrained models: a copy of dist/ with a bad or missing file', () => 
 
   it("a file whose sha256 is not the manifest's is refused", async () => {
     const dir = copyDist((d) => {
-      const file = join(d, 'models/alibi.safetensors');
+      const file = join(d, 'models', packedFile('alibi'));
       const bytes = readFileSync(file);
       bytes[bytes.length - 1] ^= 1;
       writeFileSync(file, bytes);

@@ -40,3 +40,8 @@ export const modelFilesBeside = () => null;
 
 /** The model core's JS side (model.mjs, beside this file), loaded with it. */
 export const modelCode = () => (POSENC_CLASSIC_SCRIPT ? import(new URL('./model.mjs', import.meta.url).href) : import('./model.mjs'));
+
+/** Never used: the element lists no pretrained models (setCoreLoader's pretrained: false), so it unpacks none. */
+export async function packedCode() {
+  throw new Error('the <posenc-lab> element ships no pretrained models');
+}

@@ -445,7 +445,6 @@ function paint(next, sent, started) {
   }
   lanes.update({ result: next.result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
     attentionShownElsewhere: trainedMaps });
-  if (settings.trained) resultsTable.load();
   lanes.select(selected);
   laneColumns.fit(n);
   captions.describeLanes(view, state, lab);

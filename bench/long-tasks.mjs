@@ -1,0 +1,128 @@
+// Main-thread tasks over 50 ms on the default page, read from a Chromium trace (every task the
+// renderer's main thread ran, as Lighthouse reads them; the Long Tasks API would miss none of
+// these but reports no task it cannot attribute to the page, and a trace also sees the ones during
+// navigation). Three windows, at 1280 × 800:
+//   load:   navigation of the default link → idle (trained heads in every lane, the first
+//           analyses done, then 1 s without input);
+//   typing: typing at 512 tokens, one key every 60 ms for 3 s (the text filled first, unmeasured);
+//   pause:  from the last key until the analyses that follow the pause have finished, plus 500 ms.
+//   node bench/long-tasks.mjs [--out FILE] [--throttle RATE]
+// --throttle RATE applies CDP Emulation.setCPUThrottlingRate (4 is Lighthouse's mobile preset).
+// Prints one JSON line per window; --out writes { runtime, throttle, results } for bench/report.mjs.
+import { writeFile } from 'node:fs/promises';
+import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args.splice(i, 2)[1] : fallback;
+};
+const OUT = option('--out', null);
+const THROTTLE = Number(option('--throttle', '1'));
+if (!(THROTTLE >= 1)) throw new RangeError(`--throttle: a rate ≥ 1, got ${THROTTLE}`);
+const LONG_MS = 50;
+const N = 512;
+const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
+  'distant hill every day people walk along river to market where old man sells bread milk').split(' ');
+const TYPED = ' and the cat sat on the mat';
+// What the trace records: the tasks (toplevel, devtools.timeline), the marks that split windows
+// (blink.user_timing) and the thread and process names (__metadata, always on).
+const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', '__metadata'];
+
+/**
+ * A trace's main-thread tasks of the page's renderer → [{ start (µs, trace clock), ms }], and the
+ * user-timing marks → { name: ts }. The page's renderer is the process of the trace's main frame
+ * (TracingStartedInBrowser), else the CrRendererMain thread that ran the most task time.
+ */
+export function readTrace(json) {
+  const events = JSON.parse(json).traceEvents ?? [];
+  const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const tasks = events.filter((e) => e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.dur != null);
+  const started = events.find((e) => e.name === 'TracingStartedInBrowser')?.args?.data?.frames?.find((f) => !f.parent);
+  let main = started && mains.find((m) => m.pid === started.processId);
+  if (!main) {
+    const busy = (m) => tasks.filter((t) => t.pid === m.pid && t.tid === m.tid).reduce((s, t) => s + t.dur, 0);
+    main = mains.sort((a, b) => busy(b) - busy(a))[0];
+  }
+  if (!main) throw new Error('the trace has no renderer main thread (CrRendererMain)');
+  const marks = {};
+  for (const e of events) if (e.cat?.includes('blink.user_timing') && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n' || e.ph === 'b')) marks[e.name] ??= e.ts;
+  // Tasks nest (a RunTask inside another, as two trace categories record it): only the outermost count.
+  const outermost = [];
+  for (const t of tasks.filter((t) => t.pid === main.pid && t.tid === main.tid).sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
+    const last = outermost.at(-1);
+    if (last && t.ts < last.ts + last.dur) continue;
+    outermost.push(t);
+  }
+  return { tasks: outermost.map((t) => ({ start: t.ts, ms: t.dur / 1000 })), marks };
+}
+
+/** The tasks over LONG_MS starting in [from, to) (µs) → { count, longestMs, totalMs, all }. */
+export function longTasks(tasks, from = -Infinity, to = Infinity) {
+  const long = tasks.filter((t) => t.start >= from && t.start < to && t.ms > LONG_MS).map((t) => t.ms);
+  return {
+    count: long.length,
+    longestMs: long.length ? Math.max(...long) : 0,
+    totalMs: long.reduce((s, x) => s + x, 0),
+    all: long.sort((a, b) => b - a).map((x) => Math.round(x)),
+  };
+}
+
+const engineQuiet = (n) => {
+  const text = document.getElementById('engine').textContent;
+  return (n == null || new RegExp(`n = ${n},`).test(text)) && /analyses/.test(text) && !text.includes('…');
+};
+
+async function main() {
+  const { server, baseUrl } = await serveDir();
+  const browser = await launchChromium();
+  const results = [];
+  try {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const page = await context.newPage();
+    if (THROTTLE > 1) await (await context.newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: THROTTLE });
+    const timeout = 120000 * THROTTLE;
+
+    // Load: the default link, as a reader opens it.
+    await browser.startTracing(page, { categories: CATEGORIES });
+    await page.goto(`${baseUrl}index.html`);
+    await page.waitForFunction(() => {
+      const notes = [...document.querySelectorAll('#lanes .trained-note')];
+      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
+    }, null, { timeout });
+    await page.waitForFunction(engineQuiet, null, { timeout });
+    await page.waitForTimeout(1000);
+    const load = readTrace((await browser.stopTracing()).toString());
+    results.push({ window: 'load', ...longTasks(load.tasks) });
+
+    // Typing at 512 tokens, then the pause after it.
+    const box = page.locator('#sentence');
+    await box.fill(Array.from({ length: N }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' '));
+    await page.waitForFunction(engineQuiet, N, { timeout });
+    await page.waitForTimeout(500);
+    await box.focus();
+    await page.keyboard.press('End');
+    await browser.startTracing(page, { categories: CATEGORIES });
+    await page.evaluate(() => performance.mark('typing-start'));
+    const started = Date.now();
+    for (let i = 0; Date.now() - started < 3000; i++) {
+      await page.keyboard.type(TYPED[i % TYPED.length]);
+      await page.waitForTimeout(60);
+    }
+    await page.evaluate(() => performance.mark('typing-end'));
+    await page.waitForFunction(engineQuiet, null, { timeout });
+    await page.waitForTimeout(500);
+    const typed = readTrace((await browser.stopTracing()).toString());
+    const { 'typing-start': t0, 'typing-end': t1 } = typed.marks;
+    if (t0 == null || t1 == null) throw new Error('the trace lost the typing marks (blink.user_timing)');
+    results.push({ window: 'typing', ...longTasks(typed.tasks, t0, t1) });
+    results.push({ window: 'pause', ...longTasks(typed.tasks, t1) });
+    for (const row of results) console.log(JSON.stringify({ throttle: THROTTLE, ...row }));
+    if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, throttle: THROTTLE, results }, null, 1));
+  } finally {
+    await browser.close();
+    await closeServer(server);
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,0 +1,190 @@
+// The shipped models' wire format (web/packed-weights.mjs, scripts/pack-models.mjs): binary16
+// rounding exhaustively; a packed file expands to its source's metadata (the vocabulary from
+// GloVe's words) and tensors, in order, vectors bit for bit, matrices within half a quantisation
+// step, frozen PCA rows bit for bit; malformed files are
+// refused by name; the build's packed files are what pack-models makes from data/models/ (so the
+// recorded measurement, data/models/packing.json, is of these files) and the three default models
+// travel in half their source bytes or fewer; each packed model stays within the recorded and the
+// stated tolerance of its F16 source in both builds; and the file m.save() gives (what a download
+// holds) is complete and rebuilds the page's model exactly.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load } from '../../dist/posenc.mjs';
+import {
+  PACKING, PACKING_KEY, expandWeights, f16Bits, f16Value, packedFile, readSafetensors, tensorView, tensorsOf, writeSafetensors,
+} from '../../web/packed-weights.mjs';
+import { packWeights } from '../../scripts/pack-models.mjs';
+import { TOLERANCE, compareModels, heldOutLoss, windowsFor } from '../../scripts/measure-packing.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const BUILT = JSON.parse(readFileSync(join(ROOT, 'dist/models/manifest.json'), 'utf8'));
+const RECORD = JSON.parse(readFileSync(join(ROOT, 'data/models/packing.json'), 'utf8'));
+const GLOVE = new Uint8Array(readFileSync(join(ROOT, BUILT.corpus.vectors)));
+const HELD_OUT = readFileSync(join(ROOT, BUILT.corpus.heldOut), 'utf8');
+const DEFAULTS = ['additive', 'concatenated', 'rotary'];
+const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
+const source = (name) => new Uint8Array(readFileSync(join(ROOT, 'data/models', `${name}.safetensors`)));
+const packed = (name) => new Uint8Array(readFileSync(join(ROOT, 'dist/models', packedFile(name))));
+
+// A small F16 file of the trainer's kind: a matrix, a vector, and the metadata pack-models reads.
+function smallFile(seed) {
+  let s = seed;
+  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5) * 4;
+  const f16 = (count) => new Uint8Array(Uint16Array.from({ length: count }, () => f16Bits(next())).buffer);
+  const matrix = f16(7 * 5);
+  matrix.set([0, 0, 0, 0, 0, 0, 0, 0, 0, 0], 0);  // an all-zero row: scale 0
+  return writeSafetensors([
+    ['h.0.attn.c_attn.weight', { dtype: 'F16', shape: [7, 5], bytes: matrix }],
+    ['h.0.ln_1.bias', { dtype: 'F16', shape: [5], bytes: f16(5) }],
+  ], { posenc: '{}', vocab: '["<unk>","the","king"]' });
+}
+
+describe('packed weights: the format', () => {
+  it('f16Bits rounds every binary16 value, midpoint (to even) and near-midpoint correctly', () => {
+    for (let bits = 0; bits < 0x7bff; bits++) {
+      const [v, w] = [f16Value(bits), f16Value(bits + 1)];
+      const mid = (v + w) / 2;
+      for (const sign of [0, 0x8000]) {
+        const s = sign ? -1 : 1;
+        assert.equal(f16Bits(s * v), sign | bits);
+        assert.equal(f16Bits(s * mid), sign | (bits & 1 ? bits + 1 : bits));
+        assert.equal(f16Bits(s * (mid + (w - v) * 1e-6)), sign | (bits + 1));
+        assert.equal(f16Bits(s * (mid - (w - v) * 1e-6)), sign | bits);
+      }
+    }
+    assert.equal(f16Bits(65519.99), 0x7bff);
+    assert.equal(f16Bits(65520), 0x7c00);
+    assert.equal(f16Bits(-Infinity), 0xfc00);
+    assert.equal(f16Bits(-0), 0x8000);
+    assert.ok(Number.isNaN(f16Value(f16Bits(NaN))));
+  });
+
+  it('a packed file expands to its source: same tensors in order, vectors bit for bit, matrices within half a step', () => {
+    for (const seed of [1, 2, 3]) {
+      const file = smallFile(seed);
+      const wire = packWeights(file, GLOVE);
+      const out = readSafetensors(expandWeights(wire, { vectors: GLOVE }));
+      const src = readSafetensors(file);
+      assert.deepEqual(out.header.__metadata__, src.header.__metadata__);
+      assert.deepEqual(tensorsOf(out.header).map(([n, t]) => [n, t.shape]), tensorsOf(src.header).map(([n, t]) => [n, t.shape]));
+      const [[, mOut], [, vOut]] = tensorsOf(out.header);
+      const [[, mSrc], [, vSrc]] = tensorsOf(src.header);
+      assert.deepEqual(tensorView(out.data, vOut), tensorView(src.data, vSrc));
+      const [a, b] = [tensorView(src.data, mSrc), tensorView(out.data, mOut)];
+      for (let r = 0; r < 7; r++) {
+        const row = Array.from(a.subarray(r * 5, r * 5 + 5), f16Value);
+        const step = Math.max(...row.map(Math.abs)) / 127;
+        // Half a step, plus the binary16 rounding of the result (half an ulp, at most 2^-11 relative).
+        row.forEach((v, c) => assert.ok(Math.abs(f16Value(b[r * 5 + c]) - v) <= step / 2 * 1.0001 + Math.abs(v) * 2 ** -11,
+          `seed ${seed} row ${r} col ${c}`));
+      }
+      assert.ok(Array.from(b.subarray(0, 5)).every((x) => x === 0), 'an all-zero row stays zero');
+    }
+  });
+
+  it('refuses a file that is not packed, a missing part and frozen rows without vectors, by name', () => {
+    assert.throws(() => expandWeights(smallFile(1)), (e) => e instanceof RangeError && e.message.includes(PACKING_KEY));
+    assert.throws(() => expandWeights(new Uint8Array(4)), RangeError);
+    assert.throws(() => expandWeights('file'), TypeError);
+    const { header, data } = readSafetensors(packWeights(smallFile(1), GLOVE));
+    const kept = tensorsOf(header).filter(([name]) => !name.endsWith('/scale'))
+      .map(([name, t]) => [name, { dtype: t.dtype, shape: t.shape, bytes: data.subarray(...t.data_offsets) }]);
+    assert.throws(() => expandWeights(writeSafetensors(kept, header.__metadata__), { vectors: GLOVE }), /h\.0\.attn\.c_attn\.weight has no scale/);
+    assert.throws(() => expandWeights(packed('rotary')), /vocabulary is rows of word vectors: pass options\.vectors/);
+    assert.throws(() => expandWeights(packed('concatenated'), { vectors: new Uint8Array(64) }), /PELVEC01/);
+  });
+});
+
+describe('packed weights: the built files', () => {
+  it("dist/'s packed files are pack-models' output from data/models/, as measured in data/models/packing.json", () => {
+    assert.equal(BUILT.models.length, RECORD.models.length);
+    for (const [i, entry] of BUILT.models.entries()) {
+      const wire = packed(entry.name);
+      assert.equal(wire.length, entry.bytes, entry.name);
+      assert.equal(sha256(wire), entry.sha256, entry.name);
+      assert.equal(sha256(packWeights(source(entry.name), GLOVE)), entry.sha256, `${entry.name}: packing is deterministic`);
+      assert.equal(readSafetensors(wire).header.__metadata__[PACKING_KEY], PACKING);
+      const record = RECORD.models[i];
+      assert.equal(record.name, entry.name);
+      assert.equal(record.sha256.packed, entry.sha256, `${entry.name}: data/models/packing.json measured another file (rerun scripts/measure-packing.mjs)`);
+      assert.equal(sha256(expandWeights(wire, { vectors: GLOVE })), record.sha256.expanded, entry.name);
+    }
+  });
+
+  it('the three default models travel in half their source bytes or fewer', () => {
+    const sum = (key) => DEFAULTS.reduce((total, name) => {
+      const entry = BUILT.models.find((m) => m.name === name);
+      return total + (key === 'packed' ? entry.bytes : entry.source.bytes);
+    }, 0);
+    assert.ok(sum('packed') <= sum('source') / 2, `${sum('source')} → ${sum('packed')} bytes`);
+  });
+
+  it("concatenated's frozen PCA rows are rebuilt from GloVe bit for bit", () => {
+    const src = readSafetensors(source('concatenated'));
+    const out = readSafetensors(expandWeights(packed('concatenated'), { vectors: GLOVE }));
+    assert.deepEqual(tensorView(out.data, out.header['wte.weight']), tensorView(src.data, src.header['wte.weight']));
+  });
+});
+
+for (const simd of [true, false]) {
+  describe(`packed models against their F16 sources, ${simd ? 'SIMD' : 'scalar'} build`, () => {
+    let lab;
+    before(async () => {
+      lab = await load({ simd });
+      await lab.loadModels();
+    });
+
+    // The record is the SIMD build's; the scalar build sums in another order, which moves
+    // probabilities and surprises by float32 ulps (≈ 1e-7 of values ≤ 1 and ≈ 1e-6 of values
+    // ≤ 10 nats): 1e-5 absolute covers that and nothing a change of the packing could hide in.
+    const MARGIN = 1e-5;
+    // The SIMD build runs all six models over all the recorded windows, with the held-out loss.
+    // The scalar build, about ten times slower, runs the three the page loads by default over the
+    // first tenth of the windows (a subset's largest |Δ| is at most the whole's, so the recorded
+    // bound still applies) and no loss.
+    for (const name of simd ? BUILT.models.map((m) => m.name) : DEFAULTS) {
+      it(`${name}: attention, surprise${simd ? ' and held-out loss' : ''} within the recorded and stated tolerance`, async () => {
+        const record = RECORD.models.find((m) => m.name === name);
+        const reference = lab.loadModel(source(name), { vectors: GLOVE });
+        const model = await lab.loadPretrained(name);
+        try {
+          const delta = compareModels(reference, model, windowsFor(reference, HELD_OUT, simd ? {} : { short: 26, long: 2 }));
+          assert.ok(delta.attention <= record.maxAttentionDelta + MARGIN, `attention ${delta.attention} > recorded ${record.maxAttentionDelta}`);
+          assert.ok(delta.surprise <= record.maxSurpriseDelta + MARGIN, `surprise ${delta.surprise} > recorded ${record.maxSurpriseDelta}`);
+          assert.ok(delta.attention <= TOLERANCE.attention && delta.surprise <= TOLERANCE.surprise);
+          // Also not far below: a comparison that compared nothing would pass the bounds above.
+          assert.ok(delta.attention > 0 && delta.surprise > 0, 'the packed model differs from its source somewhere');
+          if (!simd) return;
+          const loss = heldOutLoss(model, HELD_OUT, BUILT.evaluation);
+          assert.ok(Math.abs(loss - record.heldOutLoss.packed) <= 1e-3, `${loss} vs recorded ${record.heldOutLoss.packed}`);
+          assert.ok(Math.abs(loss - heldOutLoss(reference, HELD_OUT, BUILT.evaluation)) <= TOLERANCE.heldOutLoss);
+        } finally {
+          reference.dispose();
+          model.dispose();
+        }
+      });
+    }
+
+    it("the downloaded file (m.save, F32 or F16) is complete and rebuilds the page's model exactly", async () => {
+      for (const name of DEFAULTS) {
+        const model = await lab.loadPretrained(name);
+        const tokens = model.tokenize(HELD_OUT.slice(0, 400)).subarray(0, 40);
+        const shown = model.inspect(tokens, tokens.length);
+        for (const dtype of ['f32', 'f16']) {
+          const file = model.save({ dtype });
+          assert.ok('wte.weight' in readSafetensors(file).header, `${name} ${dtype}: the file holds wte`);
+          const rebuilt = lab.loadModel(file);  // no word vectors: the file is complete
+          const again = rebuilt.inspect(tokens, tokens.length);
+          assert.deepEqual(again.attention, shown.attention, `${name} ${dtype}`);
+          assert.deepEqual(again.surprise, shown.surprise, `${name} ${dtype}`);
+          rebuilt.dispose();
+        }
+        model.dispose();
+      }
+    });
+  });
+}
