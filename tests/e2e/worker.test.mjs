@@ -13,6 +13,12 @@ test('typing fast: each painted view is newer than the last, and the page ends o
   // Trained heads on, so the models' answers race the lanes' too.
   const { page, problems, close } = await openPage({ heads: 'default' });
   try {
+    // The load's own repaints (each model's arrival and first maps) end before the typing starts,
+    // so every view recorded below comes from a keystroke.
+    await page.waitForFunction(() => {
+      const boxes = [...document.querySelectorAll('#lanes .trained-box:not([hidden])')];
+      return boxes.length > 0 && boxes.every((box) => box.dataset.state === 'ready');
+    });
     await page.evaluate(() => {
       window.__painted = [];
       const engine = document.getElementById('engine');
