@@ -13,8 +13,12 @@ test('typing fast: no painted view is older than the one before it, and the page
   // Trained heads on, so the models' answers race the lanes' too.
   const { page, problems, close } = await openPage({ heads: 'default' });
   try {
-    // Start from an empty box whose empty view has been painted, so that what the page did
-    // before (the default sentence, the models arriving) is not counted.
+    // The load's own repaints (each model's arrival and first maps) end, then the box is emptied
+    // and its empty view painted, so every view recorded below comes from a keystroke.
+    await page.waitForFunction(() => {
+      const boxes = [...document.querySelectorAll('#lanes .trained-box:not([hidden])')];
+      return boxes.length > 0 && boxes.every((box) => box.dataset.state === 'ready');
+    });
     const box = page.getByLabel('Sentence', { exact: true });
     await box.fill('');
     await page.waitForFunction(() => /nothing to compute/.test(document.getElementById('engine').textContent));

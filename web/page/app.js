@@ -19,6 +19,7 @@ import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
 import { createTrainedHeads } from '../panels/trained-heads.js';
 import { createResultsTable } from '../panels/results-table.js';
+import { mountTrain } from '../train/panel.js';
 import { createDelay, createGenerations } from '../pipeline/tasks.js';
 import { createCaptions } from './captions.js';
 import { createSettingsFigures } from './settings-figures.js';
@@ -158,6 +159,9 @@ const measureTabs = createMeasureTabs({
 });
 
 start();
+// The Train section mounts after start()'s synchronous part (the hash read, the controls wired)
+// and does not wait for the lab: its workers load their own core.
+if ($('train-root')) mountTrain($('train-root'));
 
 async function start() {
   applyInputRanges();

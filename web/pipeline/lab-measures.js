@@ -25,28 +25,25 @@ export function createMeasures(lab, pipeline) {
   let lastSpread = null;
   const decoderFor = createDecoderCache();
 
+  // The figure's data from compute() when its key changed since the last call, else null (unchanged).
+  const ifChanged = (name, key, compute) => {
+    if (key === keys[name]) return null;
+    keys[name] = key;
+    return compute();
+  };
+
   // Each figure's data when what it reads changed since the last call, else null (unchanged).
   function settingsFigures(state, source, settings, n) {
     const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n };
     const spread = spreadArgs(state, source, settings, n);
     // The picture depends on L, not on the words, so most keystrokes leave it as it is.
     const spreadKey = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
-    if (spread.length > 0 && spreadKey !== keys.spread) {
-      keys.spread = spreadKey;
-      figures.spread = lastSpread = spreadMeasure(lab, spread);
-    }
+    if (spread.length > 0) figures.spread = ifChanged('spread', spreadKey, () => (lastSpread = spreadMeasure(lab, spread)));
     const distance = distanceArgs(lab, state, settings);
     const distanceKey = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
-    if (distanceKey !== keys.distance) {
-      keys.distance = distanceKey;
-      figures.distance = distanceMeasure(lab, distance);
-    }
+    figures.distance = ifChanged('distance', distanceKey, () => distanceMeasure(lab, distance));
     const angles = anglesArgs(state, settings);
-    const anglesKey = JSON.stringify(angles);
-    if (anglesKey !== keys.angles) {
-      keys.angles = anglesKey;
-      figures.angles = anglesMeasure(lab, angles);
-    }
+    figures.angles = ifChanged('angles', JSON.stringify(angles), () => anglesMeasure(lab, angles));
     return figures;
   }
 
