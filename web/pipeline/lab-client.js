@@ -7,10 +7,10 @@
 //   { type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly }
 //                                                → { type: 'view', gen, view } | { …, error }   (lab-session.js: view)
 //   { type: 'analyse', gen }                     → { type: 'analysis', gen, name, data }… then { type: 'analysed', gen, ms }
-//   { type: 'glove' | 'custom' | 'drop-custom' | 'neighbors', id, … }   → { type: 'reply', id, value } | { …, error }
+//   { type: 'glove' | 'custom' | 'neighbors', id, … }   → { type: 'reply', id, value } | { …, error }
 //   and the models' messages (web/pipeline/model-client.js).
 //
-// createLabClient() → { start(), glove(), custom(bytes, name), dropCustom(), compute(request),
+// createLabClient() → { start(), glove(), custom(bytes, name), compute(request),
 //   analyse(gen, onAnalysis), neighbors(selected), models, terminate() }:
 // compute resolves with the view, or null when a newer compute was sent meanwhile; analyse calls
 // onAnalysis(name, data) as each analysis ends and resolves with { ms } (the worker's busy time),
@@ -99,7 +99,6 @@ export function createLabClient({ workerUrl = new URL('./lab-worker.js', import.
     },
     glove: () => request('glove'),
     custom: (bytes, name) => request('custom', { bytes, name }, [bytes.buffer]),
-    dropCustom: () => request('drop-custom'),
     neighbors: (selected) => request('neighbors', { selected }),
     compute({ gen, state, trainedAvailable, trainedAsked, inputOnly }) {
       let promise;

@@ -4,7 +4,7 @@
 // data (numbers, strings, typed arrays), which the page paints.
 //
 // createLabSession(lab) → {
-//   loadGlove() → Promise<source info>, loadCustom(bytes, label) → Promise<{ info, size, dim }>, dropCustom(),
+//   loadGlove() → Promise<{ label }>, loadCustom(bytes, labelOf(vectors)) → Promise<{ label, size, dim }>,
 //   compute({ state, trainedAvailable, trainedAsked, inputOnly }) → view (below),
 //   analyses() → a generator: yields between its expensive parts, and yields { name, data } for
 //     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'),
@@ -73,11 +73,6 @@ export function createLabSession(lab) {
       custom = vectorSetSource(lab, vectors, { kind: 'custom', label: label(vectors) });
       previous?.dispose?.();
       return { label: custom.label, size: vectors.size, dim: vectors.dim };
-    },
-
-    dropCustom() {
-      custom?.dispose?.();
-      custom = null;
     },
 
     compute({ state, trainedAvailable, trainedAsked, inputOnly }) {

@@ -25,7 +25,6 @@ self.addEventListener('message', (event) => {
       break;
     case 'glove': answer(message, (s) => s.loadGlove()); break;
     case 'custom': answer(message, (s) => s.loadCustom(message.bytes, (v) => `${message.name}: ${v.size.toLocaleString('en-US')} words, d = ${v.dim}`)); break;
-    case 'drop-custom': answer(message, (s) => s.dropCustom()); break;
     case 'compute':
       latest = message.gen;
       // One task later, so computes queued behind a busy worker collapse into the newest. A timer
