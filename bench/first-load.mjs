@@ -1,6 +1,7 @@
 // First load over a slow link: the default page (dist/index.html) in headless Chromium with the
-// cache off and the network emulated at 10 Mbit/s down, 40 ms latency (the first-minute issue's
-// link). Records, from navigation start:
+// cache off, served through a link of 10 Mbit/s down and 40 ms latency (bench/throttled-link.mjs:
+// every request the browser makes shares it, the lab worker's included, and the bytes are counted
+// as they cross it). Records, from navigation start:
 //   - lanesPaint: the first recompute painted (the engine readout says "last recompute"), with
 //     the bytes received by then;
 //   - glove: GloVe loaded and the page recomputed with it (d = 100);
@@ -11,7 +12,9 @@
 // (default 3 runs, each in a fresh context; the medians are printed.) --hash measures another link,
 // e.g. the explicit trained-heads link of builds where identity heads were the default.
 import { writeFile } from 'node:fs/promises';
+import { performance } from 'node:perf_hooks';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { throttledLink } from './throttled-link.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -21,7 +24,7 @@ const option = (name, fallback) => {
 const OUT = option('--out', null);
 const RUNS = Number(option('--runs', 3));
 const HASH = option('--hash', '');
-const LINK = Object.freeze({ downloadMbit: 10, uploadMbit: 10, latencyMs: 40 });
+const LINK = Object.freeze({ downloadMbit: 10, latencyMs: 40 });
 const TIMEOUT_MS = 120000;
 
 const median = (xs) => {
@@ -36,29 +39,22 @@ const kindOf = (url) => {
   return 'other';
 };
 
-async function oneRun(browser, baseUrl) {
+async function oneRun(browser, serverPort) {
+  // A fresh link per run, so no connection or queue carries over.
+  const link = await throttledLink(serverPort, LINK);
+  const baseUrl = `http://127.0.0.1:${link.port}/`;
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const cdp = await context.newCDPSession(page);
   await cdp.send('Network.enable');
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  await cdp.send('Network.emulateNetworkConditions', {
-    offline: false, latency: LINK.latencyMs,
-    downloadThroughput: (LINK.downloadMbit * 1e6) / 8, uploadThroughput: (LINK.uploadMbit * 1e6) / 8,
-  });
-  const urls = new Map();
-  const received = []; // [ms since navigation, bytes, kind]
-  let t0 = 0;
-  cdp.on('Network.requestWillBeSent', (e) => urls.set(e.requestId, e.request.url));
-  cdp.on('Network.loadingFinished', (e) => {
-    received.push([Date.now() - t0, e.encodedDataLength, kindOf(urls.get(e.requestId) ?? '')]);
-  });
-  const since = () => Date.now() - t0;
-  t0 = Date.now();
+  const t0 = performance.now();
+  const since = () => Math.round(performance.now() - t0);
   await page.goto(`${baseUrl}index.html${HASH}`, { waitUntil: 'commit' });
   await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine')?.textContent ?? ''), null, { timeout: TIMEOUT_MS, polling: 'raf' });
   const lanesPaint = since();
-  const bytesAtLanes = received.filter(([t]) => t <= lanesPaint).reduce((s, [, b]) => s + b, 0);
+  const bytesBy = (ms) => link.deliveries.filter((d) => d.at - t0 <= ms).reduce((sum, d) => sum + d.bytes, 0);
+  const bytesAtLanes = bytesBy(lanesPaint);
   await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: TIMEOUT_MS, polling: 100 });
   const glove = since();
   // The lanes' trained heads: each lane slot says data-trained="ready" once its model's map shows;
@@ -73,20 +69,22 @@ async function oneRun(browser, baseUrl) {
     }, null, { timeout: TIMEOUT_MS, polling: 100 });
     trained = since();
   }
+  const bytesAtTrained = trained === null ? null : bytesBy(trained);
   await page.waitForTimeout(500);
   const byKind = {};
-  for (const [, bytes, kind] of received) byKind[kind] = (byKind[kind] ?? 0) + bytes;
-  const bytes = received.reduce((s, [, b]) => s + b, 0);
+  for (const { bytes, path } of link.deliveries) byKind[kindOf(path)] = (byKind[kindOf(path)] ?? 0) + bytes;
+  const bytes = link.deliveries.reduce((sum, d) => sum + d.bytes, 0);
   await context.close();
-  return { lanesPaint, bytesAtLanes, glove, trained, bytes, byKind };
+  await link.close();
+  return { lanesPaint, bytesAtLanes, glove, trained, bytesAtTrained, bytes, byKind };
 }
 
-const { server, baseUrl } = await serveDir();
+const { server } = await serveDir();
 const browser = await launchChromium();
 const runs = [];
 try {
   for (let r = 0; r < RUNS; r++) {
-    const run = await oneRun(browser, baseUrl);
+    const run = await oneRun(browser, server.address().port);
     runs.push(run);
     console.error(`first-load: run ${r + 1}/${RUNS}: ${JSON.stringify(run)}`);
   }
@@ -101,6 +99,7 @@ const result = {
   bytesAtLanesPaint: median(runs.map((r) => r.bytesAtLanes)),
   gloveMs: median(runs.map((r) => r.glove)),
   trainedMs: median(runs.map((r) => r.trained)),
+  bytesAtTrained: median(runs.map((r) => r.bytesAtTrained)),
   bytes: median(runs.map((r) => r.bytes)),
   bytesByKind: Object.fromEntries(kinds.map((k) => [k, median(runs.map((r) => r.byKind[k] ?? 0))])),
 };

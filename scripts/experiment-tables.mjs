@@ -4,7 +4,7 @@
 import { DEFAULTS, SIZES, dPosFor } from '../dist/train/config.js';
 import { ROPE_SCALING, SCHEME_TABLE } from '../dist/scheme-table.mjs';
 import { SHIPPED } from './train-models.mjs';
-import { PLAIN, RESULT_MULTIPLES, RESULT_SCHEMES } from '../web/pipeline/records.js';
+import { PLAIN, RESULT_MULTIPLES, RESULT_SCHEMES } from '../web/results/records.js';
 
 export { PLAIN };
 export const SCHEMES = RESULT_SCHEMES;

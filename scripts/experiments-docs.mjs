@@ -1,13 +1,13 @@
 // docs/EXPERIMENTS.md's generated parts, from the records in data/experiments/: each
 // table cell a mean with a 95% interval over seeds, each comparison paired by seed and held-out
-// unit with the bootstrap of web/pipeline/intervals.js, stated only when its interval excludes 0.
+// unit with the bootstrap of web/results/intervals.js, stated only when its interval excludes 0.
 // Called by `node scripts/experiments.mjs docs`; rewrites the text between
 // <!-- generated:NAME --> and <!-- /generated:NAME --> and nothing else.
 import fs from 'node:fs';
 import path from 'node:path';
-import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../web/pipeline/intervals.js';
+import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../web/results/intervals.js';
 import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, TABLES } from './experiment-tables.mjs';
-import { groupRuns, runLabel as label, runSetAt, growthSet } from '../web/panels/results-data.js';
+import { groupRuns, runLabel as label, runSetAt, growthSet } from '../web/results/report.js';
 import { SCHEME_LABELS } from '../dist/posenc.mjs';
 
 const runLabel = (group) => label(group, SCHEME_LABELS);

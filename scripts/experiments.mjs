@@ -9,7 +9,7 @@
 // targets spread evenly over the whole held-out part, cut into 8/k windows of kT for length kT,
 // so the lengths differ in context only (copy: `windows` batches of fresh examples, one seed
 // each). byWindow keeps each unit's mean, for comparisons paired by seed and unit
-// (web/pipeline/intervals.js). Everything but timing is a pure function of the build.
+// (web/results/intervals.js). Everything but timing is a pure function of the build.
 //
 //   node scripts/experiments.mjs run TABLE [--schemes a,b] [--seeds 1,2,3] [--force] [--steps N]
 //     (--schemes takes schemes and variant names, e.g. run controls --schemes 'dPos=8,uncentred PCA';

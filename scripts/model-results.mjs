@@ -16,7 +16,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { RUNS, SCHEMES, SHIPPED, pool, saveRun, train, trainerArgs } from './train-models.mjs';
-import { PLAIN, RESULT_MULTIPLES as MULTIPLES } from '../web/pipeline/records.js';
+import { PLAIN, RESULT_MULTIPLES as MULTIPLES } from '../web/results/records.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const TEXT = path.join(ROOT, 'build-data/words-train.txt');

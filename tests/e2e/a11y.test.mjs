@@ -74,8 +74,10 @@ async function seriousViolations(page, t, name) {
 
 // [name, path, how the page is ready, tables it must have opened, its own HTML if served by route]
 const AXE_PAGES = [
-  ['the page', 'index.html#v=synthetic', (page) => page.waitForFunction(
-    () => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 15000 }), 10],
+  // The lanes unfolded (more=…), so their logit terms come from the lab worker and fill their
+  // tables; ready once the analyses after the first pause have come back too.
+  ['the page', 'index.html#v=synthetic&more=additive,concatenated,rotary', (page) => page.waitForFunction(
+    () => /last recompute.*analyses \d/.test(document.getElementById('engine').textContent), null, { timeout: 30000 }), 10],
   ['the embed page', 'embed.html', drawAllElements, 10],
   ['an element host page', 'a11y-host.html', drawAllElements, 3, HOST],
 ];

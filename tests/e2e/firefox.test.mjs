@@ -86,15 +86,23 @@ test('on a phone (390 × 844) the page fits the width and the lane tabs switch t
 const QUICK = 'v=synthetic&t.task=copy&t.len=8&t.batch=4';
 const stepsShown = (page) => page.$$eval('#train .train-status-line', (lines) => lines.map((l) => Number(/step (\d+)/.exec(l.textContent)?.[1] ?? NaN)));
 
-/** Clicks the Train section's button labelled `text` as a reader does (scrolled to, pointer). */
+/**
+ * Clicks the Train section's button labelled `text` as a reader does: scrolled to, then, once it
+ * has stayed in place for two frames (figures coming into view paint and may move it), pointer.
+ */
 async function press(page, text) {
-  const button = await page.waitForFunction((t) => [...document.querySelectorAll('#train .train-buttons button')]
-    .find((b) => b.textContent === t && !b.disabled), { timeout: 10000 }, text);
-  await button.asElement().click();
+  const button = (await page.waitForFunction((t) => [...document.querySelectorAll('#train .train-buttons button')]
+    .find((b) => b.textContent === t && !b.disabled), { timeout: 10000 }, text)).asElement();
+  await button.scrollIntoView();
+  await page.waitForFunction((b) => new Promise((settled) => {
+    const top = b.getBoundingClientRect().top;
+    requestAnimationFrame(() => requestAnimationFrame(() => settled(b.getBoundingClientRect().top === top)));
+  }), { timeout: 10000, polling: 'raf' }, button);
+  await button.click();
 }
 
 /** Waits until `count` status lines each pass `test` (a RegExp source) and show step ≥ `minStep`. */
-function waitForLines(page, count, test, minStep = 0, timeout = 60000) {
+function waitForLines(page, count, test, minStep = 0, timeout = 120000) {
   return page.waitForFunction((n, source, min) => {
     const lines = [...document.querySelectorAll('#train .train-status-line')];
     return lines.length === n && lines.every((l) => new RegExp(source).test(l.textContent) && Number(/step (\d+)/.exec(l.textContent)?.[1]) >= min);

@@ -4,27 +4,16 @@
 // session window; the bound is the (0.02), and a page that left its lanes, tokens or status
 // lines unreserved scored 0.22 here, so the test fails on any of those places coming back.
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeServer, launchChromium, serveDir } from './browser.mjs';
+import { browserSuite } from './browser.mjs';
 import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const MAX_SHIFT = 0.02;
-let browser;
-let server;
-let baseUrl;
-
-before(async () => {
-  ({ server, baseUrl } = await serveDir());
-  browser = await launchChromium();
-});
-after(async () => {
-  await browser?.close();
-  await closeServer(server);
-});
+const suite = browserSuite();
 
 async function shiftsDuringLoad(width, height) {
-  const context = await browser.newContext({ viewport: { width, height } });
+  const context = await suite.browser.newContext({ viewport: { width, height } });
   await prepareModels(context);
   const page = await context.newPage();
   await page.addInitScript(() => {
@@ -38,7 +27,7 @@ async function shiftsDuringLoad(width, height) {
     }).observe({ type: 'layout-shift', buffered: true });
   });
   try {
-    await page.goto(baseUrl);
+    await page.goto(suite.baseUrl);
     await page.waitForFunction(() => {
       const notes = [...document.querySelectorAll('#lanes .trained-box:not([hidden]) .trained-note')];
       return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent)) &&

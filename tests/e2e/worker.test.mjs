@@ -9,10 +9,19 @@ import { pageSuite } from './browser.mjs';
 const openPage = pageSuite();
 const WORDS = 'the quick brown fox jumps over a lazy dog while king and queen of the city watch from distant hill'.split(' ');
 
-test('typing fast: each painted view is newer than the last, and the page ends on the last keystroke', async () => {
+test('typing fast: no painted view is older than the one before it, and the page ends on the last keystroke', async () => {
   // Trained heads on, so the models' answers race the lanes' too.
   const { page, problems, close } = await openPage({ heads: 'default' });
   try {
+    // The load's own repaints (each model's arrival and first maps) end, then the box is emptied
+    // and its empty view painted, so every view recorded below comes from a keystroke.
+    await page.waitForFunction(() => {
+      const boxes = [...document.querySelectorAll('#lanes .trained-box:not([hidden])')];
+      return boxes.length > 0 && boxes.every((box) => box.dataset.state === 'ready');
+    });
+    const box = page.getByLabel('Sentence', { exact: true });
+    await box.fill('');
+    await page.waitForFunction(() => /nothing to compute/.test(document.getElementById('engine').textContent));
     await page.evaluate(() => {
       window.__painted = [];
       const engine = document.getElementById('engine');
@@ -21,11 +30,9 @@ test('typing fast: each painted view is newer than the last, and the page ends o
         if (m) window.__painted.push(Number(m[1]));
       }).observe(engine, { childList: true, characterData: true, subtree: true });
     });
-    const box = page.getByLabel('Sentence', { exact: true });
-    await box.fill('');
     await box.focus();
-    // One word per burst with no pause: the worker is still busy with one keystroke when the
-    // next arrives, so the client must drop answers that a newer keystroke overtook.
+    // Keys with no pause between them: whether the worker keeps up or answers are overtaken and
+    // dropped (tests/js/lab-worker.test.mjs pins that), no older view may follow a newer one.
     const text = WORDS.join(' ');
     await page.keyboard.type(text, { delay: 0 });
     const n = WORDS.length;
@@ -35,7 +42,6 @@ test('typing fast: each painted view is newer than the last, and the page ends o
     for (let i = 1; i < painted.length; i++) {
       assert.ok(painted[i] >= painted[i - 1], `a view of ${painted[i]} tokens was painted after one of ${painted[i - 1]}: ${painted.join(', ')}`);
     }
-    assert.ok(painted.length < text.length, `fewer views painted (${painted.length}) than keys typed (${text.length}): overtaken computes were dropped`);
     // The trained maps end on the last words too.
     await page.waitForFunction((count) => [...document.querySelectorAll('#lanes .trained-box:not([hidden])')]
       .every((box) => box.dataset.state === 'ready'), n);

@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { load } from '../../dist/posenc.mjs';
 import { SCHEME_TABLE } from '../../dist/scheme-table.mjs';
+import { anchorsOf, slug } from './markdown.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const read = (path) => readFileSync(join(ROOT, path), 'utf8');
@@ -31,31 +32,6 @@ const numberOf = (word) => {
   const i = NUMBER_WORDS.indexOf(word.toLowerCase());
   return i >= 0 ? i : Number(word);
 };
-
-/** GitHub's anchor for a Markdown heading: lowercase, punctuation dropped, spaces to hyphens. */
-export function slug(heading) {
-  return heading.trim().toLowerCase()
-    .replace(/`/g, '')
-    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-    .replace(/\s/g, '-');
-}
-
-/** The anchors a Markdown file offers: its headings' slugs (repeats get -1, -2, … as on GitHub). */
-function anchorsOf(text) {
-  const seen = new Map();
-  const anchors = new Set();
-  let fenced = false;
-  for (const line of text.split('\n')) {
-    if (/^(```|~~~)/.test(line)) fenced = !fenced;
-    const m = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
-    if (!m) continue;
-    const base = slug(m[1]);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    anchors.add(n ? `${base}-${n}` : base);
-  }
-  return anchors;
-}
 
 /** Relative links of a Markdown text outside code: [text](target) and [ref]: target. */
 function linksOf(text) {

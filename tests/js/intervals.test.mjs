@@ -1,11 +1,11 @@
-// web/pipeline/intervals.js: the interval rule behind every comparison sentence.
+// web/results/intervals.js: the interval rule behind every comparison sentence.
 // Property tests on seeded random run sets; tolerances are float64 rounding of means of a few
 // hundred numbers (1e-12 relative) unless stated.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   clearWinner, comparisonSentence, meanInterval, pairedDifference, t975, uniforms,
-} from '../../web/pipeline/intervals.js';
+} from '../../web/results/intervals.js';
 
 // S seeds × U units of N(mean, sd) values (Box–Muller on the seeded generator).
 function runSet(S, U, seed, { mean = 2, sd = 0.1 } = {}) {

@@ -13,13 +13,15 @@ const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '../../web');
 
 // The one home of the layer order, lowest first. A file may import from its own layer or any layer
 // below it, never above: data flows from the JS API (which alone calls the core) through the
-// pipeline (what a keystroke computes, and how schemes are named and drawn) to the figure toolkit,
-// the panels built on it, and the three things a reader sees (page, element, Train section).
+// pipeline (what a keystroke computes, and how schemes are named and drawn), the results store's
+// statistics and records (read by the scripts too, so they import nothing above them), the figure
+// toolkit, the panels built on it, and the three things a reader sees (page, element, Train section).
 // Keeping the arrows one way is what lets the element bundle take only what it shows, and lets each
 // layer be tested without the ones above it. Prefixes are paths under web/; the longest match wins.
 const LAYERS = [
   { name: 'API', paths: ['posenc.mjs', 'options.mjs', 'heap.mjs', 'assets.mjs', 'vectors.mjs', 'comparison.mjs', 'model.mjs', 'checks.mjs', 'cores.mjs', 'scheme-table.mjs', 'packed-weights.mjs'] },
   { name: 'pipeline', paths: ['pipeline/', 'formats/'] },
+  { name: 'results', paths: ['results/'] },
   { name: 'figures', paths: ['figures/', 'styles/'] },
   { name: 'panels', paths: ['panels/'] },
   { name: 'page, element, train', paths: ['page/', 'element/', 'train/', 'index.html', 'embed.html'] },
@@ -99,5 +101,10 @@ describe('web/ layers', () => {
   it('rejects an upward import (a pipeline file importing a panel, as prose.js once did)', () => {
     const wrong = upwardImports([['pipeline/prose.js', "import { SCHEME_NAMES, slopeText } from '../panels/lanes.js';"]]);
     assert.deepEqual(wrong, [{ file: 'pipeline/prose.js', spec: '../panels/lanes.js', from: 'pipeline', to: 'panels' }]);
+  });
+
+  it('rejects a results module importing a panel (the scripts read web/results/ without the panels)', () => {
+    const wrong = upwardImports([['results/report.js', "import { createPositionChart } from '../panels/position-chart.js';"]]);
+    assert.deepEqual(wrong, [{ file: 'results/report.js', spec: '../panels/position-chart.js', from: 'results', to: 'panels' }]);
   });
 });

@@ -8,7 +8,7 @@ import { LIMITS, ROPE_SCALINGS, SCHEME_ROPE_SCALING, load } from '../../dist/pos
 import { SCHEME_TABLE } from '../../dist/scheme-table.mjs';
 import { LIMITS as TRAIN_LIMITS, TRAIN_SCHEMES, readTrainHash } from '../../dist/train/config.js';
 import { parseField } from '../../dist/pipeline/state.js';
-import { PLAIN, RESULT_SCHEMES } from '../../dist/pipeline/records.js';
+import { PLAIN, RESULT_SCHEMES } from '../../dist/results/records.js';
 
 const listed = (names) => names.map((n) => `'${n}'`).join(', ');
 

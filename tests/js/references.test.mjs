@@ -16,6 +16,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { anchorsOf, slug } from './markdown.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -68,27 +69,6 @@ function walk(dir, out = []) {
     }
   }
   return out;
-}
-
-/** GitHub's anchor for a Markdown heading (as tests/js/docs.test.mjs writes it). */
-function slug(heading) {
-  return heading.trim().toLowerCase().replace(/`/g, '').replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
-}
-
-function anchorsOf(text) {
-  const anchors = new Set();
-  const seen = new Map();
-  let fenced = false;
-  for (const line of text.split('\n')) {
-    if (/^(```|~~~)/.test(line)) fenced = !fenced;
-    const m = !fenced && /^#{1,6}\s+(.*)$/.exec(line);
-    if (!m) continue;
-    const base = slug(m[1]);
-    const n = seen.get(base) ?? 0;
-    seen.set(base, n + 1);
-    anchors.add(n ? `${base}-${n}` : base);
-  }
-  return anchors;
 }
 
 const globRegExp = (glob) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`);

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fitRange } from '../../web/train/axis.js';
-import { uniforms } from '../../web/pipeline/intervals.js';
+import { uniforms } from '../../web/results/intervals.js';
 
 // A seeded generator (the results' own, mulberry32), so every run of the test sees the same curves.
 const random = uniforms;

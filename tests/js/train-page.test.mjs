@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULTS, MIN_SHARE, nextShare, readTrainHash, trainingShare, writeTrainHash } from '../../dist/train/config.js';
 import { describeRun } from '../../web/train/summary.js';
-import { seedComparison } from '../../web/pipeline/intervals.js';
+import { seedComparison } from '../../web/results/intervals.js';
 
 test('settings round-trip through the hash and leave other keys alone', () => {
   const state = { ...DEFAULTS, task: 'sort', schemes: ['rotary', 't5'], size: 'small', dPos: 8, length: 16, lr: 0.01, seed: 9, steps: 50 };

@@ -1,10 +1,10 @@
-// The Train section's live loss by position (web/train/evaluate.js, web/pipeline/positions.js):
+// The Train section's live loss by position (web/train/evaluate.js, web/results/positions.js):
 // the held-out ids are the core's split, the windows spread evenly over them, each position's
 // value the mean over the windows of the model's own per-token loss, and the chart's points the
 // means of bins of positions. A stand-in model for the arithmetic, the model core for the split.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { POSITION_BIN, binPositions } from '../../web/pipeline/positions.js';
+import { POSITION_BIN, binPositions } from '../../web/results/positions.js';
 import { heldOutIds, positionLosses, windowStarts } from '../../dist/train/evaluate.js';
 import { POSITION_WINDOWS } from '../../dist/train/config.js'; // it imports the generated scheme table
 

@@ -1,11 +1,11 @@
 // The trained lanes' pure helpers (web/panels/trained-data.js) and the results panel's
-// (web/panels/results-data.js, on the results store's record shape): the numbers the page shows, checked against direct formulas.
+// (web/results/report.js, on the results store's record shape): the numbers the page shows, checked against direct formulas.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from '../../web/panels/trained-data.js';
 import {
   groupRuns, lengthTitles, positionSeries, resultsSentences, resultsTable, runLabel, runSetAt,
-} from '../../web/panels/results-data.js';
+} from '../../web/results/report.js';
 import { DEFAULTS, readHash, writeHash } from '../../dist/pipeline/state.js';
 
 describe('trained lanes: data helpers', () => {

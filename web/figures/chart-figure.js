@@ -12,6 +12,37 @@ const EXPORT_WIDTH = 800; // CSS px of exported charts (the PNG at 2× that)
  * A chart of one or more series over a shared x. update({ series: [{ name, colour, kind:
  * 'line' | 'bars' | 'points', dash?, x, y }], xLabel, yLabel, logX?, yMin?, yMax?, label }).
  */
+// The ticks, grid lines and axis labels of spec `s` in layout L (chartLayout's), and the zero line
+// when the y range spans 0; g's font, stroke and fill set by the caller.
+function drawAxes(g, s, L, height, fg) {
+  // Y ticks.
+  for (const tick of yTicks(L)) {
+    const y = L.py(tick);
+    g.beginPath(); g.moveTo(L.pad.left, y); g.lineTo(L.pad.left + L.plotW, y); g.stroke();
+    g.textAlign = 'right'; g.textBaseline = 'middle';
+    g.fillText(formatTick(tick), L.pad.left - 4, y);
+  }
+  // X ticks.
+  g.textAlign = 'center'; g.textBaseline = 'top';
+  for (const tick of xTicks(s, L)) {
+    const x = L.px(tick);
+    g.beginPath(); g.moveTo(x, L.pad.top + L.plotH); g.lineTo(x, L.pad.top + L.plotH + 4); g.stroke();
+    g.fillText(formatTick(tick), x, L.pad.top + L.plotH + 6);
+  }
+  g.fillText(s.xLabel, L.pad.left + L.plotW / 2, height - 14);
+  g.save();
+  g.translate(11, L.pad.top + L.plotH / 2);
+  g.rotate(-Math.PI / 2);
+  g.textBaseline = 'middle';
+  g.fillText(s.yLabel, 0, 0);
+  g.restore();
+  if (L.yMin < 0 && L.yMax > 0) {
+    g.strokeStyle = fg; g.globalAlpha = 0.5;
+    g.beginPath(); g.moveTo(L.pad.left, L.py(0)); g.lineTo(L.pad.left + L.plotW, L.py(0)); g.stroke();
+    g.globalAlpha = 1;
+  }
+}
+
 export class ChartFigure {
   constructor(slot, { title, height = 240 }) {
     this.title = title;
@@ -106,32 +137,7 @@ export class ChartFigure {
     g.strokeStyle = grid;
     g.fillStyle = fg;
     g.lineWidth = 1;
-    // Y ticks.
-    for (const tick of yTicks(L)) {
-      const y = L.py(tick);
-      g.beginPath(); g.moveTo(L.pad.left, y); g.lineTo(L.pad.left + L.plotW, y); g.stroke();
-      g.textAlign = 'right'; g.textBaseline = 'middle';
-      g.fillText(formatTick(tick), L.pad.left - 4, y);
-    }
-    // X ticks.
-    g.textAlign = 'center'; g.textBaseline = 'top';
-    for (const tick of xTicks(s, L)) {
-      const x = L.px(tick);
-      g.beginPath(); g.moveTo(x, L.pad.top + L.plotH); g.lineTo(x, L.pad.top + L.plotH + 4); g.stroke();
-      g.fillText(formatTick(tick), x, L.pad.top + L.plotH + 6);
-    }
-    g.fillText(s.xLabel, L.pad.left + L.plotW / 2, this.height - 14);
-    g.save();
-    g.translate(11, L.pad.top + L.plotH / 2);
-    g.rotate(-Math.PI / 2);
-    g.textBaseline = 'middle';
-    g.fillText(s.yLabel, 0, 0);
-    g.restore();
-    if (L.yMin < 0 && L.yMax > 0) {
-      g.strokeStyle = fg; g.globalAlpha = 0.5;
-      g.beginPath(); g.moveTo(L.pad.left, L.py(0)); g.lineTo(L.pad.left + L.plotW, L.py(0)); g.stroke();
-      g.globalAlpha = 1;
-    }
+    drawAxes(g, s, L, this.height, fg);
     g.save();
     g.beginPath(); g.rect(L.pad.left, L.pad.top - 2, L.plotW, L.plotH + 4); g.clip();
     for (const series of s.series) drawSeries(g, series, L);

@@ -85,6 +85,17 @@ export const EXPORT_FORMATS = Object.freeze([
 
 let menus = 0; // ids for the menus' aria-controls
 
+// The "Export" button that opens the menu `id` (closed at first).
+function menuButton(id, title) {
+  const button = element('button', { class: 'fig-export fig-menu-button', text: 'Export' });
+  button.type = 'button';
+  button.setAttribute('aria-haspopup', 'menu');
+  button.setAttribute('aria-expanded', 'false');
+  button.setAttribute('aria-controls', id);
+  button.setAttribute('aria-label', `Export ${title}`);
+  return button;
+}
+
 /**
  * The export menu of figure `title`: one "Export" button opening a menu of the EXPORT_FORMATS
  * `makers` has; each item downloads its file. A menu button: Enter, Space or ↓ open it on the
@@ -94,19 +105,11 @@ let menus = 0; // ids for the menus' aria-controls
 export function exportBar(title, makers) {
   const bar = element('div', { class: 'fig-actions' });
   const id = `fig-menu-${++menus}`;
-  const button = element('button', { class: 'fig-export fig-menu-button', text: 'Export' });
-  button.type = 'button';
-  button.setAttribute('aria-haspopup', 'menu');
-  button.setAttribute('aria-expanded', 'false');
-  button.setAttribute('aria-controls', id);
-  button.setAttribute('aria-label', `Export ${title}`);
-  const menu = element('div', { class: 'fig-menu', id, role: 'menu' });
+  const button = menuButton(id, title);
+  const menu = element('div', { class: 'fig-menu', id, role: 'menu', hidden: true });
   menu.setAttribute('aria-label', `Export ${title} as`);
-  menu.hidden = true;
   const items = EXPORT_FORMATS.filter((format) => makers[format.maker]).map((format) => {
-    const item = element('button', { class: 'fig-menu-item', role: 'menuitem', text: format.label });
-    item.type = 'button';
-    item.tabIndex = -1;
+    const item = element('button', { class: 'fig-menu-item', role: 'menuitem', text: format.label, type: 'button', tabIndex: -1 });
     item.setAttribute('aria-label', `Download ${title} as ${format.label}`);
     item.addEventListener('click', async () => {
       close(true);

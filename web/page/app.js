@@ -19,6 +19,7 @@ import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
 import { createTrainedHeads } from '../panels/trained-heads.js';
 import { createResultsTable } from '../panels/results-table.js';
+import { mountTrain } from '../train/panel.js';
 import { createDelay, createGenerations } from '../pipeline/tasks.js';
 import { createCaptions } from './captions.js';
 import { createSettingsFigures } from './settings-figures.js';
@@ -158,6 +159,9 @@ const measureTabs = createMeasureTabs({
 });
 
 start();
+// The Train section mounts after start()'s synchronous part (the hash read, the controls wired)
+// and does not wait for the lab: its workers load their own core.
+if ($('train-root')) mountTrain($('train-root'));
 
 async function start() {
   applyInputRanges();
@@ -449,7 +453,6 @@ function paint(next, sent, started) {
   peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
   summarise('disturb', next.summaries.disturb);
-  if (selected !== null) showNeighbors();
   view.recomputeMs = performance.now() - started;
   showEngine();
   scheduleHeavy();
@@ -531,6 +534,7 @@ const ANALYSIS_PANELS = { retrieval: retrievalPanel, shift: shiftPanel, orth: or
 function runHeavy() {
   const mine = work.current;
   if (!view) return;
+  if (selected !== null) showNeighbors();
   client.analyse(mine, (name, data) => {
     if (!work.isCurrent(mine)) return;
     if (name === 'summaries') for (const which of ['disturb', 'shift', 'orth']) summarise(which, data[which]);

@@ -10,8 +10,11 @@ import { setText, setValue } from '../figures/dom.js';
  */
 export function createSettingsFigures({ ui, spreadPanel, distancePanel, anglesPanel }) {
   function show({ spread, distance, angles, spreadLength }, state, n) {
-    if (state.spreadLength === 0 && n > 0) setValue(ui.spreadLength, String(n));
-    setText(ui.spreadLengthValue, `L = ${spreadLength}${state.spreadLength === 0 ? ' (the sentence)' : ''}`);
+    // A text without tokens leaves L as the last sentence set it.
+    if (spreadLength > 0) {
+      if (state.spreadLength === 0) setValue(ui.spreadLength, String(n));
+      setText(ui.spreadLengthValue, `L = ${spreadLength}${state.spreadLength === 0 ? ' (the sentence)' : ''}`);
+    }
     if (spread) spreadPanel.render(spread);
     if (distance) distancePanel.render(distance);
     if (angles) anglesPanel.render(angles);

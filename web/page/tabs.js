@@ -2,6 +2,19 @@
 // selected tab's panel shown, the others hidden by a class (not the hidden attribute, which the
 // panels' own code may use). Used by the Measurements section and by the lanes on phones.
 
+// The tab button (id) that shows `panel`, which becomes its tabpanel.
+function tabFor(id, text, panel) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = 'tab';
+  button.id = id;
+  button.setAttribute('role', 'tab');
+  button.setAttribute('aria-controls', panel.id);
+  button.textContent = text;
+  panel.setAttribute('role', 'tabpanel');
+  return button;
+}
+
 /**
  * list: the element that becomes the tablist (named by `label`); onSelect(name) after the reader
  * picks a tab. → { set(items, selected), clear(), select(name), selected, button(name) }, where items are
@@ -44,17 +57,7 @@ export function createTabs(list, { label, onSelect, idPrefix }) {
 
   return {
     set(items, selected) {
-      tabs = items.map(({ name, label: text, panel }) => {
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.className = 'tab';
-        button.id = `${idPrefix}-${name}`;
-        button.setAttribute('role', 'tab');
-        button.setAttribute('aria-controls', panel.id);
-        button.textContent = text;
-        panel.setAttribute('role', 'tabpanel');
-        return { name, button, panel };
-      });
+      tabs = items.map(({ name, label: text, panel }) => ({ name, button: tabFor(`${idPrefix}-${name}`, text, panel), panel }));
       list.replaceChildren(...tabs.map((t) => t.button));
       select(selected);
     },

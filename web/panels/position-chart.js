@@ -2,7 +2,7 @@
 // (web/panels/results-table.js) and the Train section's running ones (web/train/figures.js).
 import { ChartFigure } from '../figures/chart-figure.js';
 import { CURVE_STYLE, SERIES_COLOURS } from '../pipeline/schemes.js';
-import { POSITION_BIN } from '../pipeline/positions.js';
+import { POSITION_BIN } from '../results/positions.js';
 
 /**
  * A chart of held-out loss by position inside windows of 8T tokens in `slot` (the results panel's

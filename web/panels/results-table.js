@@ -1,13 +1,13 @@
 // The trained models' results on the page, from the results store (data/experiments/, shipped as
 // experiments/ beside posenc.mjs; scripts/experiments.mjs writes it): held-out perplexity per
 // scheme at T, 2T, 4T, 8T with a 95% interval over seeds, sentences under the interval rule
-// (web/panels/results-data.js) and the held-out loss by position inside the 8T windows, one line
+// (web/results/report.js) and the held-out loss by position inside the 8T windows, one line
 // per scheme. Fetched once, lazily: when the panel is shown and nears the viewport (a folded tab's
 // panel is hidden, so it fetches nothing), or when load() is called. Text goes in with DOM APIs only.
 import { TableFigure } from '../figures/table-figure.js';
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setHidden, setText } from '../figures/dom.js';
-import { positionSeries, resultsSentences, resultsTable } from './results-data.js';
+import { positionSeries, resultsSentences, resultsTable } from '../results/report.js';
 import { createPositionChart } from './position-chart.js';
 
 const STORE_URL = new URL('../experiments/words.json', import.meta.url);

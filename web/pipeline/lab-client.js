@@ -7,11 +7,11 @@
 //   { type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures }
 //                                                → { type: 'view', channel, gen, view } | { …, error }   (lab-session.js: view)
 //   { type: 'analyse', channel, gen, options }   → { type: 'analysis', channel, gen, name, data }… then { type: 'analysed', channel, gen, ms }
-//   { type: 'glove' (url, warm) | 'custom' | 'drop-custom' | 'neighbors', id, channel, … }   → { type: 'reply', id, value } | { …, error }
+//   { type: 'glove' (url, warm) | 'custom' | 'neighbors', id, channel, … }   → { type: 'reply', id, value } | { …, error }
 //   { type: 'close', channel }                   (no answer: the channel's session is dropped)
 //   and the models' messages (web/pipeline/model-client.js).
 //
-// createLabClient({ workerUrl, worker }) → { start(), glove(url), custom(bytes, name), dropCustom(),
+// createLabClient({ workerUrl, worker }) → { start(), glove(url), custom(bytes, name),
 //   compute(request), analyse(gen, onAnalysis, options), neighbors(selected), channel(), models,
 //   terminate() }:
 // compute resolves with the view, or null when a newer compute was sent meanwhile; analyse calls
@@ -142,7 +142,6 @@ export function createLabClient({ workerUrl, worker } = {}) {
     compute,
     analyse,
     custom: (bytes, name) => request('custom', { bytes, name }, [bytes.buffer]),
-    dropCustom: () => request('drop-custom'),
     channel: () => openChannel(nextChannel++),
     models,
     terminate() {

@@ -31,6 +31,13 @@ export function createMeasures(lab, pipeline) {
   let lastSpread = null;
   const decoderFor = createDecoderCache();
 
+  // The figure's data from compute() when its key changed since the last call, else null (unchanged).
+  const ifChanged = (name, key, compute) => {
+    if (key === keys[name]) return null;
+    keys[name] = key;
+    return compute();
+  };
+
   // Each wanted figure's data when what it reads changed since the last call, else null (unchanged
   // or not wanted).
   function settingsFigures(state, source, settings, n, wanted = SETTINGS_FIGURES) {
@@ -38,22 +45,12 @@ export function createMeasures(lab, pipeline) {
     const spread = wanted.includes('spread') ? spreadArgs(state, source, settings, n) : { length: 0 };
     // The picture depends on L, not on the words, so most keystrokes leave it as it is.
     const spreadKey = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
-    if (spread.length > 0 && spreadKey !== keys.spread) {
-      keys.spread = spreadKey;
-      figures.spread = lastSpread = spreadMeasure(lab, spread);
-    }
+    if (spread.length > 0) figures.spread = ifChanged('spread', spreadKey, () => (lastSpread = spreadMeasure(lab, spread)));
     const distance = distanceArgs(lab, state, settings);
     const distanceKey = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
-    if (wanted.includes('distance') && distanceKey !== keys.distance) {
-      keys.distance = distanceKey;
-      figures.distance = distanceMeasure(lab, distance);
-    }
+    if (wanted.includes('distance')) figures.distance = ifChanged('distance', distanceKey, () => distanceMeasure(lab, distance));
     const angles = anglesArgs(state, settings);
-    const anglesKey = JSON.stringify(angles);
-    if (wanted.includes('angles') && anglesKey !== keys.angles) {
-      keys.angles = anglesKey;
-      figures.angles = anglesMeasure(lab, angles);
-    }
+    if (wanted.includes('angles')) figures.angles = ifChanged('angles', JSON.stringify(angles), () => anglesMeasure(lab, angles));
     return figures;
   }
 

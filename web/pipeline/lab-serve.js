@@ -48,7 +48,6 @@ class LabChannels {
         break;
       case 'glove': this.#answer(message, (s) => s.loadGlove(message.url, message.warm ?? true)); break;
       case 'custom': this.#answer(message, (s) => s.loadCustom(message.bytes, (v) => `${message.name}: ${v.size.toLocaleString('en-US')} words, d = ${v.dim}`)); break;
-      case 'drop-custom': this.#answer(message, (s) => s.dropCustom()); break;
       case 'compute':
         this.#latest.set(channel, message.gen);
         // One task later, so computes queued behind a busy worker collapse into the newest. A timer

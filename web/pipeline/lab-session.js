@@ -7,7 +7,7 @@
 // file once, the custom set, the synthetic vectors of each d asked for).
 // createLabSession(lab, sources) → {
 //   loadGlove(url?, warm?) → Promise<{ label }> (url: another copy of the GloVe file, absolute;
-//     default the lab's own; warm: see createLabSources), loadCustom(bytes, label) → Promise<{ info, size, dim }>, dropCustom(),
+//     default the lab's own; warm: see createLabSources), loadCustom(bytes, label) → Promise<{ info, size, dim }>,
 //   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures }) → view (below; figures:
 //     the settings figures wanted, default all),
 //   analyses(options) → a generator: yields between its expensive parts, and yields { name, data } for
@@ -103,11 +103,6 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
       sources.custom = vectorSetSource(lab, vectors, { kind: 'custom', label: label(vectors) });
       previous?.dispose?.();
       return { label: sources.custom.label, size: vectors.size, dim: vectors.dim };
-    },
-
-    dropCustom() {
-      sources.custom?.dispose?.();
-      sources.custom = null;
     },
 
     compute({ state, trainedAvailable, trainedAsked, inputOnly, figures }) {

@@ -20,6 +20,23 @@
 //   for the newest request of that lane (an older one that the worker or a newer reply overtook is
 //   dropped), or { error: message }.
 
+// The map's value under key, removed from it.
+function take(map, key) {
+  const value = map.get(key);
+  map.delete(key);
+  return value;
+}
+
+// An inspect reply ('inspected', 'refused' or 'error') to its lane's newest request; a reply to
+// an overtaken request is dropped.
+function answer(latest, message) {
+  const request = latest.get(message.lane);
+  if (!request || request.seq !== message.seq) return;
+  latest.delete(message.lane);
+  request.onReply(message.type === 'inspected' ? { attention: message.attention, surprise: message.surprise }
+    : message.type === 'refused' ? { refused: message.message } : { error: message.message });
+}
+
 export function createModelClient(port) {
   const loads = new Map();   // name → { resolve, reject, onProgress, promise }
   const latest = new Map();  // lane → { seq, onReply } of the newest inspect request
@@ -29,28 +46,13 @@ export function createModelClient(port) {
     switch (message.type) {
       case 'superseded': return true; // the newer request's reply is the one awaited
       case 'progress': loads.get(message.name)?.onProgress?.({ loaded: message.loaded, total: message.total }); break;
-      case 'loaded': {
-        const load = loads.get(message.name);
-        loads.delete(message.name);
-        load?.resolve(remoteModel(message));
+      case 'loaded': take(loads, message.name)?.resolve(remoteModel(message)); break;
+      case 'failed':
+        take(loads, message.name)?.reject(message.aborted ? new DOMException(message.message, 'AbortError') : new Error(message.message));
         break;
-      }
-      case 'failed': {
-        const load = loads.get(message.name);
-        loads.delete(message.name);
-        load?.reject(message.aborted ? new DOMException(message.message, 'AbortError') : new Error(message.message));
-        break;
-      }
       case 'inspected':
       case 'refused':
-      case 'error': {
-        const request = latest.get(message.lane);
-        if (!request || request.seq !== message.seq) break; // overtaken
-        latest.delete(message.lane);
-        request.onReply(message.type === 'inspected' ? { attention: message.attention, surprise: message.surprise }
-          : message.type === 'refused' ? { refused: message.message } : { error: message.message });
-        break;
-      }
+      case 'error': answer(latest, message); break;
       default: return false;
     }
     return true;

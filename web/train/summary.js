@@ -4,7 +4,7 @@
 // per scheme, and then it reports numbers without ranking close ones; with several runs of a
 // scheme (the same settings, other seeds) a comparison is stated only when the 95% interval of
 // the paired-by-seed difference excludes zero, as the results panel and docs/EXPERIMENTS.md do:
-// options.compare is web/pipeline/intervals.js's seedComparison, passed in by the Train panel (the
+// options.compare is web/results/intervals.js's seedComparison, passed in by the Train panel (the
 // element's replay, one seed per scheme, leaves it out and stays small). Pure (no DOM).
 
 const fmt = (v) => String(Number(v.toPrecision(3)));

@@ -1,8 +1,8 @@
 // The results store's vocabulary (data/experiments/<table>.json, written by scripts/experiments.mjs):
 // one home for the order its schemes are listed in, the multiples of T every record is evaluated
 // at, and the variant name of a plain run. Read by the scripts that write and summarise records
-// (scripts/experiment-tables.mjs, experiments-docs.mjs, model-results.mjs) and by the page's
-// results panel (web/panels/results-data.js); no DOM.
+// (scripts/experiment-tables.mjs, experiments-docs.mjs, model-results.mjs) and by the results'
+// report the page's panel shows (web/results/report.js); no DOM.
 
 /** The trainable schemes in the results' order: no position, absolute, then relative. */
 export const RESULT_SCHEMES = Object.freeze(['nope', 'additive', 'learned', 'concatenated', 'rotary', 'alibi', 't5']);

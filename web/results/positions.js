@@ -1,6 +1,6 @@
 // Loss by position as lines to draw: per-position values (a model's held-out loss at each
 // position of a window) averaged over rows and over bins of neighbouring positions. Shared by the
-// results panel (web/panels/results-data.js) and the Train section (web/train/figures.js); no DOM.
+// results' report for the page (web/results/report.js) and the Train section (web/train/figures.js); no DOM.
 
 /** Positions averaged in bins of this many (one position alone is too noisy to read a trend from). */
 export const POSITION_BIN = 8;

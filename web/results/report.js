@@ -1,15 +1,15 @@
 // The results store's records (data/experiments/<table>.json, written by scripts/experiments.mjs)
 // as the page's table, its sentences and the loss-by-position series, without the DOM. The same
 // grouping and pairing feed docs/EXPERIMENTS.md (scripts/experiments-docs.mjs), so the page and
-// the doc say the same things, under the same rule (web/pipeline/intervals.js).
+// the doc say the same things, under the same rule (web/results/intervals.js).
 //
 // store: { table, records: [{ task, scheme, variant, seed, metric: 'loss' | 'accuracy',
 //          config: { context, … }, heldOut: { "1": …, "8": … }, byWindow: { "1": [per unit] … },
 //          byPosition: { "8": [per position] } | null }] }; a multiple missing from heldOut is a
 //          length the model cannot run (a learned table past T).
-import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../pipeline/intervals.js';
-import { POSITION_BIN, binPositions } from '../pipeline/positions.js';
-import { PLAIN, RESULT_MULTIPLES as MULTIPLES, RESULT_SCHEMES } from '../pipeline/records.js';
+import { comparisonSentence, meanInterval, pairedDifference, seedsText } from './intervals.js';
+import { POSITION_BIN, binPositions } from './positions.js';
+import { PLAIN, RESULT_MULTIPLES as MULTIPLES, RESULT_SCHEMES } from './records.js';
 
 const VARIANTS = { pi: 'PI', ntk: 'NTK', yarn: 'YaRN' };
 

@@ -1,0 +1,126 @@
+// One trained lane's box and strip: the box lives inside the lane's attention slot, after the
+// figure, and holds the lane's note and its surprise strip (−ln p of each next word). The
+// functions here paint what a lane's `parts` hold; which outputs those are is trained-requests.js'.
+//
+// parts: { slot, box, note, heading, strip, figure (the strip's), scratch (Int32Array ids, reused),
+//   want, asked, shown, refused (each { model, layer, head, ids, tokens, … } or null),
+//   stripShown (the `shown` the strip paints), reservedFor (n the reserved strip is laid out for) }.
+import { HeatmapFigure } from '../figures/heatmap-figure.js';
+import { SCHEME_LABELS } from '../posenc.mjs';
+import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
+
+const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
+
+/**
+ * The lane's parts, kept in `boxes` (scheme → parts) and rebuilt when the lanes rebuilt the slot;
+ * null when the lanes show no such scheme. The box goes inside the slot, so the lane keeps its
+ * children (and the subgrid rows that line the lanes up).
+ */
+export function laneBox(scheme, boxes) {
+  const slot = document.querySelector(`#lanes [data-figure="${scheme}-attention"]`);
+  if (!slot) return null;
+  let parts = boxes.get(scheme);
+  if (parts?.slot === slot) return parts;
+  const box = element('div', { class: 'trained-box' });
+  const note = element('p', { class: 'lane-note trained-note' });
+  note.setAttribute('role', 'status');
+  const heading = element('p', { class: 'trained-strip-title', text: 'Surprise: −ln p(next word) under the trained model' });
+  const strip = element('div', { class: 'fig-slot trained-strip' });
+  box.append(note, heading, strip);
+  slot.append(box);
+  const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
+  parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, asked: null, shown: null, stripShown: null, reservedFor: 0, refused: null };
+  boxes.set(scheme, parts);
+  return parts;
+}
+
+// reserve: the strip is not shown but keeps its place (a model still loading), so the map and
+// strip that arrive do not move the page.
+export function showStrip(parts, shown, reserve = false) {
+  setHidden(parts.heading, !shown && !reserve);
+  setHidden(parts.strip, !shown && !reserve);
+  setClass(parts.box, 'strip-reserved', !shown && reserve);
+}
+
+/** The lane's shown map into its attention figure (createLanes' `attention`, or nothing). */
+export function paintMap(scheme, parts, figure) {
+  const { model, attention, tokens, ids, layer, head } = parts.shown;
+  const n = ids.length;
+  const { layers, heads } = model.config;
+  figure?.update({
+    tiles: [{ values: attention, rows: n, cols: n }],
+    min: 0,
+    max: 1,
+    label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
+      `${n} × ${n} tokens, rows are queries`,
+    legendTitle: 'attention weight',
+    rowWords: tokens,
+    colWords: tokens,
+    rowLabel: (i) => `query ${tokenLabel(tokens, i)}`,
+    colLabel: (j) => `key ${tokenLabel(tokens, j)}`,
+    note: (t, i, j) => (j > i ? ' (masked: a later word)' : ''),
+  });
+}
+
+export function paintStrip(scheme, parts) {
+  const { model, ids, tokens, surprise } = parts.shown;
+  const n = ids.length;
+  if (n < 2 || parts.stripShown === parts.shown) return; // one word: nothing is predicted (showStrip hides the strip)
+  parts.stripShown = parts.shown;
+  parts.figure.update(stripView(scheme, model.vocab.length, surprise, tokens));
+  indentStrip(parts, n);
+  showStrip(parts, true);
+}
+
+// Cell j belongs to word j + 1: indented by the map's word gutter and one of its n columns, it
+// sits under that word's column (the gutter's width is styles/lab.css's --axis-side).
+function indentStrip(parts, n) {
+  setStyle(parts.figure.tileBox, 'paddingLeft', `calc(var(--axis-side) + (100% - var(--axis-side)) / ${n})`);
+}
+
+// A lane whose model has not arrived: the strip, not shown, is laid out with zeros for the
+// sentence's words, so it takes the place the real one will (legend, readout and menu included).
+export function reserveStrip(scheme, parts, vocabSize, tokens) {
+  const n = tokens.length;
+  if (!parts.stripShown && n >= 2 && parts.reservedFor !== n) {
+    parts.reservedFor = n;
+    parts.figure.update(stripView(scheme, vocabSize, new Float32Array(n - 1), tokens));
+    indentStrip(parts, n);
+  }
+  showStrip(parts, false, n >= 2);
+}
+
+// The core refuses what a model cannot do (a learned table past its rows): a note, not a
+// failure; the lane keeps the identity map compare() paints.
+export function refuse(scheme, parts) {
+  setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model cannot read this sentence: ${parts.refused.message}. ` +
+    'This lane shows identity heads (W = I).');
+  showStrip(parts, false);
+  setAttr(parts.box, 'data-state', 'ready');
+  setAttr(parts.slot, 'data-trained', 'ready');
+}
+
+// pending: the lane shows outputs for other words than the sentence's (dimmed by styles/lab.css).
+export function markPending(parts) {
+  const ready = parts.shown && parts.shown.ids === parts.want.ids;
+  setAttr(parts.box, 'data-state', ready ? 'ready' : 'pending');
+  setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
+}
+
+// The surprise strip's figure options: entry j of `surprise` is −ln p(word j + 1 | words 0 … j)
+// under a V-word model, so the first word has none.
+function stripView(scheme, V, surprise, tokens) {
+  const cells = tokens.length - 1;
+  const uniform = Math.log(V);
+  return {
+    tiles: [{ values: surprise, rows: 1, cols: cells }],
+    min: 0,
+    max: uniform,
+    label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${cells} ` +
+      `(the first word has no prediction); ln V = ${uniform.toFixed(2)} is a uniform guess over ${V} words`,
+    legendTitle: `−ln p (nats; ${uniform.toFixed(1)} = uniform guess)`,
+    colWords: tokens.slice(1),
+    rowLabel: () => 'surprise',
+    colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
+  };
+}
