@@ -210,7 +210,7 @@ test('posenc-lab.mjs computes in its lab worker: three elements on one page pain
   const dir = await mkdtemp(join(tmpdir(), 'posenc-firefox-esm-'));
   let host;
   try {
-    for (const file of ['posenc-lab.mjs', 'posenc-lab-worker.mjs']) await copyFile(join(DIST, file), join(dir, file));
+    for (const file of ['posenc-lab.mjs', 'posenc-lab-worker.mjs', 'posenc-lab-core-scalar.mjs']) await copyFile(join(DIST, file), join(dir, file));
     await writeFile(join(dir, 'three.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>three</title><link rel="icon" href="data:,"></head>
 <body><posenc-lab id="a" sentence="the cat sat on the mat" vectors="synthetic"></posenc-lab>
 <posenc-lab id="b" sentence="a small dog" schemes="rotary" vectors="synthetic"></posenc-lab>
