@@ -17,6 +17,7 @@ import { adoptStyles } from './styles.js';
 import { DEFAULTS as PAGE_DEFAULTS, INPUT_RANGES } from '../pipeline/state.js';
 import { createLanes } from '../panels/lanes.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
+import { SEEDED_NOTE, engineLabel, isSeeded } from '../pipeline/shared-rules.js';
 import { createTokenList } from '../panels/tokens.js';
 import { createPeFigure, createSpreadPanel } from '../panels/encoding.js';
 import { createRetrievalPanel } from '../panels/retrieval.js';
@@ -267,8 +268,8 @@ export class PosencLabElement extends HTMLElement {
           figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${spec.title}`);
           const slot = element('div');
           slot.dataset.figure = `${scheme}-${name}`;
-          // The learned-style table and T5's bucket values are seeded stand-ins: say so under each.
-          const seeded = scheme === 'learned' || scheme === 't5' ? ' (seeded, not trained)' : '';
+          // Seeded stand-ins (the learned-style table, T5's bucket values) say so under each.
+          const seeded = isSeeded(scheme) ? ` (${SEEDED_NOTE})` : '';
           figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
           lanes.append(figure);
         }
@@ -498,7 +499,7 @@ export class PosencLabElement extends HTMLElement {
       }
     }
     ui.panelBox.classList.remove('is-pending');
-    const engine = this.#engine.simd ? 'wasm SIMD' : 'scalar wasm';
+    const engine = engineLabel(this.#engine.simd);
     this.#setStatus(`${n} token${n === 1 ? '' : 's'}, d = ${d}, ${source.kind === 'glove' ? 'GloVe' : 'synthetic'} vectors · ${engine} · ${(performance.now() - started).toFixed(0)} ms`);
     this.#readyResolve();
   }
