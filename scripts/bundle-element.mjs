@@ -147,19 +147,19 @@ function xz(bytes, options) {
 }
 
 // The JS API's default loaders (web/cores.mjs, imported by posenc.mjs and its parts beside it)
-// become the element's (web/element/cores.mjs): the core inside, the model core and model.mjs
+// become the element's (web/element/element-loaders.mjs): the core inside, the model core and model.mjs
 // fetched beside the element's file (external imports).
 const elementCores = {
   name: 'posenc-element-cores',
   setup(build) {
     build.onResolve({ filter: /^\.\/cores\.mjs$/ }, (args) =>
-      (/[\\/]web[\\/][^\\/]+\.mjs$/.test(args.importer) ? { path: resolve(ROOT, 'web/element/cores.mjs') } : undefined));
+      (/[\\/]web[\\/][^\\/]+\.mjs$/.test(args.importer) ? { path: resolve(ROOT, 'web/element/element-loaders.mjs') } : undefined));
     build.onResolve({ filter: /^\.\/(posenc-models-(simd|scalar)|model)\.mjs$/ }, (args) =>
-      (args.importer.endsWith('/web/element/cores.mjs') ? { path: args.path, external: true } : undefined));
+      (args.importer.endsWith('/web/element/element-loaders.mjs') ? { path: args.path, external: true } : undefined));
   },
 };
 
-// The SVG writer likewise: web/figures/svg-loader.js becomes web/element/svg-loader.js, which
+// The SVG writer likewise: web/figures/svg-loader.js becomes web/element/svg-writer-beside.js, which
 // fetches SVG_WRITER (web/figures/svg-writer.js, bundled alone below) beside the element's file.
 const SVG_WRITER = 'posenc-svg.mjs';
 // The live trainer likewise (web/element/train-runner.js, bundled alone below): fetched by
@@ -169,10 +169,10 @@ const elementSvgWriter = {
   name: 'posenc-element-svg-writer',
   setup(build) {
     build.onResolve({ filter: /^\.\/svg-loader\.js$/ }, (args) =>
-      (args.importer.endsWith('/web/figures/export.js') ? { path: resolve(ROOT, 'web/element/svg-loader.js') } : undefined));
+      (args.importer.endsWith('/web/figures/export.js') ? { path: resolve(ROOT, 'web/element/svg-writer-beside.js') } : undefined));
     const beside = (file, loader) => build.onResolve({ filter: new RegExp(`^\\./${file.replace('.', '\\.')}$`) }, (args) =>
       (args.importer.endsWith(loader) ? { path: args.path, external: true } : undefined));
-    beside(SVG_WRITER, '/web/element/svg-loader.js');
+    beside(SVG_WRITER, '/web/element/svg-writer-beside.js');
     beside(TRAIN_RUNNER, '/web/element/train-runner-loader.js');
   },
 };

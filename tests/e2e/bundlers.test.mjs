@@ -2,10 +2,10 @@
 // webpack 5 (its Node API), each with one page per entry — `posenc-lab` (the JS API),
 // `posenc-lab/element` and `posenc-lab/element.mjs` — served and loaded in headless Chromium.
 // Each must get its assets through the bundler (every one is named by a static
-// new URL('./file', import.meta.url) or import('./file'): web/cores.mjs, web/element/cores.mjs):
+// new URL('./file', import.meta.url) or import('./file'): web/cores.mjs, web/element/element-loaders.mjs):
 // the core, GloVe (not synthetic vectors), the lazy model core with its JS side when a model is
 // first needed, the three default trained models the package ships, and the element's SVG writer
-// (web/element/svg-loader.js) on its first SVG export. The pages and the checks are the same for
+// (web/element/svg-writer-beside.js) on its first SVG export. The pages and the checks are the same for
 // both bundlers. Needs a built dist/ (./scripts/build) and the vite and webpack dev dependencies.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

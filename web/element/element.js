@@ -83,6 +83,34 @@ let nextId = 0;
  * @cssprop --posenc-highlight - The selected token.
  * @cssprop --posenc-radius - Corner radius.
  */
+// The one-figure panels' makers, by panel name (the lane panels share createLanes).
+const PANEL_FIGURES = {
+  pe: createPeFigure,
+  disturbance: createSpreadPanel,
+  retrieval: createRetrievalPanel,
+  shift: createShiftPanel,
+  distance: createDistancePanel,
+  orthogonality: createOrthogonalityPanel,
+  angles: createAnglesPanel,
+  train: createTrainLive,
+};
+
+/** A lane panel's figures: one per scheme, captioned, its slot named `<scheme>-<panel>`. */
+function laneFigures(panel, title, schemes) {
+  const lanes = element('div', { class: 'pl-lanes' });
+  for (const scheme of schemes) {
+    const figure = element('figure', { class: 'pl-figure' });
+    figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${title}`);
+    const slot = element('div');
+    slot.dataset.figure = `${scheme}-${panel}`;
+    // Seeded stand-ins (the learned-style table, T5's bucket values) say so under each.
+    const seeded = isSeeded(scheme) ? ` (${SEEDED_NOTE})` : '';
+    figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
+    lanes.append(figure);
+  }
+  return lanes;
+}
+
 export class PosencLabElement extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES.map(attributeOf); }
 
@@ -214,27 +242,58 @@ export class PosencLabElement extends HTMLElement {
     const edit = element('div', { class: 'pl-edit' });
     // Panels that never read the sentence (sentence: false) show neither its box nor its tokens.
     const usesSentence = o.panel.some((name) => PANELS[name].sentence !== false);
-    if (usesSentence && o.editable) {
-      const label = element('label', { class: 'pl-label', text: 'Sentence' });
-      label.htmlFor = id('sentence');
-      const area = element('textarea');
-      area.id = id('sentence');
-      area.rows = 2;
-      area.spellcheck = false;
-      area.setAttribute('autocomplete', 'off');
-      area.setAttribute('autocapitalize', 'off');
-      area.value = o.sentence;
-      area.addEventListener('input', () => this.#edit('sentence', area.value));
-      edit.append(label, area);
-      ui.sentence = area;
-    } else if (usesSentence) {
-      // Readers see the sentence as text; the tokens below follow once the core has run.
-      ui.sentenceText = element('p', { class: 'pl-sentence-text', text: o.sentence });
-      edit.append(ui.sentenceText);
-    }
+    if (usesSentence) edit.append(this.#buildSentence(ui, id));
     const controls = this.#buildControls(ui, id);
     if (controls) edit.append(controls);
+    const tokenParts = this.#buildTokens(ui, id);
+    const panels = this.#buildPanels(ui, id);
+    ui.status = element('p', { class: 'pl-status', text: this.#started ? '' : 'The figure starts when it scrolls into view.' });
+    ui.status.setAttribute('aria-live', 'polite');
+    box.append(edit, ...(usesSentence ? tokenParts : []), ui.note, panels, ui.status);
+    this.#root.replaceChildren(box);
+    adoptStyles(this.#root);
 
+    // Figures (they need their slots in place).
+    const laneParts = o.panel.filter((name) => PANELS[name].lane);
+    ui.lanes = laneParts.length ? createLanes(panels, { schemes: o.schemes, onPickToken: (row) => this.#select(row) }) : null;
+    for (const [name, panel] of Object.entries(ui.panels)) {
+      const made = PANEL_FIGURES[name](panel.slot);
+      panel.update = made.update?.bind(made);
+      panel.render = made.render?.bind(made);
+      panel.figure = made.figure;
+    }
+    this.#ui = ui;
+    this.#selected = null;
+    this.#syncControls();
+    if (this.#view) this.#request();
+  }
+
+  /** The sentence: a text box when editable (ui.sentence), else the sentence as text (ui.sentenceText). */
+  #buildSentence(ui, id) {
+    const o = this.#options;
+    if (!o.editable) {
+      // Readers see the sentence as text; the tokens below follow once the core has run.
+      ui.sentenceText = element('p', { class: 'pl-sentence-text', text: o.sentence });
+      return ui.sentenceText;
+    }
+    const label = element('label', { class: 'pl-label', text: 'Sentence' });
+    label.htmlFor = id('sentence');
+    const area = element('textarea');
+    area.id = id('sentence');
+    area.rows = 2;
+    area.spellcheck = false;
+    area.setAttribute('autocomplete', 'off');
+    area.setAttribute('autocapitalize', 'off');
+    area.value = o.sentence;
+    area.addEventListener('input', () => this.#edit('sentence', area.value));
+    ui.sentence = area;
+    const fragment = document.createDocumentFragment();
+    fragment.append(label, area);
+    return fragment;
+  }
+
+  /** The token list and its notes (ui.tokens, ui.note) → the nodes shown under the sentence. */
+  #buildTokens(ui, id) {
     const tokenLabel = element('span', { class: 'visually-hidden', text: 'Tokens' });
     tokenLabel.id = id('tokens');
     const tokens = element('ol', { class: 'tokens' });
@@ -251,7 +310,12 @@ export class PosencLabElement extends HTMLElement {
       list: tokens, count, truncation, unknownLegend, neighbors: element('div'),
       onSelect: (index) => this.#select(index),
     });
+    return [tokenLabel, tokens, truncation];
+  }
 
+  /** One section per panel, in order (ui.panelBox; ui.panels[name].slot for the one-figure panels). */
+  #buildPanels(ui, id) {
+    const o = this.#options;
     const panels = element('div', { class: 'pl-panels is-pending' });
     ui.panelBox = panels;
     for (const name of o.panel) {
@@ -262,18 +326,7 @@ export class PosencLabElement extends HTMLElement {
       section.setAttribute('aria-labelledby', title.id);
       section.append(title);
       if (spec.lane) {
-        const lanes = element('div', { class: 'pl-lanes' });
-        for (const scheme of o.schemes) {
-          const figure = element('figure', { class: 'pl-figure' });
-          figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${spec.title}`);
-          const slot = element('div');
-          slot.dataset.figure = `${scheme}-${name}`;
-          // Seeded stand-ins (the learned-style table, T5's bucket values) say so under each.
-          const seeded = isSeeded(scheme) ? ` (${SEEDED_NOTE})` : '';
-          figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
-          lanes.append(figure);
-        }
-        section.append(lanes);
+        section.append(laneFigures(name, spec.title, o.schemes));
       } else {
         const figure = element('figure', { class: 'pl-figure' });
         figure.setAttribute('aria-labelledby', title.id);
@@ -285,35 +338,7 @@ export class PosencLabElement extends HTMLElement {
       }
       panels.append(section);
     }
-    ui.status = element('p', { class: 'pl-status', text: this.#started ? '' : 'The figure starts when it scrolls into view.' });
-    ui.status.setAttribute('aria-live', 'polite');
-    box.append(edit, ...(usesSentence ? [tokenLabel, tokens, truncation] : []), ui.note, panels, ui.status);
-    this.#root.replaceChildren(box);
-    adoptStyles(this.#root);
-
-    // Figures (they need their slots in place).
-    const laneParts = o.panel.filter((name) => PANELS[name].lane);
-    ui.lanes = laneParts.length ? createLanes(panels, { schemes: o.schemes, onPickToken: (row) => this.#select(row) }) : null;
-    const make = {
-      pe: createPeFigure,
-      disturbance: createSpreadPanel,
-      retrieval: createRetrievalPanel,
-      shift: createShiftPanel,
-      distance: createDistancePanel,
-      orthogonality: createOrthogonalityPanel,
-      angles: createAnglesPanel,
-      train: createTrainLive,
-    };
-    for (const [name, panel] of Object.entries(ui.panels)) {
-      const made = make[name](panel.slot);
-      panel.update = made.update?.bind(made);
-      panel.render = made.render?.bind(made);
-      panel.figure = made.figure;
-    }
-    this.#ui = ui;
-    this.#selected = null;
-    this.#syncControls();
-    if (this.#view) this.#request();
+    return panels;
   }
 
   #buildControls(ui, id) {

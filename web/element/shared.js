@@ -22,7 +22,7 @@ export function sharedClient() {
 export function gloveUrl(src) {
   let url;
   try {
-    // Beside this script, named statically as in element/cores.mjs: the URL a bundler (webpack,
+    // Beside this script, named statically as in element/element-loaders.mjs: the URL a bundler (webpack,
     // Vite) gives the copy it makes, not a build-time file: URL, which would read as 'no GloVe'.
     url = src ? new URL(src, document.baseURI) : new URL('./glove-6b-100d-20k.i8', import.meta.url);
   } catch {

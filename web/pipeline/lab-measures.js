@@ -26,17 +26,19 @@ export const SETTINGS_FIGURES = ['spread', 'distance', 'angles'];
 /** The analyses run after typing pauses, in their order. */
 export const ANALYSES = ['retrieval', 'shift', 'orth'];
 
+// compute()'s value when keys[name] differs from key (which it becomes), else null (unchanged).
+function whenChanged(keys, name, key, compute) {
+  if (key === keys[name]) return null;
+  keys[name] = key;
+  return compute();
+}
+
 export function createMeasures(lab, pipeline) {
   const keys = { spread: '', distance: '', angles: '' };
   let lastSpread = null;
   const decoderFor = createDecoderCache();
 
-  // The figure's data from compute() when its key changed since the last call, else null (unchanged).
-  const ifChanged = (name, key, compute) => {
-    if (key === keys[name]) return null;
-    keys[name] = key;
-    return compute();
-  };
+  const ifChanged = (name, key, compute) => whenChanged(keys, name, key, compute);
 
   // Each wanted figure's data when what it reads changed since the last call, else null (unchanged
   // or not wanted).
