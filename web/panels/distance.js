@@ -6,7 +6,6 @@
 import { ChartFigure } from '../figures/chart-figure.js';
 import { element } from '../figures/dom.js';
 import { SCHEME_IDS } from '../pipeline/state.js';
-import { distanceMeasure } from '../pipeline/measures/distance.js';
 import { BOUND, CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 
 export const curveName = (id) => (id === BOUND ? 'RoFormer decay bound' : SCHEME_NAMES[id] ?? id);
@@ -142,9 +141,5 @@ export function createDistancePanel(slot) {
   return {
     figure: chart,
     render,
-    /** args: distanceMeasure's, with lab. */
-    update({ lab, ...args }) {
-      render(distanceMeasure(lab, args));
-    },
   };
 }

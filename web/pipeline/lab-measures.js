@@ -5,12 +5,12 @@
 // yields between its expensive parts; the summaries' words; the selected token's nearest words.
 // The numbers come from web/pipeline/measures/; the panels' render (web/panels/) draws them.
 //
-// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n),
-//   disturbSummary(view, identity), analyses(view), neighbors(view, selected) }.
+// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n, wanted),
+//   disturbSummary(view, identity), analyses(view, { only, lanes, summaries }), neighbors(view, selected) }.
 // view: a pipeline view (web/pipeline/pipeline.js), worker-side. analyses(view) yields undefined
 // between slices and { name, data } as each analysis ends: 'retrieval', 'shift', 'orth', then
 // 'summaries' ({ disturb, shift, orth }: the summary's sentences).
-import { disturbSummary, orthSummary, shiftSummary } from './prose.js';
+import { analysisSummaries, disturbSummary } from './lab-summaries.js';
 import { spreadArgs, spreadMeasure, wordSpreadOf } from './measures/spread.js';
 import { distanceArgs, distanceMeasure } from './measures/distance.js';
 import { anglesArgs, anglesMeasure } from './measures/angles.js';
@@ -18,51 +18,65 @@ import { retrievalMeasure } from './measures/retrieval.js';
 import { shiftMeasure } from './measures/shift.js';
 import { orthogonalityMeasure } from './measures/orthogonality.js';
 import { createDecoderCache, neighborsMeasure } from './measures/neighbors.js';
-import { additiveTerms, orthogonalityArgs, relativeSchemes, retrievalArgs, shiftArgs } from './measures/analyses.js';
+import { orthogonalityArgs, retrievalArgs, shiftArgs } from './measures/analyses.js';
+
+/** The figures that follow the settings, as settingsFigures names them. */
+export const SETTINGS_FIGURES = ['spread', 'distance', 'angles'];
+
+/** The analyses run after typing pauses, in their order. */
+export const ANALYSES = ['retrieval', 'shift', 'orth'];
+
+// compute()'s value when keys[name] differs from key (which it becomes), else null (unchanged).
+function whenChanged(keys, name, key, compute) {
+  if (key === keys[name]) return null;
+  keys[name] = key;
+  return compute();
+}
 
 export function createMeasures(lab, pipeline) {
   const keys = { spread: '', distance: '', angles: '' };
   let lastSpread = null;
   const decoderFor = createDecoderCache();
 
-  // The figure's data from compute() when its key changed since the last call, else null (unchanged).
-  const ifChanged = (name, key, compute) => {
-    if (key === keys[name]) return null;
-    keys[name] = key;
-    return compute();
-  };
+  const ifChanged = (name, key, compute) => whenChanged(keys, name, key, compute);
 
-  // Each figure's data when what it reads changed since the last call, else null (unchanged).
-  function settingsFigures(state, source, settings, n) {
+  // Each wanted figure's data when what it reads changed since the last call, else null (unchanged
+  // or not wanted).
+  function settingsFigures(state, source, settings, n, wanted = SETTINGS_FIGURES) {
     const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n };
-    const spread = spreadArgs(state, source, settings, n);
+    const spread = wanted.includes('spread') ? spreadArgs(state, source, settings, n) : { length: 0 };
     // The picture depends on L, not on the words, so most keystrokes leave it as it is.
     const spreadKey = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
     if (spread.length > 0) figures.spread = ifChanged('spread', spreadKey, () => (lastSpread = spreadMeasure(lab, spread)));
     const distance = distanceArgs(lab, state, settings);
     const distanceKey = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
-    figures.distance = ifChanged('distance', distanceKey, () => distanceMeasure(lab, distance));
+    if (wanted.includes('distance')) figures.distance = ifChanged('distance', distanceKey, () => distanceMeasure(lab, distance));
     const angles = anglesArgs(state, settings);
-    figures.angles = ifChanged('angles', JSON.stringify(angles), () => anglesMeasure(lab, angles));
+    if (wanted.includes('angles')) figures.angles = ifChanged('angles', JSON.stringify(angles), () => anglesMeasure(lab, angles));
     return figures;
   }
 
-  function* analyses(view) {
-    const page = { lab, pipeline, state: view.state };
-    const retrieval = yield* retrievalMeasure(lab, yield* retrievalArgs(view, page, () => decoderFor(view)));
-    yield { name: 'retrieval', data: retrieval };
-    const shift = yield* shiftMeasure(lab, shiftArgs(view, page));
-    yield { name: 'shift', data: shift };
-    const orth = yield* orthogonalityMeasure(lab, orthogonalityArgs(view, page));
-    yield { name: 'orth', data: orth };
-    yield {
-      name: 'summaries',
-      data: {
-        disturb: disturbSummary(view, lastSpread, retrieval.identity),
-        shift: shiftSummary(shift.changes, view.state.shiftK, relativeSchemes()),
-        orth: orthSummary({ point: orth.point, d: orth.d, random: orth.randomAtD }, additiveTerms(view, page), view.n),
-      },
-    };
+  // only: the analyses to run, in this order (default all three); lanes: over the view's own
+  // schemes (state.schemes) rather than every scheme; summaries: then the summary's sentences
+  // (which need all three).
+  function* analyses(view, { only = ANALYSES, lanes = false, summaries = true } = {}) {
+    const page = { lab, pipeline, state: view.state, schemes: lanes ? view.state.schemes : lab.SCHEMES };
+    const done = {};
+    if (only.includes('retrieval')) {
+      done.retrieval = yield* retrievalMeasure(lab, yield* retrievalArgs(view, page, () => decoderFor(view)));
+      yield { name: 'retrieval', data: done.retrieval };
+    }
+    if (only.includes('shift')) {
+      done.shift = yield* shiftMeasure(lab, shiftArgs(view, page));
+      yield { name: 'shift', data: done.shift };
+    }
+    if (only.includes('orth')) {
+      done.orth = yield* orthogonalityMeasure(lab, orthogonalityArgs(view, page));
+      yield { name: 'orth', data: done.orth };
+    }
+    if (summaries && ANALYSES.every((name) => done[name])) {
+      yield { name: 'summaries', data: analysisSummaries(view, page, lastSpread, done) };
+    }
   }
 
   function neighbors(view, selected) {
