@@ -38,6 +38,34 @@ const SETTINGS_PANELS = { spread: 'disturbance', distance: 'distance', angles: '
 
 let nextId = 0;
 
+// The one-figure panels' makers, by panel name (the lane panels share createLanes).
+const PANEL_FIGURES = {
+  pe: createPeFigure,
+  disturbance: createSpreadPanel,
+  retrieval: createRetrievalPanel,
+  shift: createShiftPanel,
+  distance: createDistancePanel,
+  orthogonality: createOrthogonalityPanel,
+  angles: createAnglesPanel,
+  train: createTrainLive,
+};
+
+/** A lane panel's figures: one per scheme, captioned, its slot named `<scheme>-<panel>`. */
+function laneFigures(panel, title, schemes) {
+  const lanes = element('div', { class: 'pl-lanes' });
+  for (const scheme of schemes) {
+    const figure = element('figure', { class: 'pl-figure' });
+    figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${title}`);
+    const slot = element('div');
+    slot.dataset.figure = `${scheme}-${panel}`;
+    // Seeded stand-ins (the learned-style table, T5's bucket values) say so under each.
+    const seeded = isSeeded(scheme) ? ` (${SEEDED_NOTE})` : '';
+    figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
+    lanes.append(figure);
+  }
+  return lanes;
+}
+
 // ---- The element --------------------------------------------------------------------------
 
 /**
@@ -83,34 +111,6 @@ let nextId = 0;
  * @cssprop --posenc-highlight - The selected token.
  * @cssprop --posenc-radius - Corner radius.
  */
-// The one-figure panels' makers, by panel name (the lane panels share createLanes).
-const PANEL_FIGURES = {
-  pe: createPeFigure,
-  disturbance: createSpreadPanel,
-  retrieval: createRetrievalPanel,
-  shift: createShiftPanel,
-  distance: createDistancePanel,
-  orthogonality: createOrthogonalityPanel,
-  angles: createAnglesPanel,
-  train: createTrainLive,
-};
-
-/** A lane panel's figures: one per scheme, captioned, its slot named `<scheme>-<panel>`. */
-function laneFigures(panel, title, schemes) {
-  const lanes = element('div', { class: 'pl-lanes' });
-  for (const scheme of schemes) {
-    const figure = element('figure', { class: 'pl-figure' });
-    figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${title}`);
-    const slot = element('div');
-    slot.dataset.figure = `${scheme}-${panel}`;
-    // Seeded stand-ins (the learned-style table, T5's bucket values) say so under each.
-    const seeded = isSeeded(scheme) ? ` (${SEEDED_NOTE})` : '';
-    figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
-    lanes.append(figure);
-  }
-  return lanes;
-}
-
 export class PosencLabElement extends HTMLElement {
   static get observedAttributes() { return ATTRIBUTES.map(attributeOf); }
 
