@@ -410,7 +410,10 @@ function recompute({ typed = false } = {}) {
   heavy.cancel();
   scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
   const sent = { ...state };
-  client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes() })
+  // The trained lanes' passes run in the same trip, on the tokens the worker finds.
+  const trained = state.heads === TRAINED_HEADS
+    ? trainedHeads.passRequests({ schemes: state.schemes, layer: state.headLayer, head: state.headIndex }) : [];
+  client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained })
     .then((next) => { if (next && work.isCurrent(mine)) paint(next, sent, started); },
       // Inputs are validated before they reach the lab, so this is a bug: say so rather than
       // leave stale figures looking current.
@@ -437,7 +440,7 @@ function paint(next, sent, started) {
   tokenList.render(tokens, next.unknown, next.total, next.textCut);
   // Trained maps first: the identity maps they cover are then not painted at all.
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
-    layer: state.headLayer, head: state.headIndex, asked: trainedAsked });
+    layer: state.headLayer, head: state.headIndex, asked: trainedAsked, passes: next.trained });
   // A covered lane whose model refused these words shows its identity map after all: rare (a
   // learned table past its rows), so the keystroke is asked for again, with that lane's weights.
   if (state.schemes.some((scheme) => next.result[scheme]?.inputOnly && !trainedMaps.has(scheme))) {

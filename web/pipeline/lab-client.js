@@ -4,15 +4,18 @@
 //
 // Messages, page → worker:
 //   { type: 'start' }                            → { type: 'started', simd, pretrained, schemeTable } | { type: 'start-failed', message }
-//   { type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly }
-//                                                → { type: 'view', gen, view } | { …, error }   (lab-session.js: view)
+//   { type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly, trained }
+//                                                → { type: 'view', gen, view } | { …, error }   (lab-session.js: view,
+//                                                  plus view.trained: the passes of model-host.js)
 //   { type: 'analyse', gen }                     → { type: 'analysis', gen, name, data }… then { type: 'analysed', gen, ms }
 //   { type: 'glove' | 'custom' | 'neighbors', id, … }   → { type: 'reply', id, value } | { …, error }
 //   and the models' messages (web/pipeline/model-client.js).
 //
 // createLabClient() → { start(), glove(), custom(bytes, name), compute(request),
 //   analyse(gen, onAnalysis), neighbors(selected), models, terminate() }:
-// compute resolves with the view, or null when a newer compute was sent meanwhile; analyse calls
+// compute resolves with the view, or null when a newer compute was sent meanwhile; its `trained`
+// ([{ lane, name, layer, head }], loaded models only) asks for those lanes' passes on the view's
+// tokens, which come back in view.trained (model-host.js: passes); analyse calls
 // onAnalysis(name, data) as each analysis ends and resolves with { ms } (the worker's busy time),
 // or null when a compute overtook it.
 import { createModelClient } from './model-client.js';
@@ -100,11 +103,11 @@ export function createLabClient({ workerUrl = new URL('./lab-worker.js', import.
     glove: () => request('glove'),
     custom: (bytes, name) => request('custom', { bytes, name }, [bytes.buffer]),
     neighbors: (selected) => request('neighbors', { selected }),
-    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly }) {
+    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, trained = [] }) {
       let promise;
       [compute, promise] = newest(compute, gen);
       if (analysis) { analysis.resolve(null); analysis = null; }
-      post({ type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly });
+      post({ type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly, trained });
       return promise;
     },
     analyse(gen, onAnalysis) {

@@ -52,7 +52,10 @@ async function runCompute() {
   if (!s) return; // 'started' says why
   try {
     const view = s.compute(message);
-    post({ type: 'view', gen: message.gen, view });
+    // The trained lanes' passes ride along: one answer per keystroke, their arrays transferred.
+    const { passes, transfer } = models.passes(view.n > 0 ? message.trained ?? [] : [], view.tokens);
+    view.trained = passes;
+    post({ type: 'view', gen: message.gen, view }, transfer);
   } catch (error) {
     post({ type: 'view', gen: message.gen, error: error?.message ?? String(error) });
   }
