@@ -93,6 +93,7 @@ let frameRequested = false;
 let stale = false;        // the state changed since the last recompute
 const work = createGenerations(); // a new generation per recompute; answers to older ones are dropped
 let lastHeavyMs = null;
+let shownKeys = {};       // what the painted tables and settings figures are keyed by (the worker's shownKeys)
 
 const lanes = createLanes(document, { onPickToken: selectToken, schemes: [], onAttention: (scheme, spec) => laneTabs.attention(scheme, spec) });
 const laneArticles = {}; // scheme → its lane, cloned from its template when first chosen
@@ -413,7 +414,7 @@ function recompute({ typed = false } = {}) {
   // The trained lanes' passes run in the same trip, on the tokens the worker finds.
   const trained = state.heads === TRAINED_HEADS
     ? trainedHeads.passRequests({ schemes: state.schemes, layer: state.headLayer, head: state.headIndex }) : [];
-  client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained })
+  client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys })
     .then((next) => { if (next && work.isCurrent(mine)) paint(next, sent, started); },
       // Inputs are validated before they reach the lab, so this is a bug: say so rather than
       // leave stale figures looking current.
@@ -424,6 +425,8 @@ function paint(next, sent, started) {
   const { settings, source } = next;
   captions.reflectSettings(source, settings, state);
   settingsFigures.show(next.figures, state, next.n);
+  const { pe: peKey, ...figureKeys } = next.shownKeys;
+  shownKeys = { ...shownKeys, ...figureKeys };
   if (next.n === 0) {
     showEmptyState();
     ui.engine.textContent = `${engineName()} · nothing to compute`;
@@ -452,8 +455,10 @@ function paint(next, sent, started) {
   lanes.select(selected);
   laneColumns.fit(n);
   captions.describeLanes(view, state, lab);
+  // The tables come only when they changed (the worker's shownKeys).
   const { pe, peConcat } = next;
-  peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
+  if (pe) peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
+  shownKeys.pe = peKey;
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
   summarise('disturb', next.summaries.disturb);
   view.recomputeMs = performance.now() - started;

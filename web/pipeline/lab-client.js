@@ -4,7 +4,7 @@
 //
 // Messages, page → worker:
 //   { type: 'start' }                            → { type: 'started', simd, pretrained, schemeTable } | { type: 'start-failed', message }
-//   { type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly, trained }
+//   { type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly, trained, shown }
 //                                                → { type: 'view', gen, view } | { …, error }   (lab-session.js: view,
 //                                                  plus view.trained: the passes of model-host.js)
 //   { type: 'analyse', gen }                     → { type: 'analysis', gen, name, data }… then { type: 'analysed', gen, ms }
@@ -15,7 +15,8 @@
 //   analyse(gen, onAnalysis), neighbors(selected), models, terminate() }:
 // compute resolves with the view, or null when a newer compute was sent meanwhile; its `trained`
 // ([{ lane, name, layer, head }], loaded models only) asks for those lanes' passes on the view's
-// tokens, which come back in view.trained (model-host.js: passes); analyse calls
+// tokens, which come back in view.trained (model-host.js: passes); its `shown` is the shownKeys of
+// the last view the caller painted (lab-session.js); analyse calls
 // onAnalysis(name, data) as each analysis ends and resolves with { ms } (the worker's busy time),
 // or null when a compute overtook it.
 import { createModelClient } from './model-client.js';
@@ -103,11 +104,11 @@ export function createLabClient({ workerUrl = new URL('./lab-worker.js', import.
     glove: () => request('glove'),
     custom: (bytes, name) => request('custom', { bytes, name }, [bytes.buffer]),
     neighbors: (selected) => request('neighbors', { selected }),
-    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, trained = [] }) {
+    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, trained = [], shown = {} }) {
       let promise;
       [compute, promise] = newest(compute, gen);
       if (analysis) { analysis.resolve(null); analysis = null; }
-      post({ type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly, trained });
+      post({ type: 'compute', gen, state, trainedAvailable, trainedAsked, inputOnly, trained, shown });
       return promise;
     },
     analyse(gen, onAnalysis) {

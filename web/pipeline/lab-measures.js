@@ -5,7 +5,7 @@
 // yields between its expensive parts; the summaries' words; the selected token's nearest words.
 // The numbers come from web/pipeline/measures/; the panels' render (web/panels/) draws them.
 //
-// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n),
+// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n, shown),
 //   disturbSummary(view, identity), analyses(view), neighbors(view, selected) }.
 // view: a pipeline view (web/pipeline/pipeline.js), worker-side. analyses(view) yields undefined
 // between slices and { name, data } as each analysis ends: 'retrieval', 'shift', 'orth', then
@@ -21,29 +21,35 @@ import { createDecoderCache, neighborsMeasure } from './measures/neighbors.js';
 import { additiveTerms, orthogonalityArgs, relativeSchemes, retrievalArgs, shiftArgs } from './measures/analyses.js';
 
 export function createMeasures(lab, pipeline) {
-  const keys = { spread: '', distance: '', angles: '' };
-  let lastSpread = null;
+  let lastSpread = null;   // the spread figure's data for the summary, at lastSpreadKey
+  let lastSpreadKey = '';
   const decoderFor = createDecoderCache();
 
-  // The figure's data from compute() when its key changed since the last call, else null (unchanged).
-  const ifChanged = (name, key, compute) => {
-    if (key === keys[name]) return null;
-    keys[name] = key;
-    return compute();
-  };
-
-  // Each figure's data when what it reads changed since the last call, else null (unchanged).
-  function settingsFigures(state, source, settings, n) {
-    const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n };
+  /**
+   * Each figure's data, or null where the page shows that figure for these settings already.
+   * shown: the keys of the figures the page shows ({ spread, distance, angles }, from the last view
+   * it painted: a view it dropped as stale does not count). → { spread, distance, angles,
+   * spreadLength, keys (what these settings' figures are keyed by, for the page to send back) }.
+   */
+  function settingsFigures(state, source, settings, n, shown = {}) {
+    const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n, keys: {} };
     const spread = spreadArgs(state, source, settings, n);
     // The picture depends on L, not on the words, so most keystrokes leave it as it is.
-    const spreadKey = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
-    if (spread.length > 0) figures.spread = ifChanged('spread', spreadKey, () => (lastSpread = spreadMeasure(lab, spread)));
+    if (spread.length > 0) {
+      const key = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
+      if (key !== lastSpreadKey) {
+        lastSpread = spreadMeasure(lab, spread);
+        lastSpreadKey = key;
+      }
+      figures.keys.spread = key;
+      if (key !== shown.spread) figures.spread = lastSpread;
+    }
     const distance = distanceArgs(lab, state, settings);
-    const distanceKey = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
-    figures.distance = ifChanged('distance', distanceKey, () => distanceMeasure(lab, distance));
+    figures.keys.distance = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
+    if (figures.keys.distance !== shown.distance) figures.distance = distanceMeasure(lab, distance);
     const angles = anglesArgs(state, settings);
-    figures.angles = ifChanged('angles', JSON.stringify(angles), () => anglesMeasure(lab, angles));
+    figures.keys.angles = JSON.stringify(angles);
+    if (figures.keys.angles !== shown.angles) figures.angles = anglesMeasure(lab, angles);
     return figures;
   }
 

@@ -5,14 +5,18 @@
 //
 // createLabSession(lab) → {
 //   loadGlove() → Promise<{ label }>, loadCustom(bytes, labelOf(vectors)) → Promise<{ label, size, dim }>,
-//   compute({ state, trainedAvailable, trainedAsked, inputOnly }) → view (below),
+//   compute({ state, trainedAvailable, trainedAsked, inputOnly, shown }) → view (below),
 //   analyses() → a generator: yields between its expensive parts, and yields { name, data } for
 //     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'),
 //   neighbors(selected) → the selected token's nearest words, or null }
-// view: { settings, source: info, tokens, unknown, total, textCut, n, E, result (a folded lane's
-//   without its terms: termsFolded), pe, peConcat,
-//   normRatio, figures: { spread, distance, angles } (each null when unchanged since the last view),
+// view: { settings, source: info, tokens, unknown, total, textCut, n, result (a folded lane's
+//   without its terms: termsFolded), pe, peConcat (null when the page shows them already),
+//   normRatio, figures: { spread, distance, angles } (each null when the page shows it already),
+//   shownKeys: { pe, spread, distance, angles } (what this view's tables and figures are keyed by),
 //   summaries: { disturb } } — n = 0 (result null) for a text without tokens.
+// shown: the shownKeys of the last view the page painted ({} at first): what it has, so nothing
+//   it shows is sent again, and nothing it dropped as stale is taken for shown.
+// The word vectors (n×d) stay here: the page draws the lanes' inputs, not E.
 // info: { kind, dim, fixedDim, label, defaultAlpha, reduction (what the concatenated word part
 //   keeps, in words, at the settled d_word) }.
 import { createPipeline, settleSettings } from './pipeline.js';
@@ -22,7 +26,7 @@ import { createMeasures } from './lab-measures.js';
 
 // The result as the page shows it: a folded lane's logit terms (4·n² floats, 4 MB per lane at
 // n = 512) stay in the worker, and the lane says so (termsFolded); unfolding it asks again.
-function shown(result, moreOpen) {
+function shownResult(result, moreOpen) {
   if (!result) return result;
   const out = { ...result };
   for (const scheme of result.schemes ?? []) {
@@ -75,15 +79,20 @@ export function createLabSession(lab) {
       return { label: custom.label, size: vectors.size, dim: vectors.dim };
     },
 
-    compute({ state, trainedAvailable, trainedAsked, inputOnly }) {
+    compute({ state, trainedAvailable, trainedAsked, inputOnly, shown = {} }) {
       const source = sourceFor(state);
       const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
       const view = pipeline.run(state, source, settings, { inputOnly });
       snapshot = view.n > 0 ? view : null;
+      const { keys, ...figures } = measures.settingsFigures(state, source, settings, view.n, shown);
+      // The sinusoidal tables follow the length and the encoding's settings, not the words.
+      const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
+      const newPe = view.n > 0 && peKey !== shown.pe;
       const reply = {
         settings, source: info(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
-        textCut: view.textCut, n: view.n, E: view.E, result: shown(view.result, state.moreOpen), pe: view.pe, peConcat: view.peConcat,
-        normRatio: null, figures: measures.settingsFigures(state, source, settings, view.n), summaries: { disturb: null },
+        textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen),
+        pe: newPe ? view.pe : null, peConcat: newPe ? view.peConcat : null,
+        normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
       };
       if (view.n > 0) {
         reply.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
