@@ -124,6 +124,7 @@ describe('the lab worker', () => {
     assert.ok(view.figures.spread && view.figures.distance && view.figures.angles, 'the settings figures come with the first view');
     assert.ok(view.pe && view.peConcat, 'the sinusoidal tables come with the first view');
     assert.equal(view.E, undefined, 'the word vectors stay in the worker');
+    assert.equal(view.result.pe, undefined, 'the tables come once, as the view\'s pe and peConcat');
     const again = await compute(7, STATE, [], view.shownKeys);
     assert.deepEqual(again.figures, { spread: null, distance: null, angles: null, spreadLength: view.figures.spreadLength },
       'what the page shows already is not sent again');

@@ -5,7 +5,8 @@
 //
 // createLabSession(lab) → {
 //   loadGlove() → Promise<{ label }>, loadCustom(bytes, labelOf(vectors)) → Promise<{ label, size, dim }>,
-//   compute({ state, trainedAvailable, trainedAsked, inputOnly, shown }) → view (below),
+//   compute({ state, trainedAvailable, trainedAsked, inputOnly, shown }) → { view (below), transfer
+//     (the buffers of the view's arrays, its own copies: send them, do not copy them) },
 //   analyses() → a generator: yields between its expensive parts, and yields { name, data } for
 //     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'),
 //   neighbors(selected) → the selected token's nearest words, or null }
@@ -24,19 +25,35 @@ import { syntheticSource, vectorSetSource } from './vocab.js';
 import { meanNormRatio } from './statistics.js';
 import { createMeasures } from './lab-measures.js';
 
-// The result as the page shows it: a folded lane's logit terms (4·n² floats, 4 MB per lane at
-// n = 512) stay in the worker, and the lane says so (termsFolded); unfolding it asks again.
-function shownResult(result, moreOpen) {
+// The result as the page shows it, in arrays of its own, listed in `transfer` to be sent, not
+// copied: the worker's arrays are overwritten in place by the next keystroke (the row cache) and
+// read by the analyses, so the page gets copies; made here they cost the worker one copy and the
+// page's thread none, where a structured clone would copy again on the page's side. A folded
+// lane's logit terms (4·n² floats, 4 MB per lane at n = 512) stay in the worker, and the lane says
+// so (termsFolded); unfolding it asks again. The sinusoidal tables travel as the view's pe and
+// peConcat, only when they change.
+function shownResult(result, moreOpen, transfer) {
   if (!result) return result;
-  const out = { ...result };
+  const { pe, peConcat, ...out } = result;
   for (const scheme of result.schemes ?? []) {
     const lane = result[scheme];
-    if (lane?.terms && !moreOpen.includes(scheme)) {
-      const { terms, ...rest } = lane;
-      out[scheme] = { ...rest, termsFolded: true };
+    if (!lane) continue;
+    const folded = lane.terms && !moreOpen.includes(scheme);
+    const copy = folded ? { termsFolded: true } : {};
+    for (const [key, value] of Object.entries(lane)) {
+      if (folded && key === 'terms') continue;
+      copy[key] = ArrayBuffer.isView(value) ? sent(value, transfer) : value;
     }
+    out[scheme] = copy;
   }
   return out;
+}
+
+// A copy of a typed array whose buffer goes into `transfer`.
+function sent(array, transfer) {
+  const copy = array.slice();
+  transfer.push(copy.buffer);
+  return copy;
 }
 
 export function createLabSession(lab) {
@@ -88,17 +105,18 @@ export function createLabSession(lab) {
       // The sinusoidal tables follow the length and the encoding's settings, not the words.
       const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
       const newPe = view.n > 0 && peKey !== shown.pe;
+      const transfer = [];
       const reply = {
         settings, source: info(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
-        textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen),
-        pe: newPe ? view.pe : null, peConcat: newPe ? view.peConcat : null,
+        textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, transfer),
+        pe: newPe ? sent(view.pe, transfer) : null, peConcat: newPe ? sent(view.peConcat, transfer) : null,
         normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
       };
       if (view.n > 0) {
         reply.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
         reply.summaries.disturb = measures.disturbSummary(view, null);
       }
-      return reply;
+      return { view: reply, transfer };
     },
 
     * analyses() {

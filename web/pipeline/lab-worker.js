@@ -51,11 +51,11 @@ async function runCompute() {
   const s = await session.catch(() => null);
   if (!s) return; // 'started' says why
   try {
-    const view = s.compute(message);
-    // The trained lanes' passes ride along: one answer per keystroke, their arrays transferred.
-    const { passes, transfer } = models.passes(view.n > 0 ? message.trained ?? [] : [], view.tokens);
-    view.trained = passes;
-    post({ type: 'view', gen: message.gen, view }, transfer);
+    const { view, transfer } = s.compute(message);
+    // The trained lanes' passes ride along: one answer per keystroke, every array transferred.
+    const trained = models.passes(view.n > 0 ? message.trained ?? [] : [], view.tokens);
+    view.trained = trained.passes;
+    post({ type: 'view', gen: message.gen, view }, [...transfer, ...trained.transfer]);
   } catch (error) {
     post({ type: 'view', gen: message.gen, error: error?.message ?? String(error) });
   }
