@@ -97,7 +97,7 @@ describe('the lab worker', () => {
     await assert.rejects(loading, (error) => error.name === 'AbortError');
   });
 
-  const compute = (gen, state, inputOnly = []) => labClient.compute({ gen, state, trainedAvailable: false, trainedAsked: false, inputOnly });
+  const compute = (gen, state, inputOnly = [], shown = {}) => labClient.compute({ gen, state, trainedAvailable: false, trainedAsked: false, inputOnly, shown });
   const STATE = { ...DEFAULTS, sentence: 'The king sat on the throne, and the queen smiled.', vectors: 'synthetic', heads: 0 };
 
   it('a compute answers with the view the pipeline makes in this thread; a newer one overtakes an older', async () => {
@@ -122,8 +122,29 @@ describe('the lab worker', () => {
     assert.deepEqual(unfolded.result.additive.terms, local.result.additive.terms);
     assert.equal(unfolded.result.rotary.termsFolded, true);
     assert.ok(view.figures.spread && view.figures.distance && view.figures.angles, 'the settings figures come with the first view');
-    const again = await compute(7, STATE);
-    assert.equal(again.figures.distance, null, 'unchanged settings figures are not sent again');
+    assert.ok(view.pe && view.peConcat, 'the sinusoidal tables come with the first view');
+    assert.equal(view.E, undefined, 'the word vectors stay in the worker');
+    assert.equal(view.result.pe, undefined, 'the tables come once, as the view\'s pe and peConcat');
+    const again = await compute(7, STATE, [], view.shownKeys);
+    assert.deepEqual(again.figures, { spread: null, distance: null, angles: null, spreadLength: view.figures.spreadLength },
+      'what the page shows already is not sent again');
+    assert.equal(again.pe, null);
+    assert.deepEqual(again.shownKeys, view.shownKeys);
+  });
+
+  it('what the page has not painted is sent again: a view it dropped as stale does not count as shown', async () => {
+    const first = await compute(8, STATE);
+    // The page painted `first`; the view of a longer sentence came back but was not painted (a
+    // newer keystroke made it stale), so the page still shows `first`'s tables and figures and
+    // says so with the next compute.
+    const longer = { ...STATE, sentence: `${STATE.sentence} And then some more words.`, base: 500 };
+    const unpainted = await compute(9, longer, [], first.shownKeys);
+    assert.ok(unpainted.pe && unpainted.figures.distance);
+    const newest = await compute(10, longer, [], first.shownKeys);
+    assert.ok(newest.pe, 'the tables for the new length come again');
+    assert.equal(newest.pe.length, newest.n * newest.settings.d);
+    assert.ok(newest.figures.distance && newest.figures.angles, 'the figures for the new base come again');
+    assert.notEqual(newest.shownKeys.pe, first.shownKeys.pe);
   });
 
   it('the analyses after a pause send each panel its data, and stop once a newer compute comes', async () => {

@@ -1,8 +1,9 @@
-// The trained lanes' pure helpers (web/panels/trained-data.js) and the results panel's
+// The trained lanes' pure helpers (web/panels/trained-data.js, web/pipeline/model-ids.js) and the results panel's
 // (web/results/report.js, on the results store's record shape): the numbers the page shows, checked against direct formulas.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { clampHead, idsFor, trainedHeadsLabel, vocabularyIndex } from '../../web/panels/trained-data.js';
+import { trainedHeadsLabel } from '../../web/panels/trained-data.js';
+import { clampHead, idsFor, vocabularyIndex } from '../../web/pipeline/model-ids.js';
 import {
   groupRuns, lengthTitles, positionSeries, resultsSentences, resultsTable, runLabel, runSetAt,
 } from '../../web/results/report.js';

@@ -1,5 +1,5 @@
 // How posenc-lab.js and anywidget.mjs run their lab (scripts/bundle-element.mjs picks this file or
-// worker-beside.js per build): in the page's own thread, through the same sessions
+// client-worker.js per build): in the page's own thread, through the same sessions
 // (web/pipeline/lab-session.js) as the lab worker's, behind the same calls as a channel of
 // web/pipeline/lab-client.js. These files must run with no other file (a file:// page, anywidget's
 // blob: module), and a copy of the worker's code inside them would take them past their size
@@ -29,11 +29,12 @@ export function createElementClient() {
       let latest = 0;
       return {
         glove: (url, { warm = true } = {}) => session.then((s) => s.loadGlove(url, warm)),
-        async compute({ gen, state, figures }) {
+        async compute({ gen, state, figures, shown }) {
           latest = gen;
           const s = await session;
           await nextTask();
-          return gen === latest ? s.compute({ state, figures }) : null;
+          // Nothing to transfer within one thread: the view's arrays are its own copies already.
+          return gen === latest ? s.compute({ state, figures, shown }).view : null;
         },
         async analyse(gen, onAnalysis, options) {
           const s = await session;

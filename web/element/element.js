@@ -126,6 +126,8 @@ export class PosencLabElement extends HTMLElement {
   #channel = null;     // this element's channel of the shared lab client; closed when disconnected
   #glove = null;       // { channel, url, promise } of the GloVe file asked for on #channel
   #figures = {};       // the settings figures' latest data (the worker sends each only when it changed)
+  #pe = null;          // the sinusoidal tables' latest { pe, peConcat } (sent likewise)
+  #shown = {};         // the shownKeys of the last view painted: what the worker need not send again
   #source = null;
   #note = '';
   #frame = 0;
@@ -468,7 +470,7 @@ export class PosencLabElement extends HTMLElement {
       // The same settings, rules and notes as the page's (web/pipeline/pipeline.js, in the worker).
       // Only the settings figures this element shows.
       const figures = Object.keys(SETTINGS_PANELS).filter((name) => this.#ui.panels[SETTINGS_PANELS[name]]);
-      view = await this.#channel.compute({ gen: mine, state: this.#state(vectors), figures });
+      view = await this.#channel.compute({ gen: mine, state: this.#state(vectors), figures, shown: this.#shown });
     } catch (error) {
       this.#setStatus(`Could not compute this figure: ${error.message}`);
       warnOnce(`could not compute the figure: ${error.message}`);
@@ -499,6 +501,8 @@ export class PosencLabElement extends HTMLElement {
     ui.note.hidden = !shown;
     ui.note.textContent = shown;
     for (const [name, data] of Object.entries(view.figures)) if (data && SETTINGS_PANELS[name]) this.#figures[name] = data;
+    if (view.pe) this.#pe = { pe: view.pe, peConcat: view.peConcat };
+    this.#shown = view.shownKeys;
     if (view.n === 0) {
       ui.tokens.render([], [], 0);
       ui.panelBox.hidden = true;
@@ -514,7 +518,7 @@ export class PosencLabElement extends HTMLElement {
     ui.lanes?.update({ result, tokens, heads: 0, causal: o.causal, dWord, trainedLength: o.trainedLength });
     ui.lanes?.select(this.#selected);
     const p = ui.panels;
-    p.pe?.update({ pe: view.pe, peConcat: view.peConcat, n, d, dPos, layout: o.layout });
+    p.pe?.update({ ...this.#pe, n, d, dPos, layout: o.layout });
     // A settings figure is drawn when its data changed, or when its panel is new (rebuilt).
     for (const [name, panel] of Object.entries(SETTINGS_PANELS)) {
       const data = this.#figures[name];

@@ -14,9 +14,9 @@ export function createModelClient() {
   };
 }
 
-/** No models in the element's worker: no message is a model message. */
+/** No models in the element's worker: no message is a model message, and no lane has passes. */
 export function createModelHost() {
-  return { handle: () => false };
+  return { handle: () => false, passes: () => ({ passes: [], transfer: [] }) };
 }
 
 /** No summary sentences: the element shows none. */

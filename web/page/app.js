@@ -94,6 +94,7 @@ let frameRequested = false;
 let stale = false;        // the state changed since the last recompute
 const work = createGenerations(); // a new generation per recompute; answers to older ones are dropped
 let lastHeavyMs = null;
+let shownKeys = {};       // what the painted tables and settings figures are keyed by (the worker's shownKeys)
 
 const lanes = createLanes(document, { onPickToken: selectToken, schemes: [], onAttention: (scheme, spec) => laneTabs.attention(scheme, spec) });
 const laneArticles = {}; // scheme → its lane, cloned from its template when first chosen
@@ -411,7 +412,10 @@ function recompute({ typed = false } = {}) {
   heavy.cancel();
   scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
   const sent = { ...state };
-  client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes() })
+  // The trained lanes' passes run in the same trip, on the tokens the worker finds.
+  const trained = state.heads === TRAINED_HEADS
+    ? trainedHeads.passRequests({ schemes: state.schemes, layer: state.headLayer, head: state.headIndex }) : [];
+  client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys })
     .then((next) => { if (next && work.isCurrent(mine)) paint(next, sent, started); },
       // Inputs are validated before they reach the lab, so this is a bug: say so rather than
       // leave stale figures looking current.
@@ -422,6 +426,8 @@ function paint(next, sent, started) {
   const { settings, source } = next;
   captions.reflectSettings(source, settings, state);
   settingsFigures.show(next.figures, state, next.n);
+  const { pe: peKey, ...figureKeys } = next.shownKeys;
+  shownKeys = { ...shownKeys, ...figureKeys };
   if (next.n === 0) {
     showEmptyState();
     ui.engine.textContent = `${engineLabel(lab.simd)} · nothing to compute`;
@@ -438,7 +444,7 @@ function paint(next, sent, started) {
   tokenList.render(tokens, next.unknown, next.total, next.textCut);
   // Trained maps first: the identity maps they cover are then not painted at all.
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
-    layer: state.headLayer, head: state.headIndex, asked: trainedAsked });
+    layer: state.headLayer, head: state.headIndex, asked: trainedAsked, passes: next.trained });
   // A covered lane whose model refused these words shows its identity map after all: rare (a
   // learned table past its rows), so the keystroke is asked for again, with that lane's weights.
   if (state.schemes.some((scheme) => next.result[scheme]?.inputOnly && !trainedMaps.has(scheme))) {
@@ -450,8 +456,10 @@ function paint(next, sent, started) {
   lanes.select(selected);
   laneColumns.fit(n);
   captions.describeLanes(view, state, lab);
+  // The tables come only when they changed (the worker's shownKeys).
   const { pe, peConcat } = next;
-  peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
+  if (pe) peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
+  shownKeys.pe = peKey;
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
   summarise('disturb', next.summaries.disturb);
   view.recomputeMs = performance.now() - started;

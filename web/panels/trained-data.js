@@ -1,7 +1,6 @@
-// The trained lanes' numbers, without the DOM: which models the Heads control offers, the page's
-// tokens as a model's ids, and which head to show.
-//
-// Shapes: tokens n strings; ids Int32Array(n).
+// The trained lanes' numbers, without the DOM: which models the Heads control offers. The page's
+// tokens as a model's ids and the head to show are web/pipeline/model-ids.js' (the lab worker
+// needs them too).
 
 const plural = (count, word) => `${count} ${word}${count === 1 ? '' : 's'}`;
 
@@ -11,35 +10,4 @@ export function trainedHeadsLabel(pretrained) {
   const shapes = new Set(pretrained.map(({ config }) => `${plural(config.layers, 'layer')} × ${plural(config.heads, 'head')}`));
   // The models share one shape by design; if they ever do not, say so rather than pick one.
   return `trained (${shapes.size === 1 ? [...shapes][0] : 'layers × heads vary by model'})`;
-}
-
-/** Token string → id for one vocabulary (the strings in id order, as in the weights file). */
-export function vocabularyIndex(vocabulary) {
-  const index = new Map();
-  vocabulary.forEach((token, id) => { if (!index.has(token)) index.set(token, id); });
-  return index;
-}
-
-/**
- * The page's tokens as model ids, written into `out` (reused across keystrokes when long enough):
- * the same lookup m.tokenize(text) does in the core, but on the tokens the lanes already show, so
- * a lane's rows are the page's tokens even where the page's vectors split a word differently.
- * out: an Int32Array to reuse, or null.
- * → { ids: Int32Array(n) (a view of out), unknown: how many tokens fell back to unknownId }.
- */
-export function idsFor(tokens, index, unknownId, out = null) {
-  const n = tokens.length;
-  const ids = out && out.length >= n ? out.subarray(0, n) : new Int32Array(n);
-  let unknown = 0;
-  for (let i = 0; i < n; i++) {
-    const id = index.get(tokens[i]);
-    if (id === undefined) unknown++;
-    ids[i] = id ?? unknownId;
-  }
-  return { ids, unknown };
-}
-
-/** The layer and head to show (0-based), the URL's 1-based choice clamped to the model's shape. */
-export function clampHead({ layer, head }, { layers, heads }) {
-  return { layer: Math.min(layers, Math.max(1, layer)) - 1, head: Math.min(heads, Math.max(1, head)) - 1 };
 }

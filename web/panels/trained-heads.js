@@ -16,7 +16,7 @@ import { trainedHeadsLabel } from './trained-data.js';
 import { laneBox, reserveStrip, showStrip } from './trained-lane.js';
 import { createModelRecords, loadingText } from './trained-models.js';
 import { createTrainedPicker } from './trained-picker.js';
-import { showTrained } from './trained-requests.js';
+import { passRequest, showTrained } from './trained-requests.js';
 
 /** Whether the browser asks pages to save data: then models load only when the reader asks. */
 export function browserSavesData() {
@@ -33,7 +33,7 @@ const HEADS_NOTE = 'Trained heads: each map is one head of a small language mode
 
 // One lane of an update with trained heads on. → 'trained' (its figure shows a trained map),
 // or the bytes its model waits with for the reader to ask (0 when it does not wait).
-function updateLane(heads, scheme, parts, entry, tokens, head) {
+function updateLane(heads, scheme, parts, entry, tokens, head, pass) {
   const { models } = heads;
   if (!models.has(scheme) && !heads.requested) {
     setText(parts.note, `Encoding alone (W = I) until the trained ${SCHEME_LABELS[scheme]} model is loaded: ` +
@@ -49,14 +49,14 @@ function updateLane(heads, scheme, parts, entry, tokens, head) {
     setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
       'this map shows the encoding alone (W = I).');
     showStrip(parts, false);
-  } else if (showTrained(heads.lane, scheme, record, parts, tokens, head)) {
+  } else if (showTrained(heads.lane, scheme, record, parts, tokens, head, pass)) {
     return 'trained';
   }
   return 0;
 }
 
 // Every lane with trained heads on. → the Set of schemes whose figure shows a trained map.
-function updateLanes(heads, tokens, schemes, head) {
+function updateLanes(heads, tokens, schemes, head, passes) {
   const trainedMaps = new Set();
   let shape = null;
   let waiting = 0; // bytes of the lanes' models not loaded because the reader has not asked yet
@@ -71,7 +71,7 @@ function updateLanes(heads, tokens, schemes, head) {
       continue;
     }
     shape ??= entry.config;
-    const result = updateLane(heads, scheme, parts, entry, tokens, head);
+    const result = updateLane(heads, scheme, parts, entry, tokens, head, passes[scheme]);
     if (result === 'trained') trainedMaps.add(scheme);
     else waiting += result;
   }
@@ -129,17 +129,25 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     /** The caption under the lanes while trained heads are on. */
     headsNote: () => HEADS_NOTE,
     /**
+     * The lanes' passes for the lab worker to run with the keystroke's compute (the lab client's
+     * `trained`): one per lane among `schemes` whose model is loaded. layer, head: 1-based.
+     */
+    passRequests({ schemes, layer, head }) {
+      return schemes.map((scheme) => passRequest(scheme, heads.models.get(scheme), { layer, head })).filter(Boolean);
+    },
+    /**
      * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'
      * lanes: scheme → { attention, … }), layer, head (1-based, from the state), asked (the link or
-     * the Heads control asked for trained heads: with Save-Data, that loads them without the button) }.
+     * the Heads control asked for trained heads: with Save-Data, that loads them without the button),
+     * passes (the view's trained passes, lane → pass, web/pipeline/model-host.js) }.
      * → the Set of schemes whose attention figure now shows a trained map (createLanes' update
      * leaves those figures alone).
      */
-    update({ active, tokens, schemes, figures, layer, head, asked = false }) {
+    update({ active, tokens, schemes, figures, layer, head, asked = false, passes = {} }) {
       heads.figures = figures;
       if (asked) heads.requested = true;
       heads.controls.showToggle(heads.entries.length > 0, active);
-      return active ? updateLanes(heads, tokens, schemes, { layer, head }) : hideLanes(heads);
+      return active ? updateLanes(heads, tokens, schemes, { layer, head }, passes) : hideLanes(heads);
     },
   };
 }

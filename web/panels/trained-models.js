@@ -2,7 +2,7 @@
 // in the lab worker (web/pipeline/model-client.js) with progress, ready, or failed. A load still
 // under way is abandoned (AbortSignal) when the toggle switches back; a loaded model is kept.
 import { SCHEME_LABELS } from '../posenc.mjs';
-import { vocabularyIndex } from './trained-data.js';
+import { vocabularyIndex } from '../pipeline/model-ids.js';
 
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
 

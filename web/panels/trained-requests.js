@@ -7,7 +7,7 @@
 // a request that recomputes no row.
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setText } from '../figures/dom.js';
-import { clampHead, idsFor } from './trained-data.js';
+import { clampHead, idsFor } from '../pipeline/model-ids.js';
 import { markPending, paintMap, paintStrip, refuse, reserveStrip, showStrip } from './trained-lane.js';
 
 function sameIds(a, b) {
@@ -30,7 +30,9 @@ function requestPass(lane, scheme, parts) {
   const want = parts.want;
   parts.asked = want;
   want.model.inspect(scheme, want.ids, { layer: want.layer, head: want.head }, (reply) => {
-    if (parts.asked === want) parts.asked = null;
+    // A keystroke's own pass (showTrained's `pass`) may have brought newer outputs meanwhile.
+    if (parts.asked !== want) return;
+    parts.asked = null;
     if (reply.error) {
       const record = lane.models.get(scheme);
       if (record?.model === want.model) Object.assign(record, { status: 'failed', error: new Error(reply.error) });
@@ -62,15 +64,44 @@ function noteText(scheme, parts, model, n, unknown) {
     (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocab[model.unknownId]}).` : '.');
 }
 
+// The lane's pass that came with the keystroke's view (web/pipeline/model-host.js: passes), taken
+// when it is for exactly the outputs the lane wants; a request sent earlier is then overtaken.
+function takePass(lane, scheme, record, parts, pass) {
+  const want = parts.want;
+  if (!pass || pass.name !== want.model.name || pass.layer !== want.layer || pass.head !== want.head || !sameIds(pass.ids, want.ids)) return;
+  parts.asked = null;
+  if (pass.error !== undefined) {
+    Object.assign(record, { status: 'failed', error: new Error(pass.error) });
+    lane.requestUpdate();
+  } else if (pass.refused !== undefined) {
+    parts.refused = { ...want, message: pass.refused };
+    parts.shown = null;
+  } else {
+    parts.shown = { ...want, attention: pass.attention, surprise: pass.surprise };
+    parts.refused = null;
+  }
+}
+
+/**
+ * The pass the lab worker is to run with the keystroke's compute for this lane (the client's
+ * `trained` entry): its loaded model and chosen head; null while the model is not ready.
+ * chosen: { layer, head }, 1-based.
+ */
+export function passRequest(scheme, record, chosen) {
+  if (record?.status !== 'ready') return null;
+  return { lane: scheme, name: record.model.name, ...clampHead(chosen, record.model.config) };
+}
+
 /**
  * One lane with a loaded model, inside the keystroke. The ids the sentence asks for become the
- * lane's `want`, and one request to the worker is made for them (none when the lane shows them
- * already or they are asked for); meanwhile the map shows what the model last computed, dimmed.
+ * lane's `want`. The keystroke's view usually carries the lane's pass for them (`pass`, see
+ * passRequest); otherwise one request to the worker is made (none when the lane shows them already
+ * or they are asked for), and meanwhile the map shows what the model last computed, dimmed.
  * lane: as above; record: the scheme's model record (ready); parts: the lane's (trained-lane.js);
- * chosen: { layer, head }, 1-based. → whether the lane's attention figure shows a trained map
- * (else compare()'s identity map stays).
+ * chosen: { layer, head }, 1-based; pass: the view's pass for this lane, or undefined.
+ * → whether the lane's attention figure shows a trained map (else compare()'s identity map stays).
  */
-export function showTrained(lane, scheme, record, parts, tokens, chosen) {
+export function showTrained(lane, scheme, record, parts, tokens, chosen, pass) {
   const { model, index } = record;
   const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
   if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
@@ -79,6 +110,8 @@ export function showTrained(lane, scheme, record, parts, tokens, chosen) {
   const same = (outputs) => outputs?.model === model && outputs.layer === layer && outputs.head === head && sameIds(outputs.ids, ids);
   if (!same(parts.want)) parts.want = { model, layer, head, ids: ids.slice(), tokens, unknown };
   parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
+  if (!same(parts.shown) && !same(parts.refused)) takePass(lane, scheme, record, parts, pass);
+  if (record.status === 'failed') return false;
   if (same(parts.refused)) {
     refuse(scheme, parts);
     return false;

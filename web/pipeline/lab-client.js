@@ -4,8 +4,9 @@
 //
 // Messages, page → worker (each may name a channel; 0 when it does not):
 //   { type: 'start' }                            → { type: 'started', simd, pretrained, schemeTable } | { type: 'start-failed', message }
-//   { type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures }
-//                                                → { type: 'view', channel, gen, view } | { …, error }   (lab-session.js: view)
+//   { type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown }
+//                                                → { type: 'view', channel, gen, view } | { …, error }   (lab-session.js: view,
+//                                                  plus view.trained: the passes of model-host.js)
 //   { type: 'analyse', channel, gen, options }   → { type: 'analysis', channel, gen, name, data }… then { type: 'analysed', channel, gen, ms }
 //   { type: 'glove' (url, warm) | 'custom' | 'neighbors', id, channel, … }   → { type: 'reply', id, value } | { …, error }
 //   { type: 'close', channel }                   (no answer: the channel's session is dropped)
@@ -14,7 +15,10 @@
 // createLabClient({ workerUrl, worker }) → { start(), glove(url), custom(bytes, name),
 //   compute(request), analyse(gen, onAnalysis, options), neighbors(selected), channel(), models,
 //   terminate() }:
-// compute resolves with the view, or null when a newer compute was sent meanwhile; analyse calls
+// compute resolves with the view, or null when a newer compute was sent meanwhile; its `trained`
+// ([{ lane, name, layer, head }], loaded models only) asks for those lanes' passes on the view's
+// tokens, which come back in view.trained (model-host.js: passes); its `shown` is the shownKeys of
+// the last view the caller painted (lab-session.js); analyse calls
 // onAnalysis(name, data) as each analysis ends and resolves with { ms } (the worker's busy time),
 // or null when a compute overtook it. channel() → { glove, compute, analyse, neighbors, close() }:
 // the same calls on a session of their own in the same worker, for another figure of the page
@@ -103,11 +107,11 @@ export function createLabClient({ workerUrl, worker } = {}) {
     return {
       glove: (url, { warm = true } = {}) => request('glove', { channel, url, warm }),
       neighbors: (selected) => request('neighbors', { channel, selected }),
-      compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures }) {
+      compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {} }) {
         let promise;
         [open.compute, promise] = newest(open.compute, gen);
         if (open.analysis) { open.analysis.resolve(null); open.analysis = null; }
-        post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures });
+        post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown });
         return promise;
       },
       analyse(gen, onAnalysis, options) {

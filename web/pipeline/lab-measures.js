@@ -5,7 +5,7 @@
 // yields between its expensive parts; the summaries' words; the selected token's nearest words.
 // The numbers come from web/pipeline/measures/; the panels' render (web/panels/) draws them.
 //
-// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n, wanted),
+// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n, { wanted, shown }),
 //   disturbSummary(view, identity), analyses(view, { only, lanes, summaries }), neighbors(view, selected) }.
 // view: a pipeline view (web/pipeline/pipeline.js), worker-side. analyses(view) yields undefined
 // between slices and { name, data } as each analysis ends: 'retrieval', 'shift', 'orth', then
@@ -26,33 +26,41 @@ export const SETTINGS_FIGURES = ['spread', 'distance', 'angles'];
 /** The analyses run after typing pauses, in their order. */
 export const ANALYSES = ['retrieval', 'shift', 'orth'];
 
-// compute()'s value when keys[name] differs from key (which it becomes), else null (unchanged).
-function whenChanged(keys, name, key, compute) {
-  if (key === keys[name]) return null;
-  keys[name] = key;
-  return compute();
-}
-
 export function createMeasures(lab, pipeline) {
-  const keys = { spread: '', distance: '', angles: '' };
-  let lastSpread = null;
+  let lastSpread = null;   // the spread figure's data for the summary, at lastSpreadKey
+  let lastSpreadKey = '';
   const decoderFor = createDecoderCache();
 
-  const ifChanged = (name, key, compute) => whenChanged(keys, name, key, compute);
-
-  // Each wanted figure's data when what it reads changed since the last call, else null (unchanged
-  // or not wanted).
-  function settingsFigures(state, source, settings, n, wanted = SETTINGS_FIGURES) {
-    const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n };
+  /**
+   * Each wanted figure's data, or null where the client shows that figure for these settings
+   * already (or did not ask for it). wanted: SETTINGS_FIGURES or some of them; shown: the keys of
+   * the figures the client shows ({ spread, distance, angles }, from the last view it painted: a
+   * view it dropped as stale does not count). → { spread, distance, angles, spreadLength, keys (what
+   * these settings' figures are keyed by, for the client to send back) }.
+   */
+  function settingsFigures(state, source, settings, n, { wanted = SETTINGS_FIGURES, shown = {} } = {}) {
+    const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n, keys: {} };
     const spread = wanted.includes('spread') ? spreadArgs(state, source, settings, n) : { length: 0 };
     // The picture depends on L, not on the words, so most keystrokes leave it as it is.
-    const spreadKey = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
-    if (spread.length > 0) figures.spread = ifChanged('spread', spreadKey, () => (lastSpread = spreadMeasure(lab, spread)));
-    const distance = distanceArgs(lab, state, settings);
-    const distanceKey = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
-    if (wanted.includes('distance')) figures.distance = ifChanged('distance', distanceKey, () => distanceMeasure(lab, distance));
-    const angles = anglesArgs(state, settings);
-    if (wanted.includes('angles')) figures.angles = ifChanged('angles', JSON.stringify(angles), () => anglesMeasure(lab, angles));
+    if (spread.length > 0) {
+      const key = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
+      if (key !== lastSpreadKey) {
+        lastSpread = spreadMeasure(lab, spread);
+        lastSpreadKey = key;
+      }
+      figures.keys.spread = key;
+      if (key !== shown.spread) figures.spread = lastSpread;
+    }
+    if (wanted.includes('distance')) {
+      const distance = distanceArgs(lab, state, settings);
+      figures.keys.distance = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
+      if (figures.keys.distance !== shown.distance) figures.distance = distanceMeasure(lab, distance);
+    }
+    if (wanted.includes('angles')) {
+      const angles = anglesArgs(state, settings);
+      figures.keys.angles = JSON.stringify(angles);
+      if (figures.keys.angles !== shown.angles) figures.angles = anglesMeasure(lab, angles);
+    }
     return figures;
   }
 

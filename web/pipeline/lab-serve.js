@@ -17,7 +17,7 @@ export function serveLab(scope) {
   const post = (message, transfer = []) => scope.postMessage(message, transfer);
   const lab = load();
   const models = createModelHost(lab, post);
-  const channels = new LabChannels(lab, post);
+  const channels = new LabChannels(lab, post, models);
   scope.addEventListener('message', (event) => {
     const message = event.data ?? {};
     if (!models.handle(message)) channels.handle(message);
@@ -28,14 +28,16 @@ export function serveLab(scope) {
 class LabChannels {
   #lab;
   #post;
+  #models;
   #sources;
   #sessions = new Map(); // channel → Promise of its session
   #latest = new Map();   // channel → its newest compute's generation
   #waiting = new Map();  // channel → its newest compute not yet run
 
-  constructor(lab, post) {
+  constructor(lab, post, models) {
     this.#lab = lab;
     this.#post = post;
+    this.#models = models;
     this.#sources = lab.then(createLabSources);
   }
 
@@ -87,7 +89,11 @@ class LabChannels {
     const session = await this.#sessionOf(channel).catch(() => null);
     if (!session) return; // 'started' says why
     try {
-      this.#post({ type: 'view', channel, gen: message.gen, view: session.compute(message) });
+      const { view, transfer } = session.compute(message);
+      // The trained lanes' passes ride along: one answer per keystroke, every array transferred.
+      const trained = this.#models.passes(view.n > 0 ? message.trained ?? [] : [], view.tokens);
+      view.trained = trained.passes;
+      this.#post({ type: 'view', channel, gen: message.gen, view }, [...transfer, ...trained.transfer]);
     } catch (error) {
       this.#post({ type: 'view', channel, gen: message.gen, error: error?.message ?? String(error) });
     }

@@ -8,18 +8,24 @@
 // createLabSession(lab, sources) → {
 //   loadGlove(url?, warm?) → Promise<{ label }> (url: another copy of the GloVe file, absolute;
 //     default the lab's own; warm: see createLabSources), loadCustom(bytes, label) → Promise<{ info, size, dim }>,
-//   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures }) → view (below; figures:
-//     the settings figures wanted, default all),
+//   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures, shown }) → { view (below),
+//     transfer (the buffers of the view's arrays, its own copies: send them, do not copy them) };
+//     figures: the settings figures wanted, default all,
 //   analyses(options) → a generator: yields between its expensive parts, and yields { name, data } for
 //     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'; options as
 //     lab-measures.js's analyses),
 //   neighbors(selected) → the selected token's nearest words, or null }
 // Several sessions (one per client channel: the page, each <posenc-lab>) share one lab and its
-// sources; each has its own last view and its own figures' keys.
-// view: { settings, source: info, tokens, unknown, total, textCut, n, E, result (a folded lane's
-//   without its terms: termsFolded), pe, peConcat,
-//   normRatio, figures: { spread, distance, angles } (each null when unchanged since the last view),
+// sources; each has its own last view.
+// view: { settings, source: info, tokens, unknown, total, textCut, n, result (a folded lane's
+//   without its terms: termsFolded), pe, peConcat (null when the client shows them already),
+//   normRatio, figures: { spread, distance, angles } (each null when the client shows it already
+//   or did not ask for it),
+//   shownKeys: { pe, spread, distance, angles } (what this view's tables and figures are keyed by),
 //   summaries: { disturb } } — n = 0 (result null) for a text without tokens.
+// shown: the shownKeys of the last view the client painted ({} at first): what it has, so nothing
+//   it shows is sent again, and nothing it dropped as stale is taken for shown.
+// The word vectors (n×d) stay here: the page draws the lanes' inputs, not E.
 // info: { kind, dim, fixedDim, label, defaultAlpha, reduction (what the concatenated word part
 //   keeps, in words, at the settled d_word) }.
 import { createPipeline, settleSettings } from './pipeline.js';
@@ -28,17 +34,26 @@ import { meanNormRatio } from './statistics.js';
 import { createMeasures } from './lab-measures.js';
 import { wordSpreadOf } from './measures/spread.js';
 
-// The result as the page shows it: a folded lane's logit terms (4·n² floats, 4 MB per lane at
-// n = 512) stay in the worker, and the lane says so (termsFolded); unfolding it asks again.
-function shown(result, moreOpen) {
+// The result as the page shows it, in arrays of its own, listed in `transfer` to be sent, not
+// copied: the worker's arrays are overwritten in place by the next keystroke (the row cache) and
+// read by the analyses, so the page gets copies; made here they cost the worker one copy and the
+// page's thread none, where a structured clone would copy again on the page's side. A folded
+// lane's logit terms (4·n² floats, 4 MB per lane at n = 512) stay in the worker, and the lane says
+// so (termsFolded); unfolding it asks again. The sinusoidal tables travel as the view's pe and
+// peConcat, only when they change.
+function shownResult(result, moreOpen, transfer) {
   if (!result) return result;
-  const out = { ...result };
+  const { pe, peConcat, ...out } = result;
   for (const scheme of result.schemes ?? []) {
     const lane = result[scheme];
-    if (lane?.terms && !moreOpen.includes(scheme)) {
-      const { terms, ...rest } = lane;
-      out[scheme] = { ...rest, termsFolded: true };
+    if (!lane) continue;
+    const folded = lane.terms && !moreOpen.includes(scheme);
+    const copy = folded ? { termsFolded: true } : {};
+    for (const [key, value] of Object.entries(lane)) {
+      if (folded && key === 'terms') continue;
+      copy[key] = ArrayBuffer.isView(value) ? sent(value, transfer) : value;
     }
+    out[scheme] = copy;
   }
   return out;
 }
@@ -74,6 +89,13 @@ export function createLabSources(lab) {
   return sources;
 }
 
+// A copy of a typed array whose buffer goes into `transfer`.
+function sent(array, transfer) {
+  const copy = array.slice();
+  transfer.push(copy.buffer);
+  return copy;
+}
+
 export function createLabSession(lab, sources = createLabSources(lab)) {
   let glove = null;
   const pipeline = createPipeline(lab);
@@ -105,21 +127,27 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
       return { label: sources.custom.label, size: vectors.size, dim: vectors.dim };
     },
 
-    compute({ state, trainedAvailable, trainedAsked, inputOnly, figures }) {
+    compute({ state, trainedAvailable, trainedAsked, inputOnly, figures: wanted, shown = {} }) {
       const source = sourceFor(state);
       const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
       const view = pipeline.run(state, source, settings, { inputOnly });
       snapshot = view.n > 0 ? view : null;
+      const { keys, ...figures } = measures.settingsFigures(state, source, settings, view.n, { wanted, shown });
+      // The sinusoidal tables follow the length and the encoding's settings, not the words.
+      const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
+      const newPe = view.n > 0 && peKey !== shown.pe;
+      const transfer = [];
       const reply = {
         settings, source: info(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
-        textCut: view.textCut, n: view.n, E: view.E, result: shown(view.result, state.moreOpen), pe: view.pe, peConcat: view.peConcat,
-        normRatio: null, figures: measures.settingsFigures(state, source, settings, view.n, figures), summaries: { disturb: null },
+        textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, transfer),
+        pe: newPe ? sent(view.pe, transfer) : null, peConcat: newPe ? sent(view.peConcat, transfer) : null,
+        normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
       };
       if (view.n > 0) {
         reply.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
         reply.summaries.disturb = measures.disturbSummary(view, null);
       }
-      return reply;
+      return { view: reply, transfer };
     },
 
     * analyses(options) {

@@ -2,13 +2,27 @@
 // checked (sha256) and decoded by lab.loadPretrained, then inspected lane by lane. The page's side
 // is web/pipeline/model-client.js; the messages are listed there.
 //
-// createModelHost(lab, post) → { handle(message) → whether the message was a model message }.
+// createModelHost(lab, post) → { handle(message) → whether the message was a model message,
+//   passes(requests, tokens) → the keystroke's trained passes (below) }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
+import { idsFor, vocabularyIndex } from './model-ids.js';
+
+// What a model cannot do (a learned table past its rows) the core refuses with a RangeError: the
+// lane says so and shows its identity map. Anything else is an error.
+function run(model, ids, layer, head) {
+  try {
+    return model.inspect(ids, ids.length, { layer, head });
+  } catch (error) {
+    if (error instanceof RangeError) return { refused: error.message };
+    return { error: error?.message ?? String(error) };
+  }
+}
 
 export function createModelHost(lab, post) {
   const models = new Map();      // name → Promise<Model>
   const controllers = new Map(); // name → AbortController of a load under way
   const pending = new Map();     // lane → the newest inspect request not yet run
+  const ready = new Map();       // name → { model, index (token → id) } once loaded
   let draining = false;
 
   function startLoad(name) {
@@ -25,6 +39,7 @@ export function createModelHost(lab, post) {
     models.set(name, loading);
     loading.then((model) => {
       controllers.delete(name);
+      ready.set(name, { model, index: vocabularyIndex(model.vocab) });
       postLoaded(name, model);
     }, (error) => {
       controllers.delete(name);
@@ -72,17 +87,38 @@ export function createModelHost(lab, post) {
       return;
     }
     const reply = { lane, seq, name, layer, head };
-    try {
-      const { attention, surprise } = model.inspect(ids, ids.length, { layer, head });
-      post({ type: 'inspected', ...reply, attention, surprise }, [attention.buffer, surprise.buffer]);
-    } catch (error) {
-      // The core refuses what a model cannot do (a learned table past its rows): a RangeError.
-      if (error instanceof RangeError) post({ type: 'refused', ...reply, message: error.message });
-      else post({ type: 'error', lane, seq, message: error?.message ?? String(error) });
+    const { attention, surprise, refused, error } = run(model, ids, layer, head);
+    if (refused !== undefined) post({ type: 'refused', ...reply, message: refused });
+    else if (error !== undefined) post({ type: 'error', lane, seq, message: error });
+    else post({ type: 'inspected', ...reply, attention, surprise }, [attention.buffer, surprise.buffer]);
+  }
+
+  // The keystroke's trained passes, run right after its compute so that the one answer carries
+  // every lane's map and strip (no second trip per lane). requests: [{ lane, name, layer, head }]
+  // (0-based) for models the page holds as loaded; tokens: the view's n tokens.
+  // → { passes: { lane → { name, layer, head, ids: Int32Array(n), then attention: Float32Array(n·n)
+  //   and surprise: Float32Array(n − 1), or refused: message, or error: message } },
+  //   transfer: their buffers (fresh arrays, sent, not copied) }.
+  function passes(requests, tokens) {
+    const out = {};
+    const transfer = [];
+    for (const { lane, name, layer, head } of requests) {
+      const loaded = ready.get(name);
+      if (!loaded) {
+        out[lane] = { name, layer, head, error: `the ${name} model is not loaded here` };
+        continue;
+      }
+      const { ids } = idsFor(tokens, loaded.index, loaded.model.unknownId);
+      const pass = { name, layer, head, ids, ...run(loaded.model, ids, layer, head) };
+      transfer.push(ids.buffer);
+      if (pass.attention) transfer.push(pass.attention.buffer, pass.surprise.buffer);
+      out[lane] = pass;
     }
+    return { passes: out, transfer };
   }
 
   return {
+    passes,
     handle(message) {
       if (message.type === 'load') startLoad(message.name);
       else if (message.type === 'cancel') controllers.get(message.name)?.abort();
