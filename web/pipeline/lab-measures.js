@@ -26,43 +26,40 @@ export const SETTINGS_FIGURES = ['spread', 'distance', 'angles'];
 /** The analyses run after typing pauses, in their order. */
 export const ANALYSES = ['retrieval', 'shift', 'orth'];
 
-export function createMeasures(lab, pipeline) {
-  let lastSpread = null;   // the spread figure's data for the summary, at lastSpreadKey
-  let lastSpreadKey = '';
-  const decoderFor = createDecoderCache();
-
-  /**
-   * Each wanted figure's data, or null where the client shows that figure for these settings
-   * already (or did not ask for it). wanted: SETTINGS_FIGURES or some of them; shown: the keys of
-   * the figures the client shows ({ spread, distance, angles }, from the last view it painted: a
-   * view it dropped as stale does not count). → { spread, distance, angles, spreadLength, keys (what
-   * these settings' figures are keyed by, for the client to send back) }.
-   */
-  function settingsFigures(state, source, settings, n, { wanted = SETTINGS_FIGURES, shown = {} } = {}) {
-    const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n, keys: {} };
-    const spread = wanted.includes('spread') ? spreadArgs(state, source, settings, n) : { length: 0 };
-    // The picture depends on L, not on the words, so most keystrokes leave it as it is.
-    if (spread.length > 0) {
-      const key = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
-      if (key !== lastSpreadKey) {
-        lastSpread = spreadMeasure(lab, spread);
-        lastSpreadKey = key;
-      }
-      figures.keys.spread = key;
-      if (key !== shown.spread) figures.spread = lastSpread;
-    }
-    if (wanted.includes('distance')) {
-      const distance = distanceArgs(lab, state, settings);
-      figures.keys.distance = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
-      if (figures.keys.distance !== shown.distance) figures.distance = distanceMeasure(lab, distance);
-    }
-    if (wanted.includes('angles')) {
-      const angles = anglesArgs(state, settings);
-      figures.keys.angles = JSON.stringify(angles);
-      if (figures.keys.angles !== shown.angles) figures.angles = anglesMeasure(lab, angles);
-    }
-    return figures;
+/**
+ * Each wanted figure's data, or null where the client shows that figure for these settings
+ * already (or did not ask for it). wanted: SETTINGS_FIGURES or some of them; shown: the keys of
+ * the figures the client shows ({ spread, distance, angles }, from the last view it painted: a
+ * view it dropped as stale does not count); spread: the session's { key, data } of the last spread
+ * figure computed, kept for the summary. → { spread, distance, angles, spreadLength, keys (what
+ * these settings' figures are keyed by, for the client to send back) }.
+ */
+function settingsFigures(lab, spread, state, source, settings, n, { wanted = SETTINGS_FIGURES, shown = {} } = {}) {
+  const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n, keys: {} };
+  const spreadAt = wanted.includes('spread') ? spreadArgs(state, source, settings, n) : { length: 0 };
+  // The picture depends on L, not on the words, so most keystrokes leave it as it is.
+  if (spreadAt.length > 0) {
+    const key = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spreadAt.length].join('/');
+    if (key !== spread.key) Object.assign(spread, { key, data: spreadMeasure(lab, spreadAt) });
+    figures.keys.spread = key;
+    if (key !== shown.spread) figures.spread = spread.data;
   }
+  if (wanted.includes('distance')) {
+    const distance = distanceArgs(lab, state, settings);
+    figures.keys.distance = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
+    if (figures.keys.distance !== shown.distance) figures.distance = distanceMeasure(lab, distance);
+  }
+  if (wanted.includes('angles')) {
+    const angles = anglesArgs(state, settings);
+    figures.keys.angles = JSON.stringify(angles);
+    if (figures.keys.angles !== shown.angles) figures.angles = anglesMeasure(lab, angles);
+  }
+  return figures;
+}
+
+export function createMeasures(lab, pipeline) {
+  const spread = { key: '', data: null }; // the last spread figure computed, for the summary
+  const decoderFor = createDecoderCache();
 
   // only: the analyses to run, in this order (default all three); lanes: over the view's own
   // schemes (state.schemes) rather than every scheme; summaries: then the summary's sentences
@@ -83,7 +80,7 @@ export function createMeasures(lab, pipeline) {
       yield { name: 'orth', data: done.orth };
     }
     if (summaries && ANALYSES.every((name) => done[name])) {
-      yield { name: 'summaries', data: analysisSummaries(view, page, lastSpread, done) };
+      yield { name: 'summaries', data: analysisSummaries(view, page, spread.data, done) };
     }
   }
 
@@ -94,8 +91,8 @@ export function createMeasures(lab, pipeline) {
 
   return {
     wordSpread: wordSpreadOf,
-    settingsFigures,
-    disturbSummary: (view, identity) => disturbSummary(view, lastSpread, identity),
+    settingsFigures: (...args) => settingsFigures(lab, spread, ...args),
+    disturbSummary: (view, identity) => disturbSummary(view, spread.data, identity),
     analyses,
     neighbors,
   };

@@ -96,6 +96,33 @@ function sent(array, transfer) {
   return copy;
 }
 
+/** The source as the client shows it (view.source above). */
+function sourceInfo(source, dWord) {
+  return {
+    kind: source.kind, dim: source.dim, fixedDim: source.fixedDim, label: source.label,
+    defaultAlpha: source.defaultAlpha, reduction: source.reductionLabel(dWord),
+  };
+}
+
+/** A compute's answer → { view (above), transfer }, from the pipeline's view and the settings figures. */
+function reply(view, { state, settings, source, figures: { keys, ...figures }, shown, measures }) {
+  // The sinusoidal tables follow the length and the encoding's settings, not the words.
+  const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
+  const newPe = view.n > 0 && peKey !== shown.pe;
+  const transfer = [];
+  const out = {
+    settings, source: sourceInfo(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
+    textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, transfer),
+    pe: newPe ? sent(view.pe, transfer) : null, peConcat: newPe ? sent(view.peConcat, transfer) : null,
+    normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
+  };
+  if (view.n > 0) {
+    out.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
+    out.summaries.disturb = measures.disturbSummary(view, null);
+  }
+  return { view: out, transfer };
+}
+
 export function createLabSession(lab, sources = createLabSources(lab)) {
   let glove = null;
   const pipeline = createPipeline(lab);
@@ -107,11 +134,6 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
     if (state.vectors === 'custom' && sources.custom) return sources.custom;
     return sources.synthetic(state.d);
   }
-
-  const info = (source, dWord) => ({
-    kind: source.kind, dim: source.dim, fixedDim: source.fixedDim, label: source.label,
-    defaultAlpha: source.defaultAlpha, reduction: source.reductionLabel(dWord),
-  });
 
   return {
     async loadGlove(url, warm = true) {
@@ -132,22 +154,8 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
       const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
       const view = pipeline.run(state, source, settings, { inputOnly });
       snapshot = view.n > 0 ? view : null;
-      const { keys, ...figures } = measures.settingsFigures(state, source, settings, view.n, { wanted, shown });
-      // The sinusoidal tables follow the length and the encoding's settings, not the words.
-      const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
-      const newPe = view.n > 0 && peKey !== shown.pe;
-      const transfer = [];
-      const reply = {
-        settings, source: info(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
-        textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, transfer),
-        pe: newPe ? sent(view.pe, transfer) : null, peConcat: newPe ? sent(view.peConcat, transfer) : null,
-        normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
-      };
-      if (view.n > 0) {
-        reply.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
-        reply.summaries.disturb = measures.disturbSummary(view, null);
-      }
-      return { view: reply, transfer };
+      const figures = measures.settingsFigures(state, source, settings, view.n, { wanted, shown });
+      return reply(view, { state, settings, source, figures, shown, measures });
     },
 
     * analyses(options) {
