@@ -20,7 +20,6 @@ const FACTORY = 'a factory closure over one component\'s state, its inner functi
 // 'file:function' → why it stays whole.
 const EXCEPTIONS = new Map([
   ['web/panels/lanes.js:createLanes', FACTORY],
-  ['web/panels/distance.js:createDistancePanel', FACTORY],
   ['web/page/captions.js:createCaptions', FACTORY],
   ['web/pipeline/lab-client.js:createLabClient', 'the page\'s side of the worker protocol: one message switch over the pending requests it holds'],
   ['web/pipeline/model-host.js:createModelHost', 'the worker\'s side of the model protocol: one message switch over the models it holds'],
