@@ -16,14 +16,10 @@ import { limitChecks } from './function-limit.mjs';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIMIT = 60; // as for src/ (tests/js/function-length.test.mjs)
 
-const FACTORY = 'a factory closure over one component\'s state, its inner functions each short; not split yet';
 // 'file:function' → why it stays whole.
 const EXCEPTIONS = new Map([
-  ['web/panels/lanes.js:createLanes', FACTORY],
-  ['web/page/captions.js:createCaptions', FACTORY],
   ['web/pipeline/lab-client.js:createLabClient', 'the page\'s side of the worker protocol: one message switch over the pending requests it holds'],
   ['web/pipeline/model-host.js:createModelHost', 'the worker\'s side of the model protocol: one message switch over the models it holds'],
-  ['web/figures/heatmap-figure.js:#makeTile', 'one tile\'s DOM (canvas, bands, axes, readout) made in one place; not split yet'],
 ]);
 
 /** The name a function is known by: its own, its variable's, its property's, or '(anonymous)'. */
