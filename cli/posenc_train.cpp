@@ -170,7 +170,10 @@ Options parse(int argc, char** argv) {
         else if (flag == "--pairing") {
             if (!posenc::enum_from_name(posenc::kLayoutNames, v, o.model.pairing))
                 fail(posenc::one_of("--pairing", posenc::kLayoutNames, v));
-        } else if (flag == "--alpha") o.model.alpha = static_cast<float>(number(flag, v));
+        } else if (flag == "--alpha") {
+            o.model.alpha = static_cast<float>(number(flag, v));
+            o.alpha_given = true;
+        }
         else if (flag == "--position-scale") o.model.position_scale = static_cast<float>(number(flag, v));
         else if (flag == "--word-pca") {
             if (!posenc::enum_from_name(kWordPcaNames, v, o.model.word_pca))

@@ -1,10 +1,14 @@
-// Bundles the <posenc-lab> element (web/element/element.js) three times, each one file with both wasm cores
-// inside it and one copy of their Emscripten glue: OUT/posenc-lab.js, a classic script,
-// OUT/posenc-lab.mjs, an ES module that also exports the element class (npm's
+// Bundles the <posenc-lab> element (web/element/element.js) three times: OUT/posenc-lab.js, a
+// classic script, OUT/posenc-lab.mjs, an ES module that also exports the element class (npm's
 // `posenc-lab/element.mjs`, for bundlers and `import { PosencLabElement }`), and OUT/anywidget.mjs,
-// the notebook widget (web/element/anywidget.mjs). Checks each against the budget and prints what the
-// bytes are. Beside them, OUT/posenc-svg.mjs: the SVG writer, which the element fetches on a
-// reader's first SVG export (outside the budget).
+// the notebook widget (web/element/anywidget.mjs); and OUT/posenc-lab-worker.mjs, the element's lab
+// worker with the SIMD core and the Emscripten glue inside (OUT/posenc-lab-core-scalar.mjs beside it
+// holds the scalar core, which only a browser without wasm SIMD fetches). posenc-lab.mjs computes
+// in that worker and holds no core; posenc-lab.js and anywidget.mjs, which must run with no other
+// file, hold both cores and compute in their own thread (see below). Checks each against its budget
+// (posenc-lab.mjs with its worker: one first load, one budget) and prints what the bytes are.
+// Beside them, OUT/posenc-svg.mjs: the SVG writer, which the element fetches on a reader's first
+// SVG export (outside the budget).
 // Usage: node scripts/bundle-element.mjs WASM_DIR OUT_DIR   (run by scripts/build)
 //
 // posenc-lab.js is a classic script (an IIFE), so it works as <script src> — the only kind a
@@ -12,7 +16,8 @@
 // import.meta.url (used by the JS API to find the word-vector file) becomes the script's own URL,
 // found by web/element/element-url.js. posenc-lab.mjs keeps the real import.meta.url.
 //
-// Both cores travel as ONE LZMA stream (xz --format=lzma), SIMD core first, then base64;
+// In the one-file builds both cores travel as ONE LZMA stream (xz --format=lzma), SIMD core first,
+// then base64 (the worker's two cores travel as a stream each, see posenc:cores);
 // web/element/lzma.js decodes it. The two cores share most of their code, and LZMA's window spans the
 // first core while it codes the second: measured here, one LZMA stream of both is ~45% smaller
 // than two DEFLATE streams, and base64 of the bare wasm would gzip to ~1.3× the wasm's own gzip
@@ -54,36 +59,42 @@ if (simdGlue.replaceAll('posenc-core-simd-embed', '@') !== scalarGlue.replaceAll
   process.exit(1);
 }
 
-const cores = {
+// posenc:cores, per build: 'joint' (the one-file builds) holds both cores in one stream;
+// 'split' (the worker) holds the SIMD core alone and imports the scalar one from SCALAR_CORE beside
+// it, which only a browser without wasm SIMD asks for (web/element/embedded-core.js).
+const SCALAR_CORE = 'posenc-lab-core-scalar.mjs';
+const cores = (mode) => ({
   name: 'posenc-cores',
   setup(build) {
     build.onResolve({ filter: /^posenc:/ }, (args) => ({ path: args.path, namespace: 'posenc' }));
+    build.onResolve({ filter: new RegExp(`^\\./${SCALAR_CORE.replaceAll('.', '\\.')}$`) }, (args) => ({ path: args.path, external: true }));
     build.onLoad({ filter: /.*/, namespace: 'posenc' }, async ({ path }) => {
       if (path === 'posenc:core-glue') {
         return { contents: simdGlue, loader: 'js', resolveDir: wasmDir };
       }
       if (path !== 'posenc:cores') return { errors: [{ text: `unknown module ${path}` }] };
-      payload ??= await packCores();
-      // Decoded (base64, then LZMA, to simd + scalar bytes) only when a core is first loaded.
+      packed ??= await packCores();
+      // Decoded (base64, then LZMA, to the wasm bytes) only when a core is first loaded.
+      const { simd, scalar, joint, simdAlone } = packed;
       return {
-        contents: `export default { simd: ${payload.simd}, scalar: ${payload.scalar}, data: ${JSON.stringify(payload.data)} };`,
+        contents: mode === 'joint'
+          ? `export default { simd: ${simd}, scalar: ${scalar}, data: ${JSON.stringify(joint)} };`
+          : `export default { simd: ${simd}, data: ${JSON.stringify(simdAlone)}, scalar: ${scalar}, scalarStream: () => import('./${SCALAR_CORE}') };`,
         loader: 'js',
       };
     });
   },
-};
-let payload; // packed once, shared by both builds
+});
+let packed; // packed once, shared by every build
 
 // Stylesheets are imported as text (the element adopts them into its shadow root), minified first:
 // comments and indentation are no use inside the bundle.
 // d3-scale-chromatic builds every colour map at module level (`ramp(colors("…"))`), which a
 // bundler must keep: its viridis.js holds magma, inferno and plasma too (about 2 KB gzipped).
-// d3-interpolate's one file likewise builds every interpolator at module level (the transform,
-// zoom, HSL, HCL and cubehelix ones; the page needs the RGB basis alone). Read with those calls
-// marked pure, what the element never imports is left out; the packages' files are untouched.
+// Read with those calls marked pure, the maps the element never imports are left out (and with
+// RdBu's interpolator, d3-interpolate and d3-color); the packages' files are untouched.
 const PURE_CALLS = [
-  { file: /d3-scale-chromatic[\\/]src[\\/].*\.js$/, call: /\bramp\(colors\(/g, pure: '/* @__PURE__ */ ramp(/* @__PURE__ */ colors(' },
-  { file: /d3-interpolate[\\/]dist[\\/]d3-interpolate\.mjs$/, call: /= (\(function |rgbSpline\(|interpolateTransform\(|hsl\(|hcl\(|cubehelix\()/g, pure: '= /* @__PURE__ */ $1' },
+  { file: /d3-scale-chromatic[\\/]src[\\/].*\.js$/, call: /\bramp\((colors\(|scheme\))/g, pure: (_, arg) => `/* @__PURE__ */ ramp(${arg === 'scheme)' ? arg : '/* @__PURE__ */ colors('}` },
 ];
 const pureColourMaps = {
   name: 'pure-colour-maps',
@@ -117,11 +128,13 @@ const schemeTable = {
   },
 };
 
+// Both cores as one stream (SIMD first, so it decodes alone from the stream's start), the SIMD
+// core alone, and the scalar core alone; each base64.
 async function packCores() {
   const [simd, scalar] = await Promise.all(['simd', 'scalar'].map((f) => readFile(core(f, 'wasm'))));
   // pb=0, lp=0: wasm code has no power-of-two alignment (pb=0 beat pb=2); lc=4 was the best of 0…4.
-  const packed = xz(Buffer.concat([simd, scalar]), 'preset=9e,lc=4,lp=0,pb=0,nice=273,dict=1MiB');
-  return { simd: simd.length, scalar: scalar.length, packed: packed.length, data: packed.toString('base64') };
+  const pack = (bytes) => xz(bytes, 'preset=9e,lc=4,lp=0,pb=0,nice=273,dict=1MiB').toString('base64');
+  return { simd: simd.length, scalar: scalar.length, joint: pack(Buffer.concat([simd, scalar])), simdAlone: pack(simd), scalarAlone: pack(scalar) };
 }
 
 function xz(bytes, options) {
@@ -134,19 +147,19 @@ function xz(bytes, options) {
 }
 
 // The JS API's default loaders (web/cores.mjs, imported by posenc.mjs and its parts beside it)
-// become the element's (web/element/cores.mjs): the core inside, the model core and model.mjs
+// become the element's (web/element/element-loaders.mjs): the core inside, the model core and model.mjs
 // fetched beside the element's file (external imports).
 const elementCores = {
   name: 'posenc-element-cores',
   setup(build) {
     build.onResolve({ filter: /^\.\/cores\.mjs$/ }, (args) =>
-      (/[\\/]web[\\/][^\\/]+\.mjs$/.test(args.importer) ? { path: resolve(ROOT, 'web/element/cores.mjs') } : undefined));
+      (/[\\/]web[\\/][^\\/]+\.mjs$/.test(args.importer) ? { path: resolve(ROOT, 'web/element/element-loaders.mjs') } : undefined));
     build.onResolve({ filter: /^\.\/(posenc-models-(simd|scalar)|model)\.mjs$/ }, (args) =>
-      (args.importer.endsWith('/web/element/cores.mjs') ? { path: args.path, external: true } : undefined));
+      (args.importer.endsWith('/web/element/element-loaders.mjs') ? { path: args.path, external: true } : undefined));
   },
 };
 
-// The SVG writer likewise: web/figures/svg-loader.js becomes web/element/svg-loader.js, which
+// The SVG writer likewise: web/figures/svg-loader.js becomes web/element/svg-writer-beside.js, which
 // fetches SVG_WRITER (web/figures/svg-writer.js, bundled alone below) beside the element's file.
 const SVG_WRITER = 'posenc-svg.mjs';
 // The live trainer likewise (web/element/train-runner.js, bundled alone below): fetched by
@@ -156,11 +169,51 @@ const elementSvgWriter = {
   name: 'posenc-element-svg-writer',
   setup(build) {
     build.onResolve({ filter: /^\.\/svg-loader\.js$/ }, (args) =>
-      (args.importer.endsWith('/web/figures/export.js') ? { path: resolve(ROOT, 'web/element/svg-loader.js') } : undefined));
+      (args.importer.endsWith('/web/figures/export.js') ? { path: resolve(ROOT, 'web/element/svg-writer-beside.js') } : undefined));
     const beside = (file, loader) => build.onResolve({ filter: new RegExp(`^\\./${file.replace('.', '\\.')}$`) }, (args) =>
       (args.importer.endsWith(loader) ? { path: args.path, external: true } : undefined));
-    beside(SVG_WRITER, '/web/element/svg-loader.js');
+    beside(SVG_WRITER, '/web/element/svg-writer-beside.js');
     beside(TRAIN_RUNNER, '/web/element/train-runner-loader.js');
+  },
+};
+
+// The lab worker (web/element/lab-worker.js: the page's web/pipeline/lab-worker.js, a session per
+// element, over the cores), bundled first. posenc-lab.mjs starts it from its file beside
+// the script (web/element/client-worker.js) and holds no core: its main thread computes nothing.
+// posenc-lab.js and anywidget.mjs must run with no other file (a file:// page may fetch nothing;
+// anywidget's blob: module has no folder), and a copy of the worker's code inside them took them
+// past the budget (about 153 KB gzipped, measured here): they run the same sessions in the page's
+// thread (web/element/client-local.js), with the cores inside.
+const WORKER = 'posenc-lab-worker.mjs';
+const labClient = (where) => ({
+  name: 'posenc-element-client',
+  setup(build) {
+    build.onResolve({ filter: /^posenc:element-client$/ }, () => ({ path: resolve(ROOT, `web/element/client-${where}.js`) }));
+    // Imported for its effect alone (installing the core loader), which package.json's sideEffects
+    // list (meant for npm users of dist/) would have esbuild drop.
+    build.onResolve({ filter: /^\.\/embedded-core\.js$/ }, (args) => ({ path: resolve(args.resolveDir, args.path), sideEffects: true }));
+    build.onResolve({ filter: /^\.\.\/pipeline\/lab-worker\.js$/ }, (args) =>
+      (args.importer.endsWith('/web/element/lab-worker.js') ? { path: resolve(args.resolveDir, args.path), sideEffects: true } : undefined));
+  },
+});
+
+// What only the page uses (web/element/page-only.js stands in): the shipped models' client and
+// host, the summary's sentences and numbers, the nearest words. Each is replaced only where the lab's client, worker or
+// measures import it.
+const PAGE_ONLY = [
+  { file: /^\.\/model-client\.js$/, importer: '/web/pipeline/lab-client.js' },
+  { file: /^\.\/lab-worker-url\.js$/, importer: '/web/pipeline/lab-client.js' },
+  { file: /^\.\/model-host\.js$/, importer: '/web/pipeline/lab-serve.js' },
+  { file: /^\.\/lab-summaries\.js$/, importer: '/web/pipeline/lab-measures.js' },
+  { file: /^\.\/statistics\.js$/, importer: '/web/pipeline/lab-session.js' },
+  { file: /^\.\/measures\/neighbors\.js$/, importer: '/web/pipeline/lab-measures.js' },
+];
+const pageOnly = {
+  name: 'posenc-page-only',
+  setup(build) {
+    for (const { file, importer } of PAGE_ONLY) {
+      build.onResolve({ filter: file }, (args) => (args.importer.endsWith(importer) ? { path: resolve(ROOT, 'web/element/page-only.js') } : undefined));
+    }
   },
 };
 
@@ -170,26 +223,36 @@ const BUILDS = [
     format: 'iife',
     define: { 'import.meta.url': 'posencScriptUrl', POSENC_CLASSIC_SCRIPT: 'true' },
     inject: ['web/element/element-url.js'],
+    client: 'local',
   },
-  { outfile: `${outDir}/posenc-lab.mjs`, format: 'esm', define: { POSENC_CLASSIC_SCRIPT: 'false' } },
-  // The notebook widget (web/element/anywidget.mjs): the element inside, so it needs no other file
-  // (but the model core, which its Train button fetches beside it).
-  { outfile: `${outDir}/anywidget.mjs`, format: 'esm', entry: 'web/element/anywidget.mjs', define: { POSENC_CLASSIC_SCRIPT: 'false' } },
+  { outfile: `${outDir}/posenc-lab.mjs`, format: 'esm', define: { POSENC_CLASSIC_SCRIPT: 'false' }, client: 'worker' },
+  // The notebook widget (web/element/anywidget.mjs): the element and its worker inside, so it needs
+  // no other file (but the model core, which its Train button fetches beside it).
+  { outfile: `${outDir}/anywidget.mjs`, format: 'esm', entry: 'web/element/anywidget.mjs', define: { POSENC_CLASSIC_SCRIPT: 'false' }, client: 'local' },
 ];
 
+const worker = await bundle({ outfile: `${outDir}/${WORKER}`, format: 'esm', entry: 'web/element/lab-worker.js', define: { POSENC_CLASSIC_SCRIPT: 'false' },
+  subject: "<posenc-lab> element's lab worker", glove: false, coreStreams: 'split', budgeted: false, unbudgetedNote: 'counted with posenc-lab.mjs' });
 const built = [];
 for (const build of BUILDS) built.push(await bundle(build));
+// posenc-lab.mjs's first figure needs itself and the worker beside it: together, one budget.
+const moduleFirstLoad = built[1].gzip + worker.gzip;
+console.log(`bundle-element: posenc-lab.mjs + ${WORKER}: ${kb(moduleFirstLoad)} gzipped in all; budget ${kb(BUDGET_GZIP)}`);
+built.push({ overBudget: moduleFirstLoad > BUDGET_GZIP });
+// The scalar core, fetched by the worker only in a browser without wasm SIMD.
+await writeScalarCore(`${outDir}/${SCALAR_CORE}`);
 // The SVG writer, fetched on a reader's first SVG export: not part of the first load's budget.
 await bundle({ outfile: `${outDir}/${SVG_WRITER}`, format: 'esm', entry: 'web/figures/svg-writer.js', budgeted: false, subject: "<posenc-lab> element's SVG writer", glove: false });
 // The live trainer, fetched when a reader first presses Train live: not part of the first load either.
-await bundle({ outfile: `${outDir}/${TRAIN_RUNNER}`, format: 'esm', entry: 'web/element/train-runner.js', budgeted: false, subject: "<posenc-lab> element's live trainer", glove: false });
+await bundle({ outfile: `${outDir}/${TRAIN_RUNNER}`, format: 'esm', entry: 'web/element/train-runner.js', define: { POSENC_CLASSIC_SCRIPT: 'false' }, budgeted: false, subject: "<posenc-lab> element's live trainer", glove: false });
+await printBreakdown(worker.metafile);
 await printBreakdown(built[0].metafile);
 if (built.some(({ overBudget }) => overBudget)) {
   console.error('bundle-element: an element bundle is over its size budget');
   process.exit(1);
 }
 
-async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element/element.js', budgeted = true, subject = '<posenc-lab> element', glove = true }) {
+async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element/element.js', budgeted = true, subject = '<posenc-lab> element', glove = true, client = 'worker', coreStreams = 'joint', unbudgetedNote = 'loaded on demand' }) {
   const { metafile, outputFiles } = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
@@ -206,7 +269,7 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
     inject,
     // The JS API's Node and unbundled-core branches are never taken inside the bundle.
     external: ['node:*'],
-    plugins: [cores, schemeTable, minifiedCss, pureColourMaps, elementCores, elementSvgWriter],
+    plugins: [labClient(client), pageOnly, cores(coreStreams), schemeTable, minifiedCss, pureColourMaps, elementCores, elementSvgWriter],
     metafile: true,
     write: false,  // written below, under a banner naming the packages the metafile shows inside
     sourcemap: 'external',
@@ -224,8 +287,21 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
   await writeFile(`${outfile}.map`, sourceMap(outputFiles.find((file) => file.path.endsWith(`${name}.map`)).text));
   const bytes = await readFile(outfile);
   const gzip = gzipSync(bytes, { level: 9 }).length;
-  console.log(`bundle-element: ${name} ${kb(bytes.length)} (${kb(gzip)} gzipped${budgeted ? `; budget ${kb(BUDGET_RAW)} / ${kb(BUDGET_GZIP)}` : ', loaded on demand'})`);
-  return { metafile, overBudget: budgeted && (bytes.length > BUDGET_RAW || gzip > BUDGET_GZIP) };
+  console.log(`bundle-element: ${name} ${kb(bytes.length)} (${kb(gzip)} gzipped${budgeted ? `; budget ${kb(BUDGET_RAW)} / ${kb(BUDGET_GZIP)}` : `, ${unbudgetedNote}`})`);
+  return { metafile, gzip, overBudget: budgeted && (bytes.length > BUDGET_RAW || gzip > BUDGET_GZIP) };
+}
+
+// SCALAR_CORE: the scalar core's stream, base64, as a module's default export. Its map maps
+// nothing (the string is data, not source); it is there so that every script in dist/ has one,
+// and scripts/minify-page.mjs leaves the file alone.
+async function writeScalarCore(outfile) {
+  packed ??= await packCores();
+  const name = outfile.slice(outfile.lastIndexOf('/') + 1);
+  const text = `/* PosEnc Lab <posenc-lab> element's scalar core (for browsers without wasm SIMD) - MIT licence. */\nexport default ${JSON.stringify(packed.scalarAlone)};\n//# sourceMappingURL=${name}.map\n`;
+  await writeFile(outfile, text);
+  await writeFile(`${outfile}.map`, JSON.stringify({ version: 3, file: name, sources: [], names: [], mappings: '' }));
+  const gzip = gzipSync(text, { level: 9 }).length;
+  console.log(`bundle-element: ${SCALAR_CORE} ${kb(text.length)} (${kb(gzip)} gzipped, loaded only without wasm SIMD)`);
 }
 
 // The bundle's map, shifted one line down for the banner (a leading ';' is one generated line
@@ -243,7 +319,9 @@ function kb(n) { return `${(n / 1024).toFixed(1)} KB`; }
 // gzipped alone (JS minified alone first). Parts gzip a little worse alone than inside the
 // whole file, so the column adds up to a little more than the total.
 async function printBreakdown(metafile) {
-  const inputs = Object.entries(metafile.outputs).find(([path]) => !path.endsWith('.map'))[1].inputs;
+  const [output] = Object.keys(metafile.outputs).filter((path) => !path.endsWith('.map'));
+  console.log(`bundle-element: what ${output.slice(output.lastIndexOf('/') + 1)} holds`);
+  const inputs = metafile.outputs[output].inputs;
   const groups = new Map();
   const add = (name, inBundle, text) => {
     const group = groups.get(name) ?? { inBundle: 0, texts: [] };
@@ -253,8 +331,10 @@ async function printBreakdown(metafile) {
   };
   for (const [path, { bytesInOutput }] of Object.entries(inputs)) {
     if (path === 'posenc:posenc:cores') {
-      const { simd, scalar, packed, data } = payload;
-      add(`both cores (wasm ${kb(simd)} SIMD + ${kb(scalar)} scalar, LZMA ${kb(packed)}, base64)`, bytesInOutput, data);
+      const { simd, scalar, joint, simdAlone } = packed;
+      const data = bytesInOutput > simdAlone.length + 100 ? joint : simdAlone;
+      const what = data === joint ? `both cores (wasm ${kb(simd)} SIMD + ${kb(scalar)} scalar` : `the SIMD core (wasm ${kb(simd)}`;
+      add(`${what}, LZMA ${kb(data.length * 0.75)}, base64)`, bytesInOutput, data);
     } else if (path === 'posenc:posenc:core-glue') {
       add('Emscripten glue (one for both cores)', bytesInOutput, await minified(simdGlue));
     } else if (path.endsWith('.css') || path.endsWith('.json')) {

@@ -13,11 +13,13 @@ const ROOT = fileURLToPath(new URL('../', import.meta.url));
 // The files a host page may need, in the order the guide lists them; `from` is where the file is
 // when this script runs (the fallback picture is copied into dist/ after it).
 const ELEMENT_FILES = [
-  { name: 'posenc-lab.js', what: 'the element, a classic script with both wasm cores inside: all most pages need' },
+  { name: 'posenc-lab.js', what: 'the element, a classic script with both wasm cores inside, computing in the page\'s thread: all most pages need' },
   { name: 'glove-6b-100d-20k.i8', what: 'the GloVe word vectors (PDDL), fetched from beside the script; without it the figures use synthetic vectors and say so' },
   { name: 'posenc-svg.mjs', what: 'the SVG writer, fetched from beside the script the first time a reader exports a figure as SVG (controls="export")' },
   { name: 'posenc-train-live.mjs', what: 'the live trainer, fetched from beside the script the first time a reader presses Train live (panel="train"), with the model core and the book beside it' },
-  { name: 'posenc-lab.mjs', what: 'the same element as an ES module that exports its class, for bundlers' },
+  { name: 'posenc-lab.mjs', what: 'the same element as an ES module that exports its class, for bundlers; it computes in posenc-lab-worker.mjs' },
+  { name: 'posenc-lab-worker.mjs', what: "posenc-lab.mjs's lab worker, with the SIMD wasm core inside, started from beside that script (bundlers copy it)" },
+  { name: 'posenc-lab-core-scalar.mjs', what: "the scalar wasm core, which the worker fetches from beside it only in a browser without wasm SIMD (bundlers copy it)" },
   { name: 'anywidget.mjs', what: 'the element as an anywidget module, for Jupyter and marimo' },
   { name: 'posenc-fallback.png', what: 'a picture to put inside the element for readers without JavaScript', from: 'data/posenc-fallback.png' },
   { name: 'custom-elements.json', what: "the element's manifest, for editors and linters" },

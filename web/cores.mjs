@@ -59,7 +59,7 @@ export const packedCode = () => import('./packed-weights.mjs');
 /**
  * A file: URL's bytes in Node (posenc.mjs reads data files with it); null where there is no disk.
  * webpackIgnore: webpack bundles for the browser, where node: modules do not resolve and this
- * branch never runs, so the import is left to Node. The element's stand-in (element/cores.mjs)
+ * branch never runs, so the import is left to Node. The element's stand-in (element/element-loaders.mjs)
  * has none, so its minified bundle, which loses this comment, names no node: module at all.
  */
 export const readFileUrl = IS_NODE

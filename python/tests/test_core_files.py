@@ -159,8 +159,9 @@ def test_shipped_word_models_open_with_their_vectors(tmp_path):
 
 
 def test_the_word_task_matches_posenc_train(tmp_path):
-    """--task words: the same vocabulary (frequent vector words + <unk>), frozen rows, alpha,
-    batches and steps as posenc-train from the same flags."""
+    """--task words: the same vocabulary (frequent vector words + <unk>), frozen rows, alpha (given
+    here, so both must honour --alpha over the vectors' default), batches and steps as posenc-train
+    from the same flags."""
     import os
     import subprocess
     import dataclasses
@@ -179,7 +180,7 @@ def test_the_word_task_matches_posenc_train(tmp_path):
     flags = ["--task", "words", "--text", str(train_text), "--held-out-text", str(held_text), "--vectors", str(glove),
              "--vocab-size", "256", "--scheme", "alibi", "--d", "100", "--heads", "5", "--layers", "1", "--context", "8",
              "--batch", "4", "--steps", "3", "--lr", "1e-2", "--clip", "0.5", "--log-every", "3", "--eval-batches", "2",
-             "--threads", "1"]
+             "--threads", "1", "--alpha", "0.75"]
     native = subprocess.run([str(NATIVE), *flags, "--out", str(tmp_path / "native.safetensors")],
                             capture_output=True, text=True, timeout=120)
     assert native.returncode == 0, native.stderr

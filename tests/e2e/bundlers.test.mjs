@@ -2,10 +2,10 @@
 // webpack 5 (its Node API), each with one page per entry — `posenc-lab` (the JS API),
 // `posenc-lab/element` and `posenc-lab/element.mjs` — served and loaded in headless Chromium.
 // Each must get its assets through the bundler (every one is named by a static
-// new URL('./file', import.meta.url) or import('./file'): web/cores.mjs, web/element/cores.mjs):
+// new URL('./file', import.meta.url) or import('./file'): web/cores.mjs, web/element/element-loaders.mjs):
 // the core, GloVe (not synthetic vectors), the lazy model core with its JS side when a model is
 // first needed, the three default trained models the package ships, and the element's SVG writer
-// (web/element/svg-loader.js) on its first SVG export. The pages and the checks are the same for
+// (web/element/svg-writer-beside.js) on its first SVG export. The pages and the checks are the same for
 // both bundlers. Needs a built dist/ (./scripts/build) and the vite and webpack dev dependencies.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -167,7 +167,8 @@ for (const [bundler, build] of Object.entries(BUILDERS)) {
         try {
           const host = page.locator('#fig');
           await host.getByRole('img', { name: /attention/i }).first().waitFor({ timeout: 60000 });
-          await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /glove-6b-100d-20k.*\.i8$/.test(e.name)), null, { timeout: 30000 });
+          // The element's lab (its worker, for posenc-lab.mjs) fetches GloVe; the status names the vectors in use.
+          await page.waitForFunction(() => /GloVe/.test(document.getElementById('fig').shadowRoot.querySelector('.pl-status')?.textContent ?? ''), null, { timeout: 30000 });
           assert.ok(!/synthetic/i.test(await host.locator('.pl-note').first().textContent()), 'GloVe, not synthetic vectors');
           assert.ok(!fetched.some(({ name: file }) => MODEL_CORE_CHUNK.test(file)), 'no model core before Train');
           await host.getByRole('button', { name: 'Train live' }).click();

@@ -73,7 +73,7 @@ test("the element's files are listed with their sizes and download from beside t
   try {
     const files = await page.evaluate(() => [...document.querySelectorAll('#files ~ ul.files a[download]')].map((a) => ({ href: a.href, text: a.parentElement.textContent })));
     assert.deepEqual(files.map((f) => new URL(f.href).pathname.slice(1)).sort(),
-      ['anywidget.mjs', 'custom-elements.json', 'glove-6b-100d-20k.i8', 'posenc-fallback.png', 'posenc-lab.js', 'posenc-lab.mjs', 'posenc-svg.mjs', 'posenc-train-live.mjs']);
+      ['anywidget.mjs', 'custom-elements.json', 'glove-6b-100d-20k.i8', 'posenc-fallback.png', 'posenc-lab-core-scalar.mjs', 'posenc-lab-worker.mjs', 'posenc-lab.js', 'posenc-lab.mjs', 'posenc-svg.mjs', 'posenc-train-live.mjs']);
     for (const { href, text } of files) {
       assert.match(text, /\((\d+ KB|\d+\.\d MB)\)/, `a size for ${href}`);
       const response = await page.request.get(href);

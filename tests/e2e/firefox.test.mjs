@@ -1,13 +1,16 @@
 // The page and the element in a second engine, Debian's Firefox ESR (headless, WebDriver BiDi
 // through puppeteer-core): the default link loads GloVe and the trained heads in its lanes,
 // typing retokenises and repaints, a phone's width fits and its lane tabs switch, the Train
-// section trains, pauses and steps, and the embed guide's copy buttons and live <posenc-lab>
-// elements work, each without a console error, a page error or a failed request. Waits on what
+// section trains, pauses and steps, the embed guide's copy buttons and live <posenc-lab>
+// elements work, and posenc-lab.mjs's elements compute in their shared module worker, each without a console error, a page error or a failed request. Waits on what
 // the reader sees (text, labels, canvases), never on the page's internals or fixed sleeps.
 // Needs a built dist/ (./scripts/build) and Debian's firefox-esr.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { closeServer, serveDir } from './browser.mjs';
+import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DIST, closeServer, serveDir } from './browser.mjs';
 import { DEFAULT_LANES, launchFirefox, openPage, retype, waitForLab } from './firefox.mjs';
 
 let server;
@@ -200,5 +203,35 @@ test('the embed guide: contents, a copy button, and live <posenc-lab> elements t
     assert.deepEqual(problems, []);
   } finally {
     await close();
+  }
+});
+
+test('posenc-lab.mjs computes in its lab worker: three elements on one page paint their own sentences and answer typing', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'posenc-firefox-esm-'));
+  let host;
+  try {
+    for (const file of ['posenc-lab.mjs', 'posenc-lab-worker.mjs', 'posenc-lab-core-scalar.mjs']) await copyFile(join(DIST, file), join(dir, file));
+    await writeFile(join(dir, 'three.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>three</title><link rel="icon" href="data:,"></head>
+<body><posenc-lab id="a" sentence="the cat sat on the mat" vectors="synthetic"></posenc-lab>
+<posenc-lab id="b" sentence="a small dog" schemes="rotary" vectors="synthetic"></posenc-lab>
+<posenc-lab id="c" sentence="four words are here" schemes="additive,alibi" vectors="synthetic" d="32"></posenc-lab>
+<script type="module" src="posenc-lab.mjs"></script></body></html>`);
+    const served = await serveDir(dir, { requires: 'three.html' });
+    host = served.server;
+    const { page, problems, close } = await openPage(browser, `${served.baseUrl}three.html`, { height: 2400 });
+    try {
+      const statuses = () => page.evaluate(() => [...document.querySelectorAll('posenc-lab')].map((e) => (e.shadowRoot.querySelector('.pl-status')?.textContent ?? '').split(',')[0]));
+      await page.waitForFunction(() => [...document.querySelectorAll('posenc-lab')].every((e) => /wasm/.test(e.shadowRoot.querySelector('.pl-status')?.textContent ?? '')), { timeout: 30000 });
+      assert.deepEqual(await statuses(), ['6 tokens', '3 tokens', '4 tokens']);
+      await retype(page, await page.$('#b >>> textarea'), 'one two three four five');
+      await page.waitForFunction(() => /^5 tokens/.test(document.getElementById('b').shadowRoot.querySelector('.pl-status').textContent), { timeout: 10000 });
+      assert.deepEqual(await statuses(), ['6 tokens', '5 tokens', '4 tokens']);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  } finally {
+    await closeServer(host);
+    await rm(dir, { recursive: true, force: true });
   }
 });

@@ -177,7 +177,7 @@ test('loaded from a blob: URL, as anywidget loads `_esm`: no folder, so a note a
     });
     assert.match(result.beside.status, /synthetic vectors/);
     assert.match(result.beside.note, /no folder to fetch GloVe from; set vectors-src/);
-    // Nor the SVG writer (web/element/svg-loader.js): its menus offer the other formats.
+    // Nor the SVG writer (web/element/svg-writer-beside.js): its menus offer the other formats.
     assert.deepEqual(result.beside.formats, ['PNG image', 'CSV data', 'JSON data']);
     assert.match(result.elsewhere.status, /d = 100, GloVe vectors/);
     assert.equal(result.elsewhere.note, '');

@@ -160,5 +160,29 @@ describe('the lab worker', () => {
     assert.ok(cut.length < 4, `the worker stopped before the end (${cut.join(', ')})`);
     assert.equal(view.tokens.length, 4);
   });
+
+  it('channels (each <posenc-lab>) keep their own views: neither overtakes the other, and each sees its own sentence', async () => {
+    const one = labClient.channel();
+    const two = labClient.channel();
+    const first = one.compute({ gen: 1, state: { ...STATE, sentence: 'one two three' } });
+    const second = two.compute({ gen: 1, state: { ...STATE, sentence: 'four five', schemes: ['rotary'] } });
+    const page = compute(6, STATE);
+    const [a, b, c] = await Promise.all([first, second, page]);
+    assert.deepEqual(a.tokens, ['one', 'two', 'three']);
+    assert.deepEqual(b.tokens, ['four', 'five']);
+    assert.deepEqual(b.result.schemes, ['rotary']);
+    assert.ok(c.tokens.includes('queen'), 'the page\'s channel keeps its own sentence');
+    // Each channel has its own figures' keys: its first view brings them all.
+    assert.ok(b.figures.distance && b.figures.angles, 'a new channel gets every settings figure');
+    // A compute on one channel leaves another's analyses running; `lanes` keeps them to its schemes.
+    const names = [];
+    const analysed = two.analyse(1, (name, data) => names.push([name, data]), { only: ['retrieval', 'shift'], lanes: true, summaries: false });
+    await one.compute({ gen: 2, state: { ...STATE, sentence: 'six seven' } });
+    assert.ok(await analysed, 'another channel\'s compute did not stop these analyses');
+    assert.deepEqual(names.map(([name]) => name), ['retrieval', 'shift']);
+    assert.deepEqual(names[0][1].schemes, ['rotary']);
+    two.close();
+    one.close();
+  });
 });
 

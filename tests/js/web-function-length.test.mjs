@@ -16,26 +16,10 @@ import { limitChecks } from './function-limit.mjs';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const LIMIT = 60; // as for src/ (tests/js/function-length.test.mjs)
 
-const ELEMENT = 'split with the element\'s worker move';
-const FACTORY = 'a factory closure over one component\'s state, its inner functions each short; not split yet';
 // 'file:function' → why it stays whole.
 const EXCEPTIONS = new Map([
-  ['web/element/element.js:#build', ELEMENT],
-  ['web/element/element.js:#recompute', ELEMENT],
-  ['web/element/train-runner.js:createTrainRunner', ELEMENT],
-  ['web/element/lzma.js:decodeLzma', ELEMENT],
-  ['web/formats/vector-text.js:createTextVectorParser', 'a streaming parser: every chunk step shares the carried partial line, counts and growing tables; not split yet'],
-  ['web/formats/vector-text.js:scanValues', 'the number scanner: one loop over the bytes with Clinger\'s fast path inline; not split yet'],
-  ['web/pipeline/vocab.js:tableDecoder', 'one decoder over a word table whose wasm handles it makes and disposes together; not split yet'],
-  ['web/page/byo-vectors.js:mountVectorPicker', FACTORY],
-  ['web/panels/tokens.js:createTokenList', FACTORY],
-  ['web/panels/lanes.js:createLanes', FACTORY],
-  ['web/panels/distance.js:createDistancePanel', FACTORY],
-  ['web/page/captions.js:createCaptions', FACTORY],
   ['web/pipeline/lab-client.js:createLabClient', 'the page\'s side of the worker protocol: one message switch over the pending requests it holds'],
   ['web/pipeline/model-host.js:createModelHost', 'the worker\'s side of the model protocol: one message switch over the models it holds'],
-  ['web/pipeline/lab-session.js:createLabSession', 'the worker\'s session: the view and its caches, read by every message it answers'],
-  ['web/figures/heatmap-figure.js:#makeTile', 'one tile\'s DOM (canvas, bands, axes, readout) made in one place; not split yet'],
 ]);
 
 /** The name a function is known by: its own, its variable's, its property's, or '(anonymous)'. */

@@ -3,23 +3,21 @@
 //   <script src="…/posenc-lab.js"></script>   (or type="module")
 //   <posenc-lab sentence="the cat sat on the mat" schemes="additive,rotary" panel="attention"></posenc-lab>
 //
-// scripts/bundle-element.mjs bundles this module, the page's own panel and figure modules and
-// both wasm cores (base64) into dist/posenc-lab.js. Every element on a page shares one wasm
-// instance (load() is cached) and one GloVe set; each starts only when it first scrolls into
-// view. Everything lives in a shadow root: host styles do not reach in, ours do not leak out.
+// scripts/bundle-element.mjs bundles this module with the page's own panel and figure modules into
+// dist/posenc-lab.js; the computing runs in the lab worker (the page's web/pipeline/lab-worker.js
+// with both wasm cores inside, posenc-lab-worker.mjs), so this thread only lays out and paints.
+// Every element on a page shares that one worker (a channel each) and one GloVe set; each starts
+// only when it first scrolls into view. Everything lives in a shadow root: host styles do not
+// reach in, ours do not leak out.
 // Bad attribute values fall back to their defaults with one console warning each.
-import { setCoreLoader } from '../posenc.mjs';
 import { SCHEME_TABLE } from '../scheme-table.mjs';
-import createCore from 'posenc:core-glue';
-import cores from 'posenc:cores';
-import { decodeLzma } from './lzma.js';
 import { ATTRIBUTES, DEFAULTS, OPTION_OF, PANELS, PANEL_ALIASES, PARSERS, TAG, attributeOf, parseAttribute, warnOnce } from './attributes.js';
-import { sharedGlove, sharedLab, syntheticFor, unwatch, whenVisible, wordSpread } from './shared.js';
+import { gloveUrl, sharedClient, unwatch, whenVisible } from './shared.js';
 import { adoptStyles } from './styles.js';
-import { DEFAULTS as PAGE_DEFAULTS, INPUT_RANGES, validHeads } from '../pipeline/state.js';
-import { createPipeline, schemeParams, settleSettings } from '../pipeline/pipeline.js';
+import { DEFAULTS as PAGE_DEFAULTS, INPUT_RANGES } from '../pipeline/state.js';
 import { createLanes } from '../panels/lanes.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
+import { SEEDED_NOTE, engineLabel, isSeeded } from '../pipeline/shared-rules.js';
 import { createTokenList } from '../panels/tokens.js';
 import { createPeFigure, createSpreadPanel } from '../panels/encoding.js';
 import { createRetrievalPanel } from '../panels/retrieval.js';
@@ -28,39 +26,51 @@ import { createDistancePanel } from '../panels/distance.js';
 import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
 import { createTrainLive } from './train-live.js';
-import { scaled } from '../pipeline/math.js';
-import { createGenerations } from '../pipeline/tasks.js';
 import { element } from '../figures/dom.js';
+import { createGenerations } from '../pipeline/tasks.js';
 // The package's version (package.json, the one source); the bundler keeps only this field.
 import { version as VERSION } from '../../package.json';
 
-// ---- The wasm cores inside this file ------------------------------------------------------
-
-function decodeBase64(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
-
-// cores = { simd, scalar, data }: byte sizes, and base64 of one LZMA stream holding the SIMD
-// core then the scalar one (scripts/bundle-element.mjs); the SIMD core needs only the stream's
-// first part. async: a damaged stream rejects load() rather than throwing out of it.
-setCoreLoader(async (flavour) => {
-  const simd = flavour === 'simd';
-  const bytes = decodeLzma(decodeBase64(cores.data), cores.simd + (simd ? 0 : cores.scalar));
-  // locateFile: the glue would otherwise build the .wasm's URL from import.meta.url, which throws
-  // in a module loaded from a blob: URL (anywidget's); the bytes are here, nothing is fetched.
-  return createCore({ wasmBinary: simd ? bytes : bytes.subarray(cores.simd), locateFile: (path) => path });
-});
+// The analyses the worker runs after the keystroke's figures, and the panel each one paints.
+const ANALYSIS_PANELS = { retrieval: 'retrieval', shift: 'shift', orth: 'orthogonality' };
+// The figures that follow the settings (lab-session.js's view.figures), and the panel of each.
+const SETTINGS_PANELS = { spread: 'disturbance', distance: 'distance', angles: 'angles' };
 
 let nextId = 0;
+
+// The one-figure panels' makers, by panel name (the lane panels share createLanes).
+const PANEL_FIGURES = {
+  pe: createPeFigure,
+  disturbance: createSpreadPanel,
+  retrieval: createRetrievalPanel,
+  shift: createShiftPanel,
+  distance: createDistancePanel,
+  orthogonality: createOrthogonalityPanel,
+  angles: createAnglesPanel,
+  train: createTrainLive,
+};
+
+/** A lane panel's figures: one per scheme, captioned, its slot named `<scheme>-<panel>`. */
+function laneFigures(panel, title, schemes) {
+  const lanes = element('div', { class: 'pl-lanes' });
+  for (const scheme of schemes) {
+    const figure = element('figure', { class: 'pl-figure' });
+    figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${title}`);
+    const slot = element('div');
+    slot.dataset.figure = `${scheme}-${panel}`;
+    // Seeded stand-ins (the learned-style table, T5's bucket values) say so under each.
+    const seeded = isSeeded(scheme) ? ` (${SEEDED_NOTE})` : '';
+    figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
+    lanes.append(figure);
+  }
+  return lanes;
+}
 
 // ---- The element --------------------------------------------------------------------------
 
 /**
  * One live PosEnc Lab figure: a sentence's attention maps, encoded inputs, logit terms or one of
- * the analyses, computed by the WebAssembly core inside this file.
+ * the analyses, computed by the WebAssembly core in the element's worker.
  *
  * Light-DOM children are never shown once the element runs (its shadow root has no slot), so a
  * child `<img>` is a fallback for readers without JavaScript, feed readers and print.
@@ -112,7 +122,12 @@ export class PosencLabElement extends HTMLElement {
   #layoutKey = '';
   #ui = null;          // the built skeleton and its figures
   #started = false;    // scrolled into view at least once
-  #lab = null;
+  #engine = null;      // the worker's { simd } once it started
+  #channel = null;     // this element's channel of the shared lab client; closed when disconnected
+  #glove = null;       // { channel, url, promise } of the GloVe file asked for on #channel
+  #figures = {};       // the settings figures' latest data (the worker sends each only when it changed)
+  #pe = null;          // the sinusoidal tables' latest { pe, peConcat } (sent likewise)
+  #shown = {};         // the shownKeys of the last view painted: what the worker need not send again
   #source = null;
   #note = '';
   #frame = 0;
@@ -121,7 +136,6 @@ export class PosencLabElement extends HTMLElement {
   #selected = null;
   #readyResolve;
   #reflecting = false;
-  #pipeline = null;    // web/pipeline/pipeline.js: one wasm call per edit; disposed when disconnected
 
   constructor() {
     super();
@@ -134,8 +148,10 @@ export class PosencLabElement extends HTMLElement {
   #id;
 
   disconnectedCallback() {
-    this.#pipeline?.dispose();
-    this.#pipeline = null;
+    // The worker drops this element's session; a reconnected element opens another channel.
+    this.#channel?.close();
+    this.#channel = null;
+    this.#glove = null;
   }
 
   connectedCallback() {
@@ -228,27 +244,58 @@ export class PosencLabElement extends HTMLElement {
     const edit = element('div', { class: 'pl-edit' });
     // Panels that never read the sentence (sentence: false) show neither its box nor its tokens.
     const usesSentence = o.panel.some((name) => PANELS[name].sentence !== false);
-    if (usesSentence && o.editable) {
-      const label = element('label', { class: 'pl-label', text: 'Sentence' });
-      label.htmlFor = id('sentence');
-      const area = element('textarea');
-      area.id = id('sentence');
-      area.rows = 2;
-      area.spellcheck = false;
-      area.setAttribute('autocomplete', 'off');
-      area.setAttribute('autocapitalize', 'off');
-      area.value = o.sentence;
-      area.addEventListener('input', () => this.#edit('sentence', area.value));
-      edit.append(label, area);
-      ui.sentence = area;
-    } else if (usesSentence) {
-      // Readers see the sentence as text; the tokens below follow once the core has run.
-      ui.sentenceText = element('p', { class: 'pl-sentence-text', text: o.sentence });
-      edit.append(ui.sentenceText);
-    }
+    if (usesSentence) edit.append(this.#buildSentence(ui, id));
     const controls = this.#buildControls(ui, id);
     if (controls) edit.append(controls);
+    const tokenParts = this.#buildTokens(ui, id);
+    const panels = this.#buildPanels(ui, id);
+    ui.status = element('p', { class: 'pl-status', text: this.#started ? '' : 'The figure starts when it scrolls into view.' });
+    ui.status.setAttribute('aria-live', 'polite');
+    box.append(edit, ...(usesSentence ? tokenParts : []), ui.note, panels, ui.status);
+    this.#root.replaceChildren(box);
+    adoptStyles(this.#root);
 
+    // Figures (they need their slots in place).
+    const laneParts = o.panel.filter((name) => PANELS[name].lane);
+    ui.lanes = laneParts.length ? createLanes(panels, { schemes: o.schemes, onPickToken: (row) => this.#select(row) }) : null;
+    for (const [name, panel] of Object.entries(ui.panels)) {
+      const made = PANEL_FIGURES[name](panel.slot);
+      panel.update = made.update?.bind(made);
+      panel.render = made.render?.bind(made);
+      panel.figure = made.figure;
+    }
+    this.#ui = ui;
+    this.#selected = null;
+    this.#syncControls();
+    if (this.#view) this.#request();
+  }
+
+  /** The sentence: a text box when editable (ui.sentence), else the sentence as text (ui.sentenceText). */
+  #buildSentence(ui, id) {
+    const o = this.#options;
+    if (!o.editable) {
+      // Readers see the sentence as text; the tokens below follow once the core has run.
+      ui.sentenceText = element('p', { class: 'pl-sentence-text', text: o.sentence });
+      return ui.sentenceText;
+    }
+    const label = element('label', { class: 'pl-label', text: 'Sentence' });
+    label.htmlFor = id('sentence');
+    const area = element('textarea');
+    area.id = id('sentence');
+    area.rows = 2;
+    area.spellcheck = false;
+    area.setAttribute('autocomplete', 'off');
+    area.setAttribute('autocapitalize', 'off');
+    area.value = o.sentence;
+    area.addEventListener('input', () => this.#edit('sentence', area.value));
+    ui.sentence = area;
+    const fragment = document.createDocumentFragment();
+    fragment.append(label, area);
+    return fragment;
+  }
+
+  /** The token list and its notes (ui.tokens, ui.note) → the nodes shown under the sentence. */
+  #buildTokens(ui, id) {
     const tokenLabel = element('span', { class: 'visually-hidden', text: 'Tokens' });
     tokenLabel.id = id('tokens');
     const tokens = element('ol', { class: 'tokens' });
@@ -265,7 +312,12 @@ export class PosencLabElement extends HTMLElement {
       list: tokens, count, truncation, unknownLegend, neighbors: element('div'),
       onSelect: (index) => this.#select(index),
     });
+    return [tokenLabel, tokens, truncation];
+  }
 
+  /** One section per panel, in order (ui.panelBox; ui.panels[name].slot for the one-figure panels). */
+  #buildPanels(ui, id) {
+    const o = this.#options;
     const panels = element('div', { class: 'pl-panels is-pending' });
     ui.panelBox = panels;
     for (const name of o.panel) {
@@ -276,18 +328,7 @@ export class PosencLabElement extends HTMLElement {
       section.setAttribute('aria-labelledby', title.id);
       section.append(title);
       if (spec.lane) {
-        const lanes = element('div', { class: 'pl-lanes' });
-        for (const scheme of o.schemes) {
-          const figure = element('figure', { class: 'pl-figure' });
-          figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${spec.title}`);
-          const slot = element('div');
-          slot.dataset.figure = `${scheme}-${name}`;
-          // The learned-style table and T5's bucket values are seeded stand-ins: say so under each.
-          const seeded = scheme === 'learned' || scheme === 't5' ? ' (seeded, not trained)' : '';
-          figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
-          lanes.append(figure);
-        }
-        section.append(lanes);
+        section.append(laneFigures(name, spec.title, o.schemes));
       } else {
         const figure = element('figure', { class: 'pl-figure' });
         figure.setAttribute('aria-labelledby', title.id);
@@ -299,34 +340,7 @@ export class PosencLabElement extends HTMLElement {
       }
       panels.append(section);
     }
-    ui.status = element('p', { class: 'pl-status', text: this.#started ? '' : 'The figure starts when it scrolls into view.' });
-    ui.status.setAttribute('aria-live', 'polite');
-    box.append(edit, ...(usesSentence ? [tokenLabel, tokens, truncation] : []), ui.note, panels, ui.status);
-    this.#root.replaceChildren(box);
-    adoptStyles(this.#root);
-
-    // Figures (they need their slots in place).
-    const laneParts = o.panel.filter((name) => PANELS[name].lane);
-    ui.lanes = laneParts.length ? createLanes(panels, { schemes: o.schemes, onPickToken: (row) => this.#select(row) }) : null;
-    const make = {
-      pe: createPeFigure,
-      disturbance: createSpreadPanel,
-      retrieval: createRetrievalPanel,
-      shift: createShiftPanel,
-      distance: createDistancePanel,
-      orthogonality: createOrthogonalityPanel,
-      angles: createAnglesPanel,
-      train: createTrainLive,
-    };
-    for (const [name, panel] of Object.entries(ui.panels)) {
-      const made = make[name](panel.slot);
-      panel.update = made.update.bind(made);
-      panel.figure = made.figure;
-    }
-    this.#ui = ui;
-    this.#selected = null;
-    this.#syncControls();
-    if (this.#view) this.#request();
+    return panels;
   }
 
   #buildControls(ui, id) {
@@ -409,7 +423,7 @@ export class PosencLabElement extends HTMLElement {
     unwatch(this);
     this.#setStatus('Loading…');
     try {
-      this.#lab = await sharedLab();
+      this.#engine = await sharedClient().start();
     } catch (error) {
       this.#setStatus(`PosEnc Lab could not start its WebAssembly core: ${error.message}`);
       return;
@@ -422,124 +436,128 @@ export class PosencLabElement extends HTMLElement {
   }
 
   #request() {
-    if (!this.#lab || this.#frame) return;
+    if (!this.#engine || this.#frame) return;
     this.#frame = requestAnimationFrame(() => {
       this.#frame = 0;
       this.#recompute();
     });
   }
 
-  /** The word vectors for the current options (GloVe waits for its file; a note says why not). */
-  async #sourceFor() {
+  /** The word vectors the worker is to use: 'glove' once its file loaded on this channel, else 'synthetic' and a note saying why. */
+  async #vectorsFor() {
     const o = this.#options;
-    if (o.vectors === 'glove') {
-      const glove = await sharedGlove(this.#lab, o.vectorsSrc);
-      if (glove.source) return { source: glove.source, note: '' };
-      return { source: syntheticFor(this.#lab, o.d), note: glove.note };
+    if (o.vectors !== 'glove') return { vectors: 'synthetic', note: '' };
+    const { url, note } = gloveUrl(o.vectorsSrc);
+    if (!url) return { vectors: 'synthetic', note };
+    const channel = this.#channel;
+    if (this.#glove?.channel !== channel || this.#glove.url !== url) {
+      // Not warmed up: the first view that needs the vocabulary's spread or PCA axes pays for them.
+      this.#glove = { channel, url, promise: channel.glove(url, { warm: false }).then(() => ({ vectors: 'glove', note: '' }),
+        (error) => ({ vectors: 'synthetic', note: `Synthetic word vectors: GloVe could not be loaded (${error.message}).` })) };
     }
-    return { source: syntheticFor(this.#lab, o.d), note: '' };
+    return this.#glove.promise;
   }
 
   async #recompute() {
     const mine = this.#work.next();
-    const { source, note } = await this.#sourceFor();
+    this.#channel ??= sharedClient().channel();
+    const { vectors, note } = await this.#vectorsFor();
     if (!this.#work.isCurrent(mine)) return;
-    this.#source = source;
-    this.#syncControls();
-    const ui = this.#ui;
     const o = this.#options;
-    const lab = this.#lab;
-    ui.note.hidden = !note;
-    ui.note.textContent = note;
-    if (o.vectors === 'glove' && source.fixedDim && this.hasAttribute('d') && o.d !== source.dim) {
-      warnOnce(`d="${o.d}" applies to synthetic vectors; GloVe fixes d = ${source.dim}.`);
-    }
+    const started = performance.now();
+    let view;
     try {
-      const started = performance.now();
-      // The same settings, rules and notes as the page's (web/pipeline/pipeline.js): the same fallback,
-      // the same note (shown, and said once on the console).
-      const settings = settleSettings(lab, this.#state(), source);
-      const { d, dPos, dWord, alpha } = settings;
-      if (settings.alibiHead !== o.alibiHead) {
-        warnOnce(`alibi-head="${o.alibiHead}" exceeds alibi-heads="${o.alibiHeads}": ${settings.notes.join(' ')}`);
-      }
-      const shown = [note, ...settings.notes].filter(Boolean).join(' ');
-      ui.note.hidden = !shown;
-      ui.note.textContent = shown;
-      this.#pipeline ??= createPipeline(lab);
-      const view = this.#pipeline.run(this.#state(), source, settings);
-      if (view.n === 0) {
-        ui.tokens.render([], [], 0);
-        ui.panelBox.hidden = true;
-        this.#setStatus('Type a sentence to see its figure.');
-        this.#view = null;
-        return;
-      }
-      ui.panelBox.hidden = false;
-      const { n, tokens, result, E } = view;
-      this.#view = { d, n, tokens };
-      if (this.#selected !== null && this.#selected >= n) this.#selected = null;
-      ui.tokens.render(tokens, view.unknown, view.total, view.textCut);
-      ui.lanes?.update({ result, tokens, heads: 0, causal: o.causal, dWord, trainedLength: o.trainedLength });
-      ui.lanes?.select(this.#selected);
-      const p = ui.panels;
-      p.pe?.update({ pe: view.pe, peConcat: view.peConcat, n, d, dPos, layout: o.layout });
-      p.disturbance?.update({ lab, d, base: o.base, layout: o.layout, alpha, wordSpread: wordSpread(source), length: n });
-      p.distance?.update({ lab, d, base: o.base, maxDistance: 128, lanes: o.schemes, options: { dPos, causal: o.causal, ...schemeParams(lab, settings) } });
-      p.angles?.update({ lab, dHead: d, base: o.base, trainedLength: o.trainedLength, evalLength: o.evalLength });
-      ui.panelBox.classList.remove('is-pending');
-      const engine = lab.simd ? 'wasm SIMD' : 'scalar wasm';
-      this.#setStatus(`${n} token${n === 1 ? '' : 's'}, d = ${d}, ${source.kind === 'glove' ? 'GloVe' : 'synthetic'} vectors · ${engine} · ${(performance.now() - started).toFixed(0)} ms`);
-      this.#readyResolve();
-
-      // The slower panels run after, a step per task, and stop if a newer edit arrives.
-      const heavy = [];
-      if (p.retrieval) {
-        heavy.push(() => {
-          const decoder = source.decoder(tokens);
-          const run = p.retrieval.update({ lab, result, tokens, decoder, alpha, dWord, E, base: o.base, layout: o.layout });
-          return (function* () { try { yield* run; } finally { decoder.dispose(); } })();
-        });
-      }
-      if (p.shift) {
-        const random = Math.max(...validHeads([d, d]).filter((h) => h <= 4));
-        const headTypes = random > 0 ? [0, random] : [0];
-        heavy.push(() => p.shift.update({
-          lab, tokens, k: 3, headTypes, schemes: o.schemes,
-          run: (heads, words, schemes) => (heads === 0 && words === tokens ? result : this.#pipeline.compare(view, heads, words, undefined, schemes)),
-        }));
-      }
-      if (p.orthogonality) {
-        heavy.push(() => p.orthogonality.update({
-          lab, tokens, base: o.base, layout: o.layout,
-          current: { vectors: scaled(E, alpha), d, label: source.kind === 'glove' ? 'GloVe' : 'current (synthetic)' },
-        }));
-      }
-      this.#runSteps(mine, heavy);
+      // The same settings, rules and notes as the page's (web/pipeline/pipeline.js, in the worker).
+      // Only the settings figures this element shows.
+      const figures = Object.keys(SETTINGS_PANELS).filter((name) => this.#ui.panels[SETTINGS_PANELS[name]]);
+      view = await this.#channel.compute({ gen: mine, state: this.#state(vectors), figures, shown: this.#shown });
     } catch (error) {
       this.#setStatus(`Could not compute this figure: ${error.message}`);
       warnOnce(`could not compute the figure: ${error.message}`);
+      return;
     }
+    if (!view || !this.#work.isCurrent(mine)) return;
+    const { settings, source } = view;
+    this.#source = source;
+    this.#syncControls();
+    if (vectors === 'glove' && source.fixedDim && this.hasAttribute('d') && o.d !== source.dim) {
+      warnOnce(`d="${o.d}" applies to synthetic vectors; GloVe fixes d = ${source.dim}.`);
+    }
+    if (settings.alibiHead !== o.alibiHead) {
+      warnOnce(`alibi-head="${o.alibiHead}" exceeds alibi-heads="${o.alibiHeads}": ${settings.notes.join(' ')}`);
+    }
+    this.#paint(view, note, started);
+    if (view.n > 0) this.#analyse(mine);
+  }
+
+  /** Lays out and paints one view of the worker's (lab-session.js's compute). */
+  #paint(view, note, started) {
+    const ui = this.#ui;
+    const o = this.#options;
+    const { settings, source } = view;
+    const { d, dPos, dWord } = settings;
+    // The same note as the page's (shown, and said once on the console).
+    const shown = [note, ...settings.notes].filter(Boolean).join(' ');
+    ui.note.hidden = !shown;
+    ui.note.textContent = shown;
+    for (const [name, data] of Object.entries(view.figures)) if (data && SETTINGS_PANELS[name]) this.#figures[name] = data;
+    if (view.pe) this.#pe = { pe: view.pe, peConcat: view.peConcat };
+    this.#shown = view.shownKeys;
+    if (view.n === 0) {
+      ui.tokens.render([], [], 0);
+      ui.panelBox.hidden = true;
+      this.#setStatus('Type a sentence to see its figure.');
+      this.#view = null;
+      return;
+    }
+    ui.panelBox.hidden = false;
+    const { n, tokens, result } = view;
+    this.#view = { d, n, tokens };
+    if (this.#selected !== null && this.#selected >= n) this.#selected = null;
+    ui.tokens.render(tokens, view.unknown, view.total, view.textCut);
+    ui.lanes?.update({ result, tokens, heads: 0, causal: o.causal, dWord, trainedLength: o.trainedLength });
+    ui.lanes?.select(this.#selected);
+    const p = ui.panels;
+    p.pe?.update({ ...this.#pe, n, d, dPos, layout: o.layout });
+    // A settings figure is drawn when its data changed, or when its panel is new (rebuilt).
+    for (const [name, panel] of Object.entries(SETTINGS_PANELS)) {
+      const data = this.#figures[name];
+      if (p[panel] && data && (view.figures[name] || p[panel].drawn !== data)) {
+        p[panel].render(data);
+        p[panel].drawn = data;
+      }
+    }
+    ui.panelBox.classList.remove('is-pending');
+    const engine = engineLabel(this.#engine.simd);
+    this.#setStatus(`${n} token${n === 1 ? '' : 's'}, d = ${d}, ${source.kind === 'glove' ? 'GloVe' : 'synthetic'} vectors · ${engine} · ${(performance.now() - started).toFixed(0)} ms`);
+    this.#readyResolve();
+  }
+
+  /** The slower panels, computed in the worker after the figure; a newer edit stops them there. */
+  #analyse(mine) {
+    const p = this.#ui.panels;
+    const only = Object.keys(ANALYSIS_PANELS).filter((name) => p[ANALYSIS_PANELS[name]]);
+    if (only.length === 0) return;
+    const onAnalysis = (name, data) => {
+      if (this.#work.isCurrent(mine)) this.#ui.panels[ANALYSIS_PANELS[name]]?.render(data);
+    };
+    // Over this element's schemes only (one row each in retrieval and shift).
+    this.#channel.analyse(mine, onAnalysis, { only, lanes: true, summaries: false })
+      .catch((error) => warnOnce(`an analysis failed: ${error.message}`));
   }
 
   // The attributes as the pipeline's settings (the page's state shape); what the element does not
   // expose keeps the page's default (d_p automatic, same-width concatenation); its heads are W = I (no models ship in it).
-  #state() {
+  // moreOpen: the lanes whose logit terms come back, every lane's when the terms panel is shown.
+  #state(vectors) {
     const o = this.#options;
     return {
-      ...PAGE_DEFAULTS, heads: 0, sentence: o.sentence, schemes: o.schemes, d: o.d, base: o.base, alpha: o.scale, layout: o.layout,
+      ...PAGE_DEFAULTS, heads: 0, vectors, sentence: o.sentence, schemes: o.schemes, d: o.d, base: o.base, alpha: o.scale, layout: o.layout,
+      moreOpen: o.panel.includes('terms') ? o.schemes : [],
       pairing: o.pairing, causal: o.causal, trainedLength: o.trainedLength, evalLength: o.evalLength,
       alibiHeads: o.alibiHeads, alibiHead: o.alibiHead,
     };
   }
-
-  /** Runs steps (functions, or functions returning generators) one task at a time. */
-  #runSteps(mine, steps) {
-    if (steps.length === 0) return;
-    // The first step waits one task too: connectedCallback and attribute changes return first.
-    this.#work.runLater(mine, steps, { onError: (error) => warnOnce(`an analysis failed: ${error.message}`) });
-  }
-
 
   #select(index) {
     if (!this.#view) return;

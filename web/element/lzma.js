@@ -118,113 +118,131 @@ export function decodeLzma(input, size) {
   if (!(input instanceof Uint8Array)) throw new TypeError('input must be a Uint8Array');
   if (!Number.isSafeInteger(size) || size < 0) throw new RangeError('size must be a non-negative integer');
   if (input.length < 13) throw new Error('lzma: stream ends early');
-  let properties = input[0];
-  if (properties >= 9 * 5 * 5) throw new Error('lzma: bad properties byte');
-  const lc = properties % 9;
-  properties = Math.floor(properties / 9);
-  const lp = properties % 5;
-  const pb = Math.floor(properties / 5);
   // The header's dictionary size and length are not needed: the output buffer is the whole
   // dictionary, and the caller knows how many bytes it wants.
-
+  const { lc, lp, pb } = properties(input[0]);
   const rc = new RangeDecoder(input, 13);
-  const literal = probabilities(0x300 << (lc + lp));
-  const isMatch = probabilities(STATES << 4);
-  const isRep = probabilities(STATES);
-  const isRepG0 = probabilities(STATES);
-  const isRepG1 = probabilities(STATES);
-  const isRepG2 = probabilities(STATES);
-  const isRep0Long = probabilities(STATES << 4);
-  const posSlot = probabilities(4 << 6);
-  const posTail = probabilities(1 + FULL_DISTANCES - END_POS_MODEL);
-  const align = probabilities(1 << ALIGN_BITS);
-  const matchLength = lengthDecoder();
-  const repLength = lengthDecoder();
-
+  const model = createModel(lc, lp);
   const out = new Uint8Array(size);
-  let outPos = 0;
-  let state = 0;    // 0–6: last packet a literal; 7–11: a match, rep or short rep
-  let rep0 = 0;     // the last four distances, minus one
-  let rep1 = 0;
-  let rep2 = 0;
-  let rep3 = 0;
+  // state 0–6: the last packet was a literal; 7–11: a match, rep or short rep. rep0…rep3: the last
+  // four distances, minus one.
+  const at = { size, outPos: 0, state: 0, rep0: 0, rep1: 0, rep2: 0, rep3: 0 };
   const posMask = (1 << pb) - 1;
-  const literalPosMask = (1 << lp) - 1;
-
-  const distance = (length) => {
-    const slot = bitTree(rc, posSlot, Math.min(length, 3) << 6, 6);
-    if (slot < 4) return slot;
-    const directBits = (slot >> 1) - 1;
-    let dist = (2 | (slot & 1)) * 2 ** directBits;  // up to 2^32 − 1: no 32-bit shifts
-    if (slot < END_POS_MODEL) return dist + reverseBitTree(rc, posTail, dist - slot, directBits);
-    dist += rc.direct(directBits - ALIGN_BITS) * (1 << ALIGN_BITS);
-    return dist + reverseBitTree(rc, align, 0, ALIGN_BITS);
-  };
-
-  while (outPos < size) {
-    const posState = outPos & posMask;
-    if (!rc.bit(isMatch, (state << 4) | posState)) {
-      const previous = outPos > 0 ? out[outPos - 1] : 0;
-      const base = 0x300 * (((outPos & literalPosMask) << lc) | (previous >> (8 - lc)));
-      let symbol = 1;
-      if (state >= 7) {
-        // After a match the byte at rep0 predicts this one, bit by bit, until they differ.
-        let matchByte = out[outPos - rep0 - 1];
-        while (symbol < 0x100) {
-          const matchBit = (matchByte >> 7) & 1;
-          matchByte <<= 1;
-          const bit = rc.bit(literal, base + ((1 + matchBit) << 8) + symbol);
-          symbol = (symbol << 1) | bit;
-          if (bit !== matchBit) break;
-        }
-      }
-      while (symbol < 0x100) symbol = (symbol << 1) | rc.bit(literal, base + symbol);
-      out[outPos++] = symbol - 0x100;
-      state = state < 4 ? 0 : state < 10 ? state - 3 : state - 6;
+  while (at.outPos < size) {
+    const posState = at.outPos & posMask;
+    if (!rc.bit(model.isMatch, (at.state << 4) | posState)) {
+      out[at.outPos] = literal(rc, model, out, at, lc, lp);
+      at.outPos++;
+      at.state = at.state < 4 ? 0 : at.state < 10 ? at.state - 3 : at.state - 6;
       continue;
     }
-    let length;
-    if (!rc.bit(isRep, state)) {
-      rep3 = rep2;
-      rep2 = rep1;
-      rep1 = rep0;
-      length = matchLength(rc, posState);
-      state = state < 7 ? 7 : 10;
-      rep0 = distance(length);
-      if (rep0 === 0xffffffff) throw new Error(`lzma: end marker after ${outPos} bytes, ${size} expected`);
-    } else {
-      if (outPos === 0) throw new Error('lzma: repeated match before any byte');
-      if (!rc.bit(isRepG0, state)) {
-        if (!rc.bit(isRep0Long, (state << 4) | posState)) {
-          state = state < 7 ? 9 : 11;
-          out[outPos] = out[outPos - rep0 - 1];
-          outPos++;
-          continue;
-        }
-      } else {
-        let dist;
-        if (!rc.bit(isRepG1, state)) {
-          dist = rep1;
-        } else {
-          if (!rc.bit(isRepG2, state)) {
-            dist = rep2;
-          } else {
-            dist = rep3;
-            rep3 = rep2;
-          }
-          rep2 = rep1;
-        }
-        rep1 = rep0;
-        rep0 = dist;
-      }
-      length = repLength(rc, posState);
-      state = state < 7 ? 8 : 11;
-    }
-    if (rep0 >= outPos) throw new Error('lzma: distance before the start of the output');
+    const length = rc.bit(model.isRep, at.state) ? rep(rc, model, out, at, posState) : match(rc, model, at, posState);
+    if (length < 0) continue;  // a short rep: one byte, already written
+    if (at.rep0 >= at.outPos) throw new Error('lzma: distance before the start of the output');
     // Byte by byte: a match may overlap the bytes it produces (distance < length). A match
     // running past `size` is cut there: the stream goes on beyond what the caller asked for.
-    const end = Math.min(size, outPos + length + MATCH_MIN);
-    for (; outPos < end; outPos++) out[outPos] = out[outPos - rep0 - 1];
+    const end = Math.min(size, at.outPos + length + MATCH_MIN);
+    for (; at.outPos < end; at.outPos++) out[at.outPos] = out[at.outPos - at.rep0 - 1];
   }
   return out;
+}
+
+/** The header's properties byte → { lc, lp, pb }. */
+function properties(byte) {
+  if (byte >= 9 * 5 * 5) throw new Error('lzma: bad properties byte');
+  return { lc: byte % 9, lp: Math.floor(byte / 9) % 5, pb: Math.floor(byte / 45) };
+}
+
+/** Every adaptive probability of the decoder, at one half. */
+function createModel(lc, lp) {
+  return {
+    literal: probabilities(0x300 << (lc + lp)),
+    isMatch: probabilities(STATES << 4),
+    isRep: probabilities(STATES),
+    isRepG0: probabilities(STATES),
+    isRepG1: probabilities(STATES),
+    isRepG2: probabilities(STATES),
+    isRep0Long: probabilities(STATES << 4),
+    posSlot: probabilities(4 << 6),
+    posTail: probabilities(1 + FULL_DISTANCES - END_POS_MODEL),
+    align: probabilities(1 << ALIGN_BITS),
+    matchLength: lengthDecoder(),
+    repLength: lengthDecoder(),
+  };
+}
+
+/** One literal byte, coded in the context of the byte before it (and after a match, of the byte at rep0). */
+function literal(rc, model, out, at, lc, lp) {
+  const { outPos } = at;
+  const previous = outPos > 0 ? out[outPos - 1] : 0;
+  const base = 0x300 * (((outPos & ((1 << lp) - 1)) << lc) | (previous >> (8 - lc)));
+  let symbol = 1;
+  if (at.state >= 7) {
+    // After a match the byte at rep0 predicts this one, bit by bit, until they differ.
+    let matchByte = out[outPos - at.rep0 - 1];
+    while (symbol < 0x100) {
+      const matchBit = (matchByte >> 7) & 1;
+      matchByte <<= 1;
+      const bit = rc.bit(model.literal, base + ((1 + matchBit) << 8) + symbol);
+      symbol = (symbol << 1) | bit;
+      if (bit !== matchBit) break;
+    }
+  }
+  while (symbol < 0x100) symbol = (symbol << 1) | rc.bit(model.literal, base + symbol);
+  return symbol - 0x100;
+}
+
+/** A match at a new distance (rep0 after it) → its length − MATCH_MIN. */
+function match(rc, model, at, posState) {
+  at.rep3 = at.rep2;
+  at.rep2 = at.rep1;
+  at.rep1 = at.rep0;
+  const length = model.matchLength(rc, posState);
+  at.state = at.state < 7 ? 7 : 10;
+  at.rep0 = distance(rc, model, length);
+  if (at.rep0 === 0xffffffff) throw new Error(`lzma: end marker after ${at.outPos} bytes, ${at.size} expected`);
+  return length;
+}
+
+/** The distance of a new match, minus one, for a match of `length` − MATCH_MIN. */
+function distance(rc, model, length) {
+  const slot = bitTree(rc, model.posSlot, Math.min(length, 3) << 6, 6);
+  if (slot < 4) return slot;
+  const directBits = (slot >> 1) - 1;
+  const dist = (2 | (slot & 1)) * 2 ** directBits;  // up to 2^32 − 1: no 32-bit shifts
+  if (slot < END_POS_MODEL) return dist + reverseBitTree(rc, model.posTail, dist - slot, directBits);
+  return dist + rc.direct(directBits - ALIGN_BITS) * (1 << ALIGN_BITS) + reverseBitTree(rc, model.align, 0, ALIGN_BITS);
+}
+
+/**
+ * A match at one of the last four distances (moved to rep0) → its length − MATCH_MIN; or a short
+ * rep, one byte at rep0 written here → −1.
+ */
+function rep(rc, model, out, at, posState) {
+  if (at.outPos === 0) throw new Error('lzma: repeated match before any byte');
+  if (!rc.bit(model.isRepG0, at.state)) {
+    if (!rc.bit(model.isRep0Long, (at.state << 4) | posState)) {
+      at.state = at.state < 7 ? 9 : 11;
+      out[at.outPos] = out[at.outPos - at.rep0 - 1];
+      at.outPos++;
+      return -1;
+    }
+  } else {
+    let dist;
+    if (!rc.bit(model.isRepG1, at.state)) {
+      dist = at.rep1;
+    } else {
+      if (!rc.bit(model.isRepG2, at.state)) {
+        dist = at.rep2;
+      } else {
+        dist = at.rep3;
+        at.rep3 = at.rep2;
+      }
+      at.rep2 = at.rep1;
+    }
+    at.rep1 = at.rep0;
+    at.rep0 = dist;
+  }
+  at.state = at.state < 7 ? 8 : 11;
+  return model.repLength(rc, posState);
 }

@@ -1,9 +1,8 @@
 // <posenc-lab panel="train">: the replay of the page's default Train run (web/train/replay.js) is
 // the instant first picture; pressing Train live fetches the live trainer (posenc-train-live.mjs,
-// web/element/train-runner.js), the model core (loadModels: its own wasm module) and the book,
+// web/element/train-runner.js, with the JS API's loadModels), the model core (its own wasm module) and the book,
 // all beside this script, and trains the same run live, one model per scheme, redrawing the same
 // charts as the steps climb.
-import { loadModels } from '../posenc.mjs';
 import { createTrainReplay } from '../train/replay.js';
 import { CURVE_STYLE } from '../pipeline/schemes.js';
 import { element } from '../figures/dom.js';
@@ -31,7 +30,7 @@ export function createTrainLive(slot) {
       try {
         if (!loadTrainRunner) throw new Error('the live trainer (posenc-train-live.mjs) has no folder to be fetched from: this script was loaded from a blob: or data: URL');
         const { createTrainRunner } = await loadTrainRunner();
-        runner = createTrainRunner({ replay, button, status, loadModels, fetchBook, schemeName, curveStyle: CURVE_STYLE, describeRun });
+        runner = createTrainRunner({ replay, button, status, fetchBook, schemeName, curveStyle: CURVE_STYLE, describeRun });
       } catch (error) {
         status.textContent = `Live training could not start: ${error.message}`;
         return;

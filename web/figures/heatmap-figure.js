@@ -28,6 +28,36 @@ const sizes = new ResizeObserver((entries) => {
  * row/column label functions and a description used as the canvases' accessible name.
  * onPick(row, col) fires on click or Enter, so the page can select a token.
  */
+/**
+ * One tile's DOM: its title, the map's canvas in its frame with the selection bands, the cursor
+ * and its crosshair (hidden until used), and the token axes. label: the canvas's name until
+ * update() gives the full description; stop: whether it is the figure's tab stop.
+ */
+function tileParts(label, stop) {
+  const box = element('div', { class: 'fig-tile' });
+  const title = element('span', { class: 'tile-title' });
+  const frame = element('div', { class: 'map-frame' });
+  const canvas = element('canvas', { class: 'map-canvas' });
+  canvas.setAttribute('role', 'img');
+  canvas.setAttribute('aria-label', label);
+  canvas.tabIndex = stop ? 0 : -1;
+  const rowBand = element('div', { class: 'sel-band sel-row' });
+  const colBand = element('div', { class: 'sel-band sel-col' });
+  const cursor = element('div', { class: 'cell-cursor' });
+  // The crosshair: the cursor's whole row and column, their words marked on the axes.
+  const crossRow = element('div', { class: 'crosshair crosshair-row' });
+  const crossCol = element('div', { class: 'crosshair crosshair-col' });
+  for (const part of [rowBand, colBand, cursor, crossRow, crossCol]) part.hidden = true;
+  const flag = element('div', { class: 'row-flag' });
+  flag.hidden = true;
+  frame.append(canvas, flag, rowBand, colBand, crossRow, crossCol, cursor);
+  const rowAxis = new TokenAxis('rows');
+  const colAxis = new TokenAxis('cols');
+  const grid = element('div', { class: 'map-grid' }, [colAxis.root, rowAxis.root, frame]);
+  box.append(title, grid);
+  return { box, title, grid, frame, canvas, cursor, crossRow, crossCol, rowAxis, colAxis, rowBand, colBand, flag, width: 0 };
+}
+
 export class HeatmapFigure {
   constructor(slot, { title, palette = 'viridis', onPick = null, tokenRows = false, tokenCols = false }) {
     this.title = title;
@@ -207,38 +237,22 @@ export class HeatmapFigure {
   }
 
   #makeTile(index) {
-    const box = element('div', { class: 'fig-tile' });
-    const title = element('span', { class: 'tile-title' });
-    const frame = element('div', { class: 'map-frame' });
-    const canvas = element('canvas', { class: 'map-canvas' });
-    canvas.setAttribute('role', 'img');
-    canvas.setAttribute('aria-label', this.title); // until update() gives the full description
-    canvas.tabIndex = index === this.stop ? 0 : -1;
-    const rowBand = element('div', { class: 'sel-band sel-row' });
-    const colBand = element('div', { class: 'sel-band sel-col' });
-    const cursor = element('div', { class: 'cell-cursor' });
-    // The crosshair: the cursor's whole row and column, their words marked on the axes.
-    const crossRow = element('div', { class: 'crosshair crosshair-row' });
-    const crossCol = element('div', { class: 'crosshair crosshair-col' });
-    for (const part of [rowBand, colBand, cursor, crossRow, crossCol]) part.hidden = true;
-    const flag = element('div', { class: 'row-flag' });
-    flag.hidden = true;
-    frame.append(canvas, flag, rowBand, colBand, crossRow, crossCol, cursor);
-    const rowAxis = new TokenAxis('rows');
-    const colAxis = new TokenAxis('cols');
-    const grid = element('div', { class: 'map-grid' }, [colAxis.root, rowAxis.root, frame]);
-    box.append(title, grid);
-    this.tileBox.append(box);
-    const tile = { box, title, grid, frame, canvas, cursor, crossRow, crossCol, rowAxis, colAxis, rowBand, colBand, flag, width: 0 };
+    const tile = tileParts(this.title, index === this.stop);
+    this.tileBox.append(tile.box);
     // A new width re-thins the labels and repaints at the new resolution (not on every keystroke).
-    resized.set(frame, (width) => {
+    resized.set(tile.frame, (width) => {
       if (Math.abs(width - tile.width) < 0.5) return;
       tile.width = width;
       if (this.spec && this.visible) this.#render();
       else this.dirty = this.spec !== null;
     });
-    sizes.observe(frame);
+    sizes.observe(tile.frame);
+    this.#listen(tile.canvas, index);
+    return tile;
+  }
 
+  // The pointer and keyboard on one tile's canvas: the cursor follows, a click or Enter picks.
+  #listen(canvas, index) {
     const cellAt = (event) => {
       const data = this.spec?.tiles[index];
       if (!data) return null;
@@ -262,32 +276,34 @@ export class HeatmapFigure {
       if (!this.cursor || this.cursor.tile !== index) this.#showCursor(index, 0, 0, true);
     });
     canvas.addEventListener('blur', () => this.#hideCursor());
-    canvas.addEventListener('keydown', (event) => {
-      const data = this.spec?.tiles[index];
-      if (!data) return;
-      const at = this.cursor && this.cursor.tile === index ? this.cursor : { row: 0, col: 0 };
-      if (event.key === 'Enter' || event.key === ' ') {
-        event.preventDefault();
-        this.onPick?.(at.row, at.col);
-        return;
-      }
-      const move = KEY_MOVES[event.key];
-      if (!move) return;
-      event.preventDefault(); // arrows would otherwise scroll the page
-      const row = Math.max(0, Math.min(data.rows - 1, at.row + move[0]));
-      const col = at.col + move[1];
-      // Past a tile's left or right edge: the neighbouring tile, same row.
-      const next = col < 0 ? index - 1 : col >= data.cols ? index + 1 : index;
-      const target = this.spec.tiles[next];
-      if (next !== index && target) {
-        this.#showCursor(next, Math.min(row, target.rows - 1), col < 0 ? target.cols - 1 : 0, true);
-        this.#moveStop(next);
-        this.tiles[next].canvas.focus();
-        return;
-      }
-      this.#showCursor(index, row, Math.max(0, Math.min(data.cols - 1, col)), true);
-    });
-    return tile;
+    canvas.addEventListener('keydown', (event) => this.#onKey(event, index));
+  }
+
+  // Enter or Space picks the cursor's cell; the arrows move it, past a tile's left or right edge
+  // into the neighbouring tile, same row.
+  #onKey(event, index) {
+    const data = this.spec?.tiles[index];
+    if (!data) return;
+    const at = this.cursor && this.cursor.tile === index ? this.cursor : { row: 0, col: 0 };
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      this.onPick?.(at.row, at.col);
+      return;
+    }
+    const move = KEY_MOVES[event.key];
+    if (!move) return;
+    event.preventDefault(); // arrows would otherwise scroll the page
+    const row = Math.max(0, Math.min(data.rows - 1, at.row + move[0]));
+    const col = at.col + move[1];
+    const next = col < 0 ? index - 1 : col >= data.cols ? index + 1 : index;
+    const target = this.spec.tiles[next];
+    if (next !== index && target) {
+      this.#showCursor(next, Math.min(row, target.rows - 1), col < 0 ? target.cols - 1 : 0, true);
+      this.#moveStop(next);
+      this.tiles[next].canvas.focus();
+      return;
+    }
+    this.#showCursor(index, row, Math.max(0, Math.min(data.cols - 1, col)), true);
   }
 
   #showCursor(tileIndex, row, col, announce) {

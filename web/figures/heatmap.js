@@ -5,15 +5,48 @@
 // terms) uses ColorBrewer's RdBu (blue < 0 < red), one of Brewer's colour-blind-safe diverging
 // schemes, always on a symmetric range so its pale middle means exactly zero. Both come from
 // d3-scale-chromatic as published: its viridis is a 256-colour table, which the 256-entry ramp
-// reads entry for entry (interpolateViridis(i/255) is entry i); its RdBu is a B-spline through
-// Brewer's 11 classes, sampled here at 256 points. RdBu runs red → blue in d3, so t is reversed.
-import { interpolateRdBu, interpolateViridis } from 'd3-scale-chromatic';
-import { rgb } from 'd3-color';
+// reads entry for entry (interpolateViridis(i/255) is entry i); its RdBu is Brewer's 11 classes,
+// through which d3 draws a uniform cubic B-spline, sampled here at 256 points (bSpline below, the
+// same curve: tests/js/heatmap-ramps.test.mjs compares every entry with d3's interpolateRdBu).
+// RdBu runs red → blue in d3, so t is reversed.
+import { interpolateViridis, schemeRdBu } from 'd3-scale-chromatic';
 
+const rdBu = bSpline(schemeRdBu[11]);
 const PALETTES = {
-  viridis: interpolateViridis,
-  diverging: (t) => interpolateRdBu(1 - t),
+  viridis: (t) => hexRgb(interpolateViridis(t)),
+  diverging: (t) => rdBu(1 - t),
 };
+
+/** '#rrggbb' → [r, g, b]. */
+function hexRgb(hex) {
+  return [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+}
+
+/**
+ * t ∈ [0, 1] → [r, g, b] on the uniform cubic B-spline whose control points are the colours
+ * (k of them, k − 1 segments), each channel rounded and clamped to 0…255. Past either end the
+ * missing control point is the reflection 2·v₁ − v₂, so the curve's ends are near the end colours.
+ */
+function bSpline(hexes) {
+  const points = hexes.map(hexRgb);
+  const segments = points.length - 1;
+  return (t) => {
+    const u = Math.min(1, Math.max(0, t));
+    const i = u >= 1 ? segments - 1 : Math.floor(u * segments);
+    const s = u * segments - i;  // position within segment i, 0…1
+    const [s2, s3] = [s * s, s * s * s];
+    // The four cubic B-spline basis functions at s (they sum to 6).
+    const weights = [1 - 3 * s + 3 * s2 - s3, 4 - 6 * s2 + 3 * s3, 1 + 3 * s + 3 * s2 - 3 * s3, s3];
+    return [0, 1, 2].map((c) => {
+      const v1 = points[i][c];
+      const v2 = points[i + 1][c];
+      const v0 = i > 0 ? points[i - 1][c] : 2 * v1 - v2;
+      const v3 = i < segments - 1 ? points[i + 2][c] : 2 * v2 - v1;
+      const value = (weights[0] * v0 + weights[1] * v1 + weights[2] * v2 + weights[3] * v3) / 6;
+      return Math.min(255, Math.max(0, Math.round(value)));
+    });
+  };
+}
 
 export const PALETTE_NAMES = {
   viridis: 'viridis (sequential)',
@@ -29,8 +62,7 @@ const RAMPS = Object.fromEntries(
 function sampleRamp(palette, size) {
   const ramp = new Uint8ClampedArray(size * 3);
   for (let i = 0; i < size; i++) {
-    const { r, g, b } = rgb(palette(i / (size - 1)));
-    ramp.set([r, g, b], i * 3);
+    ramp.set(palette(i / (size - 1)), i * 3);
   }
   return ramp;
 }

@@ -10,6 +10,7 @@ import {
 } from '../pipeline/state.js';
 import { createLanes } from '../panels/lanes.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
+import { engineLabel } from '../pipeline/shared-rules.js';
 import { createTokenList } from '../panels/tokens.js';
 import { createPeFigure, createSpreadPanel } from '../panels/encoding.js';
 import { createRetrievalPanel } from '../panels/retrieval.js';
@@ -429,7 +430,7 @@ function paint(next, sent, started) {
   shownKeys = { ...shownKeys, ...figureKeys };
   if (next.n === 0) {
     showEmptyState();
-    ui.engine.textContent = `${engineName()} · nothing to compute`;
+    ui.engine.textContent = `${engineLabel(lab.simd)} · nothing to compute`;
     return;
   }
   showLanes(state.schemes);
@@ -485,14 +486,10 @@ function scheduleUrlWrite(delay = URL_DELAY_MS) {
 }
 addEventListener('pagehide', () => { if (urlWrite.pending) writeUrl(); });
 
-function engineName() {
-  return lab.simd ? 'wasm SIMD' : 'scalar wasm';
-}
-
 function showEngine() {
   if (!view) return;
   const heavy = lastHeavyMs === null ? '' : ` · analyses ${lastHeavyMs.toFixed(0)} ms after typing pauses`;
-  ui.engine.textContent = `${engineName()} · last recompute ${view.recomputeMs.toFixed(1)} ms ` +
+  ui.engine.textContent = `${engineLabel(lab.simd)} · last recompute ${view.recomputeMs.toFixed(1)} ms ` +
     `(n = ${view.n}, d = ${view.settings.d})${heavy}`;
 }
 

@@ -23,10 +23,7 @@ export function createCaptions({ ui, trainedHeads, showControlError }) {
   let reflectedKey = '';
   let reflectedSource = null;
   function reflectSettings(source, settings, state) {
-    setValue(ui.vectors, state.vectors);
-    if (source.fixedDim || document.activeElement !== ui.dim) setValue(ui.dim, String(settings.d));
-    if (document.activeElement !== ui.dpos) setValue(ui.dpos, String(settings.dPos));
-    if (document.activeElement !== ui.alpha) setValue(ui.alpha, String(Number(settings.alpha.toPrecision(4))));
+    reflectControls(ui, source, settings, state);
     const notes = settings.notes.join(' ');
     if (notes) showControlError(notes);
     else if (ui.controlError.textContent === lastSettingsNote) showControlError('');
@@ -35,39 +32,9 @@ export function createCaptions({ ui, trainedHeads, showControlError }) {
     if (source !== reflectedSource || key !== reflectedKey) {
       reflectedSource = source;
       reflectedKey = key;
-      reflectCaptions(source, settings, state);
+      reflectCaptions({ ui, trainedHeads, setField }, source, settings, state);
     }
     setValue(ui.heads, settings.trained ? TRAINED_HEADS : String(settings.heads));
-  }
-
-  function reflectCaptions(source, settings, state) {
-    ui.dim.disabled = source.fixedDim;
-    setText(ui.dimHint, source.fixedDim ? `fixed at ${source.dim} by these word vectors` : 'synthetic only, even');
-    ui.alphaAuto.disabled = state.alpha === 'auto';
-    ui.alphaAuto.title = source.kind === 'synthetic'
-      ? 'α = 1: synthetic components already have RMS 1'
-      : `α = 1/RMS of a component (${(1 / source.defaultAlpha).toPrecision(4)}), so αE's components have RMS 1 — the role of ×√d_model`;
-    const headLabels = settings.headChoices.map((h) => [h, h === 0 ? 'identity (W = I)' : `${h} random head${h === 1 ? '' : 's'}`])
-      .concat(trainedHeads.headOptions()); // trained
-    if (ui.heads.options.length !== headLabels.length || [...ui.heads.options].some((o, i) => o.value !== String(headLabels[i][0]))) {
-      ui.heads.replaceChildren(...headLabels.map(([h, label]) => new Option(label, String(h))));
-    }
-
-    setField('d', String(settings.d));
-    setField('dWord', String(settings.dWord));
-    setField('dPos', String(settings.dPos));
-    setField('layout', state.layout);
-    setField('layoutNote', state.layout === LAYOUT.half ? ', as in tensor2tensor: sines in the first half, cosines in the second' : ', as in Vaswani et al.');
-    setField('pairing', state.pairing === LAYOUT.half ? 'half (i, i + d/2), as in GPT-NeoX and LLaMA code' : 'interleaved (2i, 2i+1), as in RoFormer');
-    setField('concatMode', state.concat === CONCAT_MODE.sameWidth ? `same total width ${settings.d}` : `widened to ${settings.d + settings.dPos}`);
-    setField('reduction', state.concat === CONCAT_MODE.sameWidth ? `Word part: ${source.reduction}.` : 'The whole word vector is kept.');
-    setField('concatCross', settings.heads === 0
-      ? 'With W = I the word and position parts live in separate coordinates, so both cross terms are exactly 0.'
-      : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`);
-    setField('spreadVocab', source.kind === 'synthetic' ? '2,000 hashed filler words' : 'the whole vocabulary');
-    setText(ui.headsNote, settings.trained ? trainedHeads.headsNote() : settings.heads === 0
-      ? 'Encoding alone (W = I): queries, keys and values are the encoded vectors themselves, so each map shows what the position scheme alone does.'
-      : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`);
   }
 
   // The lanes' numbers in words (web/pipeline/prose.js). NoPE's sentence reads the words and their
@@ -100,5 +67,65 @@ export function createCaptions({ ui, trainedHeads, showControlError }) {
       reflectedKey = '';
       describedKey = '';
     },
+  };
+}
+
+/** The captions, the hints and the heads menu that follow the source and the settings. */
+function reflectCaptions({ ui, trainedHeads, setField }, source, settings, state) {
+  ui.dim.disabled = source.fixedDim;
+  setText(ui.dimHint, source.fixedDim ? `fixed at ${source.dim} by these word vectors` : 'synthetic only, even');
+  ui.alphaAuto.disabled = state.alpha === 'auto';
+  ui.alphaAuto.title = alphaTitle(source);
+  const headLabels = headOptions(settings).concat(trainedHeads.headOptions()); // trained
+  if (ui.heads.options.length !== headLabels.length || [...ui.heads.options].some((o, i) => o.value !== String(headLabels[i][0]))) {
+    ui.heads.replaceChildren(...headLabels.map(([h, label]) => new Option(label, String(h))));
+  }
+  for (const [name, text] of Object.entries(fieldTexts(source, settings, state))) setField(name, text);
+  setText(ui.headsNote, settings.trained ? trainedHeads.headsNote() : headsNote(settings));
+}
+
+/** The controls' values as the pipeline settled them; the control being typed in is left alone. */
+function reflectControls(ui, source, settings, state) {
+  setValue(ui.vectors, state.vectors);
+  if (source.fixedDim || document.activeElement !== ui.dim) setValue(ui.dim, String(settings.d));
+  if (document.activeElement !== ui.dpos) setValue(ui.dpos, String(settings.dPos));
+  if (document.activeElement !== ui.alpha) setValue(ui.alpha, String(Number(settings.alpha.toPrecision(4))));
+}
+
+/** The α button's tooltip: what "auto" sets α to for these word vectors. */
+function alphaTitle(source) {
+  return source.kind === 'synthetic'
+    ? 'α = 1: synthetic components already have RMS 1'
+    : `α = 1/RMS of a component (${(1 / source.defaultAlpha).toPrecision(4)}), so αE's components have RMS 1 — the role of ×√d_model`;
+}
+
+/** The heads menu's untrained choices: [[value, label]]. */
+function headOptions(settings) {
+  return settings.headChoices.map((h) => [h, h === 0 ? 'identity (W = I)' : `${h} random head${h === 1 ? '' : 's'}`]);
+}
+
+/** What the untrained heads are, under the heads menu. */
+function headsNote(settings) {
+  return settings.heads === 0
+    ? 'Encoding alone (W = I): queries, keys and values are the encoded vectors themselves, so each map shows what the position scheme alone does.'
+    : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`;
+}
+
+/** The [data-field] texts that follow the source and the settings: field name → text. */
+function fieldTexts(source, settings, state) {
+  const sameWidth = state.concat === CONCAT_MODE.sameWidth;
+  return {
+    d: String(settings.d),
+    dWord: String(settings.dWord),
+    dPos: String(settings.dPos),
+    layout: state.layout,
+    layoutNote: state.layout === LAYOUT.half ? ', as in tensor2tensor: sines in the first half, cosines in the second' : ', as in Vaswani et al.',
+    pairing: state.pairing === LAYOUT.half ? 'half (i, i + d/2), as in GPT-NeoX and LLaMA code' : 'interleaved (2i, 2i+1), as in RoFormer',
+    concatMode: sameWidth ? `same total width ${settings.d}` : `widened to ${settings.d + settings.dPos}`,
+    reduction: sameWidth ? `Word part: ${source.reduction}.` : 'The whole word vector is kept.',
+    concatCross: settings.heads === 0
+      ? 'With W = I the word and position parts live in separate coordinates, so both cross terms are exactly 0.'
+      : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`,
+    spreadVocab: source.kind === 'synthetic' ? '2,000 hashed filler words' : 'the whole vocabulary',
   };
 }

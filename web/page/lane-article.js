@@ -1,4 +1,5 @@
 // The page's lanes are made from index.html's templates, one article per scheme when first chosen.
+import { SEEDED_NOTE, isSeeded } from '../pipeline/shared-rules.js';
 
 /**
  * A scheme's lane: index.html's one lane template, headed by the scheme table's label (with a
@@ -6,7 +7,7 @@
  * scheme's own formula, about text, extras and caption from #lane-texts in place of the blanks.
  */
 export function laneArticle(lab, scheme) {
-  const { label, seeded } = lab.schemeTable.schemes.find((s) => s.name === scheme);
+  const { label } = lab.schemeTable.schemes.find((s) => s.name === scheme);
   const texts = document.getElementById('lane-texts').content.querySelector(`[data-scheme="${scheme}"]`);
   const article = document.importNode(document.getElementById('lane').content, true).firstElementChild;
   article.dataset.scheme = scheme;
@@ -14,7 +15,7 @@ export function laneArticle(lab, scheme) {
   const heading = article.querySelector('h3');
   heading.id = `lane-${scheme}-h`;
   heading.textContent = label;
-  if (seeded) heading.append(' ', Object.assign(document.createElement('span'), { className: 'badge', textContent: 'seeded, not trained' }));
+  if (isSeeded(scheme)) heading.append(' ', Object.assign(document.createElement('span'), { className: 'badge', textContent: SEEDED_NOTE }));
   article.setAttribute('aria-labelledby', heading.id);
   // Each blank is the template's one element of its class (the caption sits inside the disclosure).
   for (const part of texts.children) article.querySelector(`.${part.classList[0]}`).replaceWith(document.importNode(part, true));

@@ -6,7 +6,6 @@
 import { ChartFigure } from '../figures/chart-figure.js';
 import { CURVE_STYLE, SERIES_COLOURS } from '../pipeline/schemes.js';
 import { TWO_PI, pairRanges } from '../pipeline/angle-flags.js';
-import { anglesMeasure } from '../pipeline/measures/angles.js';
 
 /** anglesMeasure's results → the chart's series: the trained range, one turn, each variant's reach, its flagged pairs. */
 function angleSeries(results, trainedLength, pairs) {
@@ -57,9 +56,5 @@ export function createAnglesPanel(slot) {
   return {
     figure: chart,
     render,
-    /** args: anglesMeasure's, with lab. */
-    update({ lab, ...args }) {
-      return render(anglesMeasure(lab, args));
-    },
   };
 }

@@ -6,7 +6,6 @@
 import { ChartFigure } from '../figures/chart-figure.js';
 import { element } from '../figures/dom.js';
 import { SCHEME_IDS } from '../pipeline/state.js';
-import { distanceMeasure } from '../pipeline/measures/distance.js';
 import { BOUND, CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 
 export const curveName = (id) => (id === BOUND ? 'RoFormer decay bound' : SCHEME_NAMES[id] ?? id);
@@ -49,7 +48,9 @@ function range(arrays) {
   return { yMin: Math.min(0, lo - pad), yMax: Math.max(0, hi + pad) };
 }
 
-export function createDistancePanel(slot) {
+// The panel's DOM: the legend's group of toggles, the show-all / lanes-only buttons and the y-range
+// select, the note and the chart → the parts the painter and the controls use.
+function buildPanel(slot) {
   const root = element('div', { class: 'distance-panel' });
   const toggles = element('div', { class: 'curve-toggles' });
   toggles.setAttribute('role', 'group');
@@ -69,82 +70,92 @@ export function createDistancePanel(slot) {
   root.append(toggles, tools, note, chartSlot);
   slot.replaceChildren(root);
   const chart = new ChartFigure(chartSlot, { title: 'Score versus distance', height: 280 });
+  return { toggles, showAll, lanesOnly, rangeSelect, note, chart, buttons: new Map() };
+}
 
-  const hidden = new Set();
-  const buttons = new Map();
-  let last = null; // the latest distanceMeasure data, for repaints after a toggle
-
-  const paint = () => {
-    if (!last) return;
-    const { d, base, maxDistance, curves, ids, lanes, slopeNote } = last;
-    const ks = Array.from({ length: maxDistance + 1 }, (_, k) => k);
-    const shown = ids.filter((id) => !hidden.has(id));
-    for (const [id, button] of buttons) {
-      button.setAttribute('aria-pressed', String(!hidden.has(id)));
-      button.classList.toggle('is-lane', lanes.includes(id));
-      button.hidden = !ids.includes(id);
-    }
-    const series = shown.map((id) => ({
-      name: curveName(id), colour: CURVE_STYLE[id].colour, dash: CURVE_STYLE[id].dash, kind: 'line', x: ks, y: curves[id],
-    }));
-    const clipAlibi = rangeSelect.value === 'clip' && shown.includes('alibi') && shown.length > 1;
-    const { yMin, yMax } = range(shown.filter((id) => !(clipAlibi && id === 'alibi')).map((id) => curves[id]));
-    const notes = [];
-    if (clipAlibi) {
-      const leaves = curves.alibi.findIndex((v) => v < yMin);
-      notes.push(leaves > 0
-        ? `ALiBi's −m·k (${slopeNote}) leaves the plotted range at k = ${leaves} (it reaches ${Number(curves.alibi[maxDistance].toPrecision(4))} at k = ${maxDistance}); choose “fit every shown curve” to see it whole.`
-        : `ALiBi's −m·k (${slopeNote}) stays within the range of the other curves up to k = ${maxDistance}.`);
-    }
-    if (last.learnedCut !== null && shown.includes('learned')) {
-      notes.push(`Learned: no curve from k = ${last.learnedCut} on — a table trained on L = ${last.learnedCut} positions has no row there.`);
-    }
-    if (shown.length === 0) notes.push('Every curve is hidden: press a name above to show it.');
-    note.textContent = notes.join(' ');
-    chart.update({
-      series: series.length ? series : [{ name: '(no curve shown)', colour: CURVE_STYLE.nope.colour, kind: 'line', x: ks, y: ks.map(() => NaN) }],
-      xLabel: 'distance k',
-      yLabel: 'logit (position part)',
-      yMin,
-      yMax,
-      label: `Positional score versus distance for d = ${d}, base = ${base}: the position part of the attention logit ` +
-        `between two identical words k tokens apart, k = 0 to ${maxDistance}, for ${shown.map(curveName).join(', ') || 'no scheme'}` +
-        `${clipAlibi ? '; y range fitted to the curves other than ALiBi, whose line is clipped' : ''}. ` +
-        'Focus the chart and use the left and right arrow keys to read every curve at one distance.',
-    });
-  };
-
+// One legend button per curve (every scheme and the bound), in parts.buttons; onToggle(id).
+function addToggles(parts, onToggle) {
   for (const id of [...SCHEME_IDS, BOUND]) {
     const button = element('button', { class: 'curve-toggle' });
     button.type = 'button';
     button.append(swatch(CURVE_STYLE[id]), document.createTextNode(curveName(id)));
-    button.addEventListener('click', () => {
-      if (hidden.has(id)) hidden.delete(id); else hidden.add(id);
-      paint();
-    });
-    buttons.set(id, button);
-    toggles.append(button);
+    button.addEventListener('click', () => onToggle(id));
+    parts.buttons.set(id, button);
+    parts.toggles.append(button);
   }
-  showAll.addEventListener('click', () => { hidden.clear(); paint(); });
-  lanesOnly.addEventListener('click', () => {
+}
+
+// The sentences under the chart: where ALiBi's clipped line leaves, where the learned curve
+// stops, or that every curve is hidden.
+function noteOf(data, shown, clipAlibi, yMin) {
+  const { curves, maxDistance, slopeNote, learnedCut } = data;
+  const notes = [];
+  if (clipAlibi) {
+    const leaves = curves.alibi.findIndex((v) => v < yMin);
+    notes.push(leaves > 0
+      ? `ALiBi's −m·k (${slopeNote}) leaves the plotted range at k = ${leaves} (it reaches ${Number(curves.alibi[maxDistance].toPrecision(4))} at k = ${maxDistance}); choose “fit every shown curve” to see it whole.`
+      : `ALiBi's −m·k (${slopeNote}) stays within the range of the other curves up to k = ${maxDistance}.`);
+  }
+  if (learnedCut !== null && shown.includes('learned')) {
+    notes.push(`Learned: no curve from k = ${learnedCut} on — a table trained on L = ${learnedCut} positions has no row there.`);
+  }
+  if (shown.length === 0) notes.push('Every curve is hidden: press a name above to show it.');
+  return notes.join(' ');
+}
+
+// The figure: the shown curves of `data` (distanceMeasure's) against k, the legend's pressed
+// states, and the note.
+function paint(parts, data, hidden) {
+  const { d, base, maxDistance, curves, ids, lanes } = data;
+  const ks = Array.from({ length: maxDistance + 1 }, (_, k) => k);
+  const shown = ids.filter((id) => !hidden.has(id));
+  for (const [id, button] of parts.buttons) {
+    button.setAttribute('aria-pressed', String(!hidden.has(id)));
+    button.classList.toggle('is-lane', lanes.includes(id));
+    button.hidden = !ids.includes(id);
+  }
+  const series = shown.map((id) => ({
+    name: curveName(id), colour: CURVE_STYLE[id].colour, dash: CURVE_STYLE[id].dash, kind: 'line', x: ks, y: curves[id],
+  }));
+  const clipAlibi = parts.rangeSelect.value === 'clip' && shown.includes('alibi') && shown.length > 1;
+  const { yMin, yMax } = range(shown.filter((id) => !(clipAlibi && id === 'alibi')).map((id) => curves[id]));
+  parts.note.textContent = noteOf(data, shown, clipAlibi, yMin);
+  parts.chart.update({
+    series: series.length ? series : [{ name: '(no curve shown)', colour: CURVE_STYLE.nope.colour, kind: 'line', x: ks, y: ks.map(() => NaN) }],
+    xLabel: 'distance k',
+    yLabel: 'logit (position part)',
+    yMin,
+    yMax,
+    label: `Positional score versus distance for d = ${d}, base = ${base}: the position part of the attention logit ` +
+      `between two identical words k tokens apart, k = 0 to ${maxDistance}, for ${shown.map(curveName).join(', ') || 'no scheme'}` +
+      `${clipAlibi ? '; y range fitted to the curves other than ALiBi, whose line is clipped' : ''}. ` +
+      'Focus the chart and use the left and right arrow keys to read every curve at one distance.',
+  });
+}
+
+/** The panel in `slot` → { figure, render(data) }; data: distanceMeasure's, kept for repaints after a toggle. */
+export function createDistancePanel(slot) {
+  const parts = buildPanel(slot);
+  const hidden = new Set();  // the curves the reader turned off
+  let last = null;           // the latest data
+  const repaint = () => { if (last) paint(parts, last, hidden); };
+  addToggles(parts, (id) => {
+    if (hidden.has(id)) hidden.delete(id); else hidden.add(id);
+    repaint();
+  });
+  parts.showAll.addEventListener('click', () => { hidden.clear(); repaint(); });
+  parts.lanesOnly.addEventListener('click', () => {
     if (!last) return;
     hidden.clear();
     for (const id of last.ids) if (id !== BOUND && !last.lanes.includes(id)) hidden.add(id);
-    paint();
+    repaint();
   });
-  rangeSelect.addEventListener('change', paint);
-
-  /** data: distanceMeasure's; kept for repaints after a toggle. */
-  const render = (data) => {
-    last = data;
-    paint();
-  };
+  parts.rangeSelect.addEventListener('change', repaint);
   return {
-    figure: chart,
-    render,
-    /** args: distanceMeasure's, with lab. */
-    update({ lab, ...args }) {
-      render(distanceMeasure(lab, args));
+    figure: parts.chart,
+    render(data) {
+      last = data;
+      repaint();
     },
   };
 }

@@ -2,7 +2,6 @@
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { ChartFigure } from '../figures/chart-figure.js';
 import { SERIES_COLOURS } from '../pipeline/schemes.js';
-import { spreadMeasure } from '../pipeline/measures/spread.js';
 
 export function createPeFigure(slot) {
   const figure = new HeatmapFigure(slot, { title: 'Positional encoding', palette: 'diverging' });
@@ -45,9 +44,5 @@ export function createSpreadPanel(slot) {
   return {
     figure: chart,
     render,
-    /** args: spreadMeasure's, with lab. */
-    update({ lab, ...args }) {
-      return render(spreadMeasure(lab, args));
-    },
   };
 }

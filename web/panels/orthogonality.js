@@ -2,7 +2,6 @@
 // The numbers come from orthogonalityMeasure (web/pipeline/measures/orthogonality.js).
 import { ChartFigure } from '../figures/chart-figure.js';
 import { SERIES_COLOURS } from '../pipeline/schemes.js';
-import { orthogonalityMeasure } from '../pipeline/measures/orthogonality.js';
 
 export function createOrthogonalityPanel(slot) {
   const chart = new ChartFigure(slot, { title: 'Near-orthogonality versus d' });
@@ -26,9 +25,5 @@ export function createOrthogonalityPanel(slot) {
   return {
     figure: chart,
     render,
-    /** args: orthogonalityMeasure's, with lab. A generator (see orthogonalityMeasure). */
-    * update({ lab, ...args }) {
-      return render(yield* orthogonalityMeasure(lab, args));
-    },
   };
 }

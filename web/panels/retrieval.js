@@ -2,7 +2,6 @@
 // and its position. The numbers come from retrievalMeasure (web/pipeline/measures/retrieval.js);
 // this file lays them out as a table.
 import { TableFigure } from '../figures/table-figure.js';
-import { retrievalMeasure } from '../pipeline/measures/retrieval.js';
 
 const percent = (v) => (Number.isFinite(v) ? `${(100 * v).toFixed(1)}%` : '—');
 
@@ -30,9 +29,5 @@ export function createRetrievalPanel(slot) {
   return {
     figure: table,
     render,
-    /** args: retrievalMeasure's, with lab. A generator (see retrievalMeasure). */
-    * update({ lab, ...args }) {
-      return render(yield* retrievalMeasure(lab, args));
-    },
   };
 }

@@ -2,7 +2,6 @@
 // One row per scheme asked for, one column per head type. The numbers come from shiftMeasure
 // (web/pipeline/measures/shift.js).
 import { TableFigure } from '../figures/table-figure.js';
-import { shiftMeasure } from '../pipeline/measures/shift.js';
 
 export function createShiftPanel(slot) {
   const table = new TableFigure(slot, { title: 'Shift invariance' });
@@ -23,9 +22,5 @@ export function createShiftPanel(slot) {
   return {
     figure: table,
     render,
-    /** args: shiftMeasure's, with lab. A generator (see shiftMeasure). */
-    * update({ lab, ...args }) {
-      return render(yield* shiftMeasure(lab, args));
-    },
   };
 }

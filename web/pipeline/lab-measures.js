@@ -5,12 +5,12 @@
 // yields between its expensive parts; the summaries' words; the selected token's nearest words.
 // The numbers come from web/pipeline/measures/; the panels' render (web/panels/) draws them.
 //
-// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n, shown),
-//   disturbSummary(view, identity), analyses(view), neighbors(view, selected) }.
+// createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n, { wanted, shown }),
+//   disturbSummary(view, identity), analyses(view, { only, lanes, summaries }), neighbors(view, selected) }.
 // view: a pipeline view (web/pipeline/pipeline.js), worker-side. analyses(view) yields undefined
 // between slices and { name, data } as each analysis ends: 'retrieval', 'shift', 'orth', then
 // 'summaries' ({ disturb, shift, orth }: the summary's sentences).
-import { disturbSummary, orthSummary, shiftSummary } from './prose.js';
+import { analysisSummaries, disturbSummary } from './lab-summaries.js';
 import { spreadArgs, spreadMeasure, wordSpreadOf } from './measures/spread.js';
 import { distanceArgs, distanceMeasure } from './measures/distance.js';
 import { anglesArgs, anglesMeasure } from './measures/angles.js';
@@ -18,57 +18,70 @@ import { retrievalMeasure } from './measures/retrieval.js';
 import { shiftMeasure } from './measures/shift.js';
 import { orthogonalityMeasure } from './measures/orthogonality.js';
 import { createDecoderCache, neighborsMeasure } from './measures/neighbors.js';
-import { additiveTerms, orthogonalityArgs, relativeSchemes, retrievalArgs, shiftArgs } from './measures/analyses.js';
+import { orthogonalityArgs, retrievalArgs, shiftArgs } from './measures/analyses.js';
 
-export function createMeasures(lab, pipeline) {
-  let lastSpread = null;   // the spread figure's data for the summary, at lastSpreadKey
-  let lastSpreadKey = '';
-  const decoderFor = createDecoderCache();
+/** The figures that follow the settings, as settingsFigures names them. */
+export const SETTINGS_FIGURES = ['spread', 'distance', 'angles'];
 
-  /**
-   * Each figure's data, or null where the page shows that figure for these settings already.
-   * shown: the keys of the figures the page shows ({ spread, distance, angles }, from the last view
-   * it painted: a view it dropped as stale does not count). → { spread, distance, angles,
-   * spreadLength, keys (what these settings' figures are keyed by, for the page to send back) }.
-   */
-  function settingsFigures(state, source, settings, n, shown = {}) {
-    const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n, keys: {} };
-    const spread = spreadArgs(state, source, settings, n);
-    // The picture depends on L, not on the words, so most keystrokes leave it as it is.
-    if (spread.length > 0) {
-      const key = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spread.length].join('/');
-      if (key !== lastSpreadKey) {
-        lastSpread = spreadMeasure(lab, spread);
-        lastSpreadKey = key;
-      }
-      figures.keys.spread = key;
-      if (key !== shown.spread) figures.spread = lastSpread;
-    }
+/** The analyses run after typing pauses, in their order. */
+export const ANALYSES = ['retrieval', 'shift', 'orth'];
+
+/**
+ * Each wanted figure's data, or null where the client shows that figure for these settings
+ * already (or did not ask for it). wanted: SETTINGS_FIGURES or some of them; shown: the keys of
+ * the figures the client shows ({ spread, distance, angles }, from the last view it painted: a
+ * view it dropped as stale does not count); spread: the session's { key, data } of the last spread
+ * figure computed, kept for the summary. → { spread, distance, angles, spreadLength, keys (what
+ * these settings' figures are keyed by, for the client to send back) }.
+ */
+function settingsFigures(lab, spread, state, source, settings, n, { wanted = SETTINGS_FIGURES, shown = {} } = {}) {
+  const figures = { spread: null, distance: null, angles: null, spreadLength: state.spreadLength || n, keys: {} };
+  const spreadAt = wanted.includes('spread') ? spreadArgs(state, source, settings, n) : { length: 0 };
+  // The picture depends on L, not on the words, so most keystrokes leave it as it is.
+  if (spreadAt.length > 0) {
+    const key = [source.kind, source.dim, settings.d, settings.alpha, state.base, state.layout, spreadAt.length].join('/');
+    if (key !== spread.key) Object.assign(spread, { key, data: spreadMeasure(lab, spreadAt) });
+    figures.keys.spread = key;
+    if (key !== shown.spread) figures.spread = spread.data;
+  }
+  if (wanted.includes('distance')) {
     const distance = distanceArgs(lab, state, settings);
     figures.keys.distance = JSON.stringify([distance.d, distance.base, distance.maxDistance, distance.lanes, distance.options]);
     if (figures.keys.distance !== shown.distance) figures.distance = distanceMeasure(lab, distance);
+  }
+  if (wanted.includes('angles')) {
     const angles = anglesArgs(state, settings);
     figures.keys.angles = JSON.stringify(angles);
     if (figures.keys.angles !== shown.angles) figures.angles = anglesMeasure(lab, angles);
-    return figures;
   }
+  return figures;
+}
 
-  function* analyses(view) {
-    const page = { lab, pipeline, state: view.state };
-    const retrieval = yield* retrievalMeasure(lab, yield* retrievalArgs(view, page, () => decoderFor(view)));
-    yield { name: 'retrieval', data: retrieval };
-    const shift = yield* shiftMeasure(lab, shiftArgs(view, page));
-    yield { name: 'shift', data: shift };
-    const orth = yield* orthogonalityMeasure(lab, orthogonalityArgs(view, page));
-    yield { name: 'orth', data: orth };
-    yield {
-      name: 'summaries',
-      data: {
-        disturb: disturbSummary(view, lastSpread, retrieval.identity),
-        shift: shiftSummary(shift.changes, view.state.shiftK, relativeSchemes()),
-        orth: orthSummary({ point: orth.point, d: orth.d, random: orth.randomAtD }, additiveTerms(view, page), view.n),
-      },
-    };
+export function createMeasures(lab, pipeline) {
+  const spread = { key: '', data: null }; // the last spread figure computed, for the summary
+  const decoderFor = createDecoderCache();
+
+  // only: the analyses to run, in this order (default all three); lanes: over the view's own
+  // schemes (state.schemes) rather than every scheme; summaries: then the summary's sentences
+  // (which need all three).
+  function* analyses(view, { only = ANALYSES, lanes = false, summaries = true } = {}) {
+    const page = { lab, pipeline, state: view.state, schemes: lanes ? view.state.schemes : lab.SCHEMES };
+    const done = {};
+    if (only.includes('retrieval')) {
+      done.retrieval = yield* retrievalMeasure(lab, yield* retrievalArgs(view, page, () => decoderFor(view)));
+      yield { name: 'retrieval', data: done.retrieval };
+    }
+    if (only.includes('shift')) {
+      done.shift = yield* shiftMeasure(lab, shiftArgs(view, page));
+      yield { name: 'shift', data: done.shift };
+    }
+    if (only.includes('orth')) {
+      done.orth = yield* orthogonalityMeasure(lab, orthogonalityArgs(view, page));
+      yield { name: 'orth', data: done.orth };
+    }
+    if (summaries && ANALYSES.every((name) => done[name])) {
+      yield { name: 'summaries', data: analysisSummaries(view, page, spread.data, done) };
+    }
   }
 
   function neighbors(view, selected) {
@@ -78,8 +91,8 @@ export function createMeasures(lab, pipeline) {
 
   return {
     wordSpread: wordSpreadOf,
-    settingsFigures,
-    disturbSummary: (view, identity) => disturbSummary(view, lastSpread, identity),
+    settingsFigures: (...args) => settingsFigures(lab, spread, ...args),
+    disturbSummary: (view, identity) => disturbSummary(view, spread.data, identity),
     analyses,
     neighbors,
   };

@@ -3,19 +3,27 @@
 // pauses and the nearest words, all against the worker's one lab. Everything it returns is plain
 // data (numbers, strings, typed arrays), which the page paints.
 //
-// createLabSession(lab) → {
-//   loadGlove() → Promise<{ label }>, loadCustom(bytes, labelOf(vectors)) → Promise<{ label, size, dim }>,
-//   compute({ state, trainedAvailable, trainedAsked, inputOnly, shown }) → { view (below), transfer
-//     (the buffers of the view's arrays, its own copies: send them, do not copy them) },
-//   analyses() → a generator: yields between its expensive parts, and yields { name, data } for
-//     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'),
+// createLabSources(lab) → the word-vector sources every session of a worker shares (each GloVe
+// file once, the custom set, the synthetic vectors of each d asked for).
+// createLabSession(lab, sources) → {
+//   loadGlove(url?, warm?) → Promise<{ label }> (url: another copy of the GloVe file, absolute;
+//     default the lab's own; warm: see createLabSources), loadCustom(bytes, label) → Promise<{ info, size, dim }>,
+//   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures, shown }) → { view (below),
+//     transfer (the buffers of the view's arrays, its own copies: send them, do not copy them) };
+//     figures: the settings figures wanted, default all,
+//   analyses(options) → a generator: yields between its expensive parts, and yields { name, data } for
+//     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'; options as
+//     lab-measures.js's analyses),
 //   neighbors(selected) → the selected token's nearest words, or null }
+// Several sessions (one per client channel: the page, each <posenc-lab>) share one lab and its
+// sources; each has its own last view.
 // view: { settings, source: info, tokens, unknown, total, textCut, n, result (a folded lane's
-//   without its terms: termsFolded), pe, peConcat (null when the page shows them already),
-//   normRatio, figures: { spread, distance, angles } (each null when the page shows it already),
+//   without its terms: termsFolded), pe, peConcat (null when the client shows them already),
+//   normRatio, figures: { spread, distance, angles } (each null when the client shows it already
+//   or did not ask for it),
 //   shownKeys: { pe, spread, distance, angles } (what this view's tables and figures are keyed by),
 //   summaries: { disturb } } — n = 0 (result null) for a text without tokens.
-// shown: the shownKeys of the last view the page painted ({} at first): what it has, so nothing
+// shown: the shownKeys of the last view the client painted ({} at first): what it has, so nothing
 //   it shows is sent again, and nothing it dropped as stale is taken for shown.
 // The word vectors (n×d) stay here: the page draws the lanes' inputs, not E.
 // info: { kind, dim, fixedDim, label, defaultAlpha, reduction (what the concatenated word part
@@ -24,6 +32,7 @@ import { createPipeline, settleSettings } from './pipeline.js';
 import { syntheticSource, vectorSetSource } from './vocab.js';
 import { meanNormRatio } from './statistics.js';
 import { createMeasures } from './lab-measures.js';
+import { wordSpreadOf } from './measures/spread.js';
 
 // The result as the page shows it, in arrays of its own, listed in `transfer` to be sent, not
 // copied: the worker's arrays are overwritten in place by the next keystroke (the row cache) and
@@ -49,6 +58,37 @@ function shownResult(result, moreOpen, transfer) {
   return out;
 }
 
+export function createLabSources(lab) {
+  const gloves = new Map(); // URL ('' = the lab's own) → Promise of its source
+  const synthetics = new Map(); // d → synthetic vectors (sessions may ask for several d)
+  const sources = {
+    custom: null,
+    // warm: pay the one-off costs (the vocabulary's per-dimension spread, the PCA axes) before the
+    // caller switches to these words, so no keystroke pays them; else the first view that needs
+    // them does (an element whose figures may need neither).
+    glove(url = '', warm = true) {
+      if (!gloves.has(url)) {
+        const loading = lab.loadVectors(url ? new URL(url) : 'glove').then((vectors) => {
+          const source = vectorSetSource(lab, vectors);
+          if (warm) {
+            wordSpreadOf(source);
+            source.warmUp?.();
+          }
+          return source;
+        });
+        loading.catch(() => gloves.delete(url)); // a later ask tries again
+        gloves.set(url, loading);
+      }
+      return gloves.get(url);
+    },
+    synthetic(d) {
+      if (!synthetics.has(d)) synthetics.set(d, syntheticSource(lab, d));
+      return synthetics.get(d);
+    },
+  };
+  return sources;
+}
+
 // A copy of a typed array whose buffer goes into `transfer`.
 function sent(array, transfer) {
   const copy = array.slice();
@@ -56,72 +96,71 @@ function sent(array, transfer) {
   return copy;
 }
 
-export function createLabSession(lab) {
-  let synthetic = null;
+/** The source as the client shows it (view.source above). */
+function sourceInfo(source, dWord) {
+  return {
+    kind: source.kind, dim: source.dim, fixedDim: source.fixedDim, label: source.label,
+    defaultAlpha: source.defaultAlpha, reduction: source.reductionLabel(dWord),
+  };
+}
+
+/** A compute's answer → { view (above), transfer }, from the pipeline's view and the settings figures. */
+function reply(view, { state, settings, source, figures: { keys, ...figures }, shown, measures }) {
+  // The sinusoidal tables follow the length and the encoding's settings, not the words.
+  const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
+  const newPe = view.n > 0 && peKey !== shown.pe;
+  const transfer = [];
+  const out = {
+    settings, source: sourceInfo(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
+    textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, transfer),
+    pe: newPe ? sent(view.pe, transfer) : null, peConcat: newPe ? sent(view.peConcat, transfer) : null,
+    normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
+  };
+  if (view.n > 0) {
+    out.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
+    out.summaries.disturb = measures.disturbSummary(view, null);
+  }
+  return { view: out, transfer };
+}
+
+export function createLabSession(lab, sources = createLabSources(lab)) {
   let glove = null;
-  let custom = null;
   const pipeline = createPipeline(lab);
   const measures = createMeasures(lab, pipeline);
   let snapshot = null; // the last view with tokens, worker-side (its source and arrays)
 
   function sourceFor(state) {
     if (state.vectors === 'glove' && glove) return glove;
-    if (state.vectors === 'custom' && custom) return custom;
-    if (!synthetic || synthetic.dim !== state.d) synthetic = syntheticSource(lab, state.d);
-    return synthetic;
+    if (state.vectors === 'custom' && sources.custom) return sources.custom;
+    return sources.synthetic(state.d);
   }
 
-  const info = (source, dWord) => ({
-    kind: source.kind, dim: source.dim, fixedDim: source.fixedDim, label: source.label,
-    defaultAlpha: source.defaultAlpha, reduction: source.reductionLabel(dWord),
-  });
-
   return {
-    async loadGlove() {
-      const vectors = await lab.loadVectors('glove');
-      const source = vectorSetSource(lab, vectors);
-      // One-off costs (the vocabulary's per-dimension spread, the PCA axes), paid before the
-      // page switches to these words, so no keystroke pays them.
-      measures.wordSpread(source);
-      source.warmUp?.();
-      glove = source;
-      return { label: source.label };
+    async loadGlove(url, warm = true) {
+      glove = await sources.glove(url, warm);
+      return { label: glove.label };
     },
 
     async loadCustom(bytes, label) {
       const vectors = await lab.loadVectors(bytes);
-      const previous = custom;
-      custom = vectorSetSource(lab, vectors, { kind: 'custom', label: label(vectors) });
+      const previous = sources.custom;
+      sources.custom = vectorSetSource(lab, vectors, { kind: 'custom', label: label(vectors) });
       previous?.dispose?.();
-      return { label: custom.label, size: vectors.size, dim: vectors.dim };
+      return { label: sources.custom.label, size: vectors.size, dim: vectors.dim };
     },
 
-    compute({ state, trainedAvailable, trainedAsked, inputOnly, shown = {} }) {
+    compute({ state, trainedAvailable, trainedAsked, inputOnly, figures: wanted, shown = {} }) {
       const source = sourceFor(state);
       const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
       const view = pipeline.run(state, source, settings, { inputOnly });
       snapshot = view.n > 0 ? view : null;
-      const { keys, ...figures } = measures.settingsFigures(state, source, settings, view.n, shown);
-      // The sinusoidal tables follow the length and the encoding's settings, not the words.
-      const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
-      const newPe = view.n > 0 && peKey !== shown.pe;
-      const transfer = [];
-      const reply = {
-        settings, source: info(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
-        textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, transfer),
-        pe: newPe ? sent(view.pe, transfer) : null, peConcat: newPe ? sent(view.peConcat, transfer) : null,
-        normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
-      };
-      if (view.n > 0) {
-        reply.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
-        reply.summaries.disturb = measures.disturbSummary(view, null);
-      }
-      return { view: reply, transfer };
+      const figures = measures.settingsFigures(state, source, settings, view.n, { wanted, shown });
+      return reply(view, { state, settings, source, figures, shown, measures });
     },
 
-    * analyses() {
+    * analyses(options) {
       if (!snapshot) return;
-      yield* measures.analyses(snapshot);
+      yield* measures.analyses(snapshot, options);
     },
 
     neighbors(selected) {

@@ -105,63 +105,14 @@ function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSe
     return h;
   };
   let full = null;
+  const fullSearch = () => (full ??= vectorSet ?? handle(rows, dim));
   const reducedHandles = new Map();
-  const truthOf = (tokens) => tokens.map((t) => index.get(t) ?? -1);
-
-  // Decodes the rows of `queries` whose token is in the table → { top1, meanRank, counted,
-  // skipped, best }. A generator yielding between chunks of queries: 512 queries against 20,000
-  // words is a few hundred milliseconds, too long for one task while someone types.
-  function* decode(search, queries, width, tokens) {
-    const truth = truthOf(tokens);
-    const kept = [];
-    truth.forEach((t, p) => { if (t >= 0) kept.push(p); });
-    if (kept.length === 0) return { top1: NaN, meanRank: NaN, counted: 0, skipped: tokens.length, best: [] };
-    let hits = 0;
-    let rankSum = 0;
-    const best = new Array(tokens.length).fill(null);
-    for (let start = 0; start < kept.length; start += DECODE_CHUNK) {
-      if (start > 0) yield;
-      const chunk = kept.slice(start, start + DECODE_CHUNK);
-      const q = new Float32Array(chunk.length * width);
-      chunk.forEach((p, i) => q.set(queries.subarray(p * width, (p + 1) * width), i * width));
-      const result = search.nearest(q, chunk.length, { truth: chunk.map((p) => truth[p]) });
-      chunk.forEach((p, i) => {
-        if (result.rank[i] === 1) hits++;
-        rankSum += result.rank[i];
-        best[p] = words[result.best[i]];
-      });
-    }
-    return { top1: hits / kept.length, meanRank: rankSum / kept.length, counted: kept.length, skipped: tokens.length - kept.length, best };
-  }
-
-  const reducedHandle = (k) => {
+  const reducedSearch = (k) => {
     if (!reducedHandles.has(k)) {
       reducedHandles.set(k, vectorSet ? vectorSet.reducedVocabulary(k) : handle(reducedRows(k), k));
     }
     return reducedHandles.get(k);
   };
-
-  // Identity retrieval through the set's cached decoder (WordVectorSet.identity): a keystroke
-  // costs about one new word's decode, so it runs in one task. Same scores as decode() on
-  // x = αE + PE (additive) or αE (not additive), up to float rounding.
-  function* cachedIdentity(E, tokens, options) {
-    const { best, rank } = vectorSet.identity(tokens, E, options);
-    let counted = 0;
-    let hits = 0;
-    let rankSum = 0;
-    const words_ = new Array(tokens.length).fill(null);
-    rank.forEach((r, p) => {
-      if (r === 0) return;
-      counted++;
-      rankSum += r;
-      if (r === 1) hits++;
-      words_[p] = words[best[p]];
-    });
-    const skipped = tokens.length - counted;
-    if (counted === 0) return { top1: NaN, meanRank: NaN, counted: 0, skipped, best: [] };
-    return { top1: hits / counted, meanRank: rankSum / counted, counted, skipped, best: words_ };
-  }
-
   return {
     size: words.length,
     label,
@@ -169,20 +120,14 @@ function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSe
      * Only for a WordVectorSet (else null): generator like identity(), decoding x = αE + PE
      * (additive) or αE from the unscaled word vectors E through the cached decoder.
      */
-    identityOf: vectorSet ? (E, tokens, options) => cachedIdentity(E, tokens, options) : null,
+    identityOf: vectorSet ? (E, tokens, options) => cachedIdentity(vectorSet, words, E, tokens, options) : null,
     /** Generator (see decode): yield* it; it returns the scores. */
-    identity(queries, tokens) {
-      full ??= vectorSet ?? handle(rows, dim);
-      return decode(full, queries, dim, tokens);
-    },
-    identityReduced(queries, k, tokens) {
-      return decode(reducedHandle(k), queries, k, tokens);
-    },
+    identity: (queries, tokens) => decode(fullSearch(), words, index, queries, dim, tokens),
+    identityReduced: (queries, k, tokens) => decode(reducedSearch(k), words, index, queries, k, tokens),
     /** k nearest words of one query; reducedTo = width of a reduced query (concatenated word part). */
     neighbors(query, k, reducedTo = 0) {
       if (!reducedTo && vectorSet) return vectorSet.neighbors(query, k);
-      full ??= vectorSet ?? handle(rows, dim);
-      const search = reducedTo ? reducedHandle(reducedTo) : full;
+      const search = reducedTo ? reducedSearch(reducedTo) : fullSearch();
       return search.neighbors(query, k).map(({ row, cosine }) => ({ word: words[row], cosine }));
     },
     dispose() {
@@ -190,4 +135,55 @@ function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSe
       for (const h of handles) h.dispose();
     },
   };
+}
+
+/** The decoder's scores: best[p] the word decoded at position p (null where not counted). */
+function scores(hits, rankSum, counted, skipped, best) {
+  if (counted === 0) return { top1: NaN, meanRank: NaN, counted: 0, skipped, best: [] };
+  return { top1: hits / counted, meanRank: rankSum / counted, counted, skipped, best };
+}
+
+// Decodes the rows of `queries` (width floats each) whose token is in the table (index: word →
+// row) against `search` → scores(). A generator yielding between chunks of queries: 512 queries
+// against 20,000 words is a few hundred milliseconds, too long for one task while someone types.
+function* decode(search, words, index, queries, width, tokens) {
+  const truth = tokens.map((t) => index.get(t) ?? -1);
+  const kept = [];
+  truth.forEach((t, p) => { if (t >= 0) kept.push(p); });
+  if (kept.length === 0) return scores(0, 0, 0, tokens.length, []);
+  let hits = 0;
+  let rankSum = 0;
+  const best = new Array(tokens.length).fill(null);
+  for (let start = 0; start < kept.length; start += DECODE_CHUNK) {
+    if (start > 0) yield;
+    const chunk = kept.slice(start, start + DECODE_CHUNK);
+    const q = new Float32Array(chunk.length * width);
+    chunk.forEach((p, i) => q.set(queries.subarray(p * width, (p + 1) * width), i * width));
+    const result = search.nearest(q, chunk.length, { truth: chunk.map((p) => truth[p]) });
+    chunk.forEach((p, i) => {
+      if (result.rank[i] === 1) hits++;
+      rankSum += result.rank[i];
+      best[p] = words[result.best[i]];
+    });
+  }
+  return scores(hits, rankSum, kept.length, tokens.length - kept.length, best);
+}
+
+// Identity retrieval through the set's cached decoder (WordVectorSet.identity): a keystroke
+// costs about one new word's decode, so it runs in one task. Same scores as decode() on
+// x = αE + PE (additive) or αE (not additive), up to float rounding. A generator like decode().
+function* cachedIdentity(vectorSet, words, E, tokens, options) {
+  const { best, rank } = vectorSet.identity(tokens, E, options);
+  let counted = 0;
+  let hits = 0;
+  let rankSum = 0;
+  const decoded = new Array(tokens.length).fill(null);
+  rank.forEach((r, p) => {
+    if (r === 0) return;
+    counted++;
+    rankSum += r;
+    if (r === 1) hits++;
+    decoded[p] = words[best[p]];
+  });
+  return scores(hits, rankSum, counted, tokens.length - counted, decoded);
 }

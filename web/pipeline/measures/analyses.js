@@ -1,9 +1,11 @@
 // The inputs of the expensive analyses run a moment after typing pauses (retrieval, shift,
 // orthogonality), and the summary's extra numbers. `snapshot` is the view they analyse
-// (pipeline.run's, with its source, settings and state); `page` gives { lab, pipeline, state }.
+// (pipeline.run's, with its source, settings and state); `page` gives { lab, pipeline, state,
+// schemes } (schemes: those retrieval and shift compare; default every scheme, lab.SCHEMES).
 // They live with the measures so the thread that runs the measures can prepare their inputs too.
 import { FAMILY, SCHEME_TABLE } from '../../scheme-table.mjs';
 import { scaled } from '../math.js';
+import { comparedRandomHeads } from '../shared-rules.js';
 
 // Compares for the analyses. For the sentence itself they are cached per snapshot and heads and
 // merged scheme by scheme, so each scheme is computed once per pause (the keystroke's own result
@@ -41,7 +43,7 @@ export function* retrievalArgs(snapshot, page, decoder) {
   const { lab, state } = page;
   const { tokens, settings, E, n } = snapshot;
   const compare = analysisCompare(snapshot, page);
-  const schemes = lab.SCHEMES;
+  const schemes = page.schemes ?? lab.SCHEMES;
   const perCompare = Math.max(1, Math.floor(CELLS_PER_COMPARE / (n * n * Math.max(1, settings.heads))));
   for (let from = 0; from < schemes.length; from += perCompare) {
     compare(settings.heads, tokens, schemes.slice(from, from + perCompare));
@@ -51,13 +53,13 @@ export function* retrievalArgs(snapshot, page, decoder) {
     alpha: settings.alpha, dWord: settings.dWord, E, base: state.base, layout: state.layout };
 }
 
-/** shiftMeasure's args: W = I and the page's random heads (or the largest choice ≤ 4 when W = I). */
+/** shiftMeasure's args: W = I and the random heads of comparedRandomHeads (shared-rules.js). */
 export function shiftArgs(snapshot, page) {
   const { settings, tokens } = snapshot;
-  const random = settings.heads || Math.max(...settings.headChoices.filter((h) => h <= 4));
+  const random = comparedRandomHeads(settings.heads, settings.headChoices);
   const headTypes = random > 0 ? [0, random] : [0];
   // n + k must stay within compare's limit of 1024 tokens: n ≤ 512 and k ≤ 64 do.
-  return { run: analysisCompare(snapshot, page), tokens, k: page.state.shiftK, headTypes, schemes: page.lab.SCHEMES };
+  return { run: analysisCompare(snapshot, page), tokens, k: page.state.shiftK, headTypes, schemes: page.schemes ?? page.lab.SCHEMES };
 }
 
 /** orthogonalityMeasure's args: the snapshot's word vectors scaled by α, named by their source. */
