@@ -1,5 +1,5 @@
 // Keystroke-to-pixels on the real page (dist/index.html with GloVe) in headless Chromium.
-//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [--throttled N,… | none] [--cpu] [--dist DIR] [n …]
+//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [--throttled N,… | none] [--cpu] [--dist DIR --label TEXT] [n …]
 //   (default 16 64 512 tokens; KEYSTROKES=30 per size)
 // Every size is measured on the desktop profile (the machine's own CPU), then the --throttled
 // sizes (default 64) again with the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate, as
@@ -20,7 +20,7 @@
 // row's thread time per key on the main thread and in the workers (bench/keystroke-cpu.mjs), which
 // a loaded machine inflates far less than the wall-clock latency; tracing costs some time itself,
 // so compare --cpu runs with --cpu runs. --dist serves another build (default dist/), e.g. a copy
-// of an earlier commit's, to compare two builds in one sitting. Prints a JSON line per measurement; --out also writes them
+// of an earlier commit's, to compare two builds in one sitting; --label names it in the record. Prints a JSON line per measurement; --out also writes them
 // to FILE as { runtime, results } for bench/report.mjs (./scripts/bench does).
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -39,6 +39,8 @@ const throttledIndex = args.indexOf('--throttled');
 const THROTTLED_NS = throttledIndex >= 0 ? args.splice(throttledIndex, 2)[1].split(',').map(Number).filter((n) => n > 0) : [64];
 const distIndex = args.indexOf('--dist');
 const DIST_DIR = distIndex >= 0 ? args.splice(distIndex, 2)[1] : undefined;
+const labelIndex = args.indexOf('--label');
+const LABEL = labelIndex >= 0 ? args.splice(labelIndex, 2)[1] : null;
 const cpuIndex = args.indexOf('--cpu');
 const CPU = cpuIndex >= 0 && args.splice(cpuIndex, 1).length > 0;
 const THROTTLE_RATE = 4;
@@ -219,7 +221,7 @@ try {
   results.push(row);
   console.log(JSON.stringify(row));
   // When and under what load (1-minute load average of the whole machine, at the start and end).
-  const sitting = { ...sittingStart, end: new Date().toISOString(), loadEnd: loadavg()[0], dist: DIST_DIR ?? 'dist/' };
+  const sitting = { ...sittingStart, end: new Date().toISOString(), loadEnd: loadavg()[0], build: LABEL ?? (DIST_DIR ? 'another build (--dist)' : 'dist/') };
   if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, sitting, results }, null, 1));
 } finally {
   await browser.close();
