@@ -1,5 +1,5 @@
 // Keystroke-to-pixels on the real page (dist/index.html with GloVe) in headless Chromium.
-//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [--throttled N,… | none] [n …]
+//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [--throttled N,… | none] [--cpu] [--dist DIR --label TEXT] [n …]
 //   (default 16 64 512 tokens; KEYSTROKES=30 per size)
 // Every size is measured on the desktop profile (the machine's own CPU), then the --throttled
 // sizes (default 64) again with the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate, as
@@ -16,11 +16,17 @@
 // frame's requestAnimationFrame callback posts a message, whose task runs after that frame's
 // paint, the first one showing the new figures). Then types continuously (one key
 // every 60 ms for 3 s) at the largest n and records the frame intervals (requestAnimationFrame
-// timestamps) and long tasks meanwhile. Prints a JSON line per measurement; --out also writes them
+// timestamps) and long tasks meanwhile. --cpu also traces the measured keystrokes and adds each
+// row's thread time per key on the main thread and in the workers (bench/keystroke-cpu.mjs), which
+// a loaded machine inflates far less than the wall-clock latency; tracing costs some time itself,
+// so compare --cpu runs with --cpu runs. --dist serves another build (default dist/), e.g. a copy
+// of an earlier commit's, to compare two builds in one sitting; --label names it in the record. Prints a JSON line per measurement; --out also writes them
 // to FILE as { runtime, results } for bench/report.mjs (./scripts/bench does).
 import { writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
 import { useStandIn } from '../tests/e2e/fixtures/pretrained-stand-in.mjs';
+import { CPU_CATEGORIES, keystrokeCpu } from './keystroke-cpu.mjs';
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf('--out');
@@ -31,6 +37,12 @@ const standInIndex = args.indexOf('--stand-in');
 const STAND_IN_V = standInIndex >= 0 ? Number(args.splice(standInIndex, 2)[1]) : 0;
 const throttledIndex = args.indexOf('--throttled');
 const THROTTLED_NS = throttledIndex >= 0 ? args.splice(throttledIndex, 2)[1].split(',').map(Number).filter((n) => n > 0) : [64];
+const distIndex = args.indexOf('--dist');
+const DIST_DIR = distIndex >= 0 ? args.splice(distIndex, 2)[1] : undefined;
+const labelIndex = args.indexOf('--label');
+const LABEL = labelIndex >= 0 ? args.splice(labelIndex, 2)[1] : null;
+const cpuIndex = args.indexOf('--cpu');
+const CPU = cpuIndex >= 0 && args.splice(cpuIndex, 1).length > 0;
 const THROTTLE_RATE = 4;
 const SIZES = args.map(Number).filter((n) => n > 0);
 const NS = SIZES.length ? SIZES : [16, 64, 512];
@@ -43,7 +55,8 @@ const WARM_UP_KEYS = 20;
 const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
-const { server, baseUrl } = await serveDir();
+const { server, baseUrl } = await serveDir(DIST_DIR);
+const sittingStart = { at: new Date().toISOString(), load: loadavg()[0] };
 const browser = await launchChromium();
 const results = [];
 try {
@@ -110,6 +123,7 @@ try {
     for (let k = 0; k < WARM_UP_KEYS; k++) await page.keyboard.press('Backspace');
     await quietAt(n);
     await page.evaluate(() => { window.__keys = []; });
+    if (CPU) await browser.startTracing(page, { categories: CPU_CATEGORIES });
     const heavy = [];
     for (let k = 0; k < KEYSTROKES; k++) {
       await page.keyboard.type(TYPED[k % TYPED.length]);
@@ -122,6 +136,7 @@ try {
       if (m) heavy.push(Number(m[1]));
     }
     const keys = await page.evaluate(() => window.__keys);
+    const cpu = CPU ? keystrokeCpu((await browser.stopTracing()).toString(), keys) : null;
     const latency = keys.map((k) => k.painted - k.t0);
     const strips = keys.filter((k) => k.strips).map((k) => k.strips - k.t0);
     const recompute = keys.map((k) => k.recomputeMs);
@@ -130,6 +145,7 @@ try {
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
       recomputeMedian: quantile(recompute, 0.5), analysesMedian: heavy.length ? quantile(heavy, 0.5) : null,
       ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
+      ...(cpu ? { mainCpuMedian: +quantile(cpu.map((c) => c.main), 0.5).toFixed(2), workerCpuMedian: +quantile(cpu.map((c) => c.worker), 0.5).toFixed(2) } : {}),
     };
     results.push(row);
     console.log(JSON.stringify(row));
@@ -204,7 +220,9 @@ try {
   };
   results.push(row);
   console.log(JSON.stringify(row));
-  if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, results }, null, 1));
+  // When and under what load (1-minute load average of the whole machine, at the start and end).
+  const sitting = { ...sittingStart, end: new Date().toISOString(), loadEnd: loadavg()[0], build: LABEL ?? (DIST_DIR ? 'another build (--dist)' : 'dist/') };
+  if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, sitting, results }, null, 1));
 } finally {
   await browser.close();
   await closeServer(server);

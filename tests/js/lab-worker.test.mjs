@@ -9,6 +9,7 @@ import { createLabClient } from '../../dist/pipeline/lab-client.js';
 import { DEFAULTS } from '../../dist/pipeline/state.js';
 import { createPipeline, settleSettings } from '../../dist/pipeline/pipeline.js';
 import { syntheticSource } from '../../dist/pipeline/vocab.js';
+import { idsFor, vocabularyIndex } from '../../dist/pipeline/model-ids.js';
 
 const WORKER_URL = new URL('../../dist/pipeline/lab-worker.js', import.meta.url);
 
@@ -145,6 +146,28 @@ describe('the lab worker', () => {
     assert.equal(newest.pe.length, newest.n * newest.settings.d);
     assert.ok(newest.figures.distance && newest.figures.angles, 'the figures for the new base come again');
     assert.notEqual(newest.shownKeys.pe, first.shownKeys.pe);
+  });
+
+  it('a compute brings the trained lanes\' passes on its own tokens, and skips one whose ids the lane shows', async (t) => {
+    if (!lab.pretrained.some((m) => m.name === 'rotary')) return t.skip('this dist/ ships no models');
+    await client.load('rotary');
+    const request = { lane: 'rotary', name: 'rotary', layer: 1, head: 2 };
+    const withPasses = (gen, trained) => labClient.compute({ gen, state: STATE, trainedAvailable: true, trainedAsked: false, inputOnly: [], trained });
+    const view = await withPasses(30, [request]);
+    const local = await lab.loadPretrained('rotary');
+    const { ids } = idsFor(view.tokens, vocabularyIndex(local.vocab), local.unknownId);
+    const expected = local.inspect(ids, ids.length, { layer: 1, head: 2 });
+    const pass = view.trained.rotary;
+    assert.deepEqual(pass.ids, ids, 'the view\'s tokens as the model\'s ids');
+    assert.deepEqual(pass.attention, expected.attention);
+    assert.deepEqual(pass.surprise, expected.surprise);
+    local.dispose();
+    const same = (await withPasses(31, [{ ...request, shownIds: pass.ids }])).trained.rotary;
+    assert.equal(same.unchanged, true, 'the lane shows these ids already: no pass');
+    assert.equal(same.attention, undefined);
+    const other = Int32Array.from(pass.ids, (id, i) => (i === 0 ? id + 1 : id));
+    const rerun = (await withPasses(32, [{ ...request, shownIds: other }])).trained.rotary;
+    assert.deepEqual(rerun.attention, expected.attention, 'other ids shown: the pass runs');
   });
 
   it('the analyses after a pause send each panel its data, and stop once a newer compute comes', async () => {

@@ -133,7 +133,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
      * `trained`): one per lane among `schemes` whose model is loaded. layer, head: 1-based.
      */
     passRequests({ schemes, layer, head }) {
-      return schemes.map((scheme) => passRequest(scheme, heads.models.get(scheme), { layer, head })).filter(Boolean);
+      return schemes.map((scheme) => passRequest(scheme, heads.models.get(scheme), { layer, head }, heads.boxes.get(scheme))).filter(Boolean);
     },
     /**
      * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'

@@ -7,14 +7,8 @@
 // a request that recomputes no row.
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setText } from '../figures/dom.js';
-import { clampHead, idsFor } from '../pipeline/model-ids.js';
+import { clampHead, idsFor, sameIds } from '../pipeline/model-ids.js';
 import { markPending, paintMap, paintStrip, refuse, reserveStrip, showStrip } from './trained-lane.js';
-
-function sameIds(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
 
 // lane: { models (the model records, trained-models.js), requestUpdate() (when an answer changes
 // what the page shows), figureOf(scheme) (the lane's attention figure now) }.
@@ -68,7 +62,8 @@ function noteText(scheme, parts, model, n, unknown) {
 // when it is for exactly the outputs the lane wants; a request sent earlier is then overtaken.
 function takePass(lane, scheme, record, parts, pass) {
   const want = parts.want;
-  if (!pass || pass.name !== want.model.name || pass.layer !== want.layer || pass.head !== want.head || !sameIds(pass.ids, want.ids)) return;
+  // unchanged: the worker skipped the pass, the ids being those the lane showed when it asked.
+  if (!pass || pass.unchanged || pass.name !== want.model.name || pass.layer !== want.layer || pass.head !== want.head || !sameIds(pass.ids, want.ids)) return;
   parts.asked = null;
   if (pass.error !== undefined) {
     Object.assign(record, { status: 'failed', error: new Error(pass.error) });
@@ -84,12 +79,17 @@ function takePass(lane, scheme, record, parts, pass) {
 
 /**
  * The pass the lab worker is to run with the keystroke's compute for this lane (the client's
- * `trained` entry): its loaded model and chosen head; null while the model is not ready.
- * chosen: { layer, head }, 1-based.
+ * `trained` entry): its loaded model and chosen head, and the ids the lane shows for them
+ * (shownIds), with which the worker skips a pass that would bring the same map (a letter typed
+ * into a word the model reads as unknown); null while the model is not ready.
+ * chosen: { layer, head }, 1-based; parts: the lane's, or undefined.
  */
-export function passRequest(scheme, record, chosen) {
+export function passRequest(scheme, record, chosen, parts) {
   if (record?.status !== 'ready') return null;
-  return { lane: scheme, name: record.model.name, ...clampHead(chosen, record.model.config) };
+  const request = { lane: scheme, name: record.model.name, ...clampHead(chosen, record.model.config) };
+  const shown = parts?.shown;
+  if (shown?.model === record.model && shown.layer === request.layer && shown.head === request.head) request.shownIds = shown.ids;
+  return request;
 }
 
 /**

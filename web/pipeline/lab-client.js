@@ -16,7 +16,7 @@
 //   compute(request), analyse(gen, onAnalysis, options), neighbors(selected), channel(), models,
 //   terminate() }:
 // compute resolves with the view, or null when a newer compute was sent meanwhile; its `trained`
-// ([{ lane, name, layer, head }], loaded models only) asks for those lanes' passes on the view's
+// ([{ lane, name, layer, head, shownIds? }], loaded models only) asks for those lanes' passes on the view's
 // tokens, which come back in view.trained (model-host.js: passes); its `shown` is the shownKeys of
 // the last view the caller painted (lab-session.js); analyse calls
 // onAnalysis(name, data) as each analysis ends and resolves with { ms } (the worker's busy time),

@@ -5,7 +5,7 @@
 // createModelHost(lab, post) → { handle(message) → whether the message was a model message,
 //   passes(requests, tokens) → the keystroke's trained passes (below) }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
-import { idsFor, vocabularyIndex } from './model-ids.js';
+import { idsFor, sameIds, vocabularyIndex } from './model-ids.js';
 
 // What a model cannot do (a learned table past its rows) the core refuses with a RangeError: the
 // lane says so and shows its identity map. Anything else is an error.
@@ -95,20 +95,26 @@ export function createModelHost(lab, post) {
 
   // The keystroke's trained passes, run right after its compute so that the one answer carries
   // every lane's map and strip (no second trip per lane). requests: [{ lane, name, layer, head }]
-  // (0-based) for models the page holds as loaded; tokens: the view's n tokens.
+  // (0-based) for models the page holds as loaded, each with the ids the lane shows for that
+  // model and head (shownIds, optional); tokens: the view's n tokens.
   // → { passes: { lane → { name, layer, head, ids: Int32Array(n), then attention: Float32Array(n·n)
-  //   and surprise: Float32Array(n − 1), or refused: message, or error: message } },
+  //   and surprise: Float32Array(n − 1), or unchanged: true (the ids are shownIds: no pass run),
+  //   or refused: message, or error: message } },
   //   transfer: their buffers (fresh arrays, sent, not copied) }.
   function passes(requests, tokens) {
     const out = {};
     const transfer = [];
-    for (const { lane, name, layer, head } of requests) {
+    for (const { lane, name, layer, head, shownIds } of requests) {
       const loaded = ready.get(name);
       if (!loaded) {
         out[lane] = { name, layer, head, error: `the ${name} model is not loaded here` };
         continue;
       }
       const { ids } = idsFor(tokens, loaded.index, loaded.model.unknownId);
+      if (shownIds && sameIds(ids, shownIds)) {
+        out[lane] = { name, layer, head, ids, unchanged: true };
+        continue;
+      }
       const pass = { name, layer, head, ids, ...run(loaded.model, ids, layer, head) };
       transfer.push(ids.buffer);
       if (pass.attention) transfer.push(pass.attention.buffer, pass.surprise.buffer);

@@ -34,3 +34,10 @@ export function idsFor(tokens, index, unknownId, out = null) {
 export function clampHead({ layer, head }, { layers, heads }) {
   return { layer: Math.min(layers, Math.max(1, layer)) - 1, head: Math.min(heads, Math.max(1, head)) - 1 };
 }
+
+/** Whether two id arrays hold the same ids. */
+export function sameIds(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
