@@ -7,8 +7,12 @@
 //   - glove: GloVe loaded and the page recomputed with it (d = 100);
 //   - trained: every default lane shows its trained head (or says no model ships for its scheme),
 //     or null when the link asks for no trained heads;
-//   - bytes: everything received by the end, and by kind (wasm, models, vectors, scripts, other).
-//   node bench/first-load.mjs [--out FILE] [--runs N] [--hash '#h=trained']
+//   - bytes: everything received by the end, and by kind (wasm, models, vectors, scripts, other);
+//   - timeline (in --out's runs): each request in the order it reached the link, { path, range,
+//     kind, asked, first, last (ms of the request, its first and last byte), bytes }, to see
+//     whether a milestone waits on bytes, on an earlier request, or on the CPU after its bytes.
+//   node bench/first-load.mjs [--out FILE] [--runs N] [--hash '#h=trained'] [--timeline]
+// --timeline prints each run's timeline to stderr.
 // (default 3 runs, each in a fresh context; the medians are printed.) --hash measures another link,
 // e.g. the explicit trained-heads link of builds where identity heads were the default.
 import { writeFile } from 'node:fs/promises';
@@ -24,6 +28,7 @@ const option = (name, fallback) => {
 const OUT = option('--out', null);
 const RUNS = Number(option('--runs', 3));
 const HASH = option('--hash', '');
+const TIMELINE = args.includes('--timeline');
 const LINK = Object.freeze({ downloadMbit: 10, latencyMs: 40 });
 const TIMEOUT_MS = 120000;
 
@@ -74,9 +79,31 @@ async function oneRun(browser, serverPort) {
   const byKind = {};
   for (const { bytes, path } of link.deliveries) byKind[kindOf(path)] = (byKind[kindOf(path)] ?? 0) + bytes;
   const bytes = link.deliveries.reduce((sum, d) => sum + d.bytes, 0);
+  const timeline = timelineOf(link, t0);
   await context.close();
   await link.close();
-  return { lanesPaint, bytesAtLanes, glove, trained, bytesAtTrained, bytes, byKind };
+  return { lanesPaint, bytesAtLanes, glove, trained, bytesAtTrained, bytes, byKind, timeline };
+}
+
+// Each request the link saw, with when its bytes crossed it (ms from navigation start).
+function timelineOf(link, t0) {
+  const ms = (at) => Math.round(at - t0);
+  return link.requests.map(({ at, path, range }, i) => {
+    const mine = link.deliveries.filter((d) => d.request === i);
+    return {
+      path, range, kind: kindOf(path), asked: ms(at),
+      first: mine.length ? ms(mine[0].at) : null,
+      last: mine.length ? ms(mine[mine.length - 1].at) : null,
+      bytes: mine.reduce((sum, d) => sum + d.bytes, 0),
+    };
+  });
+}
+
+function printTimeline(run) {
+  for (const r of run.timeline) {
+    console.error(`  ${String(r.asked).padStart(6)} ${String(r.first).padStart(6)} ${String(r.last).padStart(6)} ms ` +
+      `${String(r.bytes).padStart(8)} B  ${r.path}${r.range ? ` (${r.range})` : ''}`);
+  }
 }
 
 const { server } = await serveDir();
@@ -86,7 +113,9 @@ try {
   for (let r = 0; r < RUNS; r++) {
     const run = await oneRun(browser, server.address().port);
     runs.push(run);
-    console.error(`first-load: run ${r + 1}/${RUNS}: ${JSON.stringify(run)}`);
+    const { timeline, ...milestones } = run;
+    console.error(`first-load: run ${r + 1}/${RUNS}: ${JSON.stringify(milestones)}`);
+    if (TIMELINE) printTimeline(run);
   }
 } finally {
   await browser.close();

@@ -8,7 +8,7 @@
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setText } from '../figures/dom.js';
 import { clampHead, idsFor } from './trained-data.js';
-import { markPending, paintMap, paintStrip, refuse, reserveStrip, showStrip } from './trained-lane.js';
+import { markPending, paintMap, paintStrip, refuse, reserveStrip, showShownStrip } from './trained-lane.js';
 
 function sameIds(a, b) {
   if (a.length !== b.length) return false;
@@ -48,7 +48,7 @@ function requestPass(lane, scheme, parts) {
     parts.refused = null;
     if (!parts.slot.isConnected || parts.box.hidden) return;
     paint(lane, scheme, parts);
-    showStrip(parts, parts.shown.ids.length > 1);
+    showShownStrip(parts);
     markPending(parts);
     if (first) lane.requestUpdate(); // the note, and the page's covered lanes, follow the first map
   });
@@ -77,7 +77,12 @@ export function showTrained(lane, scheme, record, parts, tokens, chosen) {
   const n = ids.length;
   const { layer, head } = clampHead(chosen, model.config);
   const same = (outputs) => outputs?.model === model && outputs.layer === layer && outputs.head === head && sameIds(outputs.ids, ids);
-  if (!same(parts.want)) parts.want = { model, layer, head, ids: ids.slice(), tokens, unknown };
+  if (!same(parts.want)) {
+    // The complete model taking over from its heads-only one changes no word: the map shown stays
+    // current (not dimmed) while the strip is asked for.
+    const kept = parts.want && parts.want.layer === layer && parts.want.head === head && sameIds(parts.want.ids, ids);
+    parts.want = { model, layer, head, ids: kept ? parts.want.ids : ids.slice(), tokens, unknown };
+  }
   parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
   if (same(parts.refused)) {
     refuse(scheme, parts);
@@ -88,7 +93,7 @@ export function showTrained(lane, scheme, record, parts, tokens, chosen) {
   if (same(parts.shown)) parts.shown.tokens = tokens;
   if (parts.shown) paint(lane, scheme, parts);
   // Until the lane's first answer, the strip keeps its place, as while the model loaded.
-  if (parts.shown) showStrip(parts, n > 1);
+  if (parts.shown) showShownStrip(parts);
   else reserveStrip(scheme, parts, model.config.vocab, tokens);
   markPending(parts);
   return parts.shown !== null;

@@ -2,39 +2,81 @@
 // checked (sha256) and decoded by lab.loadPretrained, then inspected lane by lane. The page's side
 // is web/pipeline/model-client.js; the messages are listed there.
 //
+// A load's first bytes make a heads-only model (lab.loadPretrained's onHeads: its attention is the
+// model's), which answers inspect requests (attention only) until the complete model is in; each
+// load's rest waits until every load under way has its heads, so all lanes' maps come first.
+//
 // createModelHost(lab, post) → { handle(message) → whether the message was a model message }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
 
+// The map's value under key, removed from it.
+function take(map, key) {
+  const value = map.get(key);
+  map.delete(key);
+  return value;
+}
+
 export function createModelHost(lab, post) {
-  const models = new Map();      // name → Promise<Model>
+  const models = new Map();      // name → Promise<Model>, the complete model
+  const complete = new Map();    // name → the complete Model, once in
+  const heads = new Map();       // name → its heads-only Model (lab.loadPretrained's onHeads) until then
   const controllers = new Map(); // name → AbortController of a load under way
   const pending = new Map();     // lane → the newest inspect request not yet run
+  const headsDue = new Set();    // names of loads under way whose heads have not come
+  let headsWaiting = [];         // resolvers of loads waiting for every other load's heads
   let draining = false;
+
+  // Every lane's heads before any output layer: a load that has its heads waits (its rest neither
+  // asked for nor decoded) until no other load still waits for its own.
+  function headsSettled(name) {
+    headsDue.delete(name);
+    if (headsDue.size > 0) return;
+    headsWaiting.forEach((resolve) => resolve());
+    headsWaiting = [];
+  }
+  const everyHeadsIn = () => (headsDue.size === 0 ? Promise.resolve() : new Promise((resolve) => headsWaiting.push(resolve)));
 
   function startLoad(name) {
     if (models.has(name)) {
-      models.get(name).then((model) => postLoaded(name, model), () => {});
+      const early = heads.get(name);
+      if (early) postLoaded(name, early, false);
+      else models.get(name).then((model) => postLoaded(name, model, true), () => {});
       return;
     }
     const controller = new AbortController();
     controllers.set(name, controller);
+    headsDue.add(name);
     const loading = lab.then((loaded) => loaded.loadPretrained(name, {
       signal: controller.signal,
       onProgress: ({ loaded: done, total }) => post({ type: 'progress', name, loaded: done, total }),
+      onHeads: (model) => {
+        heads.set(name, model);
+        headsSettled(name);
+        postLoaded(name, model, false);
+        return everyHeadsIn();
+      },
     }));
     models.set(name, loading);
     loading.then((model) => {
       controllers.delete(name);
-      postLoaded(name, model);
+      headsSettled(name);
+      complete.set(name, model);
+      const early = take(heads, name);
+      early?.dispose();
+      if (early) post({ type: 'completed', name });
+      else postLoaded(name, model, true);
     }, (error) => {
       controllers.delete(name);
+      headsSettled(name);
+      take(heads, name)?.dispose();
       models.delete(name); // a later load tries again
       post({ type: 'failed', name, message: error?.message ?? String(error), aborted: error?.name === 'AbortError' });
     });
   }
 
-  function postLoaded(name, model) {
-    post({ type: 'loaded', name, config: model.config, vocab: model.vocab, unknownId: model.unknownId });
+  // complete: false while the model is heads-only (its inspect answers have no surprise).
+  function postLoaded(name, model, whole) {
+    post({ type: 'loaded', name, config: model.config, vocab: model.vocab, unknownId: model.unknownId, complete: whole });
   }
 
   // Requests wait one task, so that a burst of keystrokes queued behind a pass costs one pass per
@@ -60,9 +102,9 @@ export function createModelHost(lab, post) {
   }
 
   async function inspect({ lane, seq, name, ids, layer, head }) {
-    let model;
+    let model = complete.get(name) ?? heads.get(name);
     try {
-      model = await models.get(name);
+      model ??= await models.get(name);
     } catch (error) {
       post({ type: 'error', lane, seq, message: `the ${name} model is not loaded: ${error?.message ?? error}` });
       return;
@@ -74,7 +116,9 @@ export function createModelHost(lab, post) {
     const reply = { lane, seq, name, layer, head };
     try {
       const { attention, surprise } = model.inspect(ids, ids.length, { layer, head });
-      post({ type: 'inspected', ...reply, attention, surprise }, [attention.buffer, surprise.buffer]);
+      // A heads-only model's surprise is not the model's (its output layer is zero): none is sent.
+      const whole = complete.get(name) === model;
+      post({ type: 'inspected', ...reply, attention, surprise: whole ? surprise : null }, whole ? [attention.buffer, surprise.buffer] : [attention.buffer]);
     } catch (error) {
       // The core refuses what a model cannot do (a learned table past its rows): a RangeError.
       if (error instanceof RangeError) post({ type: 'refused', ...reply, message: error.message });
