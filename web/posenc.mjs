@@ -68,8 +68,9 @@ export function load(options = {}) {
     const beside = options.assetsUrl === undefined;
     const glove = beside ? gloveBeside() : assets && new URL(GLOVE_FILE, assets);
     const files = (beside && readsManifest ? modelFilesBeside() : null) ?? {};
-    const pending = instantiate(flavour).then(async (core) =>
-      new Lab(core, assets, glove, files, readsManifest ? await readManifest(assets, files.manifest) : Object.freeze([])));
+    // The manifest is read while the core compiles, not after: both stand before the first view.
+    const pending = Promise.all([instantiate(flavour), readsManifest ? readManifest(assets, files.manifest) : Object.freeze([])])
+      .then(([core, pretrained]) => new Lab(core, assets, glove, files, pretrained));
     pending.catch(() => loaded.delete(key));
     loaded.set(key, pending);
   }
