@@ -9,6 +9,11 @@
 // createModelHost(lab, post) → { handle(message) → whether the message was a model message }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
 
+// How a model file is read (lab.loadPretrained imports it on demand) comes with the worker: asked
+// for only when the first model is, it would wait on the link behind GloVe, and every model's
+// first Range request behind it.
+import '../model-file.mjs';
+
 // The map's value under key, removed from it.
 function take(map, key) {
   const value = map.get(key);
