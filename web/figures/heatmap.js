@@ -21,9 +21,9 @@ export const PALETTE_NAMES = {
 };
 
 const RAMP_SIZE = 256;
-const RAMPS = Object.fromEntries(
-  Object.entries(PALETTES).map(([name, palette]) => [name, sampleRamp(palette, RAMP_SIZE)]),
-);
+// Each palette is sampled the first time a figure uses it, not while the page's modules load.
+const RAMPS = {};
+const rampOf = (name) => (RAMPS[name] ??= sampleRamp(PALETTES[name], RAMP_SIZE));
 
 /** size RGB triples (Uint8ClampedArray(size·3)) of palette(t) at t = 0, 1/(size−1), …, 1. */
 function sampleRamp(palette, size) {
@@ -37,7 +37,7 @@ function sampleRamp(palette, size) {
 
 /** The palette's RGB triple for value on [min, max] (NaN → low end), e.g. for tests and charts. */
 export function colourOf(palette, value, min, max) {
-  const ramp = RAMPS[palette];
+  const ramp = rampOf(palette);
   const index = rampIndex(value, min, max) * 3;
   return [ramp[index], ramp[index + 1], ramp[index + 2]];
 }
@@ -53,14 +53,17 @@ function rampIndex(value, min, max) {
 // The same ramps as 32-bit RGBA pixels in the platform's byte order, so painting writes one
 // word per cell instead of four bytes.
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-const PIXEL_RAMPS = Object.fromEntries(Object.entries(RAMPS).map(([name, ramp]) => {
+const PIXEL_RAMPS = {};
+function pixelRampOf(name) {
+  if (PIXEL_RAMPS[name]) return PIXEL_RAMPS[name];
+  const ramp = rampOf(name);
   const pixels = new Uint32Array(RAMP_SIZE);
   for (let i = 0; i < RAMP_SIZE; i++) {
     const [r, g, b] = [ramp[i * 3], ramp[i * 3 + 1], ramp[i * 3 + 2]];
     pixels[i] = LITTLE_ENDIAN ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
   }
-  return [name, pixels];
-}));
+  return (PIXEL_RAMPS[name] = pixels);
+}
 
 // Each canvas keeps its ImageData and pixel view while its size stays (a 512 × 512 map would
 // otherwise allocate 1 MB per paint, at every keystroke).
@@ -75,7 +78,7 @@ const images = new WeakMap(); // canvas → { image, pixels }
  * of a bigger array (head 0 of heads×n×n) without copying.
  */
 export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0, width = cols, height = rows } = {}) {
-  const ramp = PIXEL_RAMPS[palette];
+  const ramp = pixelRampOf(palette);
   const w = Math.max(1, Math.min(cols, Math.floor(width)));
   const h = Math.max(1, Math.min(rows, Math.floor(height)));
   if (canvas.width !== w) canvas.width = w;
@@ -114,7 +117,7 @@ export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', m
 
 /** A horizontal strip of the whole palette, low values on the left. */
 export function paintLegend(canvas, palette = 'viridis') {
-  const ramp = RAMPS[palette];
+  const ramp = rampOf(palette);
   canvas.width = RAMP_SIZE;
   canvas.height = 1;
   const context = canvas.getContext('2d');
