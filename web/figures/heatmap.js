@@ -54,15 +54,14 @@ function rampIndex(value, min, max) {
 // word per cell instead of four bytes.
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 const PIXEL_RAMPS = {};
-function pixelRampOf(name) {
-  if (PIXEL_RAMPS[name]) return PIXEL_RAMPS[name];
-  const ramp = rampOf(name);
+const pixelRampOf = (name) => (PIXEL_RAMPS[name] ??= pixelsOf(rampOf(name)));
+function pixelsOf(ramp) {
   const pixels = new Uint32Array(RAMP_SIZE);
   for (let i = 0; i < RAMP_SIZE; i++) {
-    const [r, g, b] = [ramp[i * 3], ramp[i * 3 + 1], ramp[i * 3 + 2]];
+    const [r, g, b] = ramp.subarray(i * 3, i * 3 + 3);
     pixels[i] = LITTLE_ENDIAN ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
   }
-  return (PIXEL_RAMPS[name] = pixels);
+  return pixels;
 }
 
 // Each canvas keeps its ImageData and pixel view while its size stays (a 512 × 512 map would
@@ -115,15 +114,18 @@ export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', m
   context.putImageData(image, 0, 0);
 }
 
-/** A horizontal strip of the whole palette, low values on the left. */
-export function paintLegend(canvas, palette = 'viridis') {
+// The legend's strip as a CSS gradient through LEGEND_STOPS + 1 evenly spaced ramp entries: the
+// ramps are smooth, so straight segments between them match the 256 entries to within a shade,
+// and a figure needs no canvas (nor a 2D context, the costly part of making one) for it.
+const LEGEND_STOPS = 32;
+
+/** The whole palette as a CSS linear-gradient, low values on the left. */
+export function legendGradient(palette = 'viridis') {
   const ramp = rampOf(palette);
-  canvas.width = RAMP_SIZE;
-  canvas.height = 1;
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(RAMP_SIZE, 1);
-  for (let i = 0; i < RAMP_SIZE; i++) {
-    image.data.set([ramp[i * 3], ramp[i * 3 + 1], ramp[i * 3 + 2], 255], i * 4);
+  const stops = [];
+  for (let s = 0; s <= LEGEND_STOPS; s++) {
+    const i = 3 * Math.round((s * (RAMP_SIZE - 1)) / LEGEND_STOPS);
+    stops.push(`rgb(${ramp.subarray(i, i + 3)}) ${(100 * s) / LEGEND_STOPS}%`);
   }
-  context.putImageData(image, 0, 0);
+  return `linear-gradient(to right,${stops})`;
 }

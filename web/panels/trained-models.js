@@ -1,7 +1,7 @@
 // The trained lanes' model records: one per scheme whose model the reader has asked for, loading
 // in the lab worker (web/pipeline/model-client.js) with progress, ready, or failed. A load still
 // under way is abandoned (AbortSignal) when the toggle switches back; a loaded model is kept.
-import { SCHEME_LABELS } from '../posenc.mjs';
+import { SCHEME_LABELS } from '../options.mjs';
 import { vocabularyIndex } from './trained-data.js';
 
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
