@@ -171,9 +171,14 @@ start();
 // page idles; it does not wait for the lab otherwise: its workers load their own core.
 if ($('train-root')) {
   buildWhenNear($('train'), async () => {
-    const { mountTrain } = await import('../train/panel.js');
-    await nextTask();
-    mountTrain($('train-root'));
+    try {
+      const { mountTrain } = await import('../train/panel.js');
+      await nextTask();
+      mountTrain($('train-root'));
+    } catch (error) {
+      $('train-root').textContent = `The Train section could not be loaded: ${error.message}`;
+      throw error;
+    }
   }, firstPainted);
 }
 
