@@ -10,17 +10,17 @@
 const IS_NODE = typeof process === 'object' && typeof process.versions?.node === 'string';
 
 /** flavour ('simd' | 'scalar') → Promise of the core's Emscripten module. */
-export function coreBeside(flavour) {
+export async function coreBeside(flavour) {
   const simd = flavour === 'simd';
-  return start(simd ? new URL('./posenc-core-simd.wasm', import.meta.url) : new URL('./posenc-core-scalar.wasm', import.meta.url),
-    () => (simd ? import('./posenc-core-simd.mjs') : import('./posenc-core-scalar.mjs')));
+  const { default: create } = simd ? await import('./posenc-core-simd.mjs') : await import('./posenc-core-scalar.mjs');
+  return start(create, simd ? new URL('./posenc-core-simd.wasm', import.meta.url) : new URL('./posenc-core-scalar.wasm', import.meta.url));
 }
 
 /** flavour → Promise of the model core's Emscripten module. */
-export function modelsBeside(flavour) {
+export async function modelsBeside(flavour) {
   const simd = flavour === 'simd';
-  return start(simd ? new URL('./posenc-models-simd.wasm', import.meta.url) : new URL('./posenc-models-scalar.wasm', import.meta.url),
-    () => (simd ? import('./posenc-models-simd.mjs') : import('./posenc-models-scalar.mjs')));
+  const { default: create } = simd ? await import('./posenc-models-simd.mjs') : await import('./posenc-models-scalar.mjs');
+  return start(create, simd ? new URL('./posenc-models-simd.wasm', import.meta.url) : new URL('./posenc-models-scalar.wasm', import.meta.url));
 }
 
 /** The word-vector file beside this module (GloVe 6B 100-d, 20k words); null when there is no folder (blob:). */
@@ -69,15 +69,8 @@ export const readFileUrl = IS_NODE
   ? async (url, signal) => new Uint8Array(await (await import(/* webpackIgnore: true */ 'node:fs/promises')).readFile(url, { signal }))
   : null;
 
-// The .wasm is asked for together with its .mjs glue, not once the glue has arrived and run (one
-// round trip less on a slow link), and handed to the glue as bytes; Emscripten 3.1.6's Node
-// branch would fetch() a file path anyway, so in Node the bytes are read from disk.
-async function start(wasmUrl, glue) {
-  const bytes = readFileUrl && wasmUrl.protocol === 'file:' ? readFileUrl(wasmUrl) : fetch(wasmUrl).then((response) => {
-    if (!response.ok) throw new Error(`could not load ${wasmUrl.href}: HTTP ${response.status}`);
-    return response.arrayBuffer();
-  });
-  bytes.catch(() => {}); // reported below, once the glue has come
-  const { default: create } = await glue();
-  return create({ wasmBinary: await bytes });
+// Emscripten 3.1.6's Node branch would fetch() a file path, so in Node the bytes are handed over.
+async function start(create, wasmUrl) {
+  if (readFileUrl && wasmUrl.protocol === 'file:') return create({ wasmBinary: await readFileUrl(wasmUrl) });
+  return create({ locateFile: () => wasmUrl.href });
 }
