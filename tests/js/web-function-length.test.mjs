@@ -18,8 +18,6 @@ const LIMIT = 60; // as for src/ (tests/js/function-length.test.mjs)
 
 // 'file:function' → why it stays whole.
 const EXCEPTIONS = new Map([
-  ['web/pipeline/lab-client.js:createLabClient', 'the page\'s side of the worker protocol: one message switch over the pending requests it holds'],
-  ['web/pipeline/model-host.js:createModelHost', 'the worker\'s side of the model protocol: one message switch over the models it holds'],
 ]);
 
 /** The name a function is known by: its own, its variable's, its property's, or '(anonymous)'. */

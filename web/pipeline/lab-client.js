@@ -27,119 +27,128 @@
 import { createModelClient } from './model-client.js';
 import { defaultWorkerUrl } from './lab-worker-url.js';
 
+// The newest call of a kind wins: the one it overtakes resolves with null.
+function newest(previous, gen) {
+  previous?.resolve(null);
+  let settle;
+  const promise = new Promise((resolve, reject) => { settle = { resolve, reject }; });
+  return [{ gen, ...settle }, promise];
+}
+
+// A channel's answer ('view', 'analysis', 'analysed') to its newest call; open: the channel's
+// { compute, analysis }. An answer to an overtaken call is dropped.
+function channelAnswer(open, message) {
+  const error = message.error !== undefined ? new Error(message.error) : null;
+  if (message.type === 'view') {
+    if (open.compute?.gen !== message.gen) return; // overtaken
+    if (error) open.compute.reject(error);
+    else open.compute.resolve(message.view);
+    open.compute = null;
+  } else if (message.type === 'analysis' || message.type === 'analysed') {
+    if (open.analysis?.gen !== message.gen) return;
+    if (message.type === 'analysis' && !error) { open.analysis.onAnalysis(message.name, message.data); return; }
+    if (error) open.analysis.reject(error);
+    else open.analysis.resolve({ ms: message.ms });
+    open.analysis = null;
+  }
+}
+
+// The calls of one channel (a session of its own in the worker). open: its newest { compute,
+// analysis }; post and request: the client's; forget(): drop the channel from the client.
+function channelCalls(channel, open, { post, request, forget }) {
+  return {
+    glove: (url, { warm = true } = {}) => request('glove', { channel, url, warm }),
+    neighbors: (selected) => request('neighbors', { channel, selected }),
+    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {} }) {
+      let promise;
+      [open.compute, promise] = newest(open.compute, gen);
+      if (open.analysis) { open.analysis.resolve(null); open.analysis = null; }
+      post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown });
+      return promise;
+    },
+    analyse(gen, onAnalysis, options) {
+      let promise;
+      [open.analysis, promise] = newest(open.analysis, gen);
+      open.analysis.onAnalysis = onAnalysis;
+      post({ type: 'analyse', channel, gen, options });
+      return promise;
+    },
+    close() {
+      open.compute?.resolve(null);
+      open.analysis?.resolve(null);
+      forget();
+      post({ type: 'close', channel });
+    },
+  };
+}
+
+// The client's waiting calls: { models, replies (id → { resolve, reject }), channels (channel →
+// { compute, analysis }: the newest of each, { gen, resolve, reject, … }), started (the start
+// call's { resolve, reject, promise }, or null) }.
+
+// A message from the worker, to the call that waits for it.
+function receive(client, message) {
+  if (client.models.receive(message)) return;
+  if (message.type === 'started') client.started?.resolve({ simd: message.simd, pretrained: message.pretrained, schemeTable: message.schemeTable });
+  else if (message.type === 'start-failed') client.started?.reject(new Error(message.message));
+  else if (message.type === 'reply') {
+    const waiting = client.replies.get(message.id);
+    client.replies.delete(message.id);
+    if (message.error !== undefined) waiting?.reject(new Error(message.error));
+    else waiting?.resolve(message.value);
+  } else {
+    const open = client.channels.get(message.channel ?? 0);
+    if (open) channelAnswer(open, message);
+  }
+}
+
+// The worker is gone: every waiting call hears why.
+function fail(client, message) {
+  client.started?.reject(new Error(message));
+  for (const waiting of client.replies.values()) waiting.reject(new Error(message));
+  client.replies.clear();
+  for (const open of client.channels.values()) {
+    open.compute?.reject(new Error(message));
+    open.analysis?.reject(new Error(message));
+    open.compute = open.analysis = null;
+  }
+  client.models.fail(message);
+}
+
 export function createLabClient({ workerUrl, worker } = {}) {
   worker ??= new Worker(workerUrl ?? defaultWorkerUrl(), { type: 'module' });
   const post = (message, transfer = []) => worker.postMessage(message, transfer);
-  const models = createModelClient({ post });
-  const replies = new Map(); // id → { resolve, reject }
-  const channels = new Map(); // channel → { compute, analysis }: the newest of each, { gen, resolve, reject, … }
+  const client = { models: createModelClient({ post }), replies: new Map(), channels: new Map(), started: null };
   let nextId = 0;
   let nextChannel = 0;
-  let started = null;
 
-  worker.addEventListener('message', (event) => receive(event.data));
-  worker.addEventListener('error', (event) => fail(`the lab worker failed: ${event.message || 'it could not start'}`));
-
-  function receive(message) {
-    if (models.receive(message)) return;
-    const open = channels.get(message.channel ?? 0);
-    switch (message.type) {
-      case 'started': started?.resolve({ simd: message.simd, pretrained: message.pretrained, schemeTable: message.schemeTable }); break;
-      case 'start-failed': started?.reject(new Error(message.message)); break;
-      case 'reply': {
-        const waiting = replies.get(message.id);
-        replies.delete(message.id);
-        if (message.error !== undefined) waiting?.reject(new Error(message.error));
-        else waiting?.resolve(message.value);
-        break;
-      }
-      case 'view':
-        if (!open || open.compute?.gen !== message.gen) break; // overtaken
-        if (message.error !== undefined) open.compute.reject(new Error(message.error));
-        else open.compute.resolve(message.view);
-        open.compute = null;
-        break;
-      case 'analysis':
-        if (!open || open.analysis?.gen !== message.gen) break;
-        if (message.error !== undefined) { open.analysis.reject(new Error(message.error)); open.analysis = null; } else open.analysis.onAnalysis(message.name, message.data);
-        break;
-      case 'analysed':
-        if (!open || open.analysis?.gen !== message.gen) break;
-        open.analysis.resolve({ ms: message.ms });
-        open.analysis = null;
-        break;
-      default: break;
-    }
-  }
-
-  function fail(message) {
-    started?.reject(new Error(message));
-    for (const waiting of replies.values()) waiting.reject(new Error(message));
-    replies.clear();
-    for (const open of channels.values()) {
-      open.compute?.reject(new Error(message));
-      open.analysis?.reject(new Error(message));
-      open.compute = open.analysis = null;
-    }
-    models.fail(message);
-  }
+  worker.addEventListener('message', (event) => receive(client, event.data));
+  worker.addEventListener('error', (event) => fail(client, `the lab worker failed: ${event.message || 'it could not start'}`));
 
   function request(type, fields = {}, transfer = []) {
     const id = ++nextId;
     return new Promise((resolve, reject) => {
-      replies.set(id, { resolve, reject });
+      client.replies.set(id, { resolve, reject });
       post({ type, id, ...fields }, transfer);
     });
   }
 
-  // The newest call of a kind wins: the one it overtakes resolves with null.
-  function newest(previous, gen) {
-    previous?.resolve(null);
-    let settle;
-    const promise = new Promise((resolve, reject) => { settle = { resolve, reject }; });
-    return [{ gen, ...settle }, promise];
-  }
-
-  // The calls of one channel (a session of its own in the worker).
   function openChannel(channel) {
     const open = { compute: null, analysis: null };
-    channels.set(channel, open);
-    return {
-      glove: (url, { warm = true } = {}) => request('glove', { channel, url, warm }),
-      neighbors: (selected) => request('neighbors', { channel, selected }),
-      compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {} }) {
-        let promise;
-        [open.compute, promise] = newest(open.compute, gen);
-        if (open.analysis) { open.analysis.resolve(null); open.analysis = null; }
-        post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown });
-        return promise;
-      },
-      analyse(gen, onAnalysis, options) {
-        let promise;
-        [open.analysis, promise] = newest(open.analysis, gen);
-        open.analysis.onAnalysis = onAnalysis;
-        post({ type: 'analyse', channel, gen, options });
-        return promise;
-      },
-      close() {
-        open.compute?.resolve(null);
-        open.analysis?.resolve(null);
-        channels.delete(channel);
-        post({ type: 'close', channel });
-      },
-    };
+    client.channels.set(channel, open);
+    return channelCalls(channel, open, { post, request, forget: () => client.channels.delete(channel) });
   }
 
   const { glove, neighbors, compute, analyse } = openChannel(nextChannel++); // the page's
   return {
     start() {
-      if (!started) {
+      if (!client.started) {
         let settle;
         const promise = new Promise((resolve, reject) => { settle = { resolve, reject }; });
-        started = { ...settle, promise };
+        client.started = { ...settle, promise };
         post({ type: 'start' });
       }
-      return started.promise;
+      return client.started.promise;
     },
     glove,
     neighbors,
@@ -147,9 +156,9 @@ export function createLabClient({ workerUrl, worker } = {}) {
     analyse,
     custom: (bytes, name) => request('custom', { bytes, name }, [bytes.buffer]),
     channel: () => openChannel(nextChannel++),
-    models,
+    models: client.models,
     terminate() {
-      fail('the lab worker was stopped');
+      fail(client, 'the lab worker was stopped');
       worker.terminate();
     },
   };

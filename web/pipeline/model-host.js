@@ -35,153 +35,199 @@ function take(map, key) {
   return value;
 }
 
-export function createModelHost(lab, post) {
-  const models = new Map();      // name → Promise<Model>, the complete model
-  const complete = new Map();    // name → the complete Model, once in
-  const heads = new Map();       // name → its heads-only Model (lab.loadPretrained's onHeads) until then
-  const controllers = new Map(); // name → AbortController of a load under way
-  const pending = new Map();     // lane → the newest inspect request not yet run
-  const indexes = new Map();     // name → its vocabulary's token → id, once its heads are in
-  const headsDue = new Set();    // names of loads under way whose heads have not come
-  let headsWaiting = [];         // resolvers of loads waiting for every other load's heads
-  let draining = false;
+// Every lane's heads before any output layer: a load that has its heads waits (its rest neither
+// asked for nor decoded) until no load under way still waits for its own.
+class HeadsGate {
+  #due = new Set();   // names of loads under way whose heads have not come
+  #waiting = [];      // resolvers of loads waiting for every other load's heads
 
-  // Every lane's heads before any output layer: a load that has its heads waits (its rest neither
-  // asked for nor decoded) until no other load still waits for its own.
-  function headsSettled(name) {
-    headsDue.delete(name);
-    if (headsDue.size > 0) return;
-    headsWaiting.forEach((resolve) => resolve());
-    headsWaiting = [];
+  expect(name) { this.#due.add(name); }
+
+  settled(name) {
+    this.#due.delete(name);
+    if (this.#due.size > 0) return;
+    this.#waiting.forEach((resolve) => resolve());
+    this.#waiting = [];
   }
-  const everyHeadsIn = () => (headsDue.size === 0 ? Promise.resolve() : new Promise((resolve) => headsWaiting.push(resolve)));
 
-  function startLoad(name) {
-    if (models.has(name)) {
-      const early = heads.get(name);
-      if (early) postLoaded(name, early, false);
-      else models.get(name).then((model) => postLoaded(name, model, true), () => {});
+  allIn() {
+    return this.#due.size === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiting.push(resolve));
+  }
+}
+
+// The models by name: each load's heads-only model until its complete one is in.
+class ModelLoads {
+  #lab;
+  #post;
+  #gate = new HeadsGate();
+  #loading = new Map();     // name → Promise<Model>, the complete model
+  #complete = new Map();    // name → the complete Model, once in
+  #heads = new Map();       // name → its heads-only Model (lab.loadPretrained's onHeads) until then
+  #indexes = new Map();     // name → its vocabulary's token → id, once its heads are in
+  #controllers = new Map(); // name → AbortController of a load under way
+
+  constructor(lab, post) {
+    this.#lab = lab;
+    this.#post = post;
+  }
+
+  /** The model to inspect now (complete, else heads-only), or undefined. */
+  usable(name) { return this.#complete.get(name) ?? this.#heads.get(name); }
+  isComplete(name, model) { return this.#complete.get(name) === model; }
+  indexOf(name) { return this.#indexes.get(name); }
+  /** A Promise of the complete model, or undefined when it was never asked for. */
+  whenLoaded(name) { return this.#loading.get(name); }
+  cancel(name) { this.#controllers.get(name)?.abort(); }
+
+  start(name) {
+    if (this.#loading.has(name)) {
+      const early = this.#heads.get(name);
+      if (early) this.#posted(name, early, false);
+      else this.#loading.get(name).then((model) => this.#posted(name, model, true), () => {});
       return;
     }
     const controller = new AbortController();
-    controllers.set(name, controller);
-    headsDue.add(name);
-    const loading = lab.then((loaded) => loaded.loadPretrained(name, {
+    this.#controllers.set(name, controller);
+    this.#gate.expect(name);
+    const loading = this.#lab.then((loaded) => loaded.loadPretrained(name, {
       signal: controller.signal,
-      onProgress: ({ loaded: done, total }) => post({ type: 'progress', name, loaded: done, total }),
-      onHeads: (model) => {
-        heads.set(name, model);
-        indexes.set(name, vocabularyIndex(model.vocab));
-        headsSettled(name);
-        postLoaded(name, model, false);
-        return everyHeadsIn();
-      },
+      onProgress: ({ loaded: done, total }) => this.#post({ type: 'progress', name, loaded: done, total }),
+      onHeads: (model) => this.#headsIn(name, model),
     }));
-    models.set(name, loading);
-    loading.then((model) => {
-      controllers.delete(name);
-      headsSettled(name);
-      complete.set(name, model);
-      if (!indexes.has(name)) indexes.set(name, vocabularyIndex(model.vocab));
-      const early = take(heads, name);
-      early?.dispose();
-      if (early) post({ type: 'completed', name });
-      else postLoaded(name, model, true);
-    }, (error) => {
-      controllers.delete(name);
-      headsSettled(name);
-      take(heads, name)?.dispose();
-      models.delete(name); // a later load tries again
-      post({ type: 'failed', name, message: error?.message ?? String(error), aborted: error?.name === 'AbortError' });
-    });
+    this.#loading.set(name, loading);
+    loading.then((model) => this.#completeIn(name, model), (error) => this.#failed(name, error));
+  }
+
+  #headsIn(name, model) {
+    this.#heads.set(name, model);
+    this.#indexes.set(name, vocabularyIndex(model.vocab));
+    this.#gate.settled(name);
+    this.#posted(name, model, false);
+    return this.#gate.allIn();
+  }
+
+  #completeIn(name, model) {
+    this.#controllers.delete(name);
+    this.#gate.settled(name);
+    this.#complete.set(name, model);
+    if (!this.#indexes.has(name)) this.#indexes.set(name, vocabularyIndex(model.vocab));
+    const early = take(this.#heads, name);
+    early?.dispose();
+    if (early) this.#post({ type: 'completed', name });
+    else this.#posted(name, model, true);
+  }
+
+  #failed(name, error) {
+    this.#controllers.delete(name);
+    this.#gate.settled(name);
+    take(this.#heads, name)?.dispose();
+    this.#loading.delete(name); // a later load tries again
+    this.#post({ type: 'failed', name, message: error?.message ?? String(error), aborted: error?.name === 'AbortError' });
   }
 
   // complete: false while the model is heads-only (its inspect answers have no surprise).
-  function postLoaded(name, model, whole) {
-    post({ type: 'loaded', name, config: model.config, vocab: model.vocab, unknownId: model.unknownId, complete: whole });
+  #posted(name, model, whole) {
+    this.#post({ type: 'loaded', name, config: model.config, vocab: model.vocab, unknownId: model.unknownId, complete: whole });
+  }
+}
+
+// Inspect requests wait one task, so that a burst of keystrokes queued behind a pass costs one
+// pass per lane, for the newest words, not one per keystroke.
+class InspectQueue {
+  #pending = new Map(); // lane → the newest inspect request not yet run
+  #draining = false;
+  #run;
+  #post;
+
+  constructor(run, post) {
+    this.#run = run;
+    this.#post = post;
   }
 
-  // Requests wait one task, so that a burst of keystrokes queued behind a pass costs one pass per
-  // lane, for the newest words, not one per keystroke.
-  function queueInspect(message) {
-    const older = pending.get(message.lane);
-    if (older) post({ type: 'superseded', lane: older.lane, seq: older.seq });
-    pending.set(message.lane, message);
-    if (!draining) {
-      draining = true;
-      setTimeout(drain, 0);
+  add(message) {
+    const older = this.#pending.get(message.lane);
+    if (older) this.#post({ type: 'superseded', lane: older.lane, seq: older.seq });
+    this.#pending.set(message.lane, message);
+    if (!this.#draining) {
+      this.#draining = true;
+      setTimeout(() => this.#drain(), 0);
     }
   }
 
-  async function drain() {
-    while (pending.size > 0) {
-      const [lane, request] = pending.entries().next().value;
-      pending.delete(lane);
-      await inspect(request);
+  async #drain() {
+    while (this.#pending.size > 0) {
+      const [lane, request] = this.#pending.entries().next().value;
+      this.#pending.delete(lane);
+      await this.#run(request);
       await new Promise((resolve) => setTimeout(resolve, 0)); // newer messages first
     }
-    draining = false;
+    this.#draining = false;
   }
+}
 
-  async function inspect({ lane, seq, name, ids, layer, head }) {
-    let model = complete.get(name) ?? heads.get(name);
-    try {
-      model ??= await models.get(name);
-    } catch (error) {
-      post({ type: 'error', lane, seq, message: `the ${name} model is not loaded: ${error?.message ?? error}` });
-      return;
-    }
+// One lane's inspect request, answered with its map and strip ('inspected'), 'refused' or 'error'.
+async function inspect(loads, post, { lane, seq, name, ids, layer, head }) {
+  let model = loads.usable(name);
+  try {
+    model ??= await loads.whenLoaded(name);
+  } catch (error) {
+    post({ type: 'error', lane, seq, message: `the ${name} model is not loaded: ${error?.message ?? error}` });
+    return;
+  }
+  if (!model) {
+    post({ type: 'error', lane, seq, message: `the ${name} model was never asked for (send 'load' first)` });
+    return;
+  }
+  const reply = { lane, seq, name, layer, head };
+  // A heads-only model's surprise is not the model's (its output layer is zero): none is sent.
+  const whole = loads.isComplete(name, model);
+  const { attention, surprise, refused, error } = run(model, ids, layer, head);
+  if (refused !== undefined) post({ type: 'refused', ...reply, message: refused });
+  else if (error !== undefined) post({ type: 'error', lane, seq, message: error });
+  else post({ type: 'inspected', ...reply, attention, surprise: whole ? surprise : null }, whole ? [attention.buffer, surprise.buffer] : [attention.buffer]);
+}
+
+// The keystroke's trained passes, run right after its compute so that the one answer carries every
+// lane's map and strip (no second trip per lane). requests: [{ lane, name, layer, head }] (0-based)
+// for models the page holds as loaded, each with the ids the lane shows for that model and head
+// (shownIds, optional); tokens: the view's n tokens.
+// → { passes: { lane → { name, layer, head, ids: Int32Array(n), then attention: Float32Array(n·n)
+//   and surprise: Float32Array(n − 1) (null from a heads-only model), or unchanged: true (the ids
+//   are shownIds: no pass run), or refused: message, or error: message } },
+//   transfer: their buffers (fresh arrays, sent, not copied) }.
+function passes(loads, requests, tokens) {
+  const out = {};
+  const transfer = [];
+  for (const { lane, name, layer, head, shownIds } of requests) {
+    const model = loads.usable(name);
     if (!model) {
-      post({ type: 'error', lane, seq, message: `the ${name} model was never asked for (send 'load' first)` });
-      return;
+      out[lane] = { name, layer, head, error: `the ${name} model is not loaded here` };
+      continue;
     }
-    const reply = { lane, seq, name, layer, head };
-    // A heads-only model's surprise is not the model's (its output layer is zero): none is sent.
-    const whole = complete.get(name) === model;
-    const { attention, surprise, refused, error } = run(model, ids, layer, head);
-    if (refused !== undefined) post({ type: 'refused', ...reply, message: refused });
-    else if (error !== undefined) post({ type: 'error', lane, seq, message: error });
-    else post({ type: 'inspected', ...reply, attention, surprise: whole ? surprise : null }, whole ? [attention.buffer, surprise.buffer] : [attention.buffer]);
-  }
-
-  // The keystroke's trained passes, run right after its compute so that the one answer carries
-  // every lane's map and strip (no second trip per lane). requests: [{ lane, name, layer, head }]
-  // (0-based) for models the page holds as loaded, each with the ids the lane shows for that
-  // model and head (shownIds, optional); tokens: the view's n tokens.
-  // → { passes: { lane → { name, layer, head, ids: Int32Array(n), then attention: Float32Array(n·n)
-  //   and surprise: Float32Array(n − 1) (null from a heads-only model), or unchanged: true (the ids
-  //   are shownIds: no pass run), or refused: message, or error: message } },
-  //   transfer: their buffers (fresh arrays, sent, not copied) }.
-  function passes(requests, tokens) {
-    const out = {};
-    const transfer = [];
-    for (const { lane, name, layer, head, shownIds } of requests) {
-      const model = complete.get(name) ?? heads.get(name);
-      if (!model) {
-        out[lane] = { name, layer, head, error: `the ${name} model is not loaded here` };
-        continue;
-      }
-      const { ids } = idsFor(tokens, indexes.get(name), model.unknownId);
-      if (shownIds && sameIds(ids, shownIds)) {
-        out[lane] = { name, layer, head, ids, unchanged: true };
-        continue;
-      }
-      const pass = { name, layer, head, ids, ...run(model, ids, layer, head) };
-      if (pass.surprise && complete.get(name) !== model) pass.surprise = null;
-      transfer.push(ids.buffer);
-      if (pass.attention) transfer.push(pass.attention.buffer);
-      if (pass.surprise) transfer.push(pass.surprise.buffer);
-      out[lane] = pass;
+    const { ids } = idsFor(tokens, loads.indexOf(name), model.unknownId);
+    if (shownIds && sameIds(ids, shownIds)) {
+      out[lane] = { name, layer, head, ids, unchanged: true };
+      continue;
     }
-    return { passes: out, transfer };
+    const pass = { name, layer, head, ids, ...run(model, ids, layer, head) };
+    if (pass.surprise && !loads.isComplete(name, model)) pass.surprise = null;
+    transfer.push(ids.buffer);
+    if (pass.attention) transfer.push(pass.attention.buffer);
+    if (pass.surprise) transfer.push(pass.surprise.buffer);
+    out[lane] = pass;
   }
+  return { passes: out, transfer };
+}
 
+export function createModelHost(lab, post) {
+  const loads = new ModelLoads(lab, post);
+  const queue = new InspectQueue((request) => inspect(loads, post, request), post);
   return {
-    passes,
+    passes: (requests, tokens) => passes(loads, requests, tokens),
     handle(message) {
-      if (message.type === 'load') startLoad(message.name);
-      else if (message.type === 'cancel') controllers.get(message.name)?.abort();
-      else if (message.type === 'inspect') queueInspect(message);
+      if (message.type === 'load') loads.start(message.name);
+      else if (message.type === 'cancel') loads.cancel(message.name);
+      else if (message.type === 'inspect') queue.add(message);
       else return false;
       return true;
     },
