@@ -7,13 +7,19 @@
 //   - glove: GloVe loaded and the page recomputed with it (d = 100);
 //   - trained: every default lane shows its trained head (or says no model ships for its scheme),
 //     or null when the link asks for no trained heads;
-//   - bytes: everything received by the end, and by kind (wasm, models, vectors, scripts, other).
-//   node bench/first-load.mjs [--out FILE] [--runs N] [--hash '#h=trained']
+//   - bytes: everything received by the end, and by kind (wasm, models, vectors, scripts, other);
+//   - timeline (in --out's runs): each request in the order it reached the link, { path, range,
+//     kind, asked, first, last (ms of the request, its first and last byte), bytes }, to see
+//     whether a milestone waits on bytes, on an earlier request, or on the CPU after its bytes.
+//   node bench/first-load.mjs [--out FILE] [--runs N] [--hash '#h=trained'] [--timeline] [--baseline DIR]
+// --timeline prints each run's timeline to stderr. --baseline DIR: another build's dist/ (e.g. of
+// an earlier commit), loaded before this one in each run, so a loaded machine's drift falls on
+// both alike; the output is then { baseline, current }, each as above.
 // (default 3 runs, each in a fresh context; the medians are printed.) --hash measures another link,
 // e.g. the explicit trained-heads link of builds where identity heads were the default.
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
-import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { DIST, launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
 import { throttledLink } from './throttled-link.mjs';
 
 const args = process.argv.slice(2);
@@ -24,6 +30,8 @@ const option = (name, fallback) => {
 const OUT = option('--out', null);
 const RUNS = Number(option('--runs', 3));
 const HASH = option('--hash', '');
+const TIMELINE = args.includes('--timeline');
+const BASELINE = option('--baseline', null);
 const LINK = Object.freeze({ downloadMbit: 10, latencyMs: 40 });
 const TIMEOUT_MS = 120000;
 
@@ -74,34 +82,68 @@ async function oneRun(browser, serverPort) {
   const byKind = {};
   for (const { bytes, path } of link.deliveries) byKind[kindOf(path)] = (byKind[kindOf(path)] ?? 0) + bytes;
   const bytes = link.deliveries.reduce((sum, d) => sum + d.bytes, 0);
+  const timeline = timelineOf(link, t0);
   await context.close();
   await link.close();
-  return { lanesPaint, bytesAtLanes, glove, trained, bytesAtTrained, bytes, byKind };
+  return { lanesPaint, bytesAtLanes, glove, trained, bytesAtTrained, bytes, byKind, timeline };
 }
 
-const { server } = await serveDir();
+// Each request the link saw, with when its bytes crossed it (ms from navigation start).
+function timelineOf(link, t0) {
+  const ms = (at) => Math.round(at - t0);
+  return link.requests.map(({ at, path, range }, i) => {
+    const mine = link.deliveries.filter((d) => d.request === i);
+    return {
+      path, range, kind: kindOf(path), asked: ms(at),
+      first: mine.length ? ms(mine[0].at) : null,
+      last: mine.length ? ms(mine[mine.length - 1].at) : null,
+      bytes: mine.reduce((sum, d) => sum + d.bytes, 0),
+    };
+  });
+}
+
+function printTimeline(run) {
+  for (const r of run.timeline) {
+    console.error(`  ${String(r.asked).padStart(6)} ${String(r.first).padStart(6)} ${String(r.last).padStart(6)} ms ` +
+      `${String(r.bytes).padStart(8)} B  ${r.path}${r.range ? ` (${r.range})` : ''}`);
+  }
+}
+
+const builds = [{ name: 'current', dir: DIST }, ...(BASELINE ? [{ name: 'baseline', dir: BASELINE }] : [])];
+for (const build of builds) build.server = (await serveDir(build.dir)).server;
 const browser = await launchChromium();
-const runs = [];
 try {
   for (let r = 0; r < RUNS; r++) {
-    const run = await oneRun(browser, server.address().port);
-    runs.push(run);
-    console.error(`first-load: run ${r + 1}/${RUNS}: ${JSON.stringify(run)}`);
+    for (const build of [...builds].reverse()) {  // the baseline first
+      const run = await oneRun(browser, build.server.address().port);
+      (build.runs ??= []).push(run);
+      const { timeline, ...milestones } = run;
+      console.error(`first-load: ${BASELINE ? `${build.name} ` : ''}run ${r + 1}/${RUNS}: ${JSON.stringify(milestones)}`);
+      if (TIMELINE) printTimeline(run);
+    }
   }
 } finally {
   await browser.close();
-  await closeServer(server);
+  for (const build of builds) await closeServer(build.server);
 }
-const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.byKind)))];
-const result = {
-  link: LINK, hash: HASH, runs: runs.length,
-  lanesPaintMs: median(runs.map((r) => r.lanesPaint)),
-  bytesAtLanesPaint: median(runs.map((r) => r.bytesAtLanes)),
-  gloveMs: median(runs.map((r) => r.glove)),
-  trainedMs: median(runs.map((r) => r.trained)),
-  bytesAtTrained: median(runs.map((r) => r.bytesAtTrained)),
-  bytes: median(runs.map((r) => r.bytes)),
-  bytesByKind: Object.fromEntries(kinds.map((k) => [k, median(runs.map((r) => r.byKind[k] ?? 0))])),
-};
+
+// The medians of one build's runs.
+function summary(runs) {
+  const kinds = [...new Set(runs.flatMap((r) => Object.keys(r.byKind)))];
+  return {
+    link: LINK, hash: HASH, runs: runs.length,
+    lanesPaintMs: median(runs.map((r) => r.lanesPaint)),
+    bytesAtLanesPaint: median(runs.map((r) => r.bytesAtLanes)),
+    gloveMs: median(runs.map((r) => r.glove)),
+    trainedMs: median(runs.map((r) => r.trained)),
+    bytesAtTrained: median(runs.map((r) => r.bytesAtTrained)),
+    bytes: median(runs.map((r) => r.bytes)),
+    bytesByKind: Object.fromEntries(kinds.map((k) => [k, median(runs.map((r) => r.byKind[k] ?? 0))])),
+  };
+}
+
+const [current, baseline] = builds;
+const result = BASELINE ? { baseline: summary(baseline.runs), current: summary(current.runs) } : summary(current.runs);
+const runs = BASELINE ? { baseline: baseline.runs, current: current.runs } : current.runs;
 console.log(JSON.stringify(result));
 if (OUT) await writeFile(OUT, JSON.stringify({ result, runs }, null, 1));

@@ -3,15 +3,16 @@
 // the concatenated model's frozen PCA word rows rebuilt from GloVe (its axes, their means and the
 // few entries the rebuild misses). Writes
 // OUT/<name>.q8.safetensors for each model in data/models/manifest.json and OUT/manifest.json:
-// the data manifest with each model's bytes/sha256 those of its packed file, and source: the
-// F16 file's. Deterministic: a pure function of data/models/ and GloVe (scripts/build runs it).
+// the data manifest with each model's bytes/sha256 those of its packed file, heads: the bytes and
+// sha256 of its first headsBytes (what the attention maps need; the output layer comes last, so a
+// page can show them while it arrives), and source: the F16 file's. Deterministic: a pure function of data/models/ and GloVe (scripts/build runs it).
 //
 //   node scripts/pack-models.mjs OUT
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import {
-  PACKING, PACKING_KEY, f16Value, packedFile, frozenWordRows, projectedRows, readSafetensors, tensorView, tensorsOf, vocabularyRows, VOCAB_ROWS, writeSafetensors,
+  AFTER_HEADS, PACKING, PACKING_KEY, f16Value, headsBytes, packedFile, frozenWordRows, projectedRows, readSafetensors, tensorView, tensorsOf, vocabularyRows, VOCAB_ROWS, writeSafetensors,
 } from '../web/packed-weights.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -151,7 +152,9 @@ export function packWeights(bytes, vectors) {
       out.push([name, { dtype: 'F16', shape: spec.shape, bytes: data.subarray(...spec.data_offsets) }]);
     }
   }
-  return writeSafetensors(out, { ...metadata, [PACKING_KEY]: PACKING });
+  // The output layer last (a stable sort keeps the rest in the source's order).
+  const late = ([key]) => (AFTER_HEADS.includes(key.split('/')[0]) ? 1 : 0);
+  return writeSafetensors(out.sort((a, b) => late(a) - late(b)), { ...metadata, [PACKING_KEY]: PACKING });
 }
 
 function main(out) {
@@ -165,7 +168,9 @@ function main(out) {
     const packed = packWeights(source, vectors);
     fs.writeFileSync(path.join(out, packedFile(entry.name)), packed);
     const { bytes, sha256: sourceSha256, fullBytes, fullSha256, ...rest } = entry;
+    const heads = packed.subarray(0, headsBytes(packed));
     return { ...rest, file: packedFile(entry.name), bytes: packed.length, sha256: sha256(packed),
+      heads: { bytes: heads.length, sha256: sha256(heads) },
       source: { file: `${entry.name}.safetensors`, bytes, sha256: sourceSha256, fullBytes, fullSha256 } };
   });
   manifest.packing = `${PACKING}: matrices int8 per row (float32 scales), vectors F16, the vocabulary as rows of the word vectors, frozen PCA word rows rebuilt from them (web/packed-weights.mjs)`;

@@ -319,6 +319,8 @@ export interface PretrainedModelInfo {
   /** The packed file's size and sha256 (hex): what travels (models/<name>.q8.safetensors; expanded before loadModel). */
   readonly bytes: number;
   readonly sha256: string;
+  /** The packed file's first bytes: its header and every tensor the attention maps need (the output layer comes last); loadPretrained's onHeads gets a model of them. */
+  readonly heads: { readonly bytes: number; readonly sha256: string };
 }
 
 export interface ModelLimits {
@@ -539,6 +541,11 @@ export interface Lab {
   createModel(config: ModelConfig): Model;
   /** A model from its safetensors weights file; a bad file is refused with a RangeError. */
   loadModel(bytes: Uint8Array | ArrayBuffer): Model;
-  /** A shipped model by name, fetched on demand (sha256 checked); AbortError when signal aborts. */
-  loadPretrained(name: string, options?: { onProgress?: (progress: { loaded: number; total: number }) => void; signal?: AbortSignal }): Promise<Model>;
+  /**
+   * A shipped model by name, fetched on demand (sha256 checked); AbortError when signal aborts.
+   * onHeads: called at most once, before the output layer has arrived, with a model whose
+   * attention is the complete model's (its lm_head is zero: its logits and surprise mean
+   * nothing); the caller disposes it; a promise it returns is awaited before the rest is decoded.
+   */
+  loadPretrained(name: string, options?: { onProgress?: (progress: { loaded: number; total: number }) => void; signal?: AbortSignal; onHeads?: (model: Model) => void | Promise<void> }): Promise<Model>;
 }

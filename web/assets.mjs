@@ -45,34 +45,51 @@ export async function readAsset(url, { onProgress, signal, total } = {}) {
     onProgress?.({ loaded: bytes.length, total: bytes.length });
     return bytes;
   }
-  let response;
+  const response = await fetchAsset(url, { signal });
+  if (!response.ok) throw new Error(`could not load ${url.href}: HTTP ${response.status}`);
+  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
+  return readBody(response, { onProgress, total: total ?? (Number(response.headers.get('content-length')) || undefined) });
+}
+
+// fetch, with "Failed to fetch" explained (a file on another origin without CORS headers).
+export async function fetchAsset(url, init) {
   try {
-    response = await fetch(url, { signal });
+    return await fetch(url, init);
   } catch (error) {
     if (error.name === 'AbortError') throw error;
     throw new Error(`could not fetch ${url.href} (${error.message}; a file on another origin must be served with Access-Control-Allow-Origin)`);
   }
-  if (!response.ok) throw new Error(`could not load ${url.href}: HTTP ${response.status}`);
-  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
-  const size = total ?? (Number(response.headers.get('content-length')) || undefined);
+}
+
+// A response's bytes, read piece by piece: onProgress({ loaded: offset + read so far, total })
+// after each; at.fn(first at.bytes bytes) once that many have been read (awaited: reading waits).
+export async function readBody(response, { onProgress, total, offset = 0, at = null }) {
   const pieces = [];
   let loaded = 0;
+  let called = false;
+  const joined = () => {
+    const bytes = new Uint8Array(loaded);
+    pieces.reduce((into, piece) => (bytes.set(piece, into), into + piece.length), 0);
+    return bytes;
+  };
   for (const reader = response.body.getReader(); ;) {
     const { done, value } = await reader.read();
     if (done) break;
     pieces.push(value);
     loaded += value.length;
-    onProgress({ loaded, total: size ?? loaded });
+    onProgress?.({ loaded: offset + loaded, total: total ?? offset + loaded });
+    if (at && !called && loaded >= at.bytes) {
+      called = true;
+      await at.fn(joined().subarray(0, at.bytes));
+    }
   }
-  const bytes = new Uint8Array(loaded);
-  pieces.reduce((at, piece) => (bytes.set(piece, at), at + piece.length), 0);
-  return bytes;
+  return joined();
 }
 
 // The pretrained word-level models (data/models/, scripts/train-models), shipped in the data
 // folder as models/: their manifest, or none when it is missing or unreadable (or no folder is known).
 export const MODELS_DIR = 'models/';
-const PRETRAINED_KEYS = ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens', 'bytes', 'sha256'];
+const PRETRAINED_KEYS = ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens', 'bytes', 'sha256', 'heads'];
 
 export async function readManifest(assets, url = assets && new URL(`${MODELS_DIR}manifest.json`, assets)) {
   if (!assets) return Object.freeze([]);
@@ -85,12 +102,6 @@ export async function readManifest(assets, url = assets && new URL(`${MODELS_DIR
   } catch {
     return Object.freeze([]);
   }
-}
-
-export async function sha256Hex(bytes) {
-  if (!globalThis.crypto?.subtle) throw new Error('loadPretrained checks each file\'s sha256 with crypto.subtle, which only a secure context (https or localhost) has');
-  const digest = new Uint8Array(await globalThis.crypto.subtle.digest('SHA-256', bytes));
-  return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 export function throwIfAborted(signal) {

@@ -56,6 +56,9 @@ export const modelCode = () => import('./model.mjs');
 /** The shipped models' wire format (web/packed-weights.mjs), loaded with the first pretrained model. */
 export const packedCode = () => import('./packed-weights.mjs');
 
+/** How a shipped model's file is read, its heads first (web/model-file.mjs), loaded with it too. */
+export const modelFileCode = () => import('./model-file.mjs');
+
 /**
  * A file: URL's bytes in Node (posenc.mjs reads data files with it); null where there is no disk.
  * webpackIgnore: webpack bundles for the browser, where node: modules do not resolve and this

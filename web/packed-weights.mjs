@@ -22,6 +22,9 @@
 //                                      dot product here is summed in float64, the core's in float32
 //                                      lanes; the writer lists every entry where that changes the
 //                                      bits, so the rows are the source file's bit for bit.
+// The pieces of AFTER_HEADS' tensors (the output layer) come last in the data, so a file's first
+// headsBytes(file) bytes hold everything the attention maps need: expandWeights with headsOnly
+// makes a model of them whose attention is the complete file's, while the rest is on its way.
 // Pure: no DOM, no I/O; works in pages, workers and Node.
 
 export const PACKING_KEY = 'posenc_packing';
@@ -33,6 +36,9 @@ const NO_ROW = 0xffff;          // <unk>'s entry in VOCAB_ROWS: no row of the wo
 // The tensor that stands for __metadata__.vocab: each token's row in the word-vector file.
 export const VOCAB_ROWS = 'vocab/rows';
 const ALIGN = 8;                // the data section starts 8-byte aligned, as the trainer writes it
+/** The tensors neither the tokenizer nor the attention maps read (only logits and surprise do). */
+export const AFTER_HEADS = Object.freeze(['lm_head.weight']);
+const isAfterHeads = (key) => AFTER_HEADS.includes(key.split('/')[0]);
 
 /** A safetensors file's { header, data } (data: the bytes after the header); RangeError if malformed. */
 export function readSafetensors(bytes, what = 'weights file') {
@@ -84,6 +90,23 @@ export function tensorView(data, { dtype, data_offsets: [begin, end] }) {
   if (!Type) throw new RangeError(`packed weights: dtype ${dtype} is not one this format uses`);
   const slice = data.slice(begin, end);  // a copy: aligned, and safe to view
   return new Type(slice.buffer, 0, (end - begin) / Type.BYTES_PER_ELEMENT);
+}
+
+/**
+ * How many of a packed file's first bytes the attention maps need: the length field, the header
+ * and every tensor before AFTER_HEADS' pieces. RangeError if a piece of those is not last.
+ */
+export function headsBytes(packed) {
+  const { header, data } = readSafetensors(packed, 'packed weights');
+  const start = packed.length - data.length;
+  let end = 0;
+  let late = Infinity;
+  for (const [key, { data_offsets: [begin, stop] }] of tensorsOf(header)) {
+    if (isAfterHeads(key)) late = Math.min(late, begin);
+    else if (begin >= late) throw new RangeError(`packed weights: ${key} comes after the output layer; the attention maps need it first`);
+    else end = Math.max(end, stop);
+  }
+  return start + end;
 }
 
 const bytesOf = (typed) => new Uint8Array(typed.buffer, typed.byteOffset, typed.byteLength);
@@ -220,12 +243,13 @@ export function projectedRows({ rows, d }, axes, mean, cols) {
   const V = rows.length / d;
   const out = new Uint16Array(V * cols);
   const wide = Float64Array.from(axes);
+  // Offsets rather than a subarray per (row, axis): the same sums in the same order, no allocation.
   for (let i = 0; i < V; i++) {
-    const x = rows.subarray(i * d, (i + 1) * d);
+    const x = i * d;
     for (let a = 0; a < cols; a++) {
-      const axis = wide.subarray(a * d, (a + 1) * d);
+      const axis = a * d;
       let sum = 0;
-      for (let j = 0; j < d; j++) sum += x[j] * axis[j];
+      for (let j = 0; j < d; j++) sum += rows[x + j] * wide[axis + j];
       out[i * cols + a] = f16Bits(Math.fround(Math.fround(sum) - mean[a]));
     }
   }
@@ -235,11 +259,19 @@ export function projectedRows({ rows, d }, axes, mean, cols) {
 /**
  * A packed file (above) → the complete F16 safetensors file it was packed from, with quantised
  * values where it holds int8. options.vectors: the bytes of the word-vector file (PELVEC01) the
- * model was trained on, for its vocabulary and frozen word rows. Throws a RangeError naming what
- * is wrong.
+ * model was trained on, for its vocabulary and frozen word rows. options.headsOnly: `packed` may
+ * be the file's first headsBytes bytes; AFTER_HEADS' tensors it lacks come as zeros (a model for
+ * the attention maps only: its logits are not the model's). Throws a RangeError naming what is wrong.
  */
 export function expandWeights(packed, options = {}) {
   const { header, data } = readSafetensors(packed, 'packed weights');
+  // A tensor with a piece past the end of `packed`: one of AFTER_HEADS' with headsOnly (zeros), else an error.
+  const cut = new Set();
+  for (const [key, { data_offsets: [, end] }] of tensorsOf(header)) {
+    if (end <= data.length) continue;
+    if (!options.headsOnly || !isAfterHeads(key)) throw new RangeError(`packed weights: tensor ${key} runs past the end of the file`);
+    cut.add(key.split('/')[0]);
+  }
   const { [PACKING_KEY]: packing, ...rest } = header.__metadata__ ?? {};
   if (packing !== PACKING) throw new RangeError(`packed weights: ${PACKING_KEY} must be '${PACKING}' (got ${JSON.stringify(packing)})`);
   const tensors = new Map(tensorsOf(header));
@@ -255,7 +287,9 @@ export function expandWeights(packed, options = {}) {
   const out = [];
   for (const [key, spec] of tensors) {
     const [name, suffix] = key.split('/');
-    if (suffix === undefined && spec.dtype === 'F16') {
+    if (cut.has(name)) {
+      if (suffix === undefined) out.push([name, zerosF16(spec.shape)]);
+    } else if (suffix === undefined && spec.dtype === 'F16') {
       out.push([name, { dtype: 'F16', shape: spec.shape, bytes: data.subarray(...spec.data_offsets) }]);
     } else if (suffix === undefined && spec.dtype === 'I8') {
       const [rows, cols] = spec.shape;
@@ -273,6 +307,8 @@ export function expandWeights(packed, options = {}) {
   }
   return writeSafetensors(out, metadata);
 }
+
+const zerosF16 = (shape) => ({ dtype: 'F16', shape, bytes: new Uint8Array(2 * shape.reduce((a, b) => a * b, 1)) });
 
 function rebuiltRows(name, metadata, spec, axes, part, vectors) {
   if (vectors === undefined) throw new RangeError(`packed weights: ${name} is rebuilt from word vectors: pass options.vectors`);

@@ -12,8 +12,8 @@
 // model.mjs (trained models).
 
 import { checkBoolean, checkEnum, checkInt, checkNumber, checkOptions } from './checks.mjs';
-import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode, packedCode } from './cores.mjs';
-import { GLOVE_FILE, MODELS_DIR, assetsFolder, readAsset, readManifest, sha256Hex, throwIfAborted } from './assets.mjs';
+import { coreBeside, gloveBeside, modelFilesBeside, modelsBeside, modelCode, modelFileCode, packedCode } from './cores.mjs';
+import { GLOVE_FILE, MODELS_DIR, assetsFolder, readAsset, readManifest, throwIfAborted } from './assets.mjs';
 import { analysis, columnSpread, compareWith, cosineSpread, distanceCurves, offsetCurves, shiftChange } from './comparison.mjs';
 import { Heap } from './heap.mjs';
 import {
@@ -68,8 +68,9 @@ export function load(options = {}) {
     const beside = options.assetsUrl === undefined;
     const glove = beside ? gloveBeside() : assets && new URL(GLOVE_FILE, assets);
     const files = (beside && readsManifest ? modelFilesBeside() : null) ?? {};
-    const pending = instantiate(flavour).then(async (core) =>
-      new Lab(core, assets, glove, files, readsManifest ? await readManifest(assets, files.manifest) : Object.freeze([])));
+    // The manifest is read while the core compiles, not after: both stand before the first view.
+    const pending = Promise.all([instantiate(flavour), readsManifest ? readManifest(assets, files.manifest) : Object.freeze([])])
+      .then(([core, pretrained]) => new Lab(core, assets, glove, files, pretrained));
     pending.catch(() => loaded.delete(key));
     loaded.set(key, pending);
   }
@@ -490,15 +491,21 @@ class Lab {
   /**
    * A shipped word-level model (lab.pretrained, by name), fetched on demand beside this module
    * (with the model core, the first time): a Model with tokenize(text), vocab and unknownId.
-   * Options: onProgress({ loaded, total }), signal (an AbortSignal: rejects with an AbortError).
-   * The file must match its manifest sha256. It travels packed (web/packed-weights.mjs: int8
-   * matrices, frozen word rows rebuilt from GloVe) and is expanded to a complete F16 safetensors
-   * file before lab.loadModel, so m.save() gives the model the page runs.
+   * Options: onProgress({ loaded, total }), signal (an AbortSignal: rejects with an AbortError),
+   * onHeads(model): called at most once, before the output layer has arrived, with a Model whose
+   * attention (attention(), inspect's attention) is the complete model's but whose lm_head is
+   * zero (its logits and surprise mean nothing); the caller disposes it; a promise it returns is
+   * awaited before the rest is decoded. Not called when the whole file arrives at once (Node's file: URLs).
+   * The file must match its manifest sha256 (its first bytes, the manifest's heads.sha256). It
+   * travels packed (web/packed-weights.mjs: int8 matrices, frozen word rows rebuilt from GloVe,
+   * the output layer last) and is expanded to a complete F16 safetensors file before
+   * lab.loadModel, so m.save() gives the model the page runs.
    */
   async loadPretrained(name, options = {}) {
-    checkOptions('options', options, ['onProgress', 'signal']);
-    const { onProgress, signal } = options;
+    checkOptions('options', options, ['onProgress', 'signal', 'onHeads']);
+    const { onProgress, signal, onHeads } = options;
     if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError('onProgress must be a function');
+    if (onHeads !== undefined && typeof onHeads !== 'function') throw new TypeError('onHeads must be a function');
     if (signal !== undefined && !(signal instanceof AbortSignal)) throw new TypeError('signal must be an AbortSignal');
     const entry = this.pretrained.find((model) => model.name === name);
     if (!entry) {
@@ -512,20 +519,19 @@ class Lab {
     // (scripts/train-models, scripts/pack-models.mjs), so the page does not download those rows twice.
     const vectors = this.#gloveFile();
     const packing = packedCode();  // the format's module, fetched beside the file (one trip, not two)
-    packing.catch(() => {});       // a failure is reported where it is awaited, not also as unhandled
+    const reading = modelFileCode();
+    for (const code of [packing, reading]) code.catch(() => {}); // reported where awaited, not also as unhandled
     const file = Object.hasOwn(this.#modelFiles, entry.name) ? this.#modelFiles[entry.name]
       : new URL(`${MODELS_DIR}${(await packing).packedFile(entry.name)}`, this.#assets);
-    const packed = await readAsset(file, { onProgress, signal, total: entry.bytes }).catch((error) => {
-      if (!/HTTP 404|ENOENT/.test(error.message)) throw error;
-      throw new Error(`${error.message}: the npm package ships the additive, concatenated and rotary models only; ` +
-        'for the others serve a built dist/ (its models/ folder) and pass load({ assetsUrl }) naming that folder');
-    });
-    const sha256 = await sha256Hex(packed);
-    throwIfAborted(signal);
-    if (sha256 !== entry.sha256) throw new Error(`${file} has sha256 ${sha256}, but the manifest says ${entry.sha256}`);
-    const [glove, { expandWeights }] = await Promise.all([vectors, packing, core]);
-    throwIfAborted(signal);
-    return this.loadModel(expandWeights(packed, { vectors: glove }), { vectors: glove });
+    // Decoded with what the file needs besides its bytes; headsOnly: from its first bytes only.
+    const decode = async (bytes, headsOnly) => {
+      const [glove, { expandWeights }] = await Promise.all([vectors, packing, core]);
+      throwIfAborted(signal);
+      return this.loadModel(expandWeights(bytes, { vectors: glove, headsOnly }), { vectors: glove });
+    };
+    const { readPretrained } = await reading;
+    const packed = await readPretrained(file, entry, { onProgress, signal, onHeads: onHeads && (async (prefix) => onHeads(await decode(prefix, true))) });
+    return decode(packed, false);
   }
 
   // GloVe's bytes, fetched once for both loadVectors('glove') and loadPretrained's wte rows.

@@ -6,7 +6,9 @@
 // recorded measurement, data/models/packing.json, is of these files) and the three default models
 // travel in half their source bytes or fewer; each packed model stays within the recorded and the
 // stated tolerance of its F16 source in both builds; and the file m.save() gives (what a download
-// holds) is complete and rebuilds the page's model exactly.
+// holds) is complete and rebuilds the page's model exactly. The output layer comes last, so a
+// file's first headsBytes (the manifest's heads) expand, headsOnly, to the same tensors with a
+// zero lm_head, and to a model whose attention is the complete one's bit for bit.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -15,7 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from '../../dist/posenc.mjs';
 import {
-  PACKING, PACKING_KEY, expandWeights, f16Bits, f16Value, packedFile, readSafetensors, tensorView, tensorsOf, writeSafetensors,
+  AFTER_HEADS, PACKING, PACKING_KEY, expandWeights, f16Bits, headsBytes, f16Value, packedFile, readSafetensors, tensorView, tensorsOf, writeSafetensors,
 } from '../../web/packed-weights.mjs';
 import { packWeights } from '../../scripts/pack-models.mjs';
 import { TOLERANCE, compareModels, heldOutLoss, windowsFor } from '../../scripts/measure-packing.mjs';
@@ -99,6 +101,46 @@ describe('packed weights: the format', () => {
   });
 });
 
+describe('packed weights: the heads first', () => {
+  it('every tensor but the output layer comes before it; headsBytes ends where its first piece starts', () => {
+    for (const entry of BUILT.models) {
+      const wire = packed(entry.name);
+      const { header, data } = readSafetensors(wire);
+      const start = wire.length - data.length;
+      const late = tensorsOf(header).filter(([key]) => AFTER_HEADS.includes(key.split('/')[0]));
+      assert.deepEqual(late.map(([key]) => key), ['lm_head.weight', 'lm_head.weight/scale'], entry.name);
+      assert.equal(headsBytes(wire), start + late[0][1].data_offsets[0], entry.name);
+      assert.deepEqual(entry.heads, { bytes: headsBytes(wire), sha256: sha256(wire.subarray(0, headsBytes(wire))) }, entry.name);
+    }
+  });
+
+  it("the first headsBytes expand (headsOnly) to the whole file's tensors with lm_head zero; fewer bytes, or no headsOnly, are refused by name", () => {
+    for (const name of DEFAULTS) {
+      const wire = packed(name);
+      const cut = headsBytes(wire);
+      const whole = readSafetensors(expandWeights(wire, { vectors: GLOVE }));
+      for (const end of [cut, cut + 1000]) {  // also cut inside lm_head: still heads-only
+        const early = readSafetensors(expandWeights(wire.subarray(0, end), { vectors: GLOVE, headsOnly: true }));
+        assert.deepEqual(early.header, whole.header, `${name}: the same tensors, shapes and metadata`);
+        for (const [key, spec] of tensorsOf(whole.header)) {
+          const values = tensorView(early.data, spec);
+          if (key === 'lm_head.weight') assert.ok(values.every((v) => v === 0), `${name}: lm_head is zero`);
+          else assert.deepEqual(values, tensorView(whole.data, spec), `${name}: ${key}`);
+        }
+      }
+      assert.throws(() => expandWeights(wire.subarray(0, cut), { vectors: GLOVE }), /tensor lm_head\.weight runs past the end of the file/);
+      assert.throws(() => expandWeights(wire.subarray(0, cut - 1), { vectors: GLOVE, headsOnly: true }), /tensor ln_f\.bias runs past the end of the file/);
+    }
+  });
+
+  it('a file whose output layer is not last has no heads prefix: headsBytes refuses it by name', () => {
+    const { header, data } = readSafetensors(packed('rotary'));
+    const tensors = tensorsOf(header).map(([key, t]) => [key, { dtype: t.dtype, shape: t.shape, bytes: data.subarray(...t.data_offsets) }]);
+    const moved = [...tensors.slice(-2), ...tensors.slice(0, -2)];
+    assert.throws(() => headsBytes(writeSafetensors(moved, header.__metadata__)), (e) => e instanceof RangeError && /vocab\/rows comes after the output layer/.test(e.message));
+  });
+});
+
 describe('packed weights: the built files', () => {
   it("dist/'s packed files are pack-models' output from data/models/, as measured in data/models/packing.json", () => {
     assert.equal(BUILT.models.length, RECORD.models.length);
@@ -168,6 +210,19 @@ for (const simd of [true, false]) {
         }
       });
     }
+
+    it("a heads-only model (the first headsBytes) gives the complete model's attention bit for bit", async () => {
+      const models = await lab.loadModels();
+      for (const name of DEFAULTS) {
+        const wire = packed(name);
+        const early = models.loadModel(expandWeights(wire.subarray(0, headsBytes(wire)), { vectors: GLOVE, headsOnly: true }), { vectors: GLOVE });
+        const model = await lab.loadPretrained(name);
+        const tokens = model.tokenize(HELD_OUT.slice(0, 400)).subarray(0, 40);
+        assert.deepEqual(early.attention(tokens, tokens.length), model.attention(tokens, tokens.length), name);
+        early.dispose();
+        model.dispose();
+      }
+    });
 
     it("the downloaded file (m.save, F32 or F16) is complete and rebuilds the page's model exactly", async () => {
       for (const name of DEFAULTS) {

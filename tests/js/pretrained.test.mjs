@@ -94,8 +94,9 @@ for (const simd of [true, false]) {
       assert.ok(Object.isFrozen(lab.pretrained) && lab.pretrained.every(Object.isFrozen));
       assert.deepEqual(lab.pretrained.map((m) => m.name), NAMES);
       for (const [i, entry] of lab.pretrained.entries()) {
-        const { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, bytes, sha256 } = BUILT.models[i];
-        // The built manifest is the data one with bytes and sha256 those of the packed file.
+        const { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, bytes, sha256, heads } = BUILT.models[i];
+        // The built manifest is the data one with bytes and sha256 those of the packed file (heads:
+        // its first bytes', tests/js/packing.test.mjs).
         const source = MANIFEST.models[i];
         for (const key of ['name', 'scheme', 'config', 'vocabSize', 'heldOutLoss', 'heldOutPerplexity', 'heldOutTokens']) {
           assert.deepEqual(BUILT.models[i][key], source[key], `${name} ${key}`);
@@ -103,7 +104,7 @@ for (const simd of [true, false]) {
         assert.deepEqual(BUILT.models[i].source, { file: `${name}.safetensors`, bytes: source.bytes, sha256: source.sha256,
           fullBytes: source.fullBytes, fullSha256: source.fullSha256 });
         assert.equal(BUILT.models[i].file, packedFile(name));
-        assert.deepEqual({ ...entry }, { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, bytes, sha256, label: lab.SCHEME_LABELS?.[scheme] ?? entry.label });
+        assert.deepEqual({ ...entry }, { name, scheme, config, vocabSize, heldOutLoss, heldOutPerplexity, heldOutTokens, bytes, sha256, heads, label: lab.SCHEME_LABELS?.[scheme] ?? entry.label });
         assert.equal(typeof entry.label, 'string');
       }
     });

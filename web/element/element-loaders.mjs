@@ -45,3 +45,6 @@ export const modelCode = () => (POSENC_CLASSIC_SCRIPT ? import(new URL('./model.
 export async function packedCode() {
   throw new Error('the <posenc-lab> element ships no pretrained models');
 }
+
+/** Never used, as packedCode. */
+export const modelFileCode = packedCode;

@@ -34,6 +34,12 @@ export function laneBox(scheme, boxes) {
   return parts;
 }
 
+/** The strip under the shown map: shown when it has a surprise to paint, else (n ≥ 2) kept in place. */
+export function showShownStrip(parts) {
+  const n = parts.shown.ids.length;
+  showStrip(parts, n > 1 && parts.shown.surprise !== null, n > 1);
+}
+
 // reserve: the strip is not shown but keeps its place (a model still loading), so the map and
 // strip that arrive do not move the page.
 export function showStrip(parts, shown, reserve = false) {
@@ -65,6 +71,10 @@ export function paintMap(scheme, parts, figure) {
 export function paintStrip(scheme, parts) {
   const { model, ids, tokens, surprise } = parts.shown;
   const n = ids.length;
+  if (!surprise) { // a heads-only model (its output layer still on its way): the strip keeps its place
+    reserveStrip(scheme, parts, model.vocab.length, tokens);
+    return;
+  }
   if (n < 2 || parts.stripShown === parts.shown) return; // one word: nothing is predicted (showStrip hides the strip)
   parts.stripShown = parts.shown;
   parts.figure.update(stripView(scheme, model.vocab.length, surprise, tokens));

@@ -1,6 +1,8 @@
 // The trained lanes' model records: one per scheme whose model the reader has asked for, loading
 // in the lab worker (web/pipeline/model-client.js) with progress, ready, or failed. A load still
 // under way is abandoned (AbortSignal) when the toggle switches back; a loaded model is kept.
+// A record is ready with a heads-only model (maps, no surprise strip) as soon as the file's first
+// bytes are in; the complete model replaces it when the rest arrives.
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { vocabularyIndex } from '../pipeline/model-ids.js';
 
@@ -30,6 +32,11 @@ export function createModelRecords({ client, onProgress, requestUpdate }) {
       onProgress: (progress) => {
         record.progress = progress;
         if (models.get(scheme) === record) onProgress(scheme, record);
+      },
+      onComplete: (model, error) => {
+        if (models.get(scheme) !== record) return;
+        Object.assign(record, model ? { model } : { status: 'failed', error });
+        requestUpdate();
       },
     }).then((model) => {
       if (models.get(scheme) !== record) return; // abandoned meanwhile; the worker keeps it for a later switch

@@ -8,7 +8,7 @@
 import { SCHEME_LABELS } from '../posenc.mjs';
 import { setText } from '../figures/dom.js';
 import { clampHead, idsFor, sameIds } from '../pipeline/model-ids.js';
-import { markPending, paintMap, paintStrip, refuse, reserveStrip, showStrip } from './trained-lane.js';
+import { markPending, paintMap, paintStrip, refuse, reserveStrip, showShownStrip } from './trained-lane.js';
 
 // lane: { models (the model records, trained-models.js), requestUpdate() (when an answer changes
 // what the page shows), figureOf(scheme) (the lane's attention figure now) }.
@@ -44,7 +44,7 @@ function requestPass(lane, scheme, parts) {
     parts.refused = null;
     if (!parts.slot.isConnected || parts.box.hidden) return;
     paint(lane, scheme, parts);
-    showStrip(parts, parts.shown.ids.length > 1);
+    showShownStrip(parts);
     markPending(parts);
     if (first) lane.requestUpdate(); // the note, and the page's covered lanes, follow the first map
   });
@@ -108,7 +108,12 @@ export function showTrained(lane, scheme, record, parts, tokens, chosen, pass) {
   const n = ids.length;
   const { layer, head } = clampHead(chosen, model.config);
   const same = (outputs) => outputs?.model === model && outputs.layer === layer && outputs.head === head && sameIds(outputs.ids, ids);
-  if (!same(parts.want)) parts.want = { model, layer, head, ids: ids.slice(), tokens, unknown };
+  if (!same(parts.want)) {
+    // The complete model taking over from its heads-only one changes no word: the map shown stays
+    // current (not dimmed) while the strip is asked for.
+    const kept = parts.want && parts.want.layer === layer && parts.want.head === head && sameIds(parts.want.ids, ids);
+    parts.want = { model, layer, head, ids: kept ? parts.want.ids : ids.slice(), tokens, unknown };
+  }
   parts.want.tokens = tokens; // labels: the same ids may come from differently spelled tokens
   if (!same(parts.shown) && !same(parts.refused)) takePass(lane, scheme, record, parts, pass);
   if (record.status === 'failed') return false;
@@ -121,7 +126,7 @@ export function showTrained(lane, scheme, record, parts, tokens, chosen, pass) {
   if (same(parts.shown)) parts.shown.tokens = tokens;
   if (parts.shown) paint(lane, scheme, parts);
   // Until the lane's first answer, the strip keeps its place, as while the model loaded.
-  if (parts.shown) showStrip(parts, n > 1);
+  if (parts.shown) showShownStrip(parts);
   else reserveStrip(scheme, parts, model.config.vocab, tokens);
   markPending(parts);
   return parts.shown !== null;
