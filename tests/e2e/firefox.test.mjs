@@ -101,6 +101,12 @@ async function press(page, text) {
   await button.click();
 }
 
+/** Scrolls to the Train section, as a reader does, and waits until it is built (it builds as a reader nears it). */
+async function reachTrain(page) {
+  await (await page.$('#train')).scrollIntoView();
+  await page.waitForSelector('#train [role="status"]', { timeout: 20000 });
+}
+
 /** Waits until `count` status lines each pass `test` (a RegExp source) and show step ≥ `minStep`. */
 function waitForLines(page, count, test, minStep = 0, timeout = 120000) {
   return page.waitForFunction((n, source, min) => {
@@ -114,6 +120,7 @@ test('Train trains each scheme to its budget, with held-out losses and the loss 
   const { page, problems, close } = await openPage(browser, `${baseUrl}#${QUICK}&t.steps=20&t.schemes=${schemes.join(',')}`);
   try {
     await waitForLab(page, { glove: false });
+    await reachTrain(page);
     assert.match(await page.$eval('#train [role="status"]', (s) => s.textContent), /Not trained yet/);
     await press(page, 'Train');
     await waitForLines(page, schemes.length, /held-out loss.*budget reached/, 20);
@@ -147,6 +154,7 @@ test('Pause stops training and Step then takes exactly one step; Reset starts ov
   const { page, problems, close } = await openPage(browser, `${baseUrl}#${QUICK}&t.steps=20000&t.schemes=additive,rotary`);
   try {
     await waitForLab(page, { glove: false });
+    await reachTrain(page);
     await press(page, 'Train');
     await waitForLines(page, 2, /training loss/, 5);
     await press(page, 'Pause');

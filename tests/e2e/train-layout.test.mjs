@@ -13,8 +13,12 @@ const suite = browserSuite();
 const BOOK = 'v=synthetic&t.task=book&t.steps=40';
 const MODELS = DEFAULTS.schemes.length;
 
+// The page, scrolled to the Train section once that is built (it is built as a reader nears it).
 async function open(hash, viewport) {
-  return openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...viewport });
+  const opened = await openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...viewport });
+  await opened.page.locator('#train').scrollIntoViewIfNeeded();
+  await opened.page.locator('#train canvas[aria-label^="Loss"]').waitFor();
+  return opened;
 }
 
 // Page-relative boxes of the section, its charts, its attention slot and its maps.

@@ -240,6 +240,8 @@ test('reduced motion is respected and a 390 px phone fits the section', async ()
     await page.goto(`${suite.baseUrl}#${QUICK}&t.steps=10&t.schemes=rotary`);
     const train = section(page);
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Train' }).click();
+    // The section is built as the reader nears it: wait for it rather than read it at once.
+    await train.locator('#train-root[data-motion]').waitFor({ state: 'attached' });
     assert.equal(await train.locator('#train-root').getAttribute('data-motion'), 'reduced');
     await train.getByRole('button', { name: 'Train', exact: true }).click();
     await waitForBudget(page, 1);

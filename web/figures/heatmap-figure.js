@@ -3,7 +3,7 @@
 // values as a table and PNG / SVG / CSV / JSON export. Token-indexed maps name their words on
 // their axes (token-axes.js), and the pointer or keyboard cursor draws a crosshair through its row
 // and column.
-import { colourOf, paintMatrix, paintLegend, PALETTE_NAMES } from './heatmap.js';
+import { colourOf, legendGradient, paintMatrix, PALETTE_NAMES } from './heatmap.js';
 import { canvasToPng, csvBlob, exportBar, jsonBlob, svgBlob } from './export.js';
 import { EXPORT_INK } from './export-style.js';
 import { KEY_MOVES, VALUE_TABLE_MAX, formatValue, liveRegion, valueTable } from './accessibility.js';
@@ -73,9 +73,9 @@ export class HeatmapFigure {
     this.tileBox = element('div', { class: 'fig-tiles' });
     const legend = element('div', { class: 'legend' });
     this.legendMin = element('span', { class: 'legend-end' });
-    const ramp = element('canvas', { class: 'legend-ramp' });
+    const ramp = element('span', { class: 'legend-ramp' });
     ramp.setAttribute('aria-hidden', 'true');
-    paintLegend(ramp, palette);
+    setStyle(ramp, 'backgroundImage', legendGradient(palette));
     this.legendMax = element('span', { class: 'legend-end' });
     this.legendTitle = element('span', { class: 'legend-title' });
     legend.append(this.legendMin, ramp, this.legendMax, this.legendTitle);

@@ -54,9 +54,9 @@ export const PALETTE_NAMES = {
 };
 
 const RAMP_SIZE = 256;
-const RAMPS = Object.fromEntries(
-  Object.entries(PALETTES).map(([name, palette]) => [name, sampleRamp(palette, RAMP_SIZE)]),
-);
+// Each palette is sampled the first time a figure uses it, not while the page's modules load.
+const RAMPS = {};
+const rampOf = (name) => (RAMPS[name] ??= sampleRamp(PALETTES[name], RAMP_SIZE));
 
 /** size RGB triples (Uint8ClampedArray(size·3)) of palette(t) at t = 0, 1/(size−1), …, 1. */
 function sampleRamp(palette, size) {
@@ -69,7 +69,7 @@ function sampleRamp(palette, size) {
 
 /** The palette's RGB triple for value on [min, max] (NaN → low end), e.g. for tests and charts. */
 export function colourOf(palette, value, min, max) {
-  const ramp = RAMPS[palette];
+  const ramp = rampOf(palette);
   const index = rampIndex(value, min, max) * 3;
   return [ramp[index], ramp[index + 1], ramp[index + 2]];
 }
@@ -85,14 +85,16 @@ function rampIndex(value, min, max) {
 // The same ramps as 32-bit RGBA pixels in the platform's byte order, so painting writes one
 // word per cell instead of four bytes.
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
-const PIXEL_RAMPS = Object.fromEntries(Object.entries(RAMPS).map(([name, ramp]) => {
+const PIXEL_RAMPS = {};
+const pixelRampOf = (name) => (PIXEL_RAMPS[name] ??= pixelsOf(rampOf(name)));
+function pixelsOf(ramp) {
   const pixels = new Uint32Array(RAMP_SIZE);
   for (let i = 0; i < RAMP_SIZE; i++) {
-    const [r, g, b] = [ramp[i * 3], ramp[i * 3 + 1], ramp[i * 3 + 2]];
+    const [r, g, b] = ramp.subarray(i * 3, i * 3 + 3);
     pixels[i] = LITTLE_ENDIAN ? ((255 << 24) | (b << 16) | (g << 8) | r) >>> 0 : ((r << 24) | (g << 16) | (b << 8) | 255) >>> 0;
   }
-  return [name, pixels];
-}));
+  return pixels;
+}
 
 // Each canvas keeps its ImageData and pixel view while its size stays (a 512 × 512 map would
 // otherwise allocate 1 MB per paint, at every keystroke).
@@ -107,7 +109,7 @@ const images = new WeakMap(); // canvas → { image, pixels }
  * of a bigger array (head 0 of heads×n×n) without copying.
  */
 export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0, width = cols, height = rows } = {}) {
-  const ramp = PIXEL_RAMPS[palette];
+  const ramp = pixelRampOf(palette);
   const w = Math.max(1, Math.min(cols, Math.floor(width)));
   const h = Math.max(1, Math.min(rows, Math.floor(height)));
   if (canvas.width !== w) canvas.width = w;
@@ -144,15 +146,18 @@ export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', m
   context.putImageData(image, 0, 0);
 }
 
-/** A horizontal strip of the whole palette, low values on the left. */
-export function paintLegend(canvas, palette = 'viridis') {
-  const ramp = RAMPS[palette];
-  canvas.width = RAMP_SIZE;
-  canvas.height = 1;
-  const context = canvas.getContext('2d');
-  const image = context.createImageData(RAMP_SIZE, 1);
-  for (let i = 0; i < RAMP_SIZE; i++) {
-    image.data.set([ramp[i * 3], ramp[i * 3 + 1], ramp[i * 3 + 2], 255], i * 4);
+// The legend's strip as a CSS gradient through LEGEND_STOPS + 1 evenly spaced ramp entries: the
+// ramps are smooth, so straight segments between them match the 256 entries to within a shade,
+// and a figure needs no canvas (nor a 2D context, the costly part of making one) for it.
+const LEGEND_STOPS = 32;
+
+/** The whole palette as a CSS linear-gradient, low values on the left. */
+export function legendGradient(palette = 'viridis') {
+  const ramp = rampOf(palette);
+  const stops = [];
+  for (let s = 0; s <= LEGEND_STOPS; s++) {
+    const i = 3 * Math.round((s * (RAMP_SIZE - 1)) / LEGEND_STOPS);
+    stops.push(`rgb(${ramp.subarray(i, i + 3)}) ${(100 * s) / LEGEND_STOPS}%`);
   }
-  context.putImageData(image, 0, 0);
+  return `linear-gradient(to right,${stops})`;
 }

@@ -3,7 +3,8 @@
 // vectors and the models live there), hands the view that comes back to the panels, and asks for
 // the expensive analyses (retrieval over the whole vocabulary, shift invariance's extra compares,
 // near-orthogonality) a moment after typing pauses; the worker drops them for a newer keystroke.
-// The main thread only lays out and paints.
+// The main thread only lays out and paints; the load builds the page a few parts per task (nextTask
+// below), so no task of it blocks input for long, and the Train section waits until it is near.
 import { createLabClient } from '../pipeline/lab-client.js';
 import {
   DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
@@ -20,8 +21,7 @@ import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
 import { createTrainedHeads } from '../panels/trained-heads.js';
 import { createResultsTable } from '../panels/results-table.js';
-import { mountTrain } from '../train/panel.js';
-import { createDelay, createGenerations } from '../pipeline/tasks.js';
+import { createDelay, createGenerations, nextTask } from '../pipeline/tasks.js';
 import { createCaptions } from './captions.js';
 import { createSettingsFigures } from './settings-figures.js';
 import { laneArticle } from './lane-article.js';
@@ -31,6 +31,7 @@ import { createLaneTabs } from './lane-tabs.js';
 import { createMeasureTabs } from './measure-tabs.js';
 import { createNumberInputs } from './number-inputs.js';
 import { fillEnumSelects } from './enum-selects.js';
+import { buildWhenNear } from './when-near.js';
 import { setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
@@ -83,6 +84,9 @@ const wideScreen = matchMedia(`(min-width: ${WIDE_SCREEN_PX}px)`);
 const laneLimit = () => (wideScreen.matches ? MAX_LANES : LANES_NARROW);
 
 const client = createLabClient();
+// The worker loads its core while the page builds its parts.
+const starting = client.start();
+starting.catch(() => {}); // start() below shows a failure; meanwhile it is not an unhandled one
 let lab = null;           // what the worker's lab says of itself once started: { simd, pretrained, schemeTable }
 let state = { ...DEFAULTS };
 let trainedAsked = false; // the link or the Heads control asked for trained heads (Save-Data then loads them)
@@ -108,6 +112,7 @@ const tokenList = createTokenList({
   onSelect: selectToken,
 });
 const slot = (name) => document.querySelector(`[data-figure="${name}"]`);
+await nextTask();
 const peFigure = createPeFigure(slot('pe'));
 const spreadPanel = createSpreadPanel(slot('spread'));
 const retrievalPanel = createRetrievalPanel(slot('retrieval'));
@@ -115,6 +120,7 @@ const shiftPanel = createShiftPanel(slot('shift'));
 const distancePanel = createDistancePanel(slot('distance'));
 const orthogonalityPanel = createOrthogonalityPanel(slot('orth'));
 const anglesPanel = createAnglesPanel(slot('angles'));
+await nextTask();
 // Trained heads in the lanes: the shipped models, run in the lab worker.
 const trainedHeads = createTrainedHeads({
   picker: $('trained-picker'),
@@ -160,20 +166,34 @@ const measureTabs = createMeasureTabs({
   onSelect: (name) => { state.measurement = name; scheduleUrlWrite(); },
 });
 
+let firstView;
+const firstPainted = new Promise((resolve) => { firstView = resolve; });
 start();
-// The Train section mounts after start()'s synchronous part (the hash read, the controls wired)
-// and does not wait for the lab: its workers load their own core.
-if ($('train-root')) mountTrain($('train-root'));
+// The Train section is built when the reader nears it or once the first view is painted and the
+// page idles; it does not wait for the lab otherwise: its workers load their own core.
+if ($('train-root')) {
+  buildWhenNear($('train'), async () => {
+    try {
+      const { mountTrain } = await import('../train/panel.js');
+      await nextTask();
+      mountTrain($('train-root'));
+    } catch (error) {
+      $('train-root').textContent = `The Train section could not be loaded: ${error.message}`;
+      throw error;
+    }
+  }, firstPainted);
+}
 
 async function start() {
   applyInputRanges();
   applyHash({ initial: true });
   wireControls();
   try {
-    lab = await client.start();
+    lab = await starting;
   } catch (error) {
     ui.engine.textContent = 'The wasm core could not start.';
     showFailure(`PosEnc Lab could not load its WebAssembly core: ${error.message}`);
+    firstView();
     return;
   }
   trainedHeads.setLab(lab); // trained: the shipped models' list, and their results if any ship
@@ -181,6 +201,12 @@ async function start() {
   loadGlove();
   mountVectorPicker();
   recompute();
+  // While the worker computes the first view, the chosen lanes are built, one per task (detached
+  // until showLanes puts them in), so that the first paint only fills them.
+  for (const scheme of state.schemes) {
+    await nextTask();
+    buildLane(scheme);
+  }
 }
 
 // The worker fetches and decodes GloVe and pays its one-off costs (the vocabulary's spread, the
@@ -262,17 +288,20 @@ function syncPicker() {
       : chosen.length === 1 ? 'At least one scheme stays chosen.' : '';
 }
 
-/** Puts the chosen schemes' lanes in #lanes, cloning a lane's template the first time. */
+/** A scheme's lane with its figures, cloned from its template the first time. */
+function buildLane(scheme) {
+  if (laneArticles[scheme]) return;
+  const article = laneArticle(lab, scheme);
+  lanes.attach(scheme, article);
+  laneArticles[scheme] = article;
+}
+
+/** Puts the chosen schemes' lanes in #lanes (buildLane). */
 function showLanes(schemes) {
   const key = schemes.join(',');
   if (key === lanesShown) return;
   lanesShown = key;
-  for (const scheme of schemes) {
-    if (laneArticles[scheme]) continue;
-    const article = laneArticle(lab, scheme);
-    lanes.attach(scheme, article);
-    laneArticles[scheme] = article;
-  }
+  for (const scheme of schemes) buildLane(scheme);
   ui.lanesBox.replaceChildren(...schemes.map((scheme) => laneArticles[scheme]));
   ui.lanesBox.dataset.count = String(schemes.length);
   disclosures.apply(state); // a lane shown again opens as the link says
@@ -423,6 +452,7 @@ function recompute({ typed = false } = {}) {
 }
 
 function paint(next, sent, started) {
+  firstView();
   const { settings, source } = next;
   captions.reflectSettings(source, settings, state);
   settingsFigures.show(next.figures, state, next.n);

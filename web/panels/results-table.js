@@ -5,7 +5,7 @@
 // per scheme. Fetched once, lazily: when the panel is shown and nears the viewport (a folded tab's
 // panel is hidden, so it fetches nothing), or when load() is called. Text goes in with DOM APIs only.
 import { TableFigure } from '../figures/table-figure.js';
-import { SCHEME_LABELS } from '../posenc.mjs';
+import { SCHEME_LABELS } from '../options.mjs';
 import { setHidden, setText } from '../figures/dom.js';
 import { positionSeries, resultsSentences, resultsTable } from '../results/report.js';
 import { createPositionChart } from './position-chart.js';

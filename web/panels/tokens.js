@@ -1,4 +1,4 @@
-import { LIMITS } from '../posenc.mjs';
+import { LIMITS } from '../options.mjs';
 import { element, setHidden, setText } from '../figures/dom.js';
 // The token list (text, positions, unknown words marked) and the selected token's nearest words.
 // Tokens are buttons in one tab stop (roving tabindex): Tab enters the list, arrows move along it.

@@ -9,7 +9,7 @@
 // Models load and run in the lab worker (web/pipeline/model-host.js, through model-client.js).
 // The parts: the controls (trained-picker.js), the model records (trained-models.js), each lane's
 // box and strip (trained-lane.js), and the per-keystroke requests and answers (trained-requests.js).
-import { SCHEME_LABELS } from '../posenc.mjs';
+import { SCHEME_LABELS } from '../options.mjs';
 import { setHidden, setText } from '../figures/dom.js';
 import { TRAINED_HEADS } from '../pipeline/state.js';
 import { trainedHeadsLabel } from './trained-data.js';

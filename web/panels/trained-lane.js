@@ -6,7 +6,7 @@
 //   want, asked, shown, refused (each { model, layer, head, ids, tokens, … } or null),
 //   stripShown (the `shown` the strip paints), reservedFor (n the reserved strip is laid out for) }.
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
-import { SCHEME_LABELS } from '../posenc.mjs';
+import { SCHEME_LABELS } from '../options.mjs';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
 
 const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;

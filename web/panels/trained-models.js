@@ -3,7 +3,7 @@
 // under way is abandoned (AbortSignal) when the toggle switches back; a loaded model is kept.
 // A record is ready with a heads-only model (maps, no surprise strip) as soon as the file's first
 // bytes are in; the complete model replaces it when the rest arrives.
-import { SCHEME_LABELS } from '../posenc.mjs';
+import { SCHEME_LABELS } from '../options.mjs';
 import { vocabularyIndex } from '../pipeline/model-ids.js';
 
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');

@@ -5,7 +5,7 @@
 // arrives the lane keeps its previous map and strip, dimmed; a newer keystroke's request
 // overtakes an older one, whose answer is dropped. A layer or head change with the same words is
 // a request that recomputes no row.
-import { SCHEME_LABELS } from '../posenc.mjs';
+import { SCHEME_LABELS } from '../options.mjs';
 import { setText } from '../figures/dom.js';
 import { clampHead, idsFor, sameIds } from '../pipeline/model-ids.js';
 import { markPending, paintMap, paintStrip, refuse, reserveStrip, showShownStrip } from './trained-lane.js';

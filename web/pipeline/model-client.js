@@ -41,11 +41,27 @@ function answer(latest, message) {
     : message.type === 'refused' ? { refused: message.message } : { error: message.message });
 }
 
+// A RemoteModel (above) for a 'loaded' message: its inspect requests are numbered from counter and
+// registered in latest, the newest per lane.
+function remoteModel({ name, config, vocab, unknownId, complete }, port, latest, counter) {
+  return Object.freeze({
+    name, config, vocab, unknownId, complete,
+    inspect(lane, ids, { layer, head }, onReply) {
+      if (typeof onReply !== 'function') throw new TypeError('onReply must be a function');
+      const request = { seq: ++counter.seq, onReply };
+      latest.set(lane, request);
+      const copy = Int32Array.from(ids);
+      port.post({ type: 'inspect', lane, seq: request.seq, name, ids: copy, layer, head }, [copy.buffer]);
+    },
+  });
+}
+
 export function createModelClient(port) {
   const loads = new Map();   // name → { resolve, reject, onProgress, onComplete, promise }
   const partial = new Map(); // name → { message ('loaded', heads-only), onComplete } until it completes or fails
   const latest = new Map();  // lane → { seq, onReply } of the newest inspect request
-  let seq = 0;
+  const counter = { seq: 0 }; // the last inspect request's number
+  const remote = (message) => remoteModel(message, port, latest, counter);
 
   function receive(message) {
     switch (message.type) {
@@ -54,7 +70,7 @@ export function createModelClient(port) {
       case 'loaded': loaded(message); break;
       case 'completed': {
         const heads = take(partial, message.name);
-        heads?.onComplete?.(remoteModel({ ...heads.message, complete: true }));
+        heads?.onComplete?.(remote({ ...heads.message, complete: true }));
         break;
       }
       case 'failed':
@@ -73,20 +89,7 @@ export function createModelClient(port) {
     const load = take(loads, message.name);
     if (!load) return;
     if (!message.complete) partial.set(message.name, { message, onComplete: load.onComplete });
-    load.resolve(remoteModel(message));
-  }
-
-  function remoteModel({ name, config, vocab, unknownId, complete }) {
-    return Object.freeze({
-      name, config, vocab, unknownId, complete,
-      inspect(lane, ids, { layer, head }, onReply) {
-        if (typeof onReply !== 'function') throw new TypeError('onReply must be a function');
-        const request = { seq: ++seq, onReply };
-        latest.set(lane, request);
-        const copy = Int32Array.from(ids);
-        port.post({ type: 'inspect', lane, seq: request.seq, name, ids: copy, layer, head }, [copy.buffer]);
-      },
-    });
+    load.resolve(remote(message));
   }
 
   return {

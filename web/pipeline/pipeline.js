@@ -6,7 +6,7 @@
 // state: the page's state shape (web/pipeline/state.js DEFAULTS): sentence, d, dPos, concat, base, alpha,
 // layout, pairing, causal, heads, schemes and every scheme parameter by name. A source: a word-
 // vector source of web/pipeline/vocab.js.
-import { LIMITS } from '../posenc.mjs';
+import { LIMITS } from '../options.mjs';
 import { CONCAT_MODE } from '../scheme-table.mjs';
 import { MAX_TOKENS, TRAINED_HEADS, autoDPos, validHeads } from './state.js';
 

@@ -1,7 +1,7 @@
 // How the schemes are presented, for every layer above this one (prose, figures, panels, page,
 // element, Train section): their names, their series colours and curve styles, and ALiBi's slope
-// as text. Names and order come from the core's scheme table (via posenc.mjs), not retyped here.
-import { SCHEMES, SCHEME_LABELS } from '../posenc.mjs';
+// as text. Names and order come from the core's scheme table (via options.mjs), not retyped here.
+import { SCHEMES, SCHEME_LABELS } from '../options.mjs';
 
 export { SCHEMES };
 

@@ -3,7 +3,7 @@
 // Every control has one parser used for both the URL and the form, so a link can never hold a
 // value the form would refuse. A malformed value falls back to its default and is reported.
 
-import { SCHEMES } from '../posenc.mjs';
+import { SCHEMES } from '../options.mjs';
 import { SCHEME_TABLE } from '../scheme-table.mjs';
 
 // The core's limits (base/limits.hpp), not restated.

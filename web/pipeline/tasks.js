@@ -1,6 +1,16 @@
 // Long work split into tasks, so that a keystroke arriving in between is handled first.
 
 /**
+ * Resolves in a later task, so that the browser may handle input and paint in between: the page's
+ * load builds its parts a few at a time after it. scheduler.yield() where the browser has it (the
+ * rest of the work keeps its place ahead of other queued tasks), else a zero-delay timer.
+ */
+export function nextTask() {
+  if (typeof globalThis.scheduler?.yield === 'function') return globalThis.scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/**
  * Runs steps one task at a time. A step is a function; when it returns a generator, the
  * generator is advanced one `yield` per task. Stops as soon as isCurrent() is false (newer input
  * made the work stale) or a step throws (onError). onTask(ms) hears each task's duration.

@@ -5,7 +5,7 @@
 import { ChartFigure } from '../figures/chart-figure.js';
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { formatValue } from '../figures/accessibility.js';
-import { SCHEME_ROPE_SCALING } from '../posenc.mjs';
+import { SCHEME_ROPE_SCALING } from '../options.mjs';
 import { element } from '../figures/dom.js';
 import { CURVE_STYLE, SCHEME_NAMES } from '../pipeline/schemes.js';
 import { fitRange } from './axis.js';

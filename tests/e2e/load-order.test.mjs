@@ -1,0 +1,48 @@
+// What the load leaves for later (web/page/when-near.js): the Train section's scripts are not
+// fetched before the first view is painted, and the section is built once the reader comes near it.
+// Read from the page's resource timing (Chromium lists a module worker's imports there too, but no
+// worker imports the Train section's page modules). Needs a built dist/ (./scripts/build) and
+// Debian's /usr/bin/chromium.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { browserSuite } from './browser.mjs';
+
+const suite = browserSuite();
+
+test('the Train section loads after the first view and is built when the reader nears it', async () => {
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+  // The moment the engine line first reports a recompute: the first view has been painted.
+  await page.addInitScript(() => {
+    addEventListener('DOMContentLoaded', () => {
+      const engine = document.getElementById('engine');
+      const seen = new MutationObserver(() => {
+        if (!/last recompute/.test(engine.textContent)) return;
+        window.__firstView = performance.now();
+        seen.disconnect();
+      });
+      seen.observe(engine, { childList: true, characterData: true, subtree: true });
+    });
+  });
+  try {
+    await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
+    await page.waitForFunction(() => window.__firstView !== undefined, null, { timeout: 30000 });
+    await page.locator('#train').scrollIntoViewIfNeeded();
+    await page.locator('#train').getByRole('button', { name: 'Train', exact: true }).waitFor({ timeout: 20000 });
+    const { firstView, train } = await page.evaluate(() => {
+      const fetched = performance.getEntriesByType('resource').map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime }));
+      return {
+        firstView: window.__firstView,
+        train: fetched.filter((entry) => /\/train\/[^/]+\.js$/.test(entry.path)),
+      };
+    });
+    assert.ok(train.length > 0, 'the Train section\'s modules were fetched once it was near');
+    for (const entry of train) assert.ok(entry.start > firstView, `${entry.path} fetched at ${entry.start.toFixed(0)} ms, before the first view at ${firstView.toFixed(0)} ms`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
