@@ -299,7 +299,7 @@ async function writeScalarCore(outfile) {
   const name = outfile.slice(outfile.lastIndexOf('/') + 1);
   const text = `/* PosEnc Lab <posenc-lab> element's scalar core (for browsers without wasm SIMD) - MIT licence. */\nexport default ${JSON.stringify(packed.scalarAlone)};\n//# sourceMappingURL=${name}.map\n`;
   await writeFile(outfile, text);
-  await writeFile(`${outfile}.map`, JSON.stringify({ version: 3, file: name, sources: [], names: [], mappings: '' }));
+  await writeFile(`${outfile}.map`, JSON.stringify({ version: 3, file: name, sources: [], sourcesContent: [], names: [], mappings: '' }));
   const gzip = gzipSync(text, { level: 9 }).length;
   console.log(`bundle-element: ${SCALAR_CORE} ${kb(text.length)} (${kb(gzip)} gzipped, loaded only without wasm SIMD)`);
 }
