@@ -18,12 +18,14 @@
 //                                                  compare with its records bit for bit
 //   node scripts/experiments.mjs docs              rewrite the generated parts of docs/EXPERIMENTS.md
 // Runs already recorded are skipped (an interrupted run resumes). Needs dist/ (./scripts/build);
-// words also build-native/posenc-train and build-data/words-train.txt (./scripts/train-models).
+// words also build-native/posenc-train and build-data/words-train.txt (./scripts/train-models);
+// a torch table (book-large-torch) a python3 with torch (scripts/experiments-twin.mjs).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, SEEDS, TABLES, bookTrainerArgs, runNames, tableRuns } from './experiment-tables.mjs';
 import { SHIPPED, train as trainNative, trainerArgs } from './train-models.mjs';
+import { twinRecords } from './experiments-twin.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const argv = process.argv.slice(2);
@@ -160,6 +162,7 @@ async function trainBookNative(t, run, seed) {
 let wordIds = null;
 async function runOne(table, run, seed, { retrain = false } = {}) {
   const t = tableOf(table);
+  if (t.engine === 'torch') return twinRecords(table, t, run, seed, { retrain });
   const started = performance.now();
   const trained = t.engine === 'wasm' ? trainWasm(t, run, seed)
     : t.task === 'book' ? await trainBookNative(t, run, seed) : await trainWords(t, run, seed, { retrain });
