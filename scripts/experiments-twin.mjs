@@ -16,6 +16,7 @@ import { twinTrainerArgs } from './experiment-tables.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const SCRATCH = path.join(ROOT, 'build-data/experiments');
+const ATTEMPTS = 3;
 
 let python = null;
 /** The Python that has torch: Debian's python3-torch is under /usr/bin/python3, which a pyenv or virtualenv python3 may hide. */
@@ -47,11 +48,22 @@ async function trained(t, run, seed, base, { retrain }) {
     console.log(`${path.basename(out)}: trained already, evaluating it`);
     return out;
   }
-  const resume = fs.existsSync(checkpoint);
-  if (resume) console.log(`${path.basename(checkpoint)}: resuming`);
   // A smoke run (fewer steps than saveEvery) still writes a checkpoint halfway.
   const saveEvery = Math.max(1, Math.min(t.saveEvery, Math.floor(t.steps / 2)));
-  await runPython('posenc_lab.train', twinTrainerArgs(t, run, seed, `${out}.partial`, checkpoint, { resume, saveEvery }));
+  // A rank that fails mid-run (gloo times a collective out after 30 minutes, e.g. when the
+  // processes were stopped that long) ends the run; it resumes from its last checkpoint, at most
+  // ATTEMPTS times in all, so a transient failure costs at most saveEvery steps.
+  for (let attempt = 1; ; attempt++) {
+    const resume = fs.existsSync(checkpoint);
+    if (resume) console.log(`${path.basename(checkpoint)}: resuming`);
+    try {
+      await runPython('posenc_lab.train', twinTrainerArgs(t, run, seed, `${out}.partial`, checkpoint, { resume, saveEvery }));
+      break;
+    } catch (error) {
+      if (attempt >= ATTEMPTS) throw error;
+      console.log(`${error.message}; attempt ${attempt + 1} of ${ATTEMPTS}`);
+    }
+  }
   fs.renameSync(`${out}.partial`, out);
   fs.rmSync(checkpoint, { force: true });
   return out;
