@@ -39,6 +39,19 @@ export const CONTROLS = [
   { name: `widened d=${SHIPPED.d + WIDE_DPOS}`, scheme: 'concatenated', config: { d: SHIPPED.d + WIDE_DPOS, dPos: WIDE_DPOS } },
 ];
 
+// The larger book run: do the gaps grow as the models learn more
+// position-dependent structure? Twice the tiny run's T, four times its width, twice its depth,
+// trained natively on both cores (the bits depend on the thread count, recorded in the config);
+// lr 2e-3 descended fastest of 1e-3, 2e-3 and 4e-3 over a 300-step pilot of rotary.
+const BOOK_LARGE = {
+  task: 'book', engine: 'native', metric: 'loss', steps: 2000, threads: 2,
+  model: { layers: 4, d: 128, heads: 4, context: 64 }, dPos: 32,
+  train: { B: 16, lr: 2e-3 },
+  windows: 64, schemes: SCHEMES, seeds: [1, 2, 3],
+  variants: [],
+  check: 'rotary',
+};
+
 export const TABLES = {
   // The page's default Train run (web/train/config.js) through the JS API, evaluated on windows of
   // 8T characters spread evenly over the whole held-out tenth of the book.
@@ -50,18 +63,12 @@ export const TABLES = {
     variants: [T5_OLD],
     check: 'rotary',
   },
-  // The larger book run: do the gaps grow as the models learn more
-  // position-dependent structure? Twice the tiny run's T, four times its width, twice its depth,
-  // trained natively on both cores (the bits depend on the thread count, recorded in the config);
-  // lr 2e-3 descended fastest of 1e-3, 2e-3 and 4e-3 over a 300-step pilot of rotary.
-  'book-large': {
-    task: 'book', engine: 'native', metric: 'loss', steps: 2000, threads: 2,
-    model: { layers: 4, d: 128, heads: 4, context: 64 }, dPos: 32,
-    train: { B: 16, lr: 2e-3 },
-    windows: 64, schemes: SCHEMES, seeds: [1, 2, 3],
-    variants: [],
-    check: 'rotary',
-  },
+  'book-large': BOOK_LARGE,
+  // book-large retrained by the PyTorch twin (python/posenc_lab) on the same flags and batch
+  // stream, data-parallel over `ranks` gloo ranks of `threads` threads each (one per core here),
+  // and evaluated by the twin on the same held-out windows: records with engine "torch", compared
+  // with `twin`'s by seed and window. A checkpoint every `saveEvery` steps lets a killed run resume.
+  'book-large-torch': { ...BOOK_LARGE, engine: 'torch', threads: 1, ranks: 2, saveEvery: 100, twin: 'book-large' },
   // Copy at a size every scheme learns to ≥ 0.95 at T (see docs/EXPERIMENTS.md): items ⌊L/2⌋ at
   // length L, accuracy over fresh examples; each unit is one batch of its own seed. 3,000 steps at
   // the page's lr 3e-3 left NoPE's seed 1 at 0.93 and 5,000 ALiBi's seed 2 at 0.95; the small size
@@ -108,6 +115,16 @@ export function bookTrainerArgs(t, run, seed, out) {
     ...(run.scheme === 'concatenated' ? ['--dpos', t.dPos] : []),
     '--batch', t.train.B, '--steps', t.steps, '--lr', t.train.lr, '--seed', seed, '--data-seed', seed,
     '--log-every', Math.max(1, Math.floor(t.steps / 5)), '--threads', t.threads, '--out', out].map(String);
+}
+
+/**
+ * The twin's flags for one run of a torch table (book-large-torch): the native run's flags (the
+ * twin takes posenc-train's), t.ranks local ranks, a checkpoint every saveEvery steps, and
+ * --resume from it when `resume` (the checkpoint a killed run left).
+ */
+export function twinTrainerArgs(t, run, seed, out, checkpoint, { resume = false, saveEvery = t.saveEvery } = {}) {
+  return [...bookTrainerArgs(t, run, seed, out), '--nproc', t.ranks, '--checkpoint', checkpoint, '--save-every', saveEvery,
+    ...(resume ? ['--resume', checkpoint] : [])].map(String);
 }
 
 /** Every run name of a table: its schemes, then its variants' names. */

@@ -5,7 +5,7 @@
 // <!-- generated:NAME --> and <!-- /generated:NAME --> and nothing else.
 import fs from 'node:fs';
 import path from 'node:path';
-import { comparisonSentence, meanInterval, pairedDifference, seedsText } from '../web/results/intervals.js';
+import { comparisonSentence, intervalText, meanInterval, pairedDifference, seedsText } from '../web/results/intervals.js';
 import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, TABLES } from './experiment-tables.mjs';
 import { groupRuns, runLabel as label, runSetAt, growthSet } from '../web/results/report.js';
 import { SCHEME_LABELS } from '../dist/posenc.mjs';
@@ -111,6 +111,31 @@ function controlComparisons(groups, t) {
   return out.join('\n') || `- No control shares a seed with its reference run yet.`;
 }
 
+// A twin table (t.twin: the table it retrains on another engine) against that table, run by run:
+// twin − original at 1× and 8×, paired by seed and held-out window (both evaluate the same
+// windows), over the seeds both hold. "Within the seeds' intervals" means the 95% interval of the
+// paired difference contains 0; from one seed the interval covers the held-out text only.
+function twinTable(own, stores, t) {
+  const original = groupRuns(stores[t.twin]?.records ?? []);
+  const rows = [];
+  for (const g of own) {
+    const o = original.find((x) => x.scheme === g.scheme && x.variant === g.variant);
+    const cells = [1, MULTIPLES.at(-1)].map((k) => {
+      const [x, y] = o ? [runSetAt(g, k, o), runSetAt(o, k, g)] : [null, null];
+      return x && y ? pairedDifference(x, y) : null;
+    });
+    if (cells.every((c) => !c)) continue;
+    const seeds = Math.max(...cells.map((c) => c?.seeds ?? 0));
+    const verdict = seeds < 2 ? 'one seed: no claim'
+      : cells.every((c) => !c || (c.low <= 0 && c.high >= 0)) ? 'within the seeds\' intervals' : 'differs';
+    const text = (c) => (c ? `${c.diff >= 0 ? '+' : '−'}${fixed(Math.abs(c.diff), 3)} ${intervalText(c, 2)}` : '—');
+    rows.push(`| ${runLabel(g)} | ${seeds} | ${cells.map(text).join(' | ')} | ${verdict} |`);
+  }
+  if (!rows.length) return `No run shares a seed with the ${t.twin} table yet.`;
+  return [`| ${t.engine} − ${t.twin} | seeds | held-out ${t.metric} at 1× [95% interval] | at ${MULTIPLES.at(-1)}× | |`,
+    '|---|---:|---:|---:|---|', ...rows].join('\n');
+}
+
 // stores: every table's store, for a table with a `reference` (the controls: their plain runs).
 function section(name, store, stores) {
   const t = TABLES[name];
@@ -139,6 +164,10 @@ function section(name, store, stores) {
   const positions = positionTable(groups, t);
   if (positions) lines.push('', `Loss by position inside the 8× windows (mean over windows and seeds, in bins of T = ${t.model.context}):`, '', positions);
   if (reference.length) lines.splice(1, 0, `Plain rows (no variant in brackets) are the ${t.reference} table's runs, for comparison.`);
+  if (t.twin) {
+    lines.push('', `Against the ${t.twin} table, run by run (${t.engine} − ${t.twin}; paired by seed and held-out window, ` +
+      `bootstrap as below; "within the seeds' intervals" when the 95% interval contains 0 at both lengths):`, '', twinTable(own, stores, t));
+  }
   lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '',
     t.reference ? controlComparisons(groups, t) : comparisons(groups, t));
   return lines.join('\n');

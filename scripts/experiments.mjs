@@ -13,25 +13,33 @@
 //
 //   node scripts/experiments.mjs run TABLE [--schemes a,b] [--seeds 1,2,3] [--force] [--steps N]
 //     (--schemes takes schemes and variant names, e.g. run controls --schemes 'dPos=8,uncentred PCA';
-//      --steps N: a smoke run of N steps, its records written to build-data/, not to the store)
+//      --steps N: a smoke run of N steps, its records written to build-data/, not to the store;
+//      with --windows W it is also evaluated on W held-out units instead of the table's)
 //   node scripts/experiments.mjs check [TABLE …]   rerun seed 1 of each table's check run and
 //                                                  compare with its records bit for bit
 //   node scripts/experiments.mjs docs              rewrite the generated parts of docs/EXPERIMENTS.md
 // Runs already recorded are skipped (an interrupted run resumes). Needs dist/ (./scripts/build);
-// words also build-native/posenc-train and build-data/words-train.txt (./scripts/train-models).
+// words also build-native/posenc-train and build-data/words-train.txt (./scripts/train-models);
+// a torch table (book-large-torch) a python3 with torch (scripts/experiments-twin.mjs).
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, SEEDS, TABLES, bookTrainerArgs, runNames, tableRuns } from './experiment-tables.mjs';
 import { SHIPPED, train as trainNative, trainerArgs } from './train-models.mjs';
+import { twinRecords } from './experiments-twin.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const argv = process.argv.slice(2);
 const value = (name, fallback) => (argv.includes(name) ? argv[argv.indexOf(name) + 1] : fallback);
-// A smoke run (--steps N) trains fewer steps than the table's and keeps its records out of the store.
+// A smoke run (--steps N) trains fewer steps than the table's (and evaluates fewer units, with
+// --windows W) and keeps its records out of the store.
 const SMOKE_STEPS = value('--steps') ? Number(value('--steps')) : null;
+const SMOKE_WINDOWS = value('--windows') ? Number(value('--windows')) : null;
+if (SMOKE_WINDOWS !== null && !(SMOKE_STEPS && Number.isInteger(SMOKE_WINDOWS) && SMOKE_WINDOWS >= 1)) {
+  throw new RangeError('--windows must be a whole number ≥ 1, beside --steps (a smoke run)');
+}
 const STORE = path.join(ROOT, SMOKE_STEPS ? 'build-data/experiments-smoke' : 'data/experiments');
-const tableOf = (table) => (SMOKE_STEPS ? { ...TABLES[table], steps: SMOKE_STEPS } : TABLES[table]);
+const tableOf = (table) => (SMOKE_STEPS ? { ...TABLES[table], steps: SMOKE_STEPS, ...(SMOKE_WINDOWS ? { windows: SMOKE_WINDOWS } : {}) } : TABLES[table]);
 const storeFile = (table) => path.join(STORE, `${table}.json`);
 
 const { load } = await import(path.join(ROOT, 'dist/posenc.mjs'));
@@ -160,6 +168,7 @@ async function trainBookNative(t, run, seed) {
 let wordIds = null;
 async function runOne(table, run, seed, { retrain = false } = {}) {
   const t = tableOf(table);
+  if (t.engine === 'torch') return twinRecords(table, t, run, seed, { retrain });
   const started = performance.now();
   const trained = t.engine === 'wasm' ? trainWasm(t, run, seed)
     : t.task === 'book' ? await trainBookNative(t, run, seed) : await trainWords(t, run, seed, { retrain });

@@ -100,7 +100,9 @@ def parser() -> argparse.ArgumentParser:
     s.add_argument("--device", choices=("cpu", "cuda"), default="cpu")
     s.add_argument("--bf16", action="store_true", help="bf16 autocast on CUDA (off by default)")
     s.add_argument("--tf32", action="store_true", help="TF32 matmuls on CUDA (off by default)")
-    s.add_argument("--threads", type=whole, default=0, help="torch threads per rank (0: torch's default)")
+    s.add_argument("--threads", type=whole, default=0,
+                   help="threads per rank, torch's and OpenBLAS's (0: the node's cores shared among its local "
+                        "ranks; one process: torch's default)")
     return p
 
 

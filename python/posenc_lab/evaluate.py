@@ -33,6 +33,7 @@ import torch.nn.functional as F
 
 from .model import PosencModel
 from .tasks import SYNTHETIC_KINDS, SyntheticTask, TextTask, evaluate
+from .threads import blas_name
 
 MULTIPLES = (1, 2, 4, 8)
 PLAIN = "none"
@@ -132,7 +133,8 @@ def records_for(path: str, args, device: torch.device) -> List[dict]:
     protocol = {"protocol": "sliding", "stride": args.stride} if args.protocol == "sliding" else {}
     config = {**json.loads(_config_json(model)), "B": args.batch, "lr": args.lr, "steps": args.steps,
               "windows": args.windows, **({"unitRows": args.unit_rows} if args.task != "book" else {}), **protocol}
-    build = {"engine": "torch", "torch": torch.__version__, "device": device_name(device)}
+    build = {"engine": "torch", "torch": torch.__version__, "device": device_name(device),
+             **({"blas": blas_name()} if device.type == "cpu" else {})}
     timing = {"wallSeconds": round(time.perf_counter() - started, 1), "reusedShipped": False}
     return [{"task": args.task, "scheme": cfg.scheme, "variant": rope or PLAIN, "seed": args.seed, "config": config,
              "steps": args.steps, "metric": "loss" if args.task == "book" else "accuracy", **evaluation,

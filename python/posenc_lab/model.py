@@ -236,8 +236,12 @@ class PosencModel(nn.Module):
 
     def _rope_table(self, n: int, rope: str, s: float) -> Tuple[torch.Tensor, torch.Tensor]:
         cfg = self.config
-        omega = rope_frequencies(cfg.head_width, cfg.base, rope, float(cfg.context), float(cfg.context) * s)
-        table = self._table(("rope", n, rope, s), lambda: sin_cos_table(omega, n).to(torch.float32))
+
+        def make():
+            omega = rope_frequencies(cfg.head_width, cfg.base, rope, float(cfg.context), float(cfg.context) * s)
+            return sin_cos_table(omega, n).to(torch.float32)
+
+        table = self._table(("rope", n, rope, s), make)
         return table[:, 0::2], table[:, 1::2]  # sin, cos: [n, d_h/2]
 
     def _bias(self, n: int) -> Optional[torch.Tensor]:
@@ -299,7 +303,7 @@ class PosencModel(nn.Module):
         bias = self._bias(n)
         if bias is not None:
             scores = scores + bias
-        future = torch.ones(n, n, dtype=torch.bool, device=u.device).triu(1)
+        future = self._table(("future", n), lambda: torch.ones(n, n, dtype=torch.bool).triu(1))
         probs = F.softmax(scores.masked_fill(future, float("-inf")), dim=-1)
         if keep is not None:
             keep.append(probs.detach())

@@ -29,6 +29,7 @@ from .adamw import AdamW
 from .cli import options_from_args, parse_args, usage_error
 from .model import PosencModel
 from .tasks import SyntheticTask, TaskError, TextTask, evaluate
+from .threads import use_threads
 from .vectors import VectorsError
 from .words import prepare_words
 from .training import Diverged, Ranks, train_step, trained_tensors
@@ -168,7 +169,7 @@ def prepare(args, device: torch.device):
     """(task, model, optimiser, steps already done) of the flags, on device."""
     torch.manual_seed(0)  # nothing here draws from torch's generator; fixed for any future use
     if args.threads:
-        torch.set_num_threads(args.threads)
+        use_threads(args.threads)
     if device.type == "cuda":
         torch.backends.cuda.matmul.allow_tf32 = args.tf32
         torch.backends.cudnn.allow_tf32 = args.tf32
@@ -270,7 +271,7 @@ def rank_main(local_rank: int, args) -> None:
     device = device_for(args, local_rank)
     if device.type == "cpu" and not args.threads:  # the node's cores shared among its ranks
         local_ranks = int(os.environ.get("LOCAL_WORLD_SIZE", args.nproc if args.nproc > 1 else world))
-        torch.set_num_threads(max(1, (os.cpu_count() or 1) // max(1, local_ranks)))
+        use_threads(max(1, (os.cpu_count() or 1) // max(1, local_ranks)))
     if device.type == "cuda":
         torch.cuda.set_device(device)
     dist.init_process_group("nccl" if device.type == "cuda" else "gloo", init_method="env://",

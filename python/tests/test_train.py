@@ -165,3 +165,23 @@ def test_ranks_started_as_torchrun_starts_them_train_what_nproc_trains(tmp_path,
         assert process.returncode == 0, err[-3000:]
     assert not (tmp_path / "env-1.safetensors").exists()  # rank 0 alone writes
     assert (tmp_path / "env-0.safetensors").read_bytes() == two_ranks.read_bytes()
+
+
+def test_threads_reach_the_system_blas_and_refuse_zero():
+    """--threads sets torch's threads and, where torch calls the system's OpenBLAS, OpenBLAS's: its
+    own default (one per core) in each rank would oversubscribe the cores the ranks share."""
+    import ctypes
+    from posenc_lab.threads import blas_name, use_threads
+    before = torch.get_num_threads()
+    try:
+        use_threads(1)
+        assert torch.get_num_threads() == 1
+        if blas_name().startswith("OpenBLAS"):
+            blas = ctypes.CDLL("libblas.so.3")
+            blas.openblas_set_num_threads(ctypes.c_int(2))
+            use_threads(1)
+            assert blas.openblas_get_num_threads() == 1
+        with pytest.raises(ValueError, match="threads"):
+            use_threads(0)
+    finally:
+        use_threads(before)

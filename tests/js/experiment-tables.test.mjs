@@ -3,13 +3,13 @@
 // settings, and each reaches the native trainer as the flags that make it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONTROLS, SCHEMES, TABLES, bookTrainerArgs, runNames, tableRuns } from '../../scripts/experiment-tables.mjs';
+import { CONTROLS, SCHEMES, TABLES, bookTrainerArgs, runNames, tableRuns, twinTrainerArgs } from '../../scripts/experiment-tables.mjs';
 import { SHIPPED, trainerArgs } from '../../scripts/train-models.mjs';
 
 const flag = (args, name) => (args.includes(name) ? args[args.lastIndexOf(name) + 1] : undefined);
 
 test('the plain tables train every scheme and their variants; the controls table trains its controls only', () => {
-  for (const table of ['book', 'copy', 'words', 'book-large']) {
+  for (const table of ['book', 'copy', 'words', 'book-large', 'book-large-torch']) {
     assert.deepEqual(tableRuns(table).filter((r) => r.variant === 'none').map((r) => r.scheme), SCHEMES, table);
   }
   const runs = tableRuns('controls');
@@ -85,5 +85,30 @@ test('book-large: the larger book setting reaches the native trainer as its flag
     for (const [name, value] of [['--d', 128], ['--layers', 4], ['--heads', 4], ['--context', 64], ['--batch', 16], ['--lr', 0.002]]) {
       assert.equal(flag(args, name), String(value), name);
     }
+  }
+});
+
+test('book-large-torch: the native table\'s model, steps, seeds and windows, on the twin at two ranks of one thread', () => {
+  const [t, native] = [TABLES['book-large-torch'], TABLES['book-large']];
+  assert.equal(t.engine, 'torch');
+  assert.equal(t.twin, 'book-large');
+  const { engine, threads, ranks, saveEvery, twin, ...same } = t;
+  const { engine: e, threads: n, ...nativeSame } = native;
+  assert.deepEqual(same, nativeSame);
+  assert.deepEqual([ranks, threads], [2, 1]);
+  assert.ok(saveEvery >= 1 && saveEvery < t.steps);
+  for (const run of tableRuns('book-large-torch')) {
+    const args = twinTrainerArgs(t, run, 3, 'out.safetensors', 'run.ckpt');
+    const flags = args.filter((a) => a.startsWith('--'));
+    assert.equal(new Set(flags).size, flags.length, args.join(' '));
+    // The native run's flags but for the thread count: the same model, batches and steps.
+    const nativeArgs = bookTrainerArgs(native, run, 3, 'out.safetensors');
+    for (const name of nativeArgs.filter((a) => a.startsWith('--') && a !== '--threads')) assert.equal(flag(args, name), flag(nativeArgs, name), name);
+    assert.equal(flag(args, '--threads'), '1');
+    assert.equal(flag(args, '--nproc'), '2');
+    assert.equal(flag(args, '--checkpoint'), 'run.ckpt');
+    assert.equal(flag(args, '--save-every'), String(saveEvery));
+    assert.equal(flag(args, '--resume'), undefined);
+    assert.equal(flag(twinTrainerArgs(t, run, 3, 'out.safetensors', 'run.ckpt', { resume: true }), '--resume'), 'run.ckpt');
   }
 });
