@@ -25,7 +25,8 @@ function hexRgb(hex) {
 /**
  * t ∈ [0, 1] → [r, g, b] on the uniform cubic B-spline whose control points are the colours
  * (k of them, k − 1 segments), each channel rounded and clamped to 0…255. Past either end the
- * missing control point is the reflection 2·v₁ − v₂, so the curve's ends are near the end colours.
+ * missing control point is the reflection 2·v₁ − v₂, so the curve starts and ends exactly on the
+ * end colours ((2·v₁ − v₂ + 4·v₁ + v₂)/6 = v₁).
  */
 function bSpline(hexes) {
   const points = hexes.map(hexRgb);
