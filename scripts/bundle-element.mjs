@@ -51,13 +51,20 @@ try {
 }
 
 const core = (flavour, ext) => `${wasmDir}/posenc-core-${flavour}-embed.${ext}`;
+const modelCore = (flavour, ext) => `${wasmDir}/posenc-models-${flavour}.${ext}`;
 // One glue serves both cores: Emscripten's glue depends on the bindings and link flags, which
 // the two flavours share; only the .wasm file name differs. Refuse to bundle if that ever changes.
-const [simdGlue, scalarGlue] = await Promise.all(['simd', 'scalar'].map((f) => readFile(core(f, 'mjs'), 'utf8')));
-if (simdGlue.replaceAll('posenc-core-simd-embed', '@') !== scalarGlue.replaceAll('posenc-core-scalar-embed', '@')) {
-  console.error('bundle-element: the SIMD and scalar glue files differ beyond their names; the element needs one glue per core now');
-  process.exit(1);
+// The same holds for the model core's two flavours (inside posenc-lab-standalone.js).
+async function oneGlue(file, name) {
+  const [simd, scalar] = await Promise.all(['simd', 'scalar'].map((f) => readFile(file(f, 'mjs'), 'utf8')));
+  if (simd.replaceAll(name('simd'), '@') !== scalar.replaceAll(name('scalar'), '@')) {
+    console.error(`bundle-element: the SIMD and scalar glue files of ${name('…')} differ beyond their names; the element needs one glue per core now`);
+    process.exit(1);
+  }
+  return simd;
 }
+const simdGlue = await oneGlue(core, (f) => `posenc-core-${f}-embed`);
+const modelGlue = await oneGlue(modelCore, (f) => `posenc-models-${f}`);
 
 // posenc:cores, per build: 'joint' (the one-file builds) holds both cores in one stream;
 // 'split' (the worker) holds the SIMD core alone and imports the scalar one from SCALAR_CORE beside
@@ -71,6 +78,11 @@ const cores = (mode) => ({
     build.onLoad({ filter: /.*/, namespace: 'posenc' }, async ({ path }) => {
       if (path === 'posenc:core-glue') {
         return { contents: simdGlue, loader: 'js', resolveDir: wasmDir };
+      }
+      if (path === 'posenc:model-glue') return { contents: modelGlue, loader: 'js', resolveDir: wasmDir };
+      if (path === 'posenc:model-cores') {
+        packedModels ??= await packCores(modelCore);
+        return { contents: `export default { simd: ${packedModels.simd}, scalar: ${packedModels.scalar}, data: ${JSON.stringify(packedModels.joint)} };`, loader: 'js' };
       }
       if (path !== 'posenc:cores') return { errors: [{ text: `unknown module ${path}` }] };
       packed ??= await packCores();
@@ -86,6 +98,7 @@ const cores = (mode) => ({
   },
 });
 let packed; // packed once, shared by every build
+let packedModels; // the model cores, packed likewise (posenc-lab-standalone.js only)
 
 // Stylesheets are imported as text (the element adopts them into its shadow root), minified first:
 // comments and indentation are no use inside the bundle.
@@ -130,8 +143,8 @@ const schemeTable = {
 
 // Both cores as one stream (SIMD first, so it decodes alone from the stream's start), the SIMD
 // core alone, and the scalar core alone; each base64.
-async function packCores() {
-  const [simd, scalar] = await Promise.all(['simd', 'scalar'].map((f) => readFile(core(f, 'wasm'))));
+async function packCores(file = core) {
+  const [simd, scalar] = await Promise.all(['simd', 'scalar'].map((f) => readFile(file(f, 'wasm'))));
   // pb=0, lp=0: wasm code has no power-of-two alignment (pb=0 beat pb=2); lc=4 was the best of 0…4.
   const pack = (bytes) => xz(bytes, 'preset=9e,lc=4,lp=0,pb=0,nice=273,dict=1MiB').toString('base64');
   return { simd: simd.length, scalar: scalar.length, joint: pack(Buffer.concat([simd, scalar])), simdAlone: pack(simd), scalarAlone: pack(scalar) };
@@ -148,16 +161,21 @@ function xz(bytes, options) {
 
 // The JS API's default loaders (web/cores.mjs, imported by posenc.mjs and its parts beside it)
 // become the element's (web/element/element-loaders.mjs): the core inside, the model core and model.mjs
-// fetched beside the element's file (external imports).
-const elementCores = {
+// fetched beside the element's file (external imports). In posenc-lab-standalone.js they become
+// web/element/standalone-loaders.mjs (the model core and model.mjs inside too), and the model side
+// (web/element/model-runner.js) is bundled in rather than fetched (model-runner-inside.js).
+const elementCores = (loaders = 'element-loaders.mjs') => ({
   name: 'posenc-element-cores',
   setup(build) {
     build.onResolve({ filter: /^\.\/cores\.mjs$/ }, (args) =>
-      (/[\\/]web[\\/][^\\/]+\.mjs$/.test(args.importer) ? { path: resolve(ROOT, 'web/element/element-loaders.mjs') } : undefined));
+      (/[\\/]web[\\/][^\\/]+\.mjs$/.test(args.importer) ? { path: resolve(ROOT, `web/element/${loaders}`) } : undefined));
+    if (loaders === 'standalone-loaders.mjs') {
+      build.onResolve({ filter: /^\.\/model-runner-loader\.js$/ }, () => ({ path: resolve(ROOT, 'web/element/model-runner-inside.js') }));
+    }
     build.onResolve({ filter: /^\.\/(posenc-models-(simd|scalar)|model)\.mjs$/ }, (args) =>
       (args.importer.endsWith('/web/element/element-loaders.mjs') ? { path: args.path, external: true } : undefined));
   },
-};
+});
 
 // The SVG writer likewise: web/figures/svg-loader.js becomes web/element/svg-writer-beside.js, which
 // fetches SVG_WRITER (web/figures/svg-writer.js, bundled alone below) beside the element's file.
@@ -165,6 +183,13 @@ const SVG_WRITER = 'posenc-svg.mjs';
 // The live trainer likewise (web/element/train-runner.js, bundled alone below): fetched by
 // web/element/train-runner-loader.js when a reader first presses Train live.
 const TRAIN_RUNNER = 'posenc-train-live.mjs';
+// The model side of model-src likewise (web/element/model-runner.js, bundled alone below): fetched
+// by web/element/model-runner-loader.js when an element is first given a model.
+const MODEL_RUNNER = 'posenc-model-heads.mjs';
+// The element in one file with the model core, the model side and the SVG writer inside: for pages that have no
+// folder to fetch from (an HTML file opened alone, a notebook output's iframe srcdoc: the PyTorch
+// twin's show()). Not a first load: it is never fetched by a page that uses posenc-lab.js.
+const STANDALONE = 'posenc-lab-standalone.js';
 const elementSvgWriter = {
   name: 'posenc-element-svg-writer',
   setup(build) {
@@ -174,6 +199,7 @@ const elementSvgWriter = {
       (args.importer.endsWith(loader) ? { path: args.path, external: true } : undefined));
     beside(SVG_WRITER, '/web/element/svg-writer-beside.js');
     beside(TRAIN_RUNNER, '/web/element/train-runner-loader.js');
+    beside(MODEL_RUNNER, '/web/element/model-runner-loader.js');
   },
 };
 
@@ -245,6 +271,11 @@ await writeScalarCore(`${outDir}/${SCALAR_CORE}`);
 await bundle({ outfile: `${outDir}/${SVG_WRITER}`, format: 'esm', entry: 'web/figures/svg-writer.js', budgeted: false, subject: "<posenc-lab> element's SVG writer", glove: false });
 // The live trainer, fetched when a reader first presses Train live: not part of the first load either.
 await bundle({ outfile: `${outDir}/${TRAIN_RUNNER}`, format: 'esm', entry: 'web/element/train-runner.js', define: { POSENC_CLASSIC_SCRIPT: 'false' }, budgeted: false, subject: "<posenc-lab> element's live trainer", glove: false });
+// The model side, fetched when an element is first given a model-src: not part of the first load.
+await bundle({ outfile: `${outDir}/${MODEL_RUNNER}`, format: 'esm', entry: 'web/element/model-runner.js', define: { POSENC_CLASSIC_SCRIPT: 'false' }, budgeted: false, subject: "<posenc-lab> element's model heads", glove: false });
+// The one-file element with the model core inside (see STANDALONE): outside the first-load budget.
+await bundle({ ...BUILDS[0], outfile: `${outDir}/${STANDALONE}`, oneFile: true, budgeted: false, subject: '<posenc-lab> element, one file with the model core',
+  unbudgetedNote: 'one file for pages with no folder, not a first load' });
 await printBreakdown(worker.metafile);
 await printBreakdown(built[0].metafile);
 if (built.some(({ overBudget }) => overBudget)) {
@@ -252,7 +283,7 @@ if (built.some(({ overBudget }) => overBudget)) {
   process.exit(1);
 }
 
-async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element/element.js', budgeted = true, subject = '<posenc-lab> element', glove = true, client = 'worker', coreStreams = 'joint', unbudgetedNote = 'loaded on demand' }) {
+async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/element/element.js', budgeted = true, subject = '<posenc-lab> element', glove = true, client = 'worker', coreStreams = 'joint', unbudgetedNote = 'loaded on demand', oneFile = false }) {
   const { metafile, outputFiles } = await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
@@ -269,7 +300,9 @@ async function bundle({ outfile, format, define = {}, inject = [], entry = 'web/
     inject,
     // The JS API's Node and unbundled-core branches are never taken inside the bundle.
     external: ['node:*'],
-    plugins: [labClient(client), pageOnly, cores(coreStreams), schemeTable, minifiedCss, pureColourMaps, elementCores, elementSvgWriter],
+    plugins: [labClient(client), pageOnly, cores(coreStreams), schemeTable, minifiedCss, pureColourMaps,
+      // oneFile: the model core, the model side and the SVG writer inside, none fetched beside it.
+      ...(oneFile ? [elementCores('standalone-loaders.mjs')] : [elementCores(), elementSvgWriter])],
     metafile: true,
     write: false,  // written below, under a banner naming the packages the metafile shows inside
     sourcemap: 'external',
@@ -305,11 +338,11 @@ async function writeScalarCore(outfile) {
 }
 
 // The bundle's map, shifted one line down for the banner (a leading ';' is one generated line
-// without mappings). The packed cores are a base64 string, not source: their text is left out.
+// without mappings). The packed cores (and model cores) are a base64 string, not source: their text is left out.
 function sourceMap(text) {
   const map = JSON.parse(text);
   map.mappings = `;${map.mappings}`;
-  map.sourcesContent = map.sourcesContent?.map((content, i) => (map.sources[i].startsWith('posenc:') && map.sources[i].endsWith(':cores') ? null : content));
+  map.sourcesContent = map.sourcesContent?.map((content, i) => (map.sources[i].startsWith('posenc:') && /:(model-)?cores$/.test(map.sources[i]) ? null : content));
   return JSON.stringify(map);
 }
 

@@ -46,6 +46,7 @@ export const DEFAULTS = Object.freeze({
   vectorsSrc: '', // '' = GLOVE_FILE beside this script
   controls: [],
   editable: true,
+  modelSrc: '', // '' = no model: the attention panel shows the schemes' lanes
 });
 // Options are camelCase (also the properties); their attributes are kebab-case: evalLength ↔ eval-length.
 export const ATTRIBUTES = Object.keys(DEFAULTS);
@@ -84,6 +85,7 @@ export const PARSERS = {
   vectorsSrc: [(t) => t.trim(), 'a URL'],
   controls: [list(CONTROLS, {}, { none: true }), `none, all, or a list of ${CONTROLS.join(', ')}`],
   editable: [flag, 'true or false'],
+  modelSrc: [(t) => t.trim(), 'a URL'],
 };
 
 const warned = new Set();

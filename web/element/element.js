@@ -16,16 +16,9 @@ import { gloveUrl, sharedClient, unwatch, whenVisible } from './shared.js';
 import { adoptStyles } from './styles.js';
 import { DEFAULTS as PAGE_DEFAULTS, INPUT_RANGES } from '../pipeline/state.js';
 import { createLanes } from '../panels/lanes.js';
-import { SCHEME_NAMES } from '../pipeline/schemes.js';
-import { SEEDED_NOTE, engineLabel, isSeeded } from '../pipeline/shared-rules.js';
+import { engineLabel } from '../pipeline/shared-rules.js';
 import { createTokenList } from '../panels/tokens.js';
-import { createPeFigure, createSpreadPanel } from '../panels/encoding.js';
-import { createRetrievalPanel } from '../panels/retrieval.js';
-import { createShiftPanel } from '../panels/shift.js';
-import { createDistancePanel } from '../panels/distance.js';
-import { createOrthogonalityPanel } from '../panels/orthogonality.js';
-import { createAnglesPanel } from '../panels/angles.js';
-import { createTrainLive } from './train-live.js';
+import { laneFigures, panelFigure } from './panel-figures.js';
 import { element } from '../figures/dom.js';
 import { createGenerations } from '../pipeline/tasks.js';
 // The package's version (package.json, the one source); the bundler keeps only this field.
@@ -37,34 +30,6 @@ const ANALYSIS_PANELS = { retrieval: 'retrieval', shift: 'shift', orth: 'orthogo
 const SETTINGS_PANELS = { spread: 'disturbance', distance: 'distance', angles: 'angles' };
 
 let nextId = 0;
-
-// The one-figure panels' makers, by panel name (the lane panels share createLanes).
-const PANEL_FIGURES = {
-  pe: createPeFigure,
-  disturbance: createSpreadPanel,
-  retrieval: createRetrievalPanel,
-  shift: createShiftPanel,
-  distance: createDistancePanel,
-  orthogonality: createOrthogonalityPanel,
-  angles: createAnglesPanel,
-  train: createTrainLive,
-};
-
-/** A lane panel's figures: one per scheme, captioned, its slot named `<scheme>-<panel>`. */
-function laneFigures(panel, title, schemes) {
-  const lanes = element('div', { class: 'pl-lanes' });
-  for (const scheme of schemes) {
-    const figure = element('figure', { class: 'pl-figure' });
-    figure.setAttribute('aria-label', `${SCHEME_NAMES[scheme]} — ${title}`);
-    const slot = element('div');
-    slot.dataset.figure = `${scheme}-${panel}`;
-    // Seeded stand-ins (the learned-style table, T5's bucket values) say so under each.
-    const seeded = isSeeded(scheme) ? ` (${SEEDED_NOTE})` : '';
-    figure.append(element('figcaption', { text: SCHEME_NAMES[scheme] + seeded }), slot);
-    lanes.append(figure);
-  }
-  return lanes;
-}
 
 // ---- The element --------------------------------------------------------------------------
 
@@ -95,6 +60,7 @@ function laneFigures(panel, title, schemes) {
  * @attr {string} [vectors-src] - The URL of `glove-6b-100d-20k.i8`, relative to the page, for hosts that copy only the script (default: beside `posenc-lab.js`). Another origin must send `Access-Control-Allow-Origin`.
  * @attr {string} [controls=none] - Settings readers may change: `none`, `all`, or a list of `vectors`, `d`, `base`, `scale`, `layout`, `pairing`, `causal`, `export` (an Export menu on each figure: PNG, SVG, CSV, JSON).
  * @attr {boolean} [editable=true] - Whether readers may type their own sentence (`true` or `false`).
+ * @attr {string} [model-src] - The URL of a PosEnc Lab weights file (`.safetensors`, as the page's Train section and the PyTorch twin write; relative to the page, http(s), `blob:` or `data:`): the `attention` panel then shows that model's learned heads on the sentence, one map per layer and head, the sentence read by the model's own vocabulary (a character model per character, a word model per word, an unknown word as `<unk>`). The model core and posenc-model-heads.mjs are fetched from beside the script the first time (posenc-lab-standalone.js carries them inside). What cannot be shown (a file that does not load or is refused, a sentence the model cannot read) is said in the panel.
  *
  * @fires {CustomEvent} posenc-change - A reader edited the sentence or a control; `detail` is the element's `state`.
  * @csspart container - The box around the sentence, tokens and figures.
@@ -123,6 +89,7 @@ export class PosencLabElement extends HTMLElement {
   #ui = null;          // the built skeleton and its figures
   #started = false;    // scrolled into view at least once
   #engine = null;      // the worker's { simd } once it started
+  #running = false;    // started, and the lab (where a panel needs it) is up
   #channel = null;     // this element's channel of the shared lab client; closed when disconnected
   #glove = null;       // { channel, url, promise } of the GloVe file asked for on #channel
   #figures = {};       // the settings figures' latest data (the worker sends each only when it changed)
@@ -197,7 +164,7 @@ export class PosencLabElement extends HTMLElement {
     const name = panel === undefined ? this.#options.panel[0] : (PANEL_ALIASES[panel] ?? panel);
     if (!this.#options.panel.includes(name)) throw new RangeError(`panel must be one of ${this.#options.panel.join(', ')} (got ${panel})`);
     let figure;
-    if (PANELS[name].lane) {
+    if (PANELS[name].lane && !this.#ui.panels[name]) {
       const s = scheme ?? this.#options.schemes[0];
       figure = this.#ui.lanes?.lanes[s]?.[name];
       if (!figure) throw new RangeError(`scheme must be one of ${this.#options.schemes.join(', ')} (got ${scheme})`);
@@ -208,6 +175,12 @@ export class PosencLabElement extends HTMLElement {
   }
 
   // -- attributes ⇄ options --------------------------------------------------------------
+
+  // The panels the lab computes: all but the model's attention (model-src), which the model core draws.
+  #labPanels() {
+    const o = this.#options;
+    return o.panel.filter((name) => !(name === 'attention' && o.modelSrc));
+  }
 
   #readAll() {
     for (const name of ATTRIBUTES) this.#options[name] = parseAttribute(name, this.getAttribute(attributeOf(name)));
@@ -233,7 +206,7 @@ export class PosencLabElement extends HTMLElement {
   /** (Re)builds the shadow tree when the panels, schemes, controls or editability change. */
   #build() {
     const o = this.#options;
-    const key = JSON.stringify([o.panel, o.schemes, o.controls, o.editable]);
+    const key = JSON.stringify([o.panel, o.schemes, o.controls, o.editable, Boolean(o.modelSrc)]);
     if (key === this.#layoutKey && this.#ui) { this.#syncControls(); return; }
     this.#layoutKey = key;
     const id = (part) => `${this.#id}-${part}`;
@@ -256,13 +229,14 @@ export class PosencLabElement extends HTMLElement {
     adoptStyles(this.#root);
 
     // Figures (they need their slots in place).
-    const laneParts = o.panel.filter((name) => PANELS[name].lane);
+    const laneParts = this.#labPanels().filter((name) => PANELS[name].lane);
     ui.lanes = laneParts.length ? createLanes(panels, { schemes: o.schemes, onPickToken: (row) => this.#select(row) }) : null;
     for (const [name, panel] of Object.entries(ui.panels)) {
-      const made = PANEL_FIGURES[name](panel.slot);
+      const made = panelFigure(name, panel.slot);
       panel.update = made.update?.bind(made);
       panel.render = made.render?.bind(made);
       panel.figure = made.figure;
+      panel.show = made.show;
     }
     this.#ui = ui;
     this.#selected = null;
@@ -327,7 +301,7 @@ export class PosencLabElement extends HTMLElement {
       title.id = id(`title-${name}`);
       section.setAttribute('aria-labelledby', title.id);
       section.append(title);
-      if (spec.lane) {
+      if (spec.lane && this.#labPanels().includes(name)) {
         section.append(laneFigures(name, spec.title, o.schemes));
       } else {
         const figure = element('figure', { class: 'pl-figure' });
@@ -423,11 +397,13 @@ export class PosencLabElement extends HTMLElement {
     unwatch(this);
     this.#setStatus('Loading…');
     try {
-      this.#engine = await sharedClient().start();
+      // An element showing only a model's heads needs the model core alone.
+      if (this.#labPanels().length) this.#engine = await sharedClient().start();
     } catch (error) {
       this.#setStatus(`PosEnc Lab could not start its WebAssembly core: ${error.message}`);
       return;
     }
+    this.#running = true;
     await this.#recompute();
   }
 
@@ -436,7 +412,7 @@ export class PosencLabElement extends HTMLElement {
   }
 
   #request() {
-    if (!this.#engine || this.#frame) return;
+    if (!this.#running || this.#frame) return;
     this.#frame = requestAnimationFrame(() => {
       this.#frame = 0;
       this.#recompute();
@@ -460,6 +436,9 @@ export class PosencLabElement extends HTMLElement {
 
   async #recompute() {
     const mine = this.#work.next();
+    if (this.#ui.panels.attention?.show) this.#showModel(mine);
+    if (!this.#labPanels().length) return;
+    if (!this.#engine) this.#engine = await sharedClient().start(); // model-src removed: the lab starts now
     this.#channel ??= sharedClient().channel();
     const { vectors, note } = await this.#vectorsFor();
     if (!this.#work.isCurrent(mine)) return;
@@ -488,6 +467,19 @@ export class PosencLabElement extends HTMLElement {
     }
     this.#paint(view, note, started);
     if (view.n > 0) this.#analyse(mine);
+  }
+
+  /** The model's heads (model-src) on the sentence; with no other panel, its tokens and status line too. */
+  async #showModel(mine) {
+    const started = performance.now();
+    const shown = await this.#ui.panels.attention.show({ src: this.#options.modelSrc, sentence: this.#options.sentence, isCurrent: () => this.#work.isCurrent(mine) });
+    if (this.#labPanels().length || !this.#work.isCurrent(mine)) return;
+    if (!shown) { this.#setStatus('The model could not be shown.'); return; }
+    const { n, pieces, unknown, config, simd } = shown;
+    this.#ui.tokens.render(pieces, unknown, n);
+    this.#ui.panelBox.classList.remove('is-pending');
+    this.#setStatus(`${n} token${n === 1 ? '' : 's'}, a ${config.scheme} model of ${config.layers} × ${config.heads} heads · ${engineLabel(simd)} · ${(performance.now() - started).toFixed(0)} ms`);
+    this.#readyResolve();
   }
 
   /** Lays out and paints one view of the worker's (lab-session.js's compute). */

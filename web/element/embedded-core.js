@@ -9,14 +9,7 @@
 import { setCoreLoader } from '../posenc.mjs';
 import createCore from 'posenc:core-glue';
 import cores from 'posenc:cores';
-import { decodeLzma } from './lzma.js';
-
-function decodeBase64(text) {
-  const binary = atob(text);
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return bytes;
-}
+import { decodeBase64, decodeLzma } from './lzma.js';
 
 // async: a damaged stream rejects load() rather than throwing out of it.
 setCoreLoader(async (flavour) => {

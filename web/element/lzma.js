@@ -246,3 +246,11 @@ function rep(rc, model, out, at, posState) {
   at.state = at.state < 7 ? 8 : 11;
   return model.repLength(rc, posState);
 }
+
+/** base64 text → its bytes (the cores travel inside the element as base64 of an LZMA stream). */
+export function decodeBase64(text) {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}

@@ -9,7 +9,8 @@ import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { SCHEME_LABELS } from '../options.mjs';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
 
-const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
+/** A token named in a readout: its text and its position. */
+export const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
 
 /**
  * The lane's parts, kept in `boxes` (scheme → parts) and rebuilt when the lanes rebuilt the slot;

@@ -41,3 +41,37 @@ export function sameIds(a, b) {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/**
+ * A sentence as a loaded model reads it (Model from lab.loadModel, with its file's vocabulary),
+ * by the rule docs/MODELS.md states ("Showing a model"), which the PyTorch twin's show() follows:
+ * a word-level model (its vocabulary holds <unk>, unknownId set) reads the lab's tokens, an unknown
+ * one as <unk>; a model whose every token is one character (the book and text tasks) reads the
+ * sentence character by character; any other (copy, reverse, sort: "<sep>", "3") reads
+ * whitespace-separated token names. A piece outside a vocabulary without <unk> is a RangeError
+ * naming it. → { ids: Int32Array(n), pieces: n strings (the vocabulary's), unknown: n booleans }.
+ */
+export function modelTokens(model, text) {
+  if (typeof text !== 'string') throw new TypeError('sentence must be a string');
+  const vocab = model.vocab;
+  if (!vocab) throw new RangeError('the model file has no vocabulary (__metadata__.vocab), so it cannot read a sentence');
+  let ids;
+  if (model.unknownId !== null) {
+    ids = model.tokenize(text);
+  } else {
+    const characters = vocab.every((token) => [...token].length === 1);
+    const pieces = characters ? [...text] : text.split(/\s+/).filter(Boolean);
+    const index = vocabularyIndex(vocab);
+    ids = new Int32Array(pieces.length);
+    pieces.forEach((piece, i) => {
+      const id = index.get(piece);
+      if (id === undefined) {
+        throw new RangeError(`sentence has ${JSON.stringify(piece)} (${characters ? 'character' : 'token'} ${i + 1}), ` +
+          `which is not in the model's vocabulary of ${vocab.length} ${characters ? 'characters' : 'tokens'}`);
+      }
+      ids[i] = id;
+    });
+  }
+  if (ids.length === 0) throw new RangeError('sentence has no tokens for this model');
+  return { ids, pieces: Array.from(ids, (id) => vocab[id]), unknown: Array.from(ids, (id) => id === model.unknownId) };
+}

@@ -1,0 +1,158 @@
+// A model trained by the PyTorch twin (python/posenc_lab, Debian's python3-torch) shown by the
+// element: posenc_lab.show()'s notebook HTML written to a file and opened from file:// with the
+// network off (it must need nothing but itself), and `model-src` on a plain page served beside
+// dist/ (the model side and the model core fetched beside posenc-lab.js). Each draws one map per
+// layer × head on the model's own tokens, with the weights the twin computes; what cannot be shown
+// is said in the element. Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { DIST, browserSuite, exportFrom } from './browser.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const run = promisify(execFile);
+const suite = browserSuite();
+// The twin's model: a character model of the book, 2 layers × 2 heads, so the maps are L×h = 4.
+const LAYERS = 2;
+const HEADS = 2;
+// Quotes and an ampersand: markup characters the book has, which must reach the element as text.
+const SENTENCE = 'Call me "Ishmael" & \'go\';';
+// The core's float32 forward pass against torch's: the parity suite's bound for attention
+// (python/tests/test_parity.py, VALUE_TOL), as the JSON export carries each float32 exactly.
+const WEIGHT_TOL = 1e-5;
+
+let dir;
+let weights; // the twin's weights file (bytes)
+let expected; // { attention: L·h·n·n numbers, pieces, n }: what the twin's show() computed
+
+/** Runs python3 in python/ (the package on the path) with POSENC_LAB_DIST = dist/. */
+function python(args) {
+  return run('/usr/bin/python3', args, { cwd: join(ROOT, 'python'), timeout: 180000, env: { ...process.env, POSENC_LAB_DIST: DIST } });
+}
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'posenc-show-'));
+  const model = join(dir, 'twin-rotary.safetensors');
+  await python(['-m', 'posenc_lab.train', '--task', 'text', '--text', join(ROOT, 'data/moby-dick.txt'), '--scheme', 'rotary',
+    '--d', '16', '--layers', String(LAYERS), '--heads', String(HEADS), '--context', '32', '--steps', '3', '--batch', '4', '--out', model]);
+  weights = await readFile(model);
+  // The notebook's output as a page of its own, and the numbers the twin computed for it.
+  const script = `import json, sys
+from posenc_lab import show
+shown = show(sys.argv[1], sys.argv[2])
+open(sys.argv[3], "w", encoding="utf-8").write("<!doctype html><html lang=en><head><meta charset=utf-8><title>notebook</title></head><body>" + shown._repr_html_() + "</body></html>")
+json.dump({"attention": shown.attention.flatten().tolist(), "pieces": shown.pieces, "n": len(shown.tokens)}, open(sys.argv[4], "w"))`;
+  await python(['-c', script, model, SENTENCE, join(dir, 'notebook.html'), join(dir, 'expected.json')]);
+  expected = JSON.parse(await readFile(join(dir, 'expected.json'), 'utf8'));
+});
+
+after(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+/** A fresh page that records every request and every problem. */
+async function newPage(options = {}) {
+  const context = await suite.browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true, ...options });
+  const page = await context.newPage();
+  const problems = [];
+  const requests = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+  page.on('request', (request) => requests.push(request.url().slice(0, 60)));
+  return { context, page, problems, requests };
+}
+
+/** The maps of the element `host` (a locator) once drawn: canvases' titles, distinct colours and token chips. */
+async function drawnMaps(host, count) {
+  await host.locator('canvas.map-canvas').nth(count - 1).waitFor({ timeout: 60000 });
+  return host.evaluate((element) => {
+    const root = element.shadowRoot;
+    const canvases = [...root.querySelectorAll('canvas.map-canvas')];
+    return {
+      titles: [...root.querySelectorAll('.tile-title')].map((t) => t.textContent),
+      colours: canvases.map((canvas) => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        const seen = new Set();
+        for (let i = 0; i < data.length; i += 4) seen.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+        return seen.size;
+      }),
+      label: canvases[0].getAttribute('aria-label'),
+      chips: [...root.querySelectorAll('ol.tokens li')].map((li) => li.textContent),
+      status: root.querySelector('.pl-status').textContent,
+    };
+  });
+}
+
+test("show()'s notebook HTML draws the twin's heads from a file with the network off, with the twin's weights", async () => {
+  const { context, page, problems, requests } = await newPage({ offline: true });
+  try {
+    await page.goto(pathToFileURL(join(dir, 'notebook.html')).href);
+    const frame = page.frameLocator('iframe.posenc-lab-show');
+    const maps = await drawnMaps(frame.locator('posenc-lab'), LAYERS * HEADS);
+    assert.deepEqual(maps.titles, ['layer 1, head 1', 'layer 1, head 2', 'layer 2, head 1', 'layer 2, head 2']);
+    for (const colours of maps.colours) assert.ok(colours > 8, `a drawn map has many colours (${colours})`);
+    const n = [...SENTENCE].length;
+    assert.ok(maps.label.includes(`2 layers × 2 heads, ${n} × ${n} tokens`), maps.label);
+    // The chips are the model's tokens: the sentence character by character (the markup as text).
+    assert.equal(maps.chips.length, n);
+    assert.deepEqual(expected.pieces, [...SENTENCE]);
+    const download = await exportFrom(page, frame.locator('posenc-lab'), 'Learned attention', 'JSON data');
+    const { matrices } = JSON.parse(await readFile(await download.path(), 'utf8'));
+    assert.equal(matrices.length, LAYERS * HEADS);
+    const shown = matrices.flatMap((m) => Object.values(m.values));
+    assert.equal(shown.length, expected.attention.length);
+    const worst = Math.max(...shown.map((v, i) => Math.abs(v - expected.attention[i])));
+    assert.ok(worst <= WEIGHT_TOL, `element and twin differ by ${worst}`);
+    assert.deepEqual(matrices[0].rowLabels.slice(0, 2), ['query “C” (0)', 'query “a” (1)']);
+    // The frame told the notebook's page its height, and it took it.
+    const heights = await page.evaluate(() => {
+      const frame = document.querySelector('iframe.posenc-lab-show');
+      return { frame: frame.getBoundingClientRect().height, inner: Number(frame.style.height.replace('px', '')) };
+    });
+    assert.ok(heights.frame > 300 && heights.frame === heights.inner, JSON.stringify(heights));
+    // Nothing was fetched but the file itself and data: URLs inside it.
+    assert.deepEqual(requests.filter((url) => !/^(file|data|about|blob):/.test(url)), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+const HOST = (elements) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>model host</title><link rel="icon" href="data:,"></head>
+<body>${elements}<script src="posenc-lab.js"></script></body></html>`;
+
+test('model-src on a plain page: the heads of a served weights file, and each failure named in its element', async () => {
+  const { context, page, problems } = await newPage();
+  const base = suite.baseUrl;
+  const serve = (name, body, contentType) => page.route(`${base}${name}`, (route) => route.fulfill({ body, contentType }));
+  try {
+    await serve('twin.safetensors', weights, 'application/octet-stream');
+    await serve('hostile.safetensors', Buffer.from([255, 255, 255, 255, 255, 255, 255, 127, 123, 125]), 'application/octet-stream');
+    await serve('host.html', HOST(`<posenc-lab id="good" model-src="twin.safetensors" sentence="the whale"></posenc-lab>
+<posenc-lab id="hostile" model-src="hostile.safetensors"></posenc-lab>
+<posenc-lab id="missing" model-src="nowhere.safetensors"></posenc-lab>
+<posenc-lab id="outside" model-src="twin.safetensors" sentence="the whale €"></posenc-lab>`), 'text/html');
+    await page.goto(`${base}host.html`);
+    const maps = await drawnMaps(page.locator('#good'), LAYERS * HEADS);
+    assert.equal(maps.titles.length, LAYERS * HEADS);
+    assert.equal(maps.chips.length, 9, 'one chip per character of "the whale"');
+    assert.match(maps.status, /^9 tokens, a rotary model of 2 × 2 heads/);
+    const note = (id) => page.locator(`#${id}`).locator('p.pl-note[role="status"]:not([hidden])').first();
+    for (const [id, cause] of [['hostile', /the model file was refused: .+/], ['missing', /could not be fetched \(HTTP 404\)/],
+      ['outside', /sentence has "€" \(character 11\), which is not in the model's vocabulary/]]) {
+      await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+      await note(id).waitFor({ timeout: 30000 });
+      assert.match(await note(id).textContent(), cause, id);
+      assert.equal(await page.locator(`#${id}`).locator('canvas.map-canvas').count(), 0, `${id} shows no map`);
+    }
+    // The 404 is the one expected failed request; nothing else went wrong.
+    assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
+  } finally {
+    await context.close();
+  }
+});
