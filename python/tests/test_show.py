@@ -1,12 +1,33 @@
-"""posenc_lab.show: the HTML a notebook displays holds one map per layer and head, each cell's
-opacity the model's attention weight, with IPython's display protocol."""
+"""posenc_lab.show: the HTML a notebook displays is the <posenc-lab> element with the model, in an
+iframe srcdoc, self-contained (the element's one-file build inline, the model as a data: URL), the
+sentence only ever an escaped attribute value; IPython's display protocol shows it; refusals name
+their argument. tests/e2e/show.test.mjs checks the same HTML in Chromium against the twin's weights."""
 
+import base64
+import os
 import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
 
 import pytest
 import torch
 
+from conftest import DIST
 from posenc_lab import ModelConfig, PosencModel, show
+from posenc_lab.show import DIST_ENV, STANDALONE
+
+NEED_BUILD = f"the element's one-file build ({DIST / STANDALONE}) is missing: run ./scripts/build"
+
+
+@pytest.fixture(autouse=True)
+def built_element(monkeypatch):
+    """show() needs dist/posenc-lab-standalone.js; a missing build skips (fails under ./scripts/test)."""
+    if not (DIST / STANDALONE).is_file():
+        if os.environ.get("POSENC_REQUIRE_CORE") == "1":
+            pytest.fail(NEED_BUILD)
+        pytest.skip(NEED_BUILD)
+    monkeypatch.setenv(DIST_ENV, str(DIST))
 
 
 def model_with_characters():
@@ -16,64 +37,133 @@ def model_with_characters():
     return model
 
 
-def test_the_html_draws_every_head_with_its_weights(tmp_path):
+def word_model():
+    vocab = ["the", "cat", "sat", "'s", ".", "<unk>"]
+    model = PosencModel(ModelConfig(scheme="rotary", vocab=len(vocab), d=8, layers=1, heads=2, context=8))
+    model.vocab = vocab
+    return model
+
+
+class Elements(HTMLParser):
+    """Every start tag's (name, attributes), attribute values unescaped as a browser reads them."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.tags = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+    def first(self, name):
+        return next(attrs for tag, attrs in self.tags if tag == name)
+
+
+def test_the_html_is_the_element_with_the_model_in_an_iframe_and_needs_no_other_file(tmp_path):
     model = model_with_characters()
     path = tmp_path / "m.safetensors"
     model.save(str(path))
     shown = show(str(path), "the cat")
-    page = shown._repr_html_()
-    assert page.count("<svg") == 4 and "layer 2, head 2" in page
-    assert "<script" not in page and "http" not in page.replace("http://www.w3.org/2000/svg", "")
-    weights = shown.attention
-    assert weights.shape == (2, 2, 7, 7)
-    opacities = [float(x) for x in re.findall(r'fill-opacity="([0-9.]+)"', page)]
-    causal = [float(weights[l, h, i, j]) for l in range(2) for h in range(2) for i in range(7) for j in range(i + 1)]
-    assert opacities == pytest.approx(causal, abs=5e-5)  # printed with 4 decimals
-    assert torch.allclose(weights, PosencModel.load(str(path)).attention([7, 4, 3, 0, 2, 1, 7]))
+    outer = shown._repr_html_()
+    frame = Elements(outer).first("iframe")
+    assert frame["sandbox"] == "allow-scripts allow-downloads"
+    page = frame["srcdoc"]
+    assert page == shown.page()
+    # One document: no URL to fetch from anywhere, no src= to a file, the element's script inline.
+    # (The SVG export writes the SVG namespace, an identifier that is never fetched.)
+    assert not re.search(r"https?://", outer.replace("http://www.w3.org/2000/svg", ""))
+    assert (DIST / STANDALONE).read_text(encoding="utf-8") in page
+    for tag, attrs in Elements(outer).tags + Elements(page).tags:
+        assert not {"src", "href"} & set(attrs), f"<{tag}> refers to a file"
+    element = Elements(page).first("posenc-lab")
+    assert element["sentence"] == "the cat" and element["panel"] == "attention"
+    prefix = "data:application/octet-stream;base64,"
+    assert element["model-src"].startswith(prefix)
+    # The data: URL holds the model's weights as the twin has them (F32, bit for bit).
+    loaded = PosencModel.from_bytes(base64.b64decode(element["model-src"][len(prefix):]))
+    assert loaded.vocab == model.vocab
+    for (name, a), (_, b) in zip(loaded.named_tensors().items(), model.named_tensors().items()):
+        assert torch.equal(a, b), name
+    assert shown.attention.shape == (2, 2, 7, 7)
+    assert torch.allclose(shown.attention, model.attention([7, 4, 3, 0, 2, 1, 7]))
+
+
+def test_the_sentence_is_text_never_markup():
+    sentence = '"><script>alert(1)</script> & <b>the</b> cat\'s'
+    shown = show(word_model(), sentence)
+    page = shown.page()
+    assert "<script>alert" not in page and "<b>" not in page
+    assert Elements(page).first("posenc-lab")["sentence"] == sentence
+    assert [tag for tag, _ in Elements(page).tags].count("script") == 2  # the element's, and the height report
+    assert Elements(shown._repr_html_()).first("iframe")["srcdoc"] == page
 
 
 def test_ipython_displays_it():
     formatter = pytest.importorskip("IPython.core.formatters")
     shown = show(model_with_characters(), "a cat")
     data = formatter.HTMLFormatter()(shown)
-    assert data.startswith('<div class="posenc-lab-show"')
+    assert data.startswith('<iframe id="posenc-lab-') and 'class="posenc-lab-show"' in data
 
 
-def test_refusals_name_the_argument():
+def test_refusals_name_the_argument(tmp_path, monkeypatch):
     model = model_with_characters()
-    with pytest.raises(ValueError, match="sentence has 'z'"):
+    with pytest.raises(ValueError, match=r"sentence has \"z\" \(character 1\), which is not in the model's vocabulary of 8"):
         show(model, "zebra")
-    with pytest.raises(ValueError, match="panel must be"):
+    with pytest.raises(ValueError, match="sentence has no tokens"):
+        show(model, "")
+    with pytest.raises(TypeError, match="sentence must be a str"):
+        show(model, 42)
+    with pytest.raises(ValueError, match="panel must be 'attention', got 'terms'"):
         show(model, "cat", panel="terms")
+    with pytest.raises(TypeError, match="model_or_path must be a PosencModel or a path"):
+        show(3, "cat")
+    no_vocab = PosencModel(ModelConfig(scheme="alibi", vocab=8, d=8, layers=1, heads=2, context=16))
+    with pytest.raises(ValueError, match="the model has no vocabulary"):
+        show(no_vocab, "cat")
+    monkeypatch.setenv(DIST_ENV, str(tmp_path))
+    with pytest.raises(FileNotFoundError, match=f"{STANDALONE} is missing.*./scripts/build.*{DIST_ENV}"):
+        show(model, "cat")
 
 
-def test_chromium_renders_the_html(tmp_path):
-    """The page a notebook shows, opened in headless Chromium: its DOM holds every head's map."""
-    import os
-    import shutil
-    import subprocess
+def test_a_word_model_reads_the_labs_tokens_and_unknown_ones_as_unk():
+    shown = show(word_model(), "The zebra's cat sat.")
+    # The lab's tokenizer: lowercased, the clitic and the full stop split off.
+    assert shown.pieces == ["the", "<unk>", "'s", "cat", "sat", "."]
+    assert shown.tokens == [0, 5, 3, 1, 2, 4]
+
+
+def test_a_task_model_reads_token_names():
+    vocab = ["<sep>", "1", "2", "3"]
+    model = PosencModel(ModelConfig(scheme="nope", vocab=4, d=8, layers=1, heads=2, context=8))
+    model.vocab = vocab
+    assert show(model, "1 2 <sep> 2 1").tokens == [1, 2, 0, 2, 1]
+    with pytest.raises(ValueError, match=r"sentence has \"4\" \(token 2\), which is not in the model's vocabulary of 4 tokens"):
+        show(model, "1 4")
+
+
+def test_chromium_draws_every_head_of_the_page():
+    """The page show() puts in its iframe, opened alone in headless Chromium from a file: the
+    element draws one map per layer and head (the frame's own check is tests/e2e/show.test.mjs)."""
     chromium = shutil.which("chromium")
     if chromium is None:
         if os.environ.get("POSENC_REQUIRE_CORE") == "1":
             pytest.fail("chromium is missing (./scripts/setup installs it)")
         pytest.skip("chromium is missing")
-    page = tmp_path / "show.html"
-    page.write_text("<!doctype html><meta charset=utf-8><body>" + show(model_with_characters(), "the cat")._repr_html_(),
-                    encoding="utf-8")
-    done = subprocess.run([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                           "--disable-component-update", "--disable-sync", "--no-first-run",
-                           f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page.as_uri()],
-                          capture_output=True, text=True, timeout=120)
+    import tempfile
+    import pathlib
+    # Once the element's first figure is drawn, the page writes what it shows into <body>'s data.
+    probe = ("<script>customElements.whenDefined('posenc-lab').then(() => document.querySelector('posenc-lab').ready)"
+             ".then(() => { const root = document.querySelector('posenc-lab').shadowRoot; "
+             "document.body.dataset.titles = [...root.querySelectorAll('.tile-title')].map((t) => t.textContent).join('|'); "
+             "document.body.dataset.maps = root.querySelectorAll('canvas.map-canvas').length; });</script>")
+    with tempfile.TemporaryDirectory() as tmp:
+        page = pathlib.Path(tmp) / "show.html"
+        page.write_text(show(model_with_characters(), "the cat").page().replace("</body>", probe + "</body>"), encoding="utf-8")
+        done = subprocess.run([chromium, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                               "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={tmp}/profile",
+                               "--virtual-time-budget=30000", "--dump-dom", page.as_uri()],
+                              capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
-    dom = done.stdout
-    assert dom.count("<svg") == 4 and dom.count("<rect") == 4 * (28 + 1)  # 28 causal cells + a frame each
-    assert "layer 1, head 1" in dom and "layer 2, head 2" in dom
-
-
-def test_a_word_model_reads_words_and_unknown_ones_as_unk():
-    vocab = ["the", "cat", "sat", "<unk>"]
-    model = PosencModel(ModelConfig(scheme="rotary", vocab=4, d=8, layers=1, heads=2, context=8))
-    model.vocab = vocab
-    shown = show(model, "the zebra sat")
-    assert shown.tokens == [0, 3, 2]
-    assert "&lt;unk&gt;" in shown._repr_html_()
+    body = re.search(r"<body[^>]*>", done.stdout).group(0)
+    assert 'data-maps="4"' in body
+    assert 'data-titles="layer 1, head 1|layer 1, head 2|layer 2, head 1|layer 2, head 2"' in body
