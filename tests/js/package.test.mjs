@@ -25,7 +25,8 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
 
 // What a user needs and nothing else: the API and the modules it imports, both cores, both
-// element builds and the notebook widget, the SVG writer they fetch on demand, the GloVe file they read from beside themselves, the
+// element builds and the notebook widget, the SVG writer, live trainer and model side they fetch on demand, the
+// one-file element with the model core (the twin's show() inlines it), the GloVe file they read from beside themselves, the
 // element's manifest and fallback image, the declarations (types/ and the scheme table's generated
 // one), the licences of the npm packages bundled inside (dist/licences/, as the build found them:
 // tests/js/licences.test.mjs) and of the data it ships (GloVe, the book, the models), and the
@@ -37,7 +38,7 @@ const EXPECTED_FILES = [
   'CHANGELOG.md', 'CITATION.cff', 'LICENSE', 'README.md', 'package.json',
   'dist/anywidget.mjs', 'dist/checks.mjs', 'dist/options.mjs', 'dist/heap.mjs', 'dist/assets.mjs', 'dist/vectors.mjs', 'dist/comparison.mjs', 'dist/custom-elements.json', 'dist/glove-6b-100d-20k.i8', 'dist/posenc-fallback.png', 'dist/model.mjs', 'dist/model-file.mjs', 'dist/packed-weights.mjs', 'dist/posenc.mjs', 'dist/scheme-table.mjs', 'dist/scheme-table.d.mts',
   'dist/posenc-core-scalar.mjs', 'dist/posenc-core-scalar.wasm', 'dist/posenc-core-simd.mjs', 'dist/posenc-core-simd.wasm',
-  'dist/posenc-lab.js', 'dist/posenc-lab.mjs', 'dist/posenc-lab-worker.mjs', 'dist/posenc-lab-core-scalar.mjs', 'dist/posenc-svg.mjs', 'dist/posenc-train-live.mjs', 'dist/cores.mjs', 'dist/moby-dick.txt',
+  'dist/posenc-lab.js', 'dist/posenc-lab.mjs', 'dist/posenc-lab-worker.mjs', 'dist/posenc-lab-core-scalar.mjs', 'dist/posenc-svg.mjs', 'dist/posenc-train-live.mjs', 'dist/posenc-model-heads.mjs', 'dist/posenc-lab-standalone.js', 'dist/cores.mjs', 'dist/moby-dick.txt',
   'dist/models/manifest.json', 'dist/models/additive.q8.safetensors', 'dist/models/concatenated.q8.safetensors', 'dist/models/rotary.q8.safetensors',
   'dist/moby-dick.LICENCE.txt', 'dist/models/LICENCE.txt', // the shipped book's and models' licences beside them
   'dist/posenc-models-scalar.mjs', 'dist/posenc-models-scalar.wasm', 'dist/posenc-models-simd.mjs', 'dist/posenc-models-simd.wasm',
