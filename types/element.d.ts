@@ -41,6 +41,8 @@ export interface PosencLabState {
   vectorsSrc: string;
   controls: PosencControl[];
   editable: boolean;
+  /** The weights file whose heads the attention panel shows ('' for none: the schemes' lanes). */
+  modelSrc: string;
 }
 
 /** Fired (bubbling, composed) after a reader edits the sentence or a control. */
@@ -104,6 +106,9 @@ export declare class PosencLabElement extends HTMLElement {
   set controls(value: List<PosencControl | 'none' | 'all'>);
   get editable(): boolean;
   set editable(value: boolean | null | undefined);
+  /** The URL of a weights file whose learned heads the attention panel shows ('' for none); the model-src attribute. */
+  get modelSrc(): string;
+  set modelSrc(value: string | URL | null | undefined);
 
   addEventListener<K extends keyof PosencLabElementEventMap>(
     type: K,
