@@ -69,12 +69,13 @@ async function newPage(options = {}) {
 
 /** The maps of the element `host` (a locator) once drawn: canvases' titles, distinct colours and token chips. */
 async function drawnMaps(host, count) {
-  await host.locator('canvas.map-canvas').nth(count - 1).waitFor({ timeout: 60000 });
+  await host.locator('[data-figure="attention"] canvas.map-canvas').nth(count - 1).waitFor({ timeout: 60000 });
   return host.evaluate((element) => {
     const root = element.shadowRoot;
-    const canvases = [...root.querySelectorAll('canvas.map-canvas')];
+    const panel = root.querySelector('[data-figure="attention"]'); // the model's heads (model-src)
+    const canvases = [...panel.querySelectorAll('canvas.map-canvas')];
     return {
-      titles: [...root.querySelectorAll('.tile-title')].map((t) => t.textContent),
+      titles: [...panel.querySelectorAll('.tile-title')].map((t) => t.textContent),
       colours: canvases.map((canvas) => {
         const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
         const seen = new Set();
@@ -123,6 +124,26 @@ test("show()'s notebook HTML draws the twin's heads from a file with the network
   }
 });
 
+test('without wasm SIMD the notebook HTML draws the same heads with the scalar model core inside it', async () => {
+  const { context, page, problems } = await newPage({ offline: true });
+  try {
+    // web/posenc.mjs picks the SIMD cores when WebAssembly.validate accepts its SIMD probe; an
+    // engine without SIMD refuses it (addInitScript runs in the iframe's document too).
+    await context.addInitScript(() => { WebAssembly.validate = () => false; });
+    await page.goto(pathToFileURL(join(dir, 'notebook.html')).href);
+    const host = page.frameLocator('iframe.posenc-lab-show').locator('posenc-lab');
+    const maps = await drawnMaps(host, LAYERS * HEADS);
+    assert.match(maps.status, /scalar wasm/);
+    const download = await exportFrom(page, host, 'Learned attention', 'JSON data');
+    const shown = JSON.parse(await readFile(await download.path(), 'utf8')).matrices.flatMap((m) => Object.values(m.values));
+    const worst = Math.max(...shown.map((v, i) => Math.abs(v - expected.attention[i])));
+    assert.ok(worst <= WEIGHT_TOL, `scalar element and twin differ by ${worst}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
 const HOST = (elements) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>model host</title><link rel="icon" href="data:,"></head>
 <body>${elements}<script src="posenc-lab.js"></script></body></html>`;
 
@@ -136,7 +157,8 @@ test('model-src on a plain page: the heads of a served weights file, and each fa
     await serve('host.html', HOST(`<posenc-lab id="good" model-src="twin.safetensors" sentence="the whale"></posenc-lab>
 <posenc-lab id="hostile" model-src="hostile.safetensors"></posenc-lab>
 <posenc-lab id="missing" model-src="nowhere.safetensors"></posenc-lab>
-<posenc-lab id="outside" model-src="twin.safetensors" sentence="the whale €"></posenc-lab>`), 'text/html');
+<posenc-lab id="outside" model-src="twin.safetensors" sentence="the whale €"></posenc-lab>
+<posenc-lab id="mixed" model-src="twin.safetensors" sentence="the whale" panel="attention,pe" vectors="synthetic"></posenc-lab>`), 'text/html');
     await page.goto(`${base}host.html`);
     const maps = await drawnMaps(page.locator('#good'), LAYERS * HEADS);
     assert.equal(maps.titles.length, LAYERS * HEADS);
@@ -150,6 +172,11 @@ test('model-src on a plain page: the heads of a served weights file, and each fa
       assert.match(await note(id).textContent(), cause, id);
       assert.equal(await page.locator(`#${id}`).locator('canvas.map-canvas').count(), 0, `${id} shows no map`);
     }
+    // Beside another panel: the model's maps in the attention panel, the lab's figure in the other.
+    await page.locator('#mixed').scrollIntoViewIfNeeded();
+    const mixed = await drawnMaps(page.locator('#mixed'), LAYERS * HEADS);
+    assert.equal(mixed.titles.length, LAYERS * HEADS);
+    await page.locator('#mixed').locator('[data-figure="pe"] canvas.map-canvas').first().waitFor();
     // The 404 is the one expected failed request; nothing else went wrong.
     assert.deepEqual(problems.filter((p) => !/404/.test(p)), []);
   } finally {
