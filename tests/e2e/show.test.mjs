@@ -3,7 +3,8 @@
 // network off (it must need nothing but itself), and `model-src` on a plain page served beside
 // dist/ (the model side and the model core fetched beside posenc-lab.js). Each draws one map per
 // layer × head on the model's own tokens, with the weights the twin computes; what cannot be shown
-// is said in the element. Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
+// is said in the element. The notebook HTML is also opened in Firefox ESR (tests/e2e/firefox.mjs).
+// Needs a built dist/ (./scripts/build), Debian's /usr/bin/chromium and firefox-esr.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DIST, browserSuite, exportFrom } from './browser.mjs';
+import { launchFirefox } from './firefox.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const run = promisify(execFile);
@@ -141,6 +143,28 @@ test('without wasm SIMD the notebook HTML draws the same heads with the scalar m
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
+  }
+});
+
+test("Firefox ESR draws show()'s notebook HTML from a file too, fetching nothing", async () => {
+  const firefox = await launchFirefox();
+  try {
+    const page = await firefox.newPage();
+    const problems = [];
+    const requests = [];
+    page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`); });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('request', (request) => requests.push(request.url().slice(0, 60)));
+    await page.goto(pathToFileURL(join(dir, 'notebook.html')).href);
+    const frame = page.frames().find((f) => f !== page.mainFrame());
+    await frame.waitForFunction((count) => document.querySelector('posenc-lab')?.shadowRoot
+      ?.querySelectorAll('[data-figure="attention"] canvas.map-canvas').length === count, { timeout: 60000 }, LAYERS * HEADS);
+    const status = await frame.evaluate(() => document.querySelector('posenc-lab').shadowRoot.querySelector('.pl-status').textContent);
+    assert.match(status, new RegExp(`^${[...SENTENCE].length} tokens, a rotary model of 2 × 2 heads`));
+    assert.deepEqual(requests.filter((url) => !/^(file|data|about|blob):/.test(url)), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await firefox.close();
   }
 });
 

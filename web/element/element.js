@@ -136,7 +136,7 @@ export class PosencLabElement extends HTMLElement {
     this.#request();
   }
 
-  /** The settings in use: { sentence, schemes, panel, d, base, scale, layout, pairing, causal, trainedLength, evalLength, alibiHeads, alibiHead, vectors, vectorsSrc, controls, editable }. */
+  /** The settings in use: { sentence, schemes, panel, d, base, scale, layout, pairing, causal, trainedLength, evalLength, alibiHeads, alibiHead, vectors, vectorsSrc, controls, editable, modelSrc }. */
   get state() {
     const o = this.#options;
     return { ...o, schemes: [...o.schemes], panel: [...o.panel], controls: [...o.controls], d: this.#view?.d ?? o.d };
@@ -396,15 +396,22 @@ export class PosencLabElement extends HTMLElement {
     this.#started = true;
     unwatch(this);
     this.#setStatus('Loading…');
-    try {
-      // An element showing only a model's heads needs the model core alone.
-      if (this.#labPanels().length) this.#engine = await sharedClient().start();
-    } catch (error) {
-      this.#setStatus(`PosEnc Lab could not start its WebAssembly core: ${error.message}`);
-      return;
-    }
+    // An element showing only a model's heads needs the model core alone.
+    if (this.#labPanels().length && !(await this.#labStarted())) return;
     this.#running = true;
     await this.#recompute();
+  }
+
+  /** The lab (its wasm core), started once; → whether it runs (if not, the status line says why). */
+  async #labStarted() {
+    if (this.#engine) return true;
+    try {
+      this.#engine = await sharedClient().start();
+      return true;
+    } catch (error) {
+      this.#setStatus(`PosEnc Lab could not start its WebAssembly core: ${error.message}`);
+      return false;
+    }
   }
 
   #setStatus(text) {
@@ -437,8 +444,7 @@ export class PosencLabElement extends HTMLElement {
   async #recompute() {
     const mine = this.#work.next();
     if (this.#ui.panels.attention?.show) this.#showModel(mine);
-    if (!this.#labPanels().length) return;
-    if (!this.#engine) this.#engine = await sharedClient().start(); // model-src removed: the lab starts now
+    if (!this.#labPanels().length || !(await this.#labStarted())) return;
     this.#channel ??= sharedClient().channel();
     const { vectors, note } = await this.#vectorsFor();
     if (!this.#work.isCurrent(mine)) return;
