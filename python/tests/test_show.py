@@ -120,6 +120,10 @@ def test_refusals_name_the_argument(tmp_path, monkeypatch):
     no_vocab = PosencModel(ModelConfig(scheme="alibi", vocab=8, d=8, layers=1, heads=2, context=16))
     with pytest.raises(ValueError, match="the model has no vocabulary"):
         show(no_vocab, "cat")
+    learned = PosencModel(ModelConfig(scheme="learned", vocab=8, d=8, layers=1, heads=2, context=4))
+    learned.vocab = model.vocab
+    with pytest.raises(ValueError, match="n must be at most context = 4 for a learned table"):
+        show(learned, "the cat")  # 7 characters, a table of 4 rows: the core refuses it too
     monkeypatch.setenv(DIST_ENV, str(tmp_path))
     with pytest.raises(FileNotFoundError, match=f"{STANDALONE} is missing.*./scripts/build.*{DIST_ENV}"):
         show(model, "cat")
