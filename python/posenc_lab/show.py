@@ -146,6 +146,6 @@ def show(model_or_path: Union[PosencModel, str, os.PathLike], sentence: str, pan
         model, name = PosencModel.load(os.fspath(model_or_path)), os.path.basename(os.fspath(model_or_path))
     else:
         raise TypeError(f"model_or_path must be a PosencModel or a path, got {type(model_or_path).__name__}")
-    script = standalone_script()
     tokens = tokenize(model, sentence)
-    return Shown(model, sentence, tokens, model.attention(tokens, rope, factor).cpu(), name, script)
+    attention = model.attention(tokens, rope, factor).cpu()
+    return Shown(model, sentence, tokens, attention, name, standalone_script())
