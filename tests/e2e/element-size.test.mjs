@@ -99,14 +99,22 @@ function scalarStream(bundle = bundles[SCALAR_CORE]) {
 // code creeping back into one file with the core (≈ 180 KB more).
 const LAZY_CORE_BUDGET_GZIP = 136 * 1024;
 
-test('the lazy model core is within its budget, and the element carries none of it', async (t) => {
+test('the lazy model core is within its budget, and the element carries none of it (the one-file build carries it)', async (t) => {
   const files = ['posenc-models-simd.wasm', 'posenc-models-simd.mjs', 'model.mjs'];
   const gzip = (await Promise.all(files.map((f) => readFile(join(DIST, f))))).reduce((sum, b) => sum + gzipSync(b, { level: 9 }).length, 0);
   t.diagnostic(`model core (${files.join(' + ')}): ${gzip} bytes gzipped`);
   assert.ok(gzip <= LAZY_CORE_BUDGET_GZIP, `${gzip} bytes gzipped (budget ${LAZY_CORE_BUDGET_GZIP})`);
+  // Nor the model side of model-src (posenc-model-heads.mjs, fetched when a model is shown).
+  const runnerText = 'the model file was refused';
   for (const [name, bundle] of Object.entries(bundles)) {
     assert.ok(!bundle.includes('TrainableModel'), `${name} carries model bindings`);
+    assert.ok(!bundle.includes(runnerText), `${name} carries the model side`);
   }
+  assert.ok((await readFile(join(DIST, 'posenc-model-heads.mjs'))).includes(runnerText));
+  // The one-file build, for pages with no folder, carries both (outside the budget), in ASCII.
+  const standalone = await readFile(join(DIST, 'posenc-lab-standalone.js'));
+  assert.ok(standalone.includes('TrainableModel') && standalone.includes(runnerText), 'posenc-lab-standalone.js carries the model core and side');
+  assert.ok(standalone.every((byte) => byte < 0x80), 'posenc-lab-standalone.js: a non-ASCII byte');
 });
 
 test('both builds within budget (posenc-lab.mjs with its worker), ASCII only, and the cores stored compressed, not as bare wasm', (t) => {
