@@ -484,7 +484,9 @@ export class PosencLabElement extends HTMLElement {
     const { n, pieces, unknown, config, simd } = shown;
     this.#ui.tokens.render(pieces, unknown, n);
     this.#ui.panelBox.classList.remove('is-pending');
-    this.#setStatus(`${n} token${n === 1 ? '' : 's'}, a ${config.scheme} model of ${config.layers} × ${config.heads} heads · ${engineLabel(simd)} · ${(performance.now() - started).toFixed(0)} ms`);
+    const count = (k, what) => `${k} ${what}${k === 1 ? '' : 's'}`;
+    const shape = `${count(config.layers, 'layer')} × ${count(config.heads, 'head')}`;
+    this.#setStatus(`${count(n, 'token')}, a ${config.scheme} model of ${shape} · ${engineLabel(simd)} · ${(performance.now() - started).toFixed(0)} ms`);
     this.#readyResolve();
   }
 
