@@ -160,7 +160,7 @@ test("Firefox ESR draws show()'s notebook HTML from a file too, fetching nothing
     await frame.waitForFunction((count) => document.querySelector('posenc-lab')?.shadowRoot
       ?.querySelectorAll('[data-figure="attention"] canvas.map-canvas').length === count, { timeout: 60000 }, LAYERS * HEADS);
     const status = await frame.evaluate(() => document.querySelector('posenc-lab').shadowRoot.querySelector('.pl-status').textContent);
-    assert.match(status, new RegExp(`^${[...SENTENCE].length} tokens, a rotary model of 2 layers × 2 heads`));
+    assert.match(status, new RegExp(`^${[...SENTENCE].length} tokens, rotary model of 2 layers × 2 heads`));
     assert.deepEqual(requests.filter((url) => !/^(file|data|about|blob):/.test(url)), []);
     assert.deepEqual(problems, []);
   } finally {
@@ -187,7 +187,7 @@ test('model-src on a plain page: the heads of a served weights file, and each fa
     const maps = await drawnMaps(page.locator('#good'), LAYERS * HEADS);
     assert.equal(maps.titles.length, LAYERS * HEADS);
     assert.equal(maps.chips.length, 9, 'one chip per character of "the whale"');
-    assert.match(maps.status, /^9 tokens, a rotary model of 2 layers × 2 heads/);
+    assert.match(maps.status, /^9 tokens, rotary model of 2 layers × 2 heads/);
     const note = (id) => page.locator(`#${id}`).locator('p.pl-note[role="status"]:not([hidden])').first();
     for (const [id, cause] of [['hostile', /the model file was refused: .+/], ['missing', /could not be fetched \(HTTP 404\)/],
       ['outside', /sentence has "€" \(character 11\), which is not in the model's vocabulary/]]) {

@@ -486,7 +486,7 @@ export class PosencLabElement extends HTMLElement {
     this.#ui.panelBox.classList.remove('is-pending');
     const count = (k, what) => `${k} ${what}${k === 1 ? '' : 's'}`;
     const shape = `${count(config.layers, 'layer')} × ${count(config.heads, 'head')}`;
-    this.#setStatus(`${count(n, 'token')}, a ${config.scheme} model of ${shape} · ${engineLabel(simd)} · ${(performance.now() - started).toFixed(0)} ms`);
+    this.#setStatus(`${count(n, 'token')}, ${config.scheme} model of ${shape} · ${engineLabel(simd)} · ${(performance.now() - started).toFixed(0)} ms`);
     this.#readyResolve();
   }
 
