@@ -8,6 +8,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,6 +18,8 @@ import { DIST, browserSuite, exportFrom } from './browser.mjs';
 import { launchFirefox } from './firefox.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+// axe-core (a dev dependency), handed to the frame as text: the page may fetch nothing.
+const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const run = promisify(execFile);
 const suite = browserSuite();
 // The twin's model: a character model of the book, 2 layers × 2 heads, so the maps are L×h = 4.
@@ -118,6 +121,20 @@ test("show()'s notebook HTML draws the twin's heads from a file with the network
       return { frame: frame.getBoundingClientRect().height, inner: Number(frame.style.height.replace('px', '')) };
     });
     assert.ok(heights.frame > 300 && heights.frame === heights.inner, JSON.stringify(heights));
+    // Accessible as the lab's other figures are (tests/e2e/a11y.test.mjs): axe on the frame's
+    // document with every value table open finds no serious or critical violation.
+    const frameHandle = await page.$('iframe.posenc-lab-show').then((f) => f.contentFrame());
+    await frameHandle.evaluate(AXE_SOURCE);
+    const violations = await frameHandle.evaluate(async () => {
+      const root = document.querySelector('posenc-lab').shadowRoot;
+      for (const details of root.querySelectorAll('details.fig-values')) details.open = true;
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      const tables = root.querySelectorAll('.fig-values table').length;
+      const result = await window.axe.run(document, { resultTypes: ['violations'] });
+      return { tables, serious: result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id) };
+    });
+    assert.ok(violations.tables >= LAYERS * HEADS, `the value tables were open (${violations.tables})`);
+    assert.deepEqual(violations.serious, []);
     // Nothing was fetched but the file itself and data: URLs inside it.
     assert.deepEqual(requests.filter((url) => !/^(file|data|about|blob):/.test(url)), []);
     assert.deepEqual(problems, []);
