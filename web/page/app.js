@@ -31,11 +31,17 @@ import { createLaneTabs } from './lane-tabs.js';
 import { createMeasureTabs } from './measure-tabs.js';
 import { createNumberInputs } from './number-inputs.js';
 import { fillEnumSelects } from './enum-selects.js';
-import { buildWhenNear, buildWhenOpened } from './when-near.js';
+import { buildWhenNear, buildWhenOpened, documentParsed } from './when-near.js';
+import { warmNumbers } from './warm-numbers.js';
 import { setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
+
+// index.html loads this module async (preloaded, it is often ready before the parser finishes, and
+// would otherwise run inside the parser's last task, with the page's first layout): the page is
+// built once the document is parsed, a task later at least.
+await documentParsed();
 
 // The scheme picker: one box per scheme, in the table's order, labelled as the lanes are.
 $('scheme-boxes').replaceChildren(...SCHEME_IDS.map((id) => {
@@ -192,6 +198,7 @@ async function start() {
   wireControls();
   // Asked for now, not once the core has started: the worker fetches GloVe meanwhile.
   loadGlove();
+  nextTask().then(warmNumbers);
   try {
     lab = await starting;
   } catch (error) {

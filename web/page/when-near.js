@@ -43,3 +43,9 @@ export function buildWhenOpened(details, build) {
     build();
   });
 }
+
+/** Resolves in a later task once the document has been parsed (DOMContentLoaded has fired). */
+export function documentParsed() {
+  if (document.readyState !== 'loading') return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => addEventListener('DOMContentLoaded', () => setTimeout(resolve, 0), { once: true }));
+}
