@@ -5,7 +5,7 @@
 // near-orthogonality) a moment after typing pauses; the worker drops them for a newer keystroke.
 // The main thread only lays out and paints; the load builds the page a few parts per task (nextTask
 // below), so no task of it blocks input for long, and the Train section waits until it is near.
-import { client } from './lab-start.js';
+import { client, gloveLoaded } from './lab-start.js';
 import {
   DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
@@ -196,7 +196,7 @@ async function start() {
   applyInputRanges();
   applyHash({ initial: true });
   wireControls();
-  // Asked for now, not once the core has started: the worker fetches GloVe meanwhile.
+  // Shown as soon as it is in (page/lab-start.js asked for it): the worker fetches it while its core starts.
   loadGlove();
   nextTask().then(warmNumbers);
   try {
@@ -224,7 +224,7 @@ async function start() {
 // PCA axes) before the page switches to it, so no keystroke pays them.
 function loadGlove() {
   setStatus('Loading GloVe word vectors… synthetic vectors are shown until they arrive.');
-  client.glove().then(({ label }) => {
+  gloveLoaded.then(({ label }) => {
     gloveLabel = label;
     setStatus(`Word vectors: ${label}.`);
     requestRecompute();
