@@ -100,6 +100,11 @@ export interface LoadOptions {
    * relative to the page. Another origin must send Access-Control-Allow-Origin.
    */
   assetsUrl?: string | URL;
+  /**
+   * Start fetching the GloVe file now, beside the core, rather than at the first
+   * lab.loadVectors('glove') or lab.loadPretrained, which then use those bytes (default false).
+   */
+  prefetch?: boolean;
 }
 
 /** Resolves once the wasm core is ready; one instance per flavour and assets folder, cached. */

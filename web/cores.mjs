@@ -12,15 +12,19 @@ const IS_NODE = typeof process === 'object' && typeof process.versions?.node ===
 /** flavour ('simd' | 'scalar') → Promise of the core's Emscripten module. */
 export async function coreBeside(flavour) {
   const simd = flavour === 'simd';
+  const wasm = simd ? new URL('./posenc-core-simd.wasm', import.meta.url) : new URL('./posenc-core-scalar.wasm', import.meta.url);
+  const compiling = compileBeside(wasm);
   const { default: create } = simd ? await import('./posenc-core-simd.mjs') : await import('./posenc-core-scalar.mjs');
-  return start(create, simd ? new URL('./posenc-core-simd.wasm', import.meta.url) : new URL('./posenc-core-scalar.wasm', import.meta.url));
+  return start(create, wasm, compiling);
 }
 
 /** flavour → Promise of the model core's Emscripten module. */
 export async function modelsBeside(flavour) {
   const simd = flavour === 'simd';
+  const wasm = simd ? new URL('./posenc-models-simd.wasm', import.meta.url) : new URL('./posenc-models-scalar.wasm', import.meta.url);
+  const compiling = compileBeside(wasm);
   const { default: create } = simd ? await import('./posenc-models-simd.mjs') : await import('./posenc-models-scalar.mjs');
-  return start(create, simd ? new URL('./posenc-models-simd.wasm', import.meta.url) : new URL('./posenc-models-scalar.wasm', import.meta.url));
+  return start(create, wasm, compiling);
 }
 
 /** The word-vector file beside this module (GloVe 6B 100-d, 20k words); null when there is no folder (blob:). */
@@ -69,8 +73,34 @@ export const readFileUrl = IS_NODE
   ? async (url, signal) => new Uint8Array(await (await import(/* webpackIgnore: true */ 'node:fs/promises')).readFile(url, { signal }))
   : null;
 
-// Emscripten 3.1.6's Node branch would fetch() a file path, so in Node the bytes are handed over.
-async function start(create, wasmUrl) {
-  if (readFileUrl && wasmUrl.protocol === 'file:') return create({ wasmBinary: await readFileUrl(wasmUrl) });
-  return create({ locateFile: () => wasmUrl.href });
+// The wasm file fetched and compiled while its glue is still on the way (the glue would ask for it
+// only once it has run: one more round trip): a Promise of the WebAssembly.Module, or null for a
+// file: URL in Node, whose bytes start() reads. compileStreaming needs the application/wasm type;
+// from a host that sends another the bytes are compiled once they are all in.
+function compileBeside(wasmUrl) {
+  if (readFileUrl && wasmUrl.protocol === 'file:') return null;
+  const compiling = fetch(wasmUrl, { credentials: 'same-origin' }).then((response) => {
+    if (!response.ok) throw new Error(`could not load ${wasmUrl.href}: HTTP ${response.status}`);
+    if (/^application\/wasm\b/.test(response.headers.get('content-type') ?? '')) return WebAssembly.compileStreaming(response);
+    return response.arrayBuffer().then((bytes) => WebAssembly.compile(bytes));
+  });
+  compiling.catch(() => {}); // reported by start, where it is awaited
+  return compiling;
+}
+
+// Emscripten 3.1.6's Node branch would fetch() a file path, so in Node the bytes are handed over;
+// elsewhere the glue instantiates the module compileBeside compiled (its instantiateWasm hook),
+// and a failure there rejects, since the glue's own promise would never settle.
+async function start(create, wasmUrl, compiling) {
+  if (!compiling) return create({ wasmBinary: await readFileUrl(wasmUrl) });
+  let fail;
+  const failed = new Promise((_, reject) => { fail = reject; });
+  const ready = create({
+    locateFile: () => wasmUrl.href,
+    instantiateWasm(imports, receive) {
+      compiling.then((module) => WebAssembly.instantiate(module, imports)).then((instance) => receive(instance), fail);
+      return {}; // the exports arrive through receive
+    },
+  });
+  return Promise.race([ready, failed]);
 }

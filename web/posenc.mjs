@@ -50,15 +50,18 @@ const loaded = new Map();
 
 /**
  * Resolves to the lab once the wasm core is ready; one instance per flavour and assets folder, cached.
- * @param {{ simd?: boolean, assetsUrl?: string | URL }} [options] simd: false forces the scalar
- *   build; true requires SIMD. assetsUrl: the folder holding the data files (glove-6b-100d-20k.i8),
- *   for hosts that copy only the script; default: beside this module. Another origin must send
- *   Access-Control-Allow-Origin (docs/EMBEDDING.md, "Assets from another host").
+ * @param {{ simd?: boolean, assetsUrl?: string | URL, prefetch?: boolean }} [options] simd: false
+ *   forces the scalar build; true requires SIMD. assetsUrl: the folder holding the data files
+ *   (glove-6b-100d-20k.i8), for hosts that copy only the script; default: beside this module.
+ *   Another origin must send Access-Control-Allow-Origin (docs/EMBEDDING.md, "Assets from another
+ *   host"). prefetch: start fetching GloVe's file now, beside the core, rather than at the first
+ *   lab.loadVectors('glove') or lab.loadPretrained (default false), which then use those bytes.
  */
 export function load(options = {}) {
-  checkOptions('load options', options, ['simd', 'assetsUrl']);
-  const { simd = wasmSimdSupported() } = options;
+  checkOptions('load options', options, ['simd', 'assetsUrl', 'prefetch']);
+  const { simd = wasmSimdSupported(), prefetch = false } = options;
   if (typeof simd !== 'boolean') throw new TypeError('simd must be a boolean');
+  checkBoolean('prefetch', prefetch);
   if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
   const assets = assetsFolder(options.assetsUrl);
   const flavour = simd ? 'simd' : 'scalar';
@@ -73,8 +76,24 @@ export function load(options = {}) {
       .then(([core, pretrained]) => new Lab(core, assets, glove, files, pretrained));
     pending.catch(() => loaded.delete(key));
     loaded.set(key, pending);
+    gloveUrls.set(key, glove);
   }
+  // Asked for after the core's files, so that on a slow link they arrive first.
+  if (prefetch && gloveUrls.get(key)) gloveBytes(gloveUrls.get(key)).catch(() => {}); // reported where used
   return loaded.get(key);
+}
+
+// GloVe's bytes by URL, fetched once for every lab (loadVectors('glove'), loadPretrained's wte
+// rows, load's prefetch); a failed fetch is forgotten, so a later ask tries again.
+const gloveUrls = new Map(); // load()'s cache key → GloVe's URL there (null: no folder known)
+const gloveFetches = new Map(); // URL → Promise of the bytes
+function gloveBytes(url) {
+  if (!gloveFetches.has(url.href)) {
+    const fetching = readAsset(url);
+    fetching.catch(() => gloveFetches.delete(url.href));
+    gloveFetches.set(url.href, fetching);
+  }
+  return gloveFetches.get(url.href);
 }
 
 
@@ -130,7 +149,6 @@ class Lab {
   #comparison;
   #glove;
   #assets;   // the folder URL of the data files (load's assetsUrl), or null: none known
-  #gloveBytes; // a promise of its bytes, once asked for
   #modelFiles; // { manifest, <model name>: URL } named statically beside this module (web/cores.mjs), or {}
   #gloveUrl; // GLOVE_FILE's URL: in #assets, or beside this module (web/cores.mjs), or null
   #models;   // loadModels()'s promise once asked for, and its result once resolved:
@@ -536,9 +554,7 @@ class Lab {
 
   // GloVe's bytes, fetched once for both loadVectors('glove') and loadPretrained's wte rows.
   #gloveFile() {
-    this.#gloveBytes ??= this.#gloveUrl ? readAsset(this.#gloveUrl) : Promise.reject(new Error(`${GLOVE_FILE}: no folder known; pass load({ assetsUrl })`));
-    this.#gloveBytes.catch(() => { this.#gloveBytes = undefined; });
-    return this.#gloveBytes;
+    return this.#gloveUrl ? gloveBytes(this.#gloveUrl) : Promise.reject(new Error(`${GLOVE_FILE}: no folder known; pass load({ assetsUrl })`));
   }
 
   #needModels() {

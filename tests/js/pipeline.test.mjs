@@ -52,3 +52,13 @@ describe('pipeline', () => {
     pipeline.dispose();
   });
 });
+
+it("the link fields' messages write numbers as en-US does, without Intl at load", async () => {
+  const { FIELDS } = await import('../../dist/pipeline/state.js');
+  const { SCHEME_TABLE } = await import('../../dist/scheme-table.mjs');
+  for (const p of SCHEME_TABLE.params) {
+    const range = `from ${p.pageMin.toLocaleString('en-US')} to ${p.pageMax.toLocaleString('en-US')}`;
+    assert.ok(FIELDS[p.name][2].includes(range), `${p.name}: '${FIELDS[p.name][2]}' lacks '${range}'`);
+  }
+  assert.match(FIELDS.sentence[2], /^at most 200,000 characters$/);
+});

@@ -5,7 +5,7 @@
 // near-orthogonality) a moment after typing pauses; the worker drops them for a newer keystroke.
 // The main thread only lays out and paints; the load builds the page a few parts per task (nextTask
 // below), so no task of it blocks input for long, and the Train section waits until it is near.
-import { createLabClient } from '../pipeline/lab-client.js';
+import { client, gloveLoaded } from './lab-start.js';
 import {
   DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
@@ -31,11 +31,17 @@ import { createLaneTabs } from './lane-tabs.js';
 import { createMeasureTabs } from './measure-tabs.js';
 import { createNumberInputs } from './number-inputs.js';
 import { fillEnumSelects } from './enum-selects.js';
-import { buildWhenNear } from './when-near.js';
+import { buildWhenNear, buildWhenOpened, documentParsed } from './when-near.js';
+import { warmNumbers } from './warm-numbers.js';
 import { setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
+
+// index.html loads this module async (preloaded, it is often ready before the parser finishes, and
+// would otherwise run inside the parser's last task, with the page's first layout): the page is
+// built once the document is parsed, a task later at least.
+await documentParsed();
 
 // The scheme picker: one box per scheme, in the table's order, labelled as the lanes are.
 $('scheme-boxes').replaceChildren(...SCHEME_IDS.map((id) => {
@@ -83,7 +89,6 @@ const ui = {
 const wideScreen = matchMedia(`(min-width: ${WIDE_SCREEN_PX}px)`);
 const laneLimit = () => (wideScreen.matches ? MAX_LANES : LANES_NARROW);
 
-const client = createLabClient();
 // The worker loads its core while the page builds its parts.
 const starting = client.start();
 starting.catch(() => {}); // start() below shows a failure; meanwhile it is not an unhandled one
@@ -168,9 +173,12 @@ const measureTabs = createMeasureTabs({
 
 let firstView;
 const firstPainted = new Promise((resolve) => { firstView = resolve; });
+let gloveSettled;
+const gloveIn = new Promise((resolve) => { gloveSettled = resolve; });
 start();
-// The Train section is built when the reader nears it or once the first view is painted and the
-// page idles; it does not wait for the lab otherwise: its workers load their own core.
+// The Train section is built when the reader nears it or once the first view is painted, GloVe is
+// in (its modules would wait behind it on a slow link, and hold a connection the models need) and
+// the page idles; it does not wait for the lab otherwise: its workers load their own core.
 if ($('train-root')) {
   buildWhenNear($('train'), async () => {
     try {
@@ -181,13 +189,16 @@ if ($('train-root')) {
       $('train-root').textContent = `The Train section could not be loaded: ${error.message}`;
       throw error;
     }
-  }, firstPainted);
+  }, Promise.all([firstPainted, gloveIn]));
 }
 
 async function start() {
   applyInputRanges();
   applyHash({ initial: true });
   wireControls();
+  // Shown as soon as it is in (page/lab-start.js asked for it): the worker fetches it while its core starts.
+  loadGlove();
+  nextTask().then(warmNumbers);
   try {
     lab = await starting;
   } catch (error) {
@@ -198,8 +209,8 @@ async function start() {
   }
   trainedHeads.setLab(lab); // trained: the shipped models' list, and their results if any ship
   if (trainedHeads.available) resultsTable.watch();
-  loadGlove();
-  mountVectorPicker();
+  // The vector picker's code is fetched when its folded box first opens.
+  buildWhenOpened($('byo-vectors').closest('details'), mountVectorPicker);
   recompute();
   // While the worker computes the first view, the chosen lanes are built, one per task (detached
   // until showLanes puts them in), so that the first paint only fills them.
@@ -213,7 +224,7 @@ async function start() {
 // PCA axes) before the page switches to it, so no keystroke pays them.
 function loadGlove() {
   setStatus('Loading GloVe word vectors… synthetic vectors are shown until they arrive.');
-  client.glove().then(({ label }) => {
+  gloveLoaded.then(({ label }) => {
     gloveLabel = label;
     setStatus(`Word vectors: ${label}.`);
     requestRecompute();
@@ -221,7 +232,7 @@ function loadGlove() {
     setStatus(`GloVe could not be loaded (${error.message}); showing synthetic vectors.`);
     if (state.vectors === 'glove') state.vectors = 'synthetic';
     requestRecompute();
-  });
+  }).finally(gloveSettled);
 }
 
 function setStatus(text) {

@@ -3,7 +3,10 @@ import { element, setHidden, setText } from '../figures/dom.js';
 // The token list (text, positions, unknown words marked) and the selected token's nearest words.
 // Tokens are buttons in one tab stop (roving tabindex): Tab enters the list, arrows move along it.
 
-const NUMBER_FORMAT = new Intl.NumberFormat('en-US');
+// Made at its first use, not when the module loads: a page's first Intl number format loads ICU's
+// data (about 15 ms), which the page pays in a task of its own (web/page/warm-numbers.js).
+let numberFormat = null;
+const formatted = (n) => (numberFormat ??= new Intl.NumberFormat('en-US')).format(n);
 
 // The list's state: the token buttons, what each shows, and which one is pressed / is the tab
 // stop, kept here so that a keystroke writes only the buttons that change instead of reading and
@@ -116,12 +119,12 @@ function listenToList(list, state, onSelect) {
 // The count, the truncation note and the unknown-word legend above the list. total: tokens in the
 // text that was read; textCut: the text was longer than the lab tokenizes in one call.
 function renderCounts({ count, truncation, unknownLegend }, tokens, unknownCount, total, textCut) {
-  setText(count, `(${NUMBER_FORMAT.format(tokens)}${unknownCount ? `, ${NUMBER_FORMAT.format(unknownCount)} unknown` : ''})`);
+  setText(count, `(${formatted(tokens)}${unknownCount ? `, ${formatted(unknownCount)} unknown` : ''})`);
   const cut = total > tokens || textCut;
   setHidden(truncation, !cut);
   setText(truncation, !cut ? ''
-    : textCut ? `Only the first ${NUMBER_FORMAT.format(tokens)} tokens are analysed and shown; the text is longer than ${NUMBER_FORMAT.format(LIMITS.maxTextLength)} characters, so only its beginning was read.`
-      : `Only the first ${NUMBER_FORMAT.format(tokens)} of ${NUMBER_FORMAT.format(total)} tokens are analysed and shown.`);
+    : textCut ? `Only the first ${formatted(tokens)} tokens are analysed and shown; the text is longer than ${formatted(LIMITS.maxTextLength)} characters, so only its beginning was read.`
+      : `Only the first ${formatted(tokens)} of ${formatted(total)} tokens are analysed and shown.`);
   setHidden(unknownLegend, unknownCount === 0);
 }
 

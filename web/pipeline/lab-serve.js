@@ -48,7 +48,11 @@ class LabChannels {
         this.#lab.then((loaded) => this.#post({ type: 'started', simd: loaded.simd, pretrained: loaded.pretrained, schemeTable: loaded.schemeTable }),
           (error) => this.#post({ type: 'start-failed', message: error?.message ?? String(error) }));
         break;
-      case 'glove': this.#answer(message, (s) => s.loadGlove(message.url, message.warm ?? true)); break;
+      case 'glove':
+        // The lab's own GloVe file is fetched now, not once the core has compiled (load's prefetch).
+        if (!message.url) load({ prefetch: true }).catch(() => {}); // 'started' reports a failed load
+        this.#answer(message, (s) => s.loadGlove(message.url, message.warm ?? true));
+        break;
       case 'custom': this.#answer(message, (s) => s.loadCustom(message.bytes, (v) => `${message.name}: ${v.size.toLocaleString('en-US')} words, d = ${v.dim}`)); break;
       case 'compute':
         this.#latest.set(channel, message.gen);

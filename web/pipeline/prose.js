@@ -3,13 +3,13 @@
 import { SCHEME_NAMES, slopeText } from './schemes.js';
 import { bucketsUsed, crossTermRatio, firstRepeat, meanOwnCosine, rowGap, worstShift } from './statistics.js';
 
-// One formatter each, made once: toLocaleString with options builds a new one per call.
-const NUMBERS = {
-  plain: new Intl.NumberFormat('en-US'),
-  3: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 3 }),
-  4: new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 }),
-};
-const fmt = (v, digits = 4) => NUMBERS[digits].format(Number(v.toPrecision(digits)));
+// One formatter each, made once (toLocaleString with options builds a new one per call), at its
+// first use: a page's first Intl number format loads ICU's data (about 15 ms), which the page pays
+// in a task of its own (web/page/warm-numbers.js), not while its modules load.
+const NUMBER_OPTIONS = { plain: {}, 3: { maximumSignificantDigits: 3 }, 4: { maximumSignificantDigits: 4 } };
+const numberFormats = {};
+const number = (kind) => (numberFormats[kind] ??= new Intl.NumberFormat('en-US', NUMBER_OPTIONS[kind]));
+const fmt = (v, digits = 4) => number(digits).format(Number(v.toPrecision(digits)));
 
 /** What the causal mask changes for NoPE, measured on this sentence's repeated words. */
 export function nopeText({ masked, unmasked }, tokens, n) {
@@ -36,10 +36,10 @@ export function laneNotes({ result, n, settings, state, rope }) {
   const { trainedLength: L, evalLength: L2 } = state;
   const s = settings.scale;
   notes.scaleFactor = `s = max(1, L′/L) = ${fmt(s)}`;
-  notes.scaleNote = `L = ${NUMBERS.plain.format(L)}, L′ = ${NUMBERS.plain.format(L2)}, so s = ${fmt(s)}${s === 1 ? ': plain RoPE' : ''}.`;
-  notes.trainedLength = NUMBERS.plain.format(L);
+  notes.scaleNote = `L = ${number('plain').format(L)}, L′ = ${number('plain').format(L2)}, so s = ${fmt(s)}${s === 1 ? ': plain RoPE' : ''}.`;
+  notes.trainedLength = number('plain').format(L);
   notes.learnedNote = n <= L
-    ? `All ${n} positions are within the table's L = ${NUMBERS.plain.format(L)} rows.`
+    ? `All ${n} positions are within the table's L = ${number('plain').format(L)} rows.`
     : `Positions ${L}–${n - 1} (${n - L} of ${n}) are at or beyond L = ${L}: a trained table has no row for these — ` +
       'they are hatched in the input map; this stand-in simply draws more seeded rows.';
   const alibi = result.alibi;

@@ -98,8 +98,15 @@ function schemeParamField(p) {
     return kindOk && v >= p.pageMin && v <= p.pageMax ? v : undefined;
   };
   const kind = p.even ? 'an even number' : p.integer ? 'a whole number' : 'a number';
-  const shown = (v) => v.toLocaleString('en-US');
-  return [key, parse, `${kind} from ${shown(p.pageMin)} to ${shown(p.pageMax)}${rule}`];
+  return [key, parse, `${kind} from ${grouped(p.pageMin)} to ${grouped(p.pageMax)}${rule}`];
+}
+
+// A number as en-US writes it (1,048,576; 0.01), for the messages built when this module loads:
+// without Intl, whose first number format loads ICU's data (about 15 ms of a page's first task,
+// measured in headless Chromium). For the plain decimals these messages hold (no exponent).
+function grouped(v) {
+  const [whole, fraction] = String(v).split('.');
+  return `${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction ? `.${fraction}` : ''}`;
 }
 const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(text) : NaN);
 
@@ -126,7 +133,7 @@ function wholeField(key, name) {
 
 // name → [hash key, parse(text) → value | undefined, human description of the allowed values]
 export const FIELDS = {
-  sentence: ['s', (t) => (t.length <= MAX_SENTENCE ? t : undefined), `at most ${MAX_SENTENCE.toLocaleString('en-US')} characters`],
+  sentence: ['s', (t) => (t.length <= MAX_SENTENCE ? t : undefined), `at most ${grouped(MAX_SENTENCE)} characters`],
   vectors: ['v', (t) => (['glove', 'synthetic'].includes(t) ? t : undefined), "'glove' or 'synthetic'"],
   d: ['d', (t) => { const v = num(t); return isEven(v) && v >= D.min && v <= D.max ? v : undefined; }, `an even number from ${D.min} to ${D.max}`],
   dPos: ['dp', (t) => { const v = num(t); return v === 0 || (isEven(v) && v >= DPOS.min && v <= DPOS.max) ? v : undefined; }, `an even number from ${DPOS.min} to ${DPOS.max}`],

@@ -1,0 +1,179 @@
+// Bundles the page (OUT_DIR/index.html's module scripts) so that a reader's browser fetches its
+// code in a few requests, not level by level through some sixty modules (about a dozen round trips
+// on a slow link, six requests at a time over HTTP/1.1, before the page can start its lab worker).
+// Usage: node scripts/bundle-page.mjs OUT_DIR   (run by scripts/build on its staging copy of web/,
+// before bundle-page-modules.mjs and minify-page.mjs, which leave files with a map alone)
+//
+// Entries: each <script type="module" src> of index.html, and every page module one of them loads
+// on demand (import(): the Train section, the vector picker, the SVG writer), found by following
+// the bundles' dynamic imports. Each entry is rewritten in place, its static imports inside; code
+// that several entries share goes to OUT_DIR/chunks/. So a module loaded on demand is still
+// fetched on demand, under its own name, and no module runs twice.
+// Left as they are: the JS API's own files (OUT_DIR/*.mjs, e.g. posenc.mjs, imported on demand by
+// the vector picker: a public file of the package) and node: modules.
+// Each module keeps its own import.meta.url (rewritten to the URL it has in OUT_DIR, from wherever
+// its code lands), so new URL('./file', import.meta.url) names the same file as unbundled.
+// The npm packages inside (d3) ship their licences (scripts/bundled-licences.mjs).
+import { readFile, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, resolve } from 'node:path';
+import { shipLicences } from './bundled-licences.mjs';
+
+const PAGE = 'index.html';
+const CHUNKS = 'chunks';
+const slash = (path) => path.replaceAll('\\', '/');
+const dotted = (rel) => (rel.startsWith('.') ? rel : `./${rel}`);
+
+/** index.html's module scripts, as paths relative to outDir. */
+export function moduleScripts(html) {
+  return [...html.matchAll(/<script\b[^>]*\btype="module"[^>]*\bsrc="([^"]+)"/g)].map((m) => m[1]);
+}
+
+// The JS API's files at the top of OUT_DIR stay outside every bundle when imported on demand.
+const isApiFile = (outDir, path) => dirname(resolve(path)) === resolve(outDir) && path.endsWith('.mjs');
+
+function options(outDir, entries, plugins) {
+  return {
+    absWorkingDir: process.cwd(),
+    entryPoints: entries.map((e) => join(outDir, e)),
+    outdir: outDir,
+    outbase: outDir,
+    entryNames: '[dir]/[name]',
+    chunkNames: `${CHUNKS}/[name]-[hash]`,
+    allowOverwrite: true,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    charset: 'utf8',
+    legalComments: 'inline',
+    sourcemap: 'linked',
+    sourcesContent: true,
+    nodePaths: [join(process.cwd(), 'node_modules')],
+    external: ['node:*'],
+    logLevel: 'warning',
+    metafile: true,
+    plugins,
+  };
+}
+
+// The folder each input's code lands in: input path → output folder (absolute), from a metafile.
+// (A chunk's name has a hash of its contents, which the rewrite below changes; its folder stays.)
+function landing(metafile) {
+  const at = new Map();
+  for (const [output, { inputs }] of Object.entries(metafile.outputs)) {
+    if (output.endsWith('.map')) continue;
+    for (const input of Object.keys(inputs)) at.set(resolve(input), dirname(resolve(output)));
+  }
+  return at;
+}
+
+// The plugin: JS API files imported on demand external (their path from where the importer lands),
+// each module's import.meta.url its own. at: landing() of a first build, or null (that first build).
+// A static import of another entry (app.js importing lab-start.js, both index.html's scripts)
+// stays an import of that entry's file, so that each entry's code stays in its own file.
+function pagePlugin(outDir, entries, at, found) {
+  const from = (importer) => at?.get(resolve(importer)) ?? dirname(resolve(importer));
+  const entryPaths = new Set(entries.map((e) => resolve(outDir, e)));
+  return {
+    name: 'posenc-page',
+    setup(build) {
+      build.onResolve({ filter: /^\.\.?\// }, (args) => {
+        const path = resolve(args.resolveDir, args.path);
+        if (args.kind === 'import-statement' && entryPaths.has(path)) return { path: dotted(slash(relative(from(args.importer), path))), external: true };
+        if (args.kind !== 'dynamic-import') return undefined;
+        if (isApiFile(outDir, path)) return { path: dotted(slash(relative(from(args.importer), path))), external: true };
+        found.add(slash(relative(outDir, path)));
+        return undefined;
+      });
+      build.onLoad({ filter: /\.m?js$/ }, async ({ path }) => {
+        if (!resolve(path).startsWith(resolve(outDir))) return undefined;
+        const text = await readFile(path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const own = dotted(slash(relative(from(path), path)));
+        return { contents: text.replaceAll('import.meta.url', `new URL(${JSON.stringify(own)}, import.meta.url).href`), loader: 'js', resolveDir: dirname(path) };
+      });
+    },
+  };
+}
+
+async function main(outDir) {
+  let esbuild;
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    console.error('bundle-page: esbuild is missing (a dev dependency): run ./scripts/setup (npm ci) first');
+    process.exit(1);
+  }
+  // The entries: the page's scripts, then what they import on demand, until nothing new turns up.
+  let entries = moduleScripts(await readFile(join(outDir, PAGE), 'utf8'));
+  let metafile;
+  for (;;) {
+    const found = new Set();
+    ({ metafile } = await esbuild.build({ ...options(outDir, entries, [pagePlugin(outDir, entries, null, found)]), write: false }));
+    const more = [...found].filter((e) => !entries.includes(e));
+    if (!more.length) break;
+    entries = [...entries, ...more];
+  }
+  // Written with each module's import.meta.url and on-demand API imports as seen from where its code landed.
+  const written = await esbuild.build(options(outDir, entries, [pagePlugin(outDir, entries, landing(metafile), new Set())]));
+  const check = landing(written.metafile);
+  for (const [input, output] of landing(metafile)) {
+    if (check.get(input) !== output) throw new Error(`bundle-page: ${input} landed in ${check.get(input)}, not ${output}, in the second build`);
+  }
+  await preloadLinks(outDir, written.metafile);
+  const outputs = Object.keys(written.metafile.outputs).filter((o) => !o.endsWith('.map')).map((o) => resolve(o));
+  for (const output of outputs) await sourcesFromRepository(output, outDir);
+  await shipLicences(written.metafile, process.cwd(), outDir, outputs);
+  const kb = outputs.reduce((sum, o) => sum + written.metafile.outputs[slash(relative(process.cwd(), o))].bytes, 0) / 1024;
+  console.log(`bundle-page: ${entries.join(', ')}: ${Object.keys(written.metafile.inputs).length} modules in ${outputs.length} files (${kb.toFixed(1)} KB minified)`);
+}
+
+// index.html names its module scripts and the chunks they import as <link rel="modulepreload">:
+// Chromium holds a module script's request back while a classic script in <head> blocks the
+// parser, and finds a chunk only once the script importing it has arrived.
+async function preloadLinks(outDir, metafile) {
+  const page = join(outDir, PAGE);
+  const html = await readFile(page, 'utf8');
+  const wanted = [];
+  const visit = (file) => {
+    if (wanted.includes(file)) return;
+    wanted.push(file);
+    const output = metafile.outputs[slash(relative(process.cwd(), join(outDir, file)))];
+    for (const { path, kind, external } of output.imports) {
+      if (kind !== 'import-statement') continue;
+      visit(external ? slash(relative(outDir, resolve(join(outDir, file), '..', path))) : slash(relative(outDir, resolve(path))));
+    }
+  };
+  moduleScripts(html).forEach(visit);
+  // Before the first module script, after the stylesheets and the classic script, which block
+  // rendering and parsing and so come first (the preload scanner finds these links meanwhile).
+  const first = /^([ \t]*)<script\b[^>]*\btype="module"/m.exec(html);
+  if (!first) throw new Error(`bundle-page: ${PAGE} has no module script`);
+  const links = wanted.map((file) => `${first[1]}<link rel="modulepreload" href="${file}">\n`).join('');
+  await writeFile(page, `${html.slice(0, first.index)}${links}${html.slice(first.index)}`);
+}
+
+// Each map names a module by its path in the repository (web/…), not in the staging folder.
+async function sourcesFromRepository(output, outDir) {
+  const map = JSON.parse(await readFile(`${output}.map`, 'utf8'));
+  const folder = dirname(output);
+  // The import.meta.url rewrite changed a few lines' text: the map holds each module's own text
+  // (read from web/; the columns after a rewrite on its line are off by the rewrite's length).
+  map.sources = map.sources.map((source) => {
+    const inOut = slash(relative(outDir, resolve(folder, source)));
+    return inOut.startsWith('..') ? source : slash(relative(folder, join('web', inOut)));
+  });
+  map.sourcesContent = await Promise.all(map.sources.map((source, i) => readFile(resolve(folder, source), 'utf8').catch(() => map.sourcesContent[i])));
+  await writeFile(`${output}.map`, JSON.stringify(map));
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
+  const [outDir] = process.argv.slice(2);
+  if (!outDir) {
+    console.error('usage: node scripts/bundle-page.mjs OUT_DIR');
+    process.exit(2);
+  }
+  await main(outDir);
+}
