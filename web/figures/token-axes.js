@@ -148,7 +148,7 @@ export class TokenAxis {
       g.setTransform(dpr, 0, 0, dpr, 0, 0);
       g.clearRect(0, 0, this.width, this.height);
       this.drawn = [];
-      this.font = null; // a resized canvas has lost its context's state
+      this.font = null; // the pen is set again (a resized canvas has lost its context's state)
     }
     const spacing = pitch * step;
     this.pen(g, spacing, rows);
@@ -180,19 +180,19 @@ export class TokenAxis {
     this.drawn.length = shown;
   }
 
-  // The context's font, colour and alignment for labels `spacing` px apart. Setting a font makes
-  // Chromium bring the canvas's style up to date first, which right after the view's other writes
-  // is a style recalculation inside the keystroke's task: it is set only when it changes (with the
-  // thinning; most keystrokes keep it).
+  // The context's font, colour and alignment for labels `spacing` px apart, set only when the font
+  // changes (with the thinning; most keystrokes keep it) or the context lost them (this.font null:
+  // a full redraw, which also follows a new colour). Setting a font makes Chromium bring the
+  // canvas's style up to date first, which right after the view's other writes is a style
+  // recalculation inside the keystroke's task; the colour is parsed on every write.
   pen(g, spacing, rows) {
     const font = `${labelFont(spacing)}px ${this.fontFamily}`;
-    if (this.font !== font) {
-      g.font = font;
-      this.font = font;
-    }
+    if (this.font === font) return;
+    g.font = font;
     g.fillStyle = this.colour;
     g.textBaseline = 'middle';
     g.textAlign = rows ? 'right' : 'left';
+    this.font = font;
   }
 
   // fitText's answer for the context's font, remembered: a new token redraws every label, and
