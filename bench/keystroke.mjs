@@ -12,9 +12,14 @@
 // (warm-up), lets the analyses finish, then types one
 // character at a time with pauses (so each keystroke starts from a quiet page) and times
 // keydown → the task that runs right after the first frame painted since the engine readout
-// changed (typing recomputes inside the input event and writes the readout there; the next
+// changed (the page writes the readout in the task that applies the lab worker's view; the next
 // frame's requestAnimationFrame callback posts a message, whose task runs after that frame's
-// paint, the first one showing the new figures). Then types continuously (one key
+// paint, the first one showing the new figures). Each row also says when the view was applied
+// (viewAppliedMedian: keydown → readout) and how the frames fell: firstFrameEarly, the share of
+// keys whose first frame after the keydown was begun for a vsync before it (the compositor starts
+// a frame it had skipped, right after the key's task, rather than waiting for the next vsync), and
+// viewInFirstFrame, the share whose view was painted in that first frame (else in a later one,
+// the sentence box's own edit having been painted first). Then types continuously (one key
 // every 60 ms for 3 s) at the largest n and records the frame intervals (requestAnimationFrame
 // timestamps) and long tasks meanwhile. --cpu also traces the measured keystrokes and adds each
 // row's thread time per key on the main thread and in the workers (bench/keystroke-cpu.mjs), which
@@ -71,7 +76,12 @@ try {
     window.__keys = [];
     const engine = document.getElementById('engine');
     let pending = null;
-    document.addEventListener('keydown', () => { pending = { t0: performance.now() }; }, true);
+    document.addEventListener('keydown', () => {
+      const p = { t0: performance.now() };
+      pending = p;
+      // The first frame after the key (its vsync's time; the textarea's edit asks for it anyway).
+      requestAnimationFrame((t) => { p.firstFrame = t; });
+    }, true);
     new MutationObserver(() => {
       if (!pending || !/last recompute/.test(engine.textContent)) return;
       const m = engine.textContent.match(/last recompute ([\d.]+) ms \(n = (\d+)/);
@@ -82,7 +92,7 @@ try {
       p.n = Number(m[2]);
       const channel = new MessageChannel();
       channel.port1.onmessage = () => { p.painted = performance.now(); window.__keys.push(p); };
-      requestAnimationFrame(() => channel.port2.postMessage(0));
+      requestAnimationFrame((t) => { p.viewFrame = t; channel.port2.postMessage(0); });
       // Trained heads: each lane's m.inspect runs in the models' worker and is painted when its
       // answer arrives (data-state on each lane's trained box says pending until then); their
       // time is the frame after the last lane is ready.
@@ -140,10 +150,13 @@ try {
     const latency = keys.map((k) => k.painted - k.t0);
     const strips = keys.filter((k) => k.strips).map((k) => k.strips - k.t0);
     const recompute = keys.map((k) => k.recomputeMs);
+    const share = (test) => +(keys.filter(test).length / Math.max(1, keys.length)).toFixed(2);
     const row = {
       n, heads, cpuThrottle, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
       recomputeMedian: quantile(recompute, 0.5), analysesMedian: heavy.length ? quantile(heavy, 0.5) : null,
+      viewAppliedMedian: +quantile(keys.map((k) => k.readout - k.t0), 0.5).toFixed(1),
+      firstFrameEarly: share((k) => k.firstFrame <= k.t0), viewInFirstFrame: share((k) => k.viewFrame === k.firstFrame),
       ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
       ...(cpu ? { mainCpuMedian: +quantile(cpu.map((c) => c.main), 0.5).toFixed(2), workerCpuMedian: +quantile(cpu.map((c) => c.worker), 0.5).toFixed(2) } : {}),
     };

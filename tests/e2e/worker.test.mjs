@@ -1,6 +1,7 @@
 // The page's lab runs in a module worker (web/pipeline/lab-worker.js): typing faster than the
 // worker answers never paints an older keystroke's view after a newer one, the page ends on the
-// last keystroke's words, and the page's own thread loads no wasm.
+// last keystroke's words, a keystroke's compute leaves once, before the browser edits the box
+// (corrected when the edit was foretold wrongly), and the page's own thread loads no wasm.
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -49,6 +50,52 @@ test('typing fast: no painted view is older than the one before it, and the page
       .filter((label) => /attention weights/.test(label));
     assert.equal(labels.length, 3, 'one attention map per lane');
     for (const label of labels) assert.match(label, new RegExp(`${n} × ${n} tokens`), label);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+// Every 'compute' the page posts to its worker, and a mark for each input event (seen first, on
+// the document's capture phase), in order.
+const recordComputes = (context) => context.addInitScript(() => {
+  window.__posts = [];
+  const post = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function postMessage(message, ...rest) {
+    if (message?.type === 'compute') window.__posts.push({ sentence: message.state.sentence });
+    return post.call(this, message, ...rest);
+  };
+  document.addEventListener('input', () => window.__posts.push({ input: true }), true);
+});
+const tokenTexts = (page) => page.locator('#tokens .token-text').allTextContents();
+
+test('a keystroke\'s compute leaves before the browser edits the box, once; an edit foretold wrongly is sent again', async () => {
+  const { page, problems, close } = await openPage({ prepare: recordComputes });
+  try {
+    const box = page.getByLabel('Sentence', { exact: true });
+    await box.fill('king and queen');
+    await page.waitForFunction(() => /\(n = 3,/.test(document.getElementById('engine').textContent));
+    await box.focus();
+    await page.keyboard.press('End');
+    await page.evaluate(() => { window.__posts = []; });
+    await page.keyboard.type('s');
+    await page.waitForFunction(() => [...document.querySelectorAll('#tokens .token-text')].at(-1)?.textContent === 'queens');
+    // The text the edit makes, sent at beforeinput: before the input event, and not again after it.
+    assert.deepEqual(await page.evaluate(() => window.__posts), [{ sentence: 'king and queens' }, { input: true }]);
+
+    // Backspace after a family emoji (one grapheme of five code points, joined by U+200D) removes it
+    // whole in Chromium, where one code point was foretold: the input event sends the box's text,
+    // and the page ends showing it.
+    await box.fill('king \u{1F468}\u200D\u{1F469}\u200D\u{1F467}');
+    await page.waitForFunction(() => document.querySelectorAll('#tokens .token-text').length > 1);
+    await page.keyboard.press('End');
+    await page.evaluate(() => { window.__posts = []; });
+    await page.keyboard.press('Backspace');
+    await page.waitForFunction(() => /\(n = 1,/.test(document.getElementById('engine').textContent));
+    assert.equal(await box.inputValue(), 'king ');
+    assert.deepEqual(await tokenTexts(page), ['king']);
+    assert.deepEqual(await page.evaluate(() => window.__posts),
+      [{ sentence: 'king \u{1F468}\u200D\u{1F469}\u200D' }, { input: true }, { sentence: 'king ' }]);
     assert.deepEqual(problems, []);
   } finally {
     await close();

@@ -97,6 +97,7 @@ export class TokenAxis {
     this.fontFamily = EXPORT_FONT;
     this.drawn = [];  // slot k → its label (see above), or undefined
     this.frame = null; // what the canvas was last drawn for: { count, step, length, width, height, dpr }
+    this.font = null;  // the font last set on the canvas's context (null: none since it was sized)
     this.activeIndex = null;
     // For tests and tools: the labels as drawn (the canvas has no DOM to read them from).
     Object.defineProperty(this.root, 'drawnLabels', { get: () => this.drawn.filter(Boolean) });
@@ -147,12 +148,10 @@ export class TokenAxis {
       g.setTransform(dpr, 0, 0, dpr, 0, 0);
       g.clearRect(0, 0, this.width, this.height);
       this.drawn = [];
+      this.font = null; // the pen is set again (a resized canvas has lost its context's state)
     }
     const spacing = pitch * step;
-    g.font = `${labelFont(spacing)}px ${this.fontFamily}`;
-    g.fillStyle = this.colour;
-    g.textBaseline = 'middle';
-    g.textAlign = rows ? 'right' : 'left';
+    this.pen(g, spacing, rows);
     const shown = Math.ceil(count / step);
     const room = (rows ? this.width : this.height) - EDGE_PX - 1;
     for (let k = 0; k < Math.max(shown, this.drawn.length); k++) {
@@ -181,10 +180,25 @@ export class TokenAxis {
     this.drawn.length = shown;
   }
 
+  // The context's font, colour and alignment for labels `spacing` px apart, set only when the font
+  // changes (with the thinning; most keystrokes keep it) or the context lost them (this.font null:
+  // a full redraw, which also follows a new colour). Setting a font makes Chromium bring the
+  // canvas's style up to date first, which right after the view's other writes is a style
+  // recalculation inside the keystroke's task; the colour is parsed on every write.
+  pen(g, spacing, rows) {
+    const font = `${labelFont(spacing)}px ${this.fontFamily}`;
+    if (this.font === font) return;
+    g.font = font;
+    g.fillStyle = this.colour;
+    g.textBaseline = 'middle';
+    g.textAlign = rows ? 'right' : 'left';
+    this.font = font;
+  }
+
   // fitText's answer for the context's font, remembered: a new token redraws every label, and
   // measuring them all again cost about 0.5 ms a keystroke at 64 tokens (three maps, two axes).
   fitted(g, text, room) {
-    const key = `${g.font}|${room}`;
+    const key = `${this.font}|${room}`;
     if (this.fits?.key !== key) this.fits = { key, texts: new Map() };
     let fitted = this.fits.texts.get(text);
     if (fitted === undefined) {

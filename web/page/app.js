@@ -33,6 +33,7 @@ import { createNumberInputs } from './number-inputs.js';
 import { fillEnumSelects } from './enum-selects.js';
 import { buildWhenNear, buildWhenOpened, documentParsed } from './when-near.js';
 import { warmNumbers } from './warm-numbers.js';
+import { followTyping } from './typed-text.js';
 import { setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
@@ -324,7 +325,8 @@ function showLanes(schemes) {
 }
 
 function wireControls() {
-  ui.sentence.addEventListener('input', () => { state.sentence = ui.sentence.value; recomputeForTyping(); });
+  // The keystroke's compute leaves at beforeinput with the text the edit will make (typed-text.js).
+  followTyping(ui.sentence, (text) => { state.sentence = text; recomputeForTyping(); });
   const choose = (element, name, cast = (v) => v) => element.addEventListener('change', () => {
     state[name] = cast(element.value);
     requestRecompute();
@@ -449,8 +451,6 @@ function recompute({ typed = false } = {}) {
   stale = false;
   const started = performance.now();
   const mine = work.next();
-  heavy.cancel();
-  scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
   const sent = { ...state };
   // The trained lanes' passes run in the same trip, on the tokens the worker finds.
   const trained = state.heads === TRAINED_HEADS
@@ -460,6 +460,9 @@ function recompute({ typed = false } = {}) {
       // Inputs are validated before they reach the lab, so this is a bug: say so rather than
       // leave stale figures looking current.
       (error) => { if (work.isCurrent(mine)) showFailure(`Could not compute the encodings: ${error.message}`); });
+  // The bookkeeping waits until the message has left: the worker starts meanwhile.
+  heavy.cancel();
+  scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
 }
 
 function paint(next, sent, started) {

@@ -17,20 +17,19 @@ import { setText, setValue } from '../figures/dom.js';
 export function createCaptions({ ui, trainedHeads, showControlError }) {
   // Controls and captions that follow the source and the settings. The control values and the
   // settings' notes are checked on every call (the control being typed in is skipped, and other
-  // messages share the error line); the captions and the heads list only when what they read — the
-  // source and reflectedKey's values — changed.
+  // messages share the error line); the captions and the heads list only when what they read
+  // (reflectedKey's values) changed.
   let lastSettingsNote = '';
   let reflectedKey = '';
-  let reflectedSource = null;
   function reflectSettings(source, settings, state) {
     reflectControls(ui, source, settings, state);
     const notes = settings.notes.join(' ');
     if (notes) showControlError(notes);
     else if (ui.controlError.textContent === lastSettingsNote) showControlError('');
     lastSettingsNote = notes;
-    const key = JSON.stringify([settings, state.alpha, state.layout, state.pairing, state.concat]);
-    if (source !== reflectedSource || key !== reflectedKey) {
-      reflectedSource = source;
+    // Each view brings its own copy of the source's description: compared by value.
+    const key = JSON.stringify([source, settings, state.alpha, state.layout, state.pairing, state.concat, trainedHeads.headOptions()]);
+    if (key !== reflectedKey) {
       reflectedKey = key;
       reflectCaptions({ ui, trainedHeads, setField }, source, settings, state);
     }

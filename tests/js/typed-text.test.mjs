@@ -1,0 +1,126 @@
+// web/page/typed-text.js: the sentence box's text after the edit a beforeinput event announces.
+// The foretold text must be what the browser's edit makes for typed text, line breaks and
+// deletions of the selection or of one code point; every other edit is left to the input event.
+// followTyping sends each edit's text once, and the box's own text whenever the foretold one was
+// wrong or its edit never came.
+// The box and the events are plain objects with the fields textAfter reads (value,
+// selectionStart/End; inputType, data, isComposing), as a textarea and an InputEvent have them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { followTyping, textAfter } from '../../web/page/typed-text.js';
+
+const box = (value, start = value.length, end = start) => ({ value, selectionStart: start, selectionEnd: end });
+const event = (inputType, data = null, isComposing = false) => ({ inputType, data, isComposing });
+
+// A small seeded generator (mulberry32), so every run checks the same cases.
+function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+// Letters, a space, a line break, an accented letter and a character outside the BMP (two code units).
+const PIECES = ['a', 'b', 'q', ' ', '\n', 'é', '😀', 'Z'];
+const text = (next, length) => Array.from({ length }, () => PIECES[Math.floor(next() * PIECES.length)]).join('');
+/** A code-unit offset in `value` that does not split a surrogate pair. */
+function boundary(next, value) {
+  const points = [...value];
+  const k = Math.floor(next() * (points.length + 1));
+  return points.slice(0, k).join('').length;
+}
+
+test('typed text replaces the selection, wherever it is', () => {
+  const next = random(7);
+  for (let i = 0; i < 500; i++) {
+    const value = text(next, Math.floor(next() * 12));
+    const [a, b] = [boundary(next, value), boundary(next, value)].sort((x, y) => x - y);
+    const typed = text(next, 1 + Math.floor(next() * 3));
+    assert.equal(textAfter(box(value, a, b), event('insertText', typed)), value.slice(0, a) + typed + value.slice(b), JSON.stringify({ value, a, b, typed }));
+  }
+  assert.equal(textAfter(box('the king', 3), event('insertText', 'x')), 'thex king');
+});
+
+test('a line break is a newline in the box', () => {
+  assert.equal(textAfter(box('the king', 3), event('insertLineBreak')), 'the\n king');
+  assert.equal(textAfter(box('the king', 0, 8), event('insertParagraph')), '\n');
+});
+
+test('Backspace and Delete remove the selection, else one code point, a surrogate pair whole', () => {
+  const next = random(11);
+  for (let i = 0; i < 500; i++) {
+    const value = text(next, Math.floor(next() * 12));
+    const at = boundary(next, value);
+    const points = [...value];
+    const k = [...value.slice(0, at)].length; // code points before the caret
+    const backward = [...points.slice(0, Math.max(0, k - 1)), ...points.slice(k)].join('');
+    const forward = [...points.slice(0, k), ...points.slice(k + 1)].join('');
+    assert.equal(textAfter(box(value, at), event('deleteContentBackward')), backward, JSON.stringify({ value, at }));
+    assert.equal(textAfter(box(value, at), event('deleteContentForward')), forward, JSON.stringify({ value, at }));
+    const end = boundary(next, value);
+    if (end > at) assert.equal(textAfter(box(value, at, end), event('deleteContentBackward')), value.slice(0, at) + value.slice(end));
+  }
+  assert.equal(textAfter(box('a😀b', 3), event('deleteContentBackward')), 'ab');
+  assert.equal(textAfter(box('a😀b', 1), event('deleteContentForward')), 'ab');
+  assert.equal(textAfter(box('king', 0), event('deleteContentBackward')), 'king');
+  assert.equal(textAfter(box('king', 4), event('deleteContentForward')), 'king');
+});
+
+test('compositions, pastes, undo and word deletions are left to the input event', () => {
+  assert.equal(textAfter(box('the king', 3), event('insertText', 'x', true)), null);
+  assert.equal(textAfter(box('the king', 3), event('insertCompositionText', 'k')), null);
+  for (const inputType of ['insertFromPaste', 'insertFromDrop', 'historyUndo', 'historyRedo', 'deleteWordBackward', 'deleteByCut', 'insertReplacementText']) {
+    assert.equal(textAfter(box('the king', 3), event(inputType, 'x')), null, inputType);
+  }
+  // insertText without data (the spec allows null): nothing to foretell.
+  assert.equal(textAfter(box('the king', 3), event('insertText', null)), null);
+});
+
+// A box that dispatches beforeinput, applies `edit` unless cancelled, then dispatches input, as a
+// browser does in one task; frames run the requestAnimationFrame callbacks queued so far.
+function typingBox(value) {
+  const listeners = { beforeinput: [], input: [] };
+  const target = { value, selectionStart: value.length, selectionEnd: value.length, addEventListener: (type, f) => listeners[type].push(f) };
+  return {
+    target,
+    edit(inputType, data, after, { cancelled = false } = {}) {
+      for (const f of listeners.beforeinput) f(event(inputType, data));
+      if (cancelled) return;
+      target.value = after;
+      target.selectionStart = target.selectionEnd = after.length;
+      for (const f of listeners.input) f({});
+    },
+  };
+}
+
+test('followTyping sends each edit once, and the box\'s text when the foretold one was wrong or never came', () => {
+  const frames = [];
+  globalThis.requestAnimationFrame = (f) => frames.push(f);
+  const frame = () => frames.splice(0).forEach((f) => f());
+  try {
+    const box = typingBox('king');
+    const sent = [];
+    followTyping(box.target, (text) => sent.push(text));
+    box.edit('insertText', 's', 'kings');
+    frame();
+    assert.deepEqual(sent, ['kings'], 'foretold right: sent once, at beforeinput');
+    box.edit('deleteContentBackward', null, 'kin'); // the browser removed two characters
+    frame();
+    assert.deepEqual(sent, ['kings', 'king', 'kin'], 'foretold wrong: the box\'s text follows at input');
+    box.edit('insertFromPaste', 'g queen', 'king queen');
+    frame();
+    assert.deepEqual(sent.slice(3), ['king queen'], 'not foretold: sent at input');
+    box.edit('insertText', 'x', 'king queenx', { cancelled: true });
+    assert.deepEqual(sent.slice(4), ['king queenx'], 'sent at beforeinput');
+    frame();
+    assert.deepEqual(sent.slice(5), ['king queen'], 'its edit never came: the box\'s text at the next frame');
+    box.target.selectionStart = box.target.selectionEnd = box.target.value.length;
+    box.edit('deleteContentForward', null, 'king queen'); // nothing after the caret: no edit, nothing sent
+    frame();
+    assert.equal(sent.length, 7, 'an edit that changes nothing is sent at input only');
+  } finally {
+    delete globalThis.requestAnimationFrame;
+  }
+});
