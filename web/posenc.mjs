@@ -53,8 +53,9 @@ const loaded = new Map();
  * @param {{ simd?: boolean, assetsUrl?: string | URL, prefetch?: boolean }} [options] simd: false
  *   forces the scalar build; true requires SIMD. assetsUrl: the folder holding the data files
  *   (glove-6b-100d-20k.i8), for hosts that copy only the script; default: beside this module.
- *   Another origin must send Access-Control-Allow-Origin (docs/EMBEDDING.md, "Assets from another
- *   host"). prefetch: start fetching GloVe's file now, beside the core, rather than at the first
+ *   Another origin must send Access-Control-Allow-Origin
+ *   (docs/EMBEDDING.md, "Assets from another host: CORS and CSP").
+ *   prefetch: start fetching GloVe's file now, beside the core, rather than at the first
  *   lab.loadVectors('glove') or lab.loadPretrained (default false), which then use those bytes.
  */
 export function load(options = {}) {
