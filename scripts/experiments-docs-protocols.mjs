@@ -1,0 +1,135 @@
+// docs/EXPERIMENTS.md's generated comparisons between two evaluations or two trainings of the same
+// runs (scripts/experiments-docs.mjs calls them for a table that sets the option):
+//   t.sliding      the same models under the sliding-window protocol against the windows protocol
+//                  (t.sliding.windows names that table): paired by seed and held-out window;
+//   t.floatOrderOf the same seeds trained with sums in another float order (another rank count)
+//                  against that table, beside that table's own difference from its `twin`.
+// Every interval is the bootstrap of web/results/intervals.js over seeds and held-out windows; a
+// sentence claims a difference only where its interval excludes 0, and says its seed count.
+import { comparisonSentence, intervalText, meanInterval, pairedDifference } from '../web/results/intervals.js';
+import { groupRuns, growthSet, runSetAt } from '../web/results/report.js';
+import { MULTIPLES, PLAIN, TABLES } from './experiment-tables.mjs';
+
+const fixed = (v, digits) => (v === null || !Number.isFinite(v) ? '—' : v.toFixed(digits));
+const signed = (v, digits = 3) => `${v >= 0 ? '+' : '−'}${fixed(Math.abs(v), digits)}`;
+const diffText = (c) => (c ? `${signed(c.diff)} ${intervalText(c, 2)}` : '—');
+const same = (a) => (g) => g.scheme === a.scheme && g.variant === a.variant;
+
+/** a − b at multiple k, paired by the seeds both hold and by held-out unit, or null. */
+function pairedAt(a, b, k) {
+  const [x, y] = a && b ? [runSetAt(a, k, b), runSetAt(b, k, a)] : [null, null];
+  return x && y ? pairedDifference(x, y) : null;
+}
+
+// The 8×/1× perplexity ratio, exp(mean change of loss) [exp of the t-interval's ends over seeds].
+function ratioText(group) {
+  const r = meanInterval(group.records.filter((x) => Number.isFinite(x.heldOut[8])).map((x) => x.heldOut[8] - x.heldOut[1]));
+  if (!r) return '—';
+  return r.low === null ? `${fixed(Math.exp(r.mean), 2)} (1 seed)` : `${fixed(Math.exp(r.mean), 2)} [${fixed(Math.exp(r.low), 2)}, ${fixed(Math.exp(r.high), 2)}]`;
+}
+
+// Plain schemes by mean loss at k, lowest first: "ALiBi < T5 bias < …".
+function order(groups, k) {
+  const mean = (g) => g.records.reduce((a, r) => a + r.heldOut[k], 0) / g.records.length;
+  return groups.filter((g) => g.variant === PLAIN && g.records.every((r) => Number.isFinite(r.heldOut[k])))
+    .sort((a, b) => mean(a) - mean(b));
+}
+
+// Pairs of plain schemes ranked one way under one protocol and the other way under the other.
+function swapped(a, b) {
+  const at = (list) => new Map(list.map((g, i) => [`${g.scheme}|${g.variant}`, i]));
+  const [ia, ib] = [at(a), at(b)];
+  const out = [];
+  for (let i = 0; i < a.length; i++) {
+    for (let j = i + 1; j < a.length; j++) {
+      const [x, y] = [a[i], a[j]].map((g) => `${g.scheme}|${g.variant}`);
+      if (ib.has(x) && ib.has(y) && ib.get(x) > ib.get(y)) out.push([a[i], a[j]]);
+    }
+  }
+  return out;
+}
+
+/** The sliding table's section tail: sliding − windows per run and length, the ratios, the order. */
+export function slidingComparison(own, stores, t, runLabel) {
+  const windows = groupRuns(stores[t.sliding.windows]?.records ?? []);
+  const lowerIsBetter = t.metric === 'loss';
+  const shorter = MULTIPLES.filter((k) => k < 8);
+  const rows = [];
+  for (const g of own) {
+    const w = windows.find(same(g));
+    const cells = shorter.map((k) => pairedAt(g, w, k));
+    if (cells.every((c) => !c)) continue;
+    rows.push(`| ${runLabel(g)} | ${Math.max(...cells.map((c) => c?.seeds ?? 0))} | ${cells.map(diffText).join(' | ')} |`);
+  }
+  if (!rows.length) return `No run is evaluated under both protocols yet (${t.sliding.windows}).`;
+  const out = [`Sliding − windows, the same model on the same targets (paired by seed and held-out window; at 8× the ` +
+    `two protocols are one row of 8T and agree exactly):`, '',
+  `| sliding − windows | seeds | ${shorter.map((k) => `held-out ${t.metric} at ${k}× [95% interval]`).join(' | ')} |`,
+  `|---|---:|${shorter.map(() => '---:').join('|')}|`, ...rows, ''];
+
+  const ratioRows = own.filter((g) => g.records.every((r) => Number.isFinite(r.heldOut[8]))).map((g) => {
+    const w = windows.find(same(g));
+    const [x, y] = w ? [growthSet(g, w), growthSet(w, g)] : [null, null];
+    const change = x && y ? pairedDifference(x, y) : null;
+    return `| ${runLabel(g)} | ${g.records.length} | ${w ? ratioText(w) : '—'} | ${ratioText(g)} | ${change ? `${signed(change.diff)} ${intervalText(change, 2)}` : '—'} |`;
+  });
+  out.push(`The 8×/1× perplexity ratio, exp(loss at 8× − loss at 1×) [exp of the 95% t-interval over seeds], under each ` +
+    `protocol, and the change of its logarithm, sliding − windows (paired by seed and window):`, '',
+  '| 8×/1× perplexity | seeds | windows | sliding | change of ln ratio [95% interval] |', '|---|---:|---:|---:|---:|', ...ratioRows, '');
+
+  out.push('The order of the plain schemes by mean held-out loss (lowest first) under each protocol, and every pair ' +
+    'the two protocols rank differently, compared under each:', '');
+  for (const k of shorter) {
+    const [a, b] = [order(windows, k), order(own, k)];
+    const names = (list) => list.map(runLabel).join(' < ');
+    out.push(`- ${k}×, windows (${seedCount(windows)}): ${names(a)}; sliding (${seedCount(own)}): ${names(b)}.`);
+    for (const [x, y] of swapped(a, b)) {
+      const [xs, ys] = [own.find(same(x)), own.find(same(y))];
+      const under = (p, q, protocol) => {
+        const c = pairedAt(p, q, k);
+        return c ? `${protocol}: ${comparisonSentence(c, { names: [runLabel(p), runLabel(q)], what: `held-out ${t.metric} at ${k}×`, lowerIsBetter, digits: 2 })}` : null;
+      };
+      for (const s of [under(x, y, 'windows'), under(xs, ys, 'sliding')]) if (s) out.push(`  - ${s}`);
+    }
+  }
+  return out.join('\n');
+}
+
+const seedCount = (groups) => {
+  const seeds = new Set(groups.flatMap((g) => g.records.map((r) => r.seed)));
+  return seeds.size === 1 ? '1 seed' : `${seeds.size} seeds`;
+};
+
+// "+0.031, −0.004, +0.052": a − b of the mean held-out value at k, seed by seed (the seeds both hold).
+function perSeed(a, b, k) {
+  if (!a || !b) return '—';
+  const values = a.records.map((r) => [r, b.records.find((s) => s.seed === r.seed)])
+    .filter(([r, s]) => s && Number.isFinite(r.heldOut[k]) && Number.isFinite(s.heldOut[k]))
+    .map(([r, s]) => signed(r.heldOut[k] - s.heldOut[k]));
+  return values.length ? values.join(', ') : '—';
+}
+
+/**
+ * A float-order control's section tail: this table's runs against the same seeds of
+ * t.floatOrderOf (same model, sums in another order), beside that table's runs against its own
+ * twin, at 1× and 8×, with the per-seed differences that the intervals rest on.
+ */
+export function floatOrderComparison(own, stores, t, name, runLabel) {
+  const reference = t.floatOrderOf;
+  const original = TABLES[reference].twin;
+  const ref = groupRuns(stores[reference]?.records ?? []);
+  const orig = groupRuns(stores[original]?.records ?? []);
+  const rows = [];
+  for (const g of own) {
+    const [r, o] = [ref.find(same(g)), orig.find(same(g))];
+    const cells = [1, 8].flatMap((k) => [pairedAt(g, r, k), pairedAt(r, o, k)]);
+    if (cells.every((c) => !c)) continue;
+    rows.push(`| ${runLabel(g)} | ${Math.max(...cells.map((c) => c?.seeds ?? 0))} | ${diffText(cells[0])} | ${diffText(cells[2])} | ` +
+      `${perSeed(g, r, 8)} | ${diffText(cells[3])} | ${perSeed(r, o, 8)} |`);
+  }
+  if (!rows.length) return `No run shares a seed with the ${reference} table yet.`;
+  return [`${name} − ${reference} (another float order, the same model otherwise) beside ${reference} − ${original} ` +
+    `(another engine), held-out ${t.metric}, paired by seed and held-out window, with each seed's difference at 8×:`, '',
+  `| run | seeds | ${name} − ${reference} at 1× | at 8× | per seed at 8× | ${reference} − ${original} at 8× | per seed at 8× |`,
+  '|---|---:|---:|---:|---|---:|---|', ...rows].join('\n');
+}
