@@ -51,7 +51,11 @@ function swapped(a, b) {
 
 /** The sliding table's section tail: sliding − windows per run and length, the ratios, the order. */
 export function slidingComparison(own, stores, t, runLabel) {
-  const windows = groupRuns(stores[t.sliding.windows]?.records ?? []);
+  // The windows records of the same models only: the runs and seeds this table holds.
+  const windows = groupRuns(stores[t.sliding.windows]?.records ?? []).map((w) => {
+    const g = own.find(same(w));
+    return g ? { ...w, records: w.records.filter((r) => g.records.some((x) => x.seed === r.seed)) } : null;
+  }).filter((w) => w?.records.length);
   const lowerIsBetter = t.metric === 'loss';
   const shorter = MULTIPLES.filter((k) => k < 8);
   const rows = [];
@@ -124,12 +128,13 @@ export function floatOrderComparison(own, stores, t, name, runLabel) {
     const [r, o] = [ref.find(same(g)), orig.find(same(g))];
     const cells = [1, 8].flatMap((k) => [pairedAt(g, r, k), pairedAt(r, o, k)]);
     if (cells.every((c) => !c)) continue;
-    rows.push(`| ${runLabel(g)} | ${Math.max(...cells.map((c) => c?.seeds ?? 0))} | ${diffText(cells[0])} | ${diffText(cells[2])} | ` +
-      `${perSeed(g, r, 8)} | ${diffText(cells[3])} | ${perSeed(r, o, 8)} |`);
+    const seeds = (c) => c?.seeds ?? 0;
+    rows.push(`| ${runLabel(g)} | ${Math.max(seeds(cells[0]), seeds(cells[2]))} | ${diffText(cells[0])} | ${diffText(cells[2])} | ` +
+      `${perSeed(g, r, 8)} | ${seeds(cells[3])} | ${diffText(cells[3])} | ${perSeed(r, o, 8)} |`);
   }
   if (!rows.length) return `No run shares a seed with the ${reference} table yet.`;
   return [`${name} − ${reference} (another float order, the same model otherwise) beside ${reference} − ${original} ` +
     `(another engine), held-out ${t.metric}, paired by seed and held-out window, with each seed's difference at 8×:`, '',
-  `| run | seeds | ${name} − ${reference} at 1× | at 8× | per seed at 8× | ${reference} − ${original} at 8× | per seed at 8× |`,
-  '|---|---:|---:|---:|---|---:|---|', ...rows].join('\n');
+  `| run | seeds | ${name} − ${reference} at 1× | at 8× | per seed at 8× | seeds | ${reference} − ${original} at 8× | per seed at 8× |`,
+  '|---|---:|---:|---:|---|---:|---:|---|', ...rows].join('\n');
 }

@@ -173,8 +173,11 @@ function section(name, store, stores) {
   }
   if (t.sliding) lines.push('', slidingComparison(own, stores, t, runLabel));
   if (t.floatOrderOf) lines.push('', floatOrderComparison(own, stores, t, name, runLabel));
-  lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '',
-    t.reference ? controlComparisons(groups, t) : comparisons(groups, t));
+  // A float-order control holds one scheme's runs: its comparisons are the ones above.
+  if (!t.floatOrderOf) {
+    lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '',
+      (t.reference ? controlComparisons(groups, t) : comparisons(groups, t)) || '- No two runs to compare yet.');
+  }
   return lines.join('\n');
 }
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;
