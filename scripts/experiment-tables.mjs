@@ -86,11 +86,12 @@ export const TABLES = {
   // only (ropeScalings false): the protocol's 4.8-fold work would be 4 times that again.
   'book-large-torch-sliding': { ...BOOK_LARGE_TORCH, twin: undefined, models: 'book-large-torch',
     sliding: { stride: SLIDING_STRIDE, windows: 'book-large-torch', ropeScalings: false } },
-  // The float-order control of book-large-torch's rotary runs: the same seeds at one rank of two
-  // threads, the same model up to the order of float sums (the batch is not split, and the BLAS
-  // sums over another partition), compared with the two-rank runs the way those are compared with
-  // the native ones (`floatOrderOf`).
-  'book-large-torch-1rank': { ...BOOK_LARGE_TORCH, twin: undefined, threads: 2, ranks: 1, schemes: ['rotary'],
+  // The float-order control of book-large-torch's rotary runs: the same seeds at one rank of one
+  // thread, the same model up to the order of float sums (the whole batch's gradient in one
+  // process, not two halves summed across ranks), compared with the two-rank runs the way those
+  // are compared with the native ones (`floatOrderOf`). One thread: two threads in one process ran
+  // several times slower than two ranks on the shared, loaded cores here.
+  'book-large-torch-1rank': { ...BOOK_LARGE_TORCH, twin: undefined, threads: 1, ranks: 1, schemes: ['rotary'],
     floatOrderOf: 'book-large-torch' },
   // Copy at a size every scheme learns to ≥ 0.95 at T (see docs/EXPERIMENTS.md): items ⌊L/2⌋ at
   // length L, accuracy over fresh examples; each unit is one batch of its own seed. 3,000 steps at
