@@ -108,19 +108,21 @@ export function slidingComparison(own, stores, t, runLabel) {
   return out.join('\n');
 }
 
-// "+0.031, −0.004, +0.052": a − b of the mean held-out value at k, seed by seed (the seeds both hold).
-function perSeed(a, b, k) {
-  if (!a || !b) return '—';
-  const values = a.records.map((r) => [r, b.records.find((s) => s.seed === r.seed)])
+// a − b of the mean held-out value at k, seed by seed (the seeds both hold).
+function seedDifferences(a, b, k) {
+  if (!a || !b) return [];
+  return a.records.map((r) => [r, b.records.find((s) => s.seed === r.seed)])
     .filter(([r, s]) => s && Number.isFinite(r.heldOut[k]) && Number.isFinite(s.heldOut[k]))
-    .map(([r, s]) => signed(r.heldOut[k] - s.heldOut[k]));
-  return values.length ? values.join(', ') : '—';
+    .map(([r, s]) => r.heldOut[k] - s.heldOut[k]);
 }
+// "+0.031, −0.004, +0.052"
+const perSeedText = (values) => (values.length ? values.map((v) => signed(v)).join(', ') : '—');
 
 /**
  * A float-order control's section tail: this table's runs against the same seeds of
  * t.floatOrderOf (same model, sums in another order), beside that table's runs against its own
- * twin, at 1× and 8×, with the per-seed differences that the intervals rest on.
+ * twin (another engine) and this table's against that twin, at 1× and 8×, with the per-seed
+ * differences the intervals rest on, and the largest of those at 8× each way.
  */
 export function floatOrderComparison(own, stores, t, name, runLabel) {
   const reference = t.floatOrderOf;
@@ -128,17 +130,28 @@ export function floatOrderComparison(own, stores, t, name, runLabel) {
   const ref = groupRuns(stores[reference]?.records ?? []);
   const orig = groupRuns(stores[original]?.records ?? []);
   const rows = [];
+  const largest = { order: null, engine: null };
+  const keep = (which, values, g) => {
+    for (const v of values) if (!largest[which] || Math.abs(v) > Math.abs(largest[which].v)) largest[which] = { v, g };
+  };
   for (const g of own) {
     const [r, o] = [ref.find(same(g)), orig.find(same(g))];
-    const cells = [1, 8].flatMap((k) => [pairedAt(g, r, k), pairedAt(r, o, k)]);
+    const cells = [pairedAt(g, r, 1), pairedAt(g, r, 8), pairedAt(r, o, 8), pairedAt(g, o, 8)];
     if (cells.every((c) => !c)) continue;
+    const [order, engine, both] = [seedDifferences(g, r, 8), seedDifferences(r, o, 8), seedDifferences(g, o, 8)];
+    keep('order', order, g);
+    keep('engine', engine, g);
     const seeds = (c) => c?.seeds ?? 0;
-    rows.push(`| ${runLabel(g)} | ${Math.max(seeds(cells[0]), seeds(cells[2]))} | ${diffText(cells[0])} | ${diffText(cells[2])} | ` +
-      `${perSeed(g, r, 8)} | ${seeds(cells[3])} | ${diffText(cells[3])} | ${perSeed(r, o, 8)} |`);
+    rows.push(`| ${runLabel(g)} | ${Math.max(seeds(cells[0]), seeds(cells[1]))} | ${diffText(cells[0])} | ${diffText(cells[1])} | ` +
+      `${perSeedText(order)} | ${seeds(cells[2])} | ${diffText(cells[2])} | ${perSeedText(engine)} | ${diffText(cells[3])} | ${perSeedText(both)} |`);
   }
   if (!rows.length) return `No run shares a seed with the ${reference} table yet.`;
+  const most = (x) => (x ? `${signed(x.v)} (${runLabel(x.g)})` : '—');
   return [`${name} − ${reference} (another float order, the same model otherwise) beside ${reference} − ${original} ` +
-    `(another engine), held-out ${t.metric}, paired by seed and held-out window, with each seed's difference at 8×:`, '',
-  `| run | seeds | ${name} − ${reference} at 1× | at 8× | per seed at 8× | seeds | ${reference} − ${original} at 8× | per seed at 8× |`,
-  '|---|---:|---:|---:|---|---:|---:|---|', ...rows].join('\n');
+    `and ${name} − ${original} (another engine), held-out ${t.metric}, paired by seed and held-out window, with each ` +
+    `seed's difference at 8×:`, '',
+  `| run | seeds | ${name} − ${reference} at 1× | at 8× | per seed at 8× | seeds | ${reference} − ${original} at 8× | per seed | ${name} − ${original} at 8× | per seed |`,
+  '|---|---:|---:|---:|---|---:|---:|---|---:|---|', ...rows, '',
+  `The largest difference of one seed at 8×: ${most(largest.order)} between the two float orders, ` +
+    `${most(largest.engine)} between ${reference} and ${original}.`].join('\n');
 }
