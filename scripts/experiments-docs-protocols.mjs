@@ -95,7 +95,7 @@ export function slidingComparison(own, stores, t, runLabel) {
     const [a, b] = [order(windows, k, seeds), order(own, k, seeds)];
     const names = (list) => list.map(runLabel).join(' < ');
     const over = seeds.length === 1 ? `seed ${seeds[0]}` : `seeds ${seeds.join(', ')}`;
-    out.push(`- ${k}× (${plainAt(own, k).length} schemes, ${over}), windows: ${names(a)}; sliding: ${names(b)}.`);
+    out.push(`- ${k}× (${over}), windows: ${names(a)}; sliding: ${names(b)}.`);
     for (const [x, y] of swapped(a, b)) {
       const [xs, ys] = [own.find(same(x)), own.find(same(y))];
       const under = (p, q, protocol) => {
