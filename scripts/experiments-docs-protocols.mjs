@@ -44,8 +44,7 @@ function sharedSeeds(groups, k) {
 
 // Pairs of plain schemes ranked one way under one protocol and the other way under the other.
 function swapped(a, b) {
-  const at = (list) => new Map(list.map((g, i) => [`${g.scheme}|${g.variant}`, i]));
-  const [ia, ib] = [at(a), at(b)];
+  const ib = new Map(b.map((g, i) => [`${g.scheme}|${g.variant}`, i]));
   const out = [];
   for (let i = 0; i < a.length; i++) {
     for (let j = i + 1; j < a.length; j++) {
@@ -82,7 +81,7 @@ export function slidingComparison(own, stores, t, runLabel) {
     const w = windows.find(same(g));
     const [x, y] = w ? [growthSet(g, w), growthSet(w, g)] : [null, null];
     const change = x && y ? pairedDifference(x, y) : null;
-    return `| ${runLabel(g)} | ${g.records.length} | ${w ? ratioText(w) : '—'} | ${ratioText(g)} | ${change ? `${signed(change.diff)} ${intervalText(change, 2)}` : '—'} |`;
+    return `| ${runLabel(g)} | ${g.records.length} | ${w ? ratioText(w) : '—'} | ${ratioText(g)} | ${diffText(change)} |`;
   });
   out.push(`The 8×/1× perplexity ratio, exp(loss at 8× − loss at 1×) [exp of the 95% t-interval over seeds], under each ` +
     `protocol, and the change of its logarithm, sliding − windows (paired by seed and window):`, '',
