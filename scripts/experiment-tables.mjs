@@ -52,6 +52,21 @@ const BOOK_LARGE = {
   check: 'rotary',
 };
 
+// book-large retrained by the PyTorch twin (python/posenc_lab) on the same flags and batch
+// stream, data-parallel over `ranks` gloo ranks of `threads` threads each (one per core here),
+// and evaluated by the twin on the same held-out windows: records with engine "torch", compared
+// with `twin`'s by seed and window. A checkpoint every `saveEvery` steps lets a killed run resume.
+const BOOK_LARGE_TORCH = { ...BOOK_LARGE, engine: 'torch', threads: 1, ranks: 2, saveEvery: 100, twin: 'book-large' };
+
+// The sliding-window protocol's stride for book-large (python3 -m posenc_lab.evaluate --protocol
+// sliding): every row of kT tokens after a window's first scores only its last S targets, so each
+// of those has at least kT − S tokens of context. S must divide 8T − kT for k = 1, 2, 4 (448, 384
+// and 256 at T = 64): a divisor of 64. Under the windows protocol a target's context averages
+// about kT/2 tokens; S = T/4 = 16 gives each target past a window's first row at least kT − 16
+// (48 of 64 at 1×, kT − 8.5 on average) for 4.8 times the windows protocol's forward work over
+// k = 1 … 8, where S = 8 costs 9 times and S = 1, every target its full kT − 1, 70 times.
+export const SLIDING_STRIDE = 16;
+
 export const TABLES = {
   // The page's default Train run (web/train/config.js) through the JS API, evaluated on windows of
   // 8T characters spread evenly over the whole held-out tenth of the book.
@@ -64,11 +79,20 @@ export const TABLES = {
     check: 'rotary',
   },
   'book-large': BOOK_LARGE,
-  // book-large retrained by the PyTorch twin (python/posenc_lab) on the same flags and batch
-  // stream, data-parallel over `ranks` gloo ranks of `threads` threads each (one per core here),
-  // and evaluated by the twin on the same held-out windows: records with engine "torch", compared
-  // with `twin`'s by seed and window. A checkpoint every `saveEvery` steps lets a killed run resume.
-  'book-large-torch': { ...BOOK_LARGE, engine: 'torch', threads: 1, ranks: 2, saveEvery: 100, twin: 'book-large' },
+  'book-large-torch': BOOK_LARGE_TORCH,
+  // The same trained models (`models`: the table whose scratch models it evaluates, training them
+  // if missing) under the sliding-window protocol at stride SLIDING_STRIDE; `windows` names the
+  // table of the same models under the windows protocol, for the paired comparison. Plain rotary
+  // only (ropeScalings false): the protocol's 4.8-fold work would be 4 times that again.
+  'book-large-torch-sliding': { ...BOOK_LARGE_TORCH, twin: undefined, models: 'book-large-torch',
+    sliding: { stride: SLIDING_STRIDE, windows: 'book-large-torch', ropeScalings: false } },
+  // The float-order control of book-large-torch's rotary runs: the same seeds at one rank of one
+  // thread, the same model up to the order of float sums (the whole batch's gradient in one
+  // process, not two halves summed across ranks), compared with the two-rank runs the way those
+  // are compared with the native ones (`floatOrderOf`). One thread: two threads in one process ran
+  // several times slower than two ranks on the shared, loaded cores here.
+  'book-large-torch-1rank': { ...BOOK_LARGE_TORCH, twin: undefined, threads: 1, ranks: 1, schemes: ['rotary'],
+    floatOrderOf: 'book-large-torch' },
   // Copy at a size every scheme learns to ≥ 0.95 at T (see docs/EXPERIMENTS.md): items ⌊L/2⌋ at
   // length L, accuracy over fresh examples; each unit is one batch of its own seed. 3,000 steps at
   // the page's lr 3e-3 left NoPE's seed 1 at 0.93 and 5,000 ALiBi's seed 2 at 0.95; the small size

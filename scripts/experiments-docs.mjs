@@ -9,6 +9,7 @@ import { comparisonSentence, intervalText, meanInterval, pairedDifference, seeds
 import { MULTIPLES, PLAIN, ROPE_SCALINGS, SCHEMES, TABLES } from './experiment-tables.mjs';
 import { groupRuns, runLabel as label, runSetAt, growthSet } from '../web/results/report.js';
 import { SCHEME_LABELS } from '../dist/posenc.mjs';
+import { floatOrderComparison, slidingComparison } from './experiments-docs-protocols.mjs';
 
 const runLabel = (group) => label(group, SCHEME_LABELS);
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
@@ -154,22 +155,29 @@ function section(name, store, stores) {
       `${t.steps} steps${SCHEMES.includes('concatenated') ? `; dPos = ${t.dPos} for concatenated` : ''}. ` +
       `Seeds ${seeds.join(', ')} (each cell says how many it rests on); cells are the mean [95% t-interval over seeds]. ` +
       `Held-out units: ${t.windows} ${t.task === 'copy' ? `batches of ${t.unitRows} fresh examples` : 'windows of 8T targets spread over the whole held-out part, the same targets at every length'}. ` +
-      (wall.length ? `Wall time per run (training and evaluation) on this machine, shared and loaded: median ${median(wall).toFixed(0)} s over ${wall.length} runs` : 'No run trained here') +
+      (t.sliding ? `Protocol: sliding rows of kT advancing by ${t.sliding.stride} tokens over each window (the first row scores its kT targets, each later row its last ${t.sliding.stride}). ` : '') +
+      (t.models ? `The models are the ${t.models} table's, evaluated again` : wall.length ? `Wall time per run (training and evaluation) on this machine, shared and loaded: median ${median(wall).toFixed(0)} s over ${wall.length} runs` : 'No run trained here') +
       `${store.records.some((r) => r.timing.reusedShipped) ? '; seed 1 of the shipped schemes is the shipped model itself (same flags; train-models --check reproduced it byte for byte), evaluated here' : ''}.`,
     '',
     lengthTable(groups, t, { perplexity: false }),
   ];
   if (t.task === 'words') lines.push('', 'The same as perplexity (exp of the mean loss and of its interval\'s ends):', '', lengthTable(groups, t, { perplexity: true }));
   lines.push('', growthTable(groups, t));
-  const positions = positionTable(groups, t);
+  // Under the sliding protocol the 8× rows are the windows protocol's: positions are that table's.
+  const positions = t.sliding ? '' : positionTable(groups, t);
   if (positions) lines.push('', `Loss by position inside the 8× windows (mean over windows and seeds, in bins of T = ${t.model.context}):`, '', positions);
   if (reference.length) lines.splice(1, 0, `Plain rows (no variant in brackets) are the ${t.reference} table's runs, for comparison.`);
   if (t.twin) {
     lines.push('', `Against the ${t.twin} table, run by run (${t.engine} − ${t.twin}; paired by seed and held-out window, ` +
       `bootstrap as below; "within the seeds' intervals" when the 95% interval contains 0 at both lengths):`, '', twinTable(own, stores, t));
   }
-  lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '',
-    t.reference ? controlComparisons(groups, t) : comparisons(groups, t));
+  if (t.sliding) lines.push('', slidingComparison(own, stores, t, runLabel));
+  if (t.floatOrderOf) lines.push('', floatOrderComparison(own, stores, t, name, runLabel));
+  // A float-order control holds one scheme's runs: its comparisons are the ones above.
+  if (!t.floatOrderOf) {
+    lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '',
+      (t.reference ? controlComparisons(groups, t) : comparisons(groups, t)) || '- No two runs to compare yet.');
+  }
   return lines.join('\n');
 }
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? 0;

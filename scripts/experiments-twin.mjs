@@ -2,7 +2,8 @@
 // scripts/experiments.mjs: python3 -m posenc_lab.train on the native table's flags at t.ranks
 // gloo ranks, then python3 -m posenc_lab.evaluate on the table's held-out windows; the records it
 // returns go to the store through experiments.mjs's addRecords.
-// Scratch, per run, in build-data/experiments/ (never committed):
+// Scratch, per run, in build-data/experiments/ (never committed; <table> is t.models where set, a
+// table that evaluates another table's models another way):
 //   <table>-<scheme>-seed<seed>-<steps>.ckpt         the checkpoint, every saveEvery steps: a killed
 //                                                   run resumes from it on the same machine
 //   <table>-<scheme>-seed<seed>-<steps>.safetensors  the trained model, renamed into place only once
@@ -70,19 +71,23 @@ async function trained(t, run, seed, base, { retrain }) {
 }
 
 /**
- * The records of one run (scheme, seed) of torch table `table` (t its settings): the twin's own
+ * The records of one run (scheme, seed) of torch table `table` (t its settings; t.sliding: the
+ * sliding-window protocol at t.sliding.stride, else the windows protocol): the twin's own
  * (engine "torch", its build and device), with the ranks and threads per rank in the config and
  * the wall time of this call. retrain: ignore a finished model or checkpoint in scratch.
  */
 export async function twinRecords(table, t, run, seed, { retrain = false } = {}) {
   const started = performance.now();
   fs.mkdirSync(SCRATCH, { recursive: true });
-  const base = path.join(SCRATCH, `${table}-${run.scheme}-seed${seed}-${t.steps}`);
+  // t.models: another table's scratch models (the same flags), evaluated here another way.
+  const base = path.join(SCRATCH, `${t.models ?? table}-${run.scheme}-seed${seed}-${t.steps}`);
   const model = await trained(t, run, seed, base, { retrain });
   const store = `${base}.records.json`;
   fs.rmSync(store, { force: true });
   await runPython('posenc_lab.evaluate', [model, '--task', t.task, '--text', 'data/moby-dick.txt', '--windows', t.windows,
-    '--table', table, '--out', store, '--seed', seed, '--steps', t.steps, '--batch', t.train.B, '--lr', t.train.lr].map(String));
+    '--table', table, '--out', store, '--seed', seed, '--steps', t.steps, '--batch', t.train.B, '--lr', t.train.lr,
+    ...(t.sliding ? ['--protocol', 'sliding', '--stride', t.sliding.stride] : []),
+    ...(t.sliding?.ropeScalings === false ? ['--no-rope-scalings'] : [])].map(String));
   const { records } = JSON.parse(fs.readFileSync(store, 'utf8'));
   fs.rmSync(store);
   const timing = { wallSeconds: Math.round((performance.now() - started) / 100) / 10, reusedShipped: false };

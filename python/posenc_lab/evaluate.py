@@ -13,7 +13,8 @@ Protocols (text; T the model's context, multiples k = 1, 2, 4, 8):
            first row of a window scores all its kT targets, each later row only its last `stride`
            (so every target after the first row has at least kT − stride tokens of context;
            ALiBi's appendix B). stride = kT is the windows protocol; 8T − kT must be a multiple.
-Rotary models also get one record per RoPE scaling (pi, ntk, yarn) with factor k past 1×.
+Rotary models also get one record per RoPE scaling (pi, ntk, yarn) with factor k past 1×, unless
+--no-rope-scalings.
 Copy/reverse/sort: answer accuracy over `windows` batches of `unit-rows` fresh examples, batch w
 seeded w + 1 (the scaling's factor from the length).
 """
@@ -113,7 +114,7 @@ def records_for(path: str, args, device: torch.device) -> List[dict]:
     model = PosencModel.load(path).to(device).eval()
     cfg = model.config
     T = cfg.context
-    variants = [None, *ROPE_SCALINGS] if cfg.scheme == "rotary" else [None]
+    variants = [None, *ROPE_SCALINGS] if cfg.scheme == "rotary" and args.rope_scalings else [None]
     if args.task == "book":
         with open(args.text, "rb") as f:
             task = TextTask(f.read())
@@ -177,6 +178,8 @@ def parse(argv=None) -> argparse.Namespace:
     p.add_argument("--unit-rows", type=int, default=16)
     p.add_argument("--protocol", choices=("windows", "sliding"), default="windows")
     p.add_argument("--stride", type=int, default=0, help="sliding: rows advance by this many tokens")
+    p.add_argument("--no-rope-scalings", dest="rope_scalings", action="store_false",
+                   help="rotary: the plain evaluation only, without the pi, ntk and yarn records")
     p.add_argument("--table", required=True, help="the store's table name (data/experiments/<table>.json)")
     p.add_argument("--out", help="the store file (default data/experiments/<table>.json)")
     p.add_argument("--seed", type=int, required=True, help="the run's seed, for the record")

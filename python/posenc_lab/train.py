@@ -31,7 +31,7 @@ from .model import PosencModel
 from .tasks import SyntheticTask, TaskError, TextTask, evaluate
 from .threads import use_threads
 from .vectors import VectorsError
-from .words import prepare_words
+from .words import prepare_words, rounded, word_rows
 from .training import Diverged, Ranks, train_step, trained_tensors
 
 CHECKPOINT_FORMAT = "posenc-lab-checkpoint-1"
@@ -69,11 +69,15 @@ def make_task(args):
 
 def words_config(args, config, task):
     """The word task's settings: frozen wte (unless --train-embedding), alpha 1/RMS unless given,
-    and a width the unreduced rows fill."""
-    cols = task.input_rows.shape[1]
-    if config.wte_cols != cols:
-        fail(f"--d must be the vectors' width {cols} for --task words (concatenated: {cols} + --dpos); "
-             "PCA-reduced word rows are posenc-train's alone")
+    and posenc-train's widths: d the vectors' width, or for concatenated d from that width to it
+    + --dpos, the word part d − dPos then PCA-reduced from the vectors' width (task.input_rows
+    replaced by the reduced rows)."""
+    dim = task.input_rows.shape[1]
+    cols = config.wte_cols
+    if (cols > dim or config.d < dim) if config.scheme == "concatenated" else config.d != dim:
+        fail(f"--d must be the vectors' width {dim} for --task words (concatenated: from that width to that width + --dpos)")
+    if cols < dim:
+        task.input_rows = rounded(word_rows(task.tokens(), task.vectors, cols, config.wordPca), args.dtype)
     alpha = config.alpha if args.alpha_given else 1.0 / task.vectors.component_rms
     return dataclasses.replace(config, frozenEmbedding=not args.train_embedding, alpha=alpha)
 

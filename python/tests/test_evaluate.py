@@ -87,3 +87,22 @@ def test_sliding_records_and_bad_strides(book, tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(common + ["--protocol", "sliding"])
     assert "--stride" in capsys.readouterr().err
+
+
+def test_rotary_records_with_and_without_the_scalings(book, tmp_path):
+    task = book["task"]
+    cfg = ModelConfig(scheme="rotary", vocab=task.vocab_size, d=16, layers=2, heads=2, context=T, seed=5)
+    model = perturbed(cfg, 29).eval()
+    model.vocab = task.tokens()
+    path = tmp_path / "rotary.safetensors"
+    model.save(str(path))
+    common = [str(path), "--task", "book", "--text", str(book["excerpt"]), "--windows", "2", "--table", "t",
+              "--seed", "5", "--steps", "0", "--protocol", "sliding", "--stride", "4"]
+    main(common + ["--out", str(tmp_path / "all.json")])
+    main(common + ["--out", str(tmp_path / "plain.json"), "--no-rope-scalings"])
+    every = json.loads((tmp_path / "all.json").read_text())["records"]
+    [plain] = json.loads((tmp_path / "plain.json").read_text())["records"]
+    assert [r["variant"] for r in every] == ["none", "pi", "ntk", "yarn"]
+    # The plain record is the same evaluation either way; only the scaled ones are left out.
+    assert plain["variant"] == "none" and plain["heldOut"] == every[0]["heldOut"]
+    assert plain["byWindow"] == every[0]["byWindow"]

@@ -3,7 +3,7 @@
 // settings, and each reaches the native trainer as the flags that make it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CONTROLS, SCHEMES, TABLES, bookTrainerArgs, runNames, tableRuns, twinTrainerArgs } from '../../scripts/experiment-tables.mjs';
+import { CONTROLS, MULTIPLES, SCHEMES, SLIDING_STRIDE, TABLES, bookTrainerArgs, runNames, tableRuns, twinTrainerArgs } from '../../scripts/experiment-tables.mjs';
 import { SHIPPED, trainerArgs } from '../../scripts/train-models.mjs';
 
 const flag = (args, name) => (args.includes(name) ? args[args.lastIndexOf(name) + 1] : undefined);
@@ -111,4 +111,30 @@ test('book-large-torch: the native table\'s model, steps, seeds and windows, on 
     assert.equal(flag(args, '--resume'), undefined);
     assert.equal(flag(twinTrainerArgs(t, run, 3, 'out.safetensors', 'run.ckpt', { resume: true }), '--resume'), 'run.ckpt');
   }
+});
+
+test('book-large-torch-sliding: book-large-torch\'s models under the sliding protocol, at a stride that divides 8T − kT', () => {
+  const [t, windows] = [TABLES['book-large-torch-sliding'], TABLES['book-large-torch']];
+  assert.equal(t.models, 'book-large-torch');
+  assert.deepEqual(t.sliding, { stride: SLIDING_STRIDE, windows: 'book-large-torch', ropeScalings: false });
+  assert.equal(t.twin, undefined);
+  // Everything that makes the models and the held-out targets is the windows table's.
+  const { sliding, models, twin, ...rest } = t;
+  const { twin: w, ...windowsRest } = windows;
+  assert.deepEqual(rest, windowsRest);
+  const T = t.model.context;
+  for (const k of MULTIPLES) assert.equal((8 * T - k * T) % SLIDING_STRIDE, 0, `${k}×`);
+  // Shorter than T, so the protocol differs from the windows one at every length below 8×.
+  assert.ok(SLIDING_STRIDE >= 1 && SLIDING_STRIDE < T);
+});
+
+test('book-large-torch-1rank: the two-rank table\'s rotary runs at one rank of one thread', () => {
+  const [t, two] = [TABLES['book-large-torch-1rank'], TABLES['book-large-torch']];
+  assert.equal(t.floatOrderOf, 'book-large-torch');
+  assert.deepEqual(t.schemes, ['rotary']);
+  const [run] = tableRuns('book-large-torch-1rank');
+  const args = twinTrainerArgs(t, run, 2, 'out.safetensors', 'run.ckpt');
+  const twoArgs = twinTrainerArgs(two, run, 2, 'out.safetensors', 'run.ckpt');
+  for (const name of twoArgs.filter((a) => a.startsWith('--') && a !== '--threads' && a !== '--nproc')) assert.equal(flag(args, name), flag(twoArgs, name), name);
+  assert.deepEqual([flag(args, '--nproc'), flag(args, '--threads')], ['1', '1']);
 });

@@ -7,12 +7,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { SLIDING_STRIDE } from '../../scripts/experiment-tables.mjs';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const KEYS = ['task', 'scheme', 'variant', 'seed', 'config', 'steps', 'heldOut', 'byPosition', 'byWindow'];
 
 test('every record has the issue\'s fields, the same held-out units at every multiple, and positions at 8×', () => {
-  for (const table of ['book', 'copy', 'words', 'controls', 'book-large-torch']) {
+  for (const table of ['book', 'copy', 'words', 'controls', 'book-large-torch', 'book-large-torch-sliding', 'book-large-torch-1rank']) {
     const file = path.join(ROOT, 'data/experiments', `${table}.json`);
     if (!fs.existsSync(file)) continue;
     const { records } = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -77,4 +78,25 @@ test('run book-large-torch, reduced: records with engine "torch" at two ranks; r
   assert.match(run(), /trained already, evaluating it/);
   const strip = ({ timing, ...rest }) => rest;
   assert.deepEqual(strip(JSON.parse(fs.readFileSync(store, 'utf8')).records[0]), strip(r));
+});
+
+// The sliding table on the same reduced model: evaluated, not retrained, with the protocol in the
+// config; at 8× a row is the whole window under both protocols, so those numbers agree exactly,
+// while at 1× the later rows' targets gain context and the numbers differ.
+test('run book-large-torch-sliding, reduced: book-large-torch\'s model under the sliding protocol', { timeout: 600000 }, (t) => {
+  if (!fs.existsSync(path.join(ROOT, 'dist/posenc.mjs'))) return t.skip('no dist/ (./scripts/build)');
+  if (!torchPython) return t.skip('no python3 with torch');
+  const smoke = (table) => execFileSync(process.execPath, ['scripts/experiments.mjs', 'run', table, '--steps', '4', '--windows', '8', '--schemes', 'alibi', '--seeds', '1'],
+    { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const record = (table) => JSON.parse(fs.readFileSync(path.join(ROOT, `build-data/experiments-smoke/${table}.json`), 'utf8')).records;
+  smoke('book-large-torch');
+  fs.rmSync(path.join(ROOT, 'build-data/experiments-smoke/book-large-torch-sliding.json'), { force: true });
+  assert.match(smoke('book-large-torch-sliding'), /book-large-torch-alibi-seed1-4\.safetensors: trained already, evaluating it/);
+  const [[w], [s, ...more]] = [record('book-large-torch'), record('book-large-torch-sliding')];
+  assert.equal(more.length, 0);
+  checkRecords('book-large-torch-sliding (smoke)', [s]);
+  assert.deepEqual([s.config.protocol, s.config.stride, s.config.ranks, s.config.windows], ['sliding', SLIDING_STRIDE, 2, 8]);
+  assert.equal(w.config.protocol, undefined);
+  assert.deepEqual(s.byWindow[8], w.byWindow[8]);
+  assert.notDeepEqual(s.byWindow[1], w.byWindow[1]);
 });
