@@ -13,9 +13,10 @@
 // Modules keep their own import.meta.url: each bundled module's is rewritten to the URL that
 // module has in OUT_DIR, so every new URL('./file', import.meta.url) (web/cores.mjs: the wasm,
 // GloVe, the models) names the same file as unbundled.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
+import { sourcesFromRepository } from './source-map-sources.mjs';
 
 export const WORKER = 'pipeline/lab-worker.js';
 const GLUE = /(^|\/)posenc-(core|models)-(simd|scalar)\.mjs$/;
@@ -76,20 +77,6 @@ async function main(outDir) {
   const modules = Object.keys(metafile.inputs).length;
   const bytes = metafile.outputs[Object.keys(metafile.outputs).find((k) => k.endsWith('.js'))].bytes;
   console.log(`bundle-lab-worker: ${WORKER}: ${modules} modules in one file, ${(bytes / 1024).toFixed(1)} KB minified`);
-}
-
-// The map names each module by its path in the repository (web/…), not in the staging folder.
-async function sourcesFromRepository(outfile, outDir) {
-  const map = JSON.parse(await readFile(`${outfile}.map`, 'utf8'));
-  const folder = dirname(outfile);
-  // The import.meta.url rewrite changed a few lines' text: the map holds each module's own text
-  // (read from web/; the columns after a rewrite on its line are off by the rewrite's length).
-  map.sources = map.sources.map((source) => {
-    const inOut = relative(outDir, resolve(folder, source)).replaceAll('\\', '/');
-    return inOut.startsWith('..') ? source : relative(folder, join('web', inOut)).replaceAll('\\', '/');
-  });
-  map.sourcesContent = await Promise.all(map.sources.map((source, i) => readFile(resolve(folder, source), 'utf8').catch(() => map.sourcesContent[i])));
-  await writeFile(`${outfile}.map`, JSON.stringify(map));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {

@@ -17,6 +17,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
+import { sourcesFromRepository } from './source-map-sources.mjs';
 
 const PAGE = 'index.html';
 const CHUNKS = 'chunks';
@@ -153,20 +154,6 @@ async function preloadLinks(outDir, metafile) {
   if (!first) throw new Error(`bundle-page: ${PAGE} has no module script`);
   const links = wanted.map((file) => `${first[1]}<link rel="modulepreload" href="${file}">\n`).join('');
   await writeFile(page, `${html.slice(0, first.index)}${links}${html.slice(first.index)}`);
-}
-
-// Each map names a module by its path in the repository (web/…), not in the staging folder.
-async function sourcesFromRepository(output, outDir) {
-  const map = JSON.parse(await readFile(`${output}.map`, 'utf8'));
-  const folder = dirname(output);
-  // The import.meta.url rewrite changed a few lines' text: the map holds each module's own text
-  // (read from web/; the columns after a rewrite on its line are off by the rewrite's length).
-  map.sources = map.sources.map((source) => {
-    const inOut = slash(relative(outDir, resolve(folder, source)));
-    return inOut.startsWith('..') ? source : slash(relative(folder, join('web', inOut)));
-  });
-  map.sourcesContent = await Promise.all(map.sources.map((source, i) => readFile(resolve(folder, source), 'utf8').catch(() => map.sourcesContent[i])));
-  await writeFile(`${output}.map`, JSON.stringify(map));
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {
