@@ -31,6 +31,7 @@ import { gzipSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { dirname, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
+import { loadEsbuild } from './esbuild-shared.mjs';
 
 const BUDGET_RAW = 400 * 1024;
 const BUDGET_GZIP = 150 * 1024;
@@ -42,13 +43,7 @@ if (!wasmDir || !outDir) {
   process.exit(2);
 }
 
-let esbuild;
-try {
-  esbuild = await import('esbuild');
-} catch {
-  console.error('bundle-element: esbuild is missing (a dev dependency): run ./scripts/setup (npm ci) first');
-  process.exit(1);
-}
+const esbuild = await loadEsbuild('bundle-element');
 
 const core = (flavour, ext) => `${wasmDir}/posenc-core-${flavour}-embed.${ext}`;
 const modelCore = (flavour, ext) => `${wasmDir}/posenc-models-${flavour}.${ext}`;

@@ -16,7 +16,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
-import { sourcesFromRepository } from './source-map-sources.mjs';
+import { browserBundle, loadEsbuild, sourcesFromRepository } from './esbuild-shared.mjs';
 
 export const WORKER = 'pipeline/lab-worker.js';
 const GLUE = /(^|\/)posenc-(core|models)-(simd|scalar)\.mjs$/;
@@ -45,32 +45,13 @@ export function workerPlugin(outDir, bundleDir) {
 }
 
 async function main(outDir) {
-  let esbuild;
-  try {
-    esbuild = await import('esbuild');
-  } catch {
-    console.error('bundle-lab-worker: esbuild is missing (a dev dependency): run ./scripts/setup (npm ci) first');
-    process.exit(1);
-  }
+  const esbuild = await loadEsbuild('bundle-lab-worker');
   const outfile = join(outDir, WORKER);
   const { metafile } = await esbuild.build({
+    ...browserBundle(),
     entryPoints: [outfile],
     outfile,
-    allowOverwrite: true,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    charset: 'utf8',
-    legalComments: 'inline',
-    sourcemap: 'linked',
-    sourcesContent: true,
-    nodePaths: [join(process.cwd(), 'node_modules')],
-    external: ['node:*'],  // web/cores.mjs's Node-only branch (reading file: URLs), never taken in a browser
     plugins: [workerPlugin(outDir, dirname(outfile))],
-    logLevel: 'warning',
-    metafile: true,
   });
   await sourcesFromRepository(outfile, outDir);
   await shipLicences(metafile, process.cwd(), outDir, [outfile]);

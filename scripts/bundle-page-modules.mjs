@@ -9,6 +9,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
+import { loadEsbuild } from './esbuild-shared.mjs';
 
 const [outDir] = process.argv.slice(2);
 if (!outDir) {
@@ -16,13 +17,7 @@ if (!outDir) {
   process.exit(2);
 }
 
-let esbuild;
-try {
-  esbuild = await import('esbuild');
-} catch {
-  console.error('bundle-page-modules: esbuild is missing (a dev dependency): run ./scripts/setup (npm ci) first');
-  process.exit(1);
-}
+const esbuild = await loadEsbuild('bundle-page-modules');
 
 // A static import or re-export of a bare package name (not ./, ../, /, nor a scheme such as node:).
 const PACKAGE_IMPORT = /^\s*(?:import|export)\b[^'"]*?\bfrom\s*['"](?![./]|[\w-]+:)([^'"]+)['"]/m;

@@ -17,7 +17,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
-import { sourcesFromRepository } from './source-map-sources.mjs';
+import { browserBundle, loadEsbuild, sourcesFromRepository } from './esbuild-shared.mjs';
 
 const PAGE = 'index.html';
 const CHUNKS = 'chunks';
@@ -34,27 +34,14 @@ const isApiFile = (outDir, path) => dirname(resolve(path)) === resolve(outDir) &
 
 function options(outDir, entries, plugins) {
   return {
+    ...browserBundle(),
     absWorkingDir: process.cwd(),
     entryPoints: entries.map((e) => join(outDir, e)),
     outdir: outDir,
     outbase: outDir,
     entryNames: '[dir]/[name]',
     chunkNames: `${CHUNKS}/[name]-[hash]`,
-    allowOverwrite: true,
-    bundle: true,
     splitting: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    charset: 'utf8',
-    legalComments: 'inline',
-    sourcemap: 'linked',
-    sourcesContent: true,
-    nodePaths: [join(process.cwd(), 'node_modules')],
-    external: ['node:*'],
-    logLevel: 'warning',
-    metafile: true,
     plugins,
   };
 }
@@ -100,13 +87,7 @@ function pagePlugin(outDir, entries, at, found) {
 }
 
 async function main(outDir) {
-  let esbuild;
-  try {
-    esbuild = await import('esbuild');
-  } catch {
-    console.error('bundle-page: esbuild is missing (a dev dependency): run ./scripts/setup (npm ci) first');
-    process.exit(1);
-  }
+  const esbuild = await loadEsbuild('bundle-page');
   // The entries: the page's scripts, then what they import on demand, until nothing new turns up.
   let entries = moduleScripts(await readFile(join(outDir, PAGE), 'utf8'));
   let metafile;

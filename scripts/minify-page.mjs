@@ -12,6 +12,7 @@
 // developer tools show it apart from the minified file of the same name.
 import { readFile, readdir, writeFile, access } from 'node:fs/promises';
 import { basename, dirname, join, relative } from 'node:path';
+import { loadEsbuild } from './esbuild-shared.mjs';
 
 // emcc's output, minified by emcc itself (scripts/build copies it in).
 const EMSCRIPTEN_GLUE = /^posenc-(core|models)-(simd|scalar)\.mjs$/;
@@ -58,13 +59,7 @@ export async function minifyOne(esbuild, text, name, sourcePath) {
 }
 
 async function main(outDir, sourceRoot) {
-  let esbuild;
-  try {
-    esbuild = await import('esbuild');
-  } catch {
-    console.error('minify-page: esbuild is missing (a dev dependency): run ./scripts/setup (npm ci) first');
-    process.exit(1);
-  }
+  const esbuild = await loadEsbuild('minify-page');
   let before = 0, after = 0;
   const files = await pageSources(outDir);
   for (const file of files) {
