@@ -15,11 +15,12 @@
 // changed (the page writes the readout in the task that applies the lab worker's view; the next
 // frame's requestAnimationFrame callback posts a message, whose task runs after that frame's
 // paint, the first one showing the new figures). Each row also says when the view was applied
-// (viewAppliedMedian: keydown → readout) and how the frames fell: firstFrameEarly, the share of
-// keys whose first frame after the keydown was begun for a vsync before it (the compositor starts
-// a frame it had skipped, right after the key's task, rather than waiting for the next vsync), and
-// viewInFirstFrame, the share whose view was painted in that first frame (else in a later one,
-// the sentence box's own edit having been painted first). Then types continuously (one key
+// (viewAppliedMedian: keydown → readout; editedMedian: keydown → the box's edit, its input
+// event) and how the frames fell: firstFrameEarly, the share of keys whose first frame after the
+// box's edit was begun for a vsync before the keydown (the compositor starts a frame it had
+// skipped, right away, rather than waiting for the next vsync), and viewInFirstFrame, the share
+// whose view was painted in that first frame (else in a later one, the box's edit having been
+// painted alone first). Then types continuously (one key
 // every 60 ms for 3 s) at the largest n and records the frame intervals (requestAnimationFrame
 // timestamps) and long tasks meanwhile. --cpu also traces the measured keystrokes and adds each
 // row's thread time per key on the main thread and in the workers (bench/keystroke-cpu.mjs), which
@@ -76,11 +77,14 @@ try {
     window.__keys = [];
     const engine = document.getElementById('engine');
     let pending = null;
-    document.addEventListener('keydown', () => {
-      const p = { t0: performance.now() };
-      pending = p;
-      // The first frame after the key (its vsync's time; the textarea's edit asks for it anyway).
-      requestAnimationFrame((t) => { p.firstFrame = t; });
+    let lastKey = null; // pending, until the view's readout; lastKey, until the next key
+    document.addEventListener('keydown', () => { pending = lastKey = { t0: performance.now() }; }, true);
+    // The first frame after the box's edit (its vsync's time). Asked for at the edit's input
+    // event, when the edit has asked for a frame anyway: a frame asked for at keydown would be
+    // one the page itself might not need (the page holds a typed edit until its view arrives).
+    document.addEventListener('input', () => {
+      const p = lastKey;
+      if (p && p.edited === undefined) { p.edited = performance.now(); requestAnimationFrame((t) => { p.firstFrame = t; }); }
     }, true);
     new MutationObserver(() => {
       if (!pending || !/last recompute/.test(engine.textContent)) return;
@@ -156,6 +160,7 @@ try {
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
       recomputeMedian: quantile(recompute, 0.5), analysesMedian: heavy.length ? quantile(heavy, 0.5) : null,
       viewAppliedMedian: +quantile(keys.map((k) => k.readout - k.t0), 0.5).toFixed(1),
+      editedMedian: +quantile(keys.filter((k) => k.edited).map((k) => k.edited - k.t0), 0.5).toFixed(1),
       firstFrameEarly: share((k) => k.firstFrame <= k.t0), viewInFirstFrame: share((k) => k.viewFrame === k.firstFrame),
       ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
       ...(cpu ? { mainCpuMedian: +quantile(cpu.map((c) => c.main), 0.5).toFixed(2), workerCpuMedian: +quantile(cpu.map((c) => c.worker), 0.5).toFixed(2) } : {}),

@@ -63,6 +63,32 @@ test('the default link loads GloVe and the trained heads in its lanes; typing re
   }
 });
 
+test('typing in the middle of the sentence, deleting either way and undoing edit the box in order', async () => {
+  const { page, problems, close } = await openPage(browser, baseUrl);
+  try {
+    await waitForLab(page);
+    const box = await page.$('#sentence');
+    await retype(page, box, 'the king rules');
+    await page.waitForFunction(() => document.querySelectorAll('#tokens .token-text').length === 3, { timeout: 10000 });
+    await box.evaluate((b) => b.setSelectionRange(3, 3));
+    await page.keyboard.type(' old', { delay: 50 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Delete');
+    await page.waitForFunction(() => [...document.querySelectorAll('#tokens .token-text')].map((s) => s.textContent).join(' ') === 'the olking rules', { timeout: 10000 });
+    assert.deepEqual(await box.evaluate((b) => [b.value, b.selectionStart, b.selectionEnd]), ['the olking rules', 6, 6]);
+    await page.keyboard.down('Control');
+    await page.keyboard.press('z');
+    await page.keyboard.up('Control');
+    // Undo steps back to an earlier text (Firefox undoes the two deletions at once, as it does
+    // unheld), and the tokens follow.
+    await page.waitForFunction(() => [...document.querySelectorAll('#tokens .token-text')].map((s) => s.textContent).join(' ') === 'the old king rules', { timeout: 10000 });
+    assert.equal(await box.evaluate((b) => b.value), 'the old king rules');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('on a phone (390 × 844) the page fits the width and the lane tabs switch the shown lane', async () => {
   const { page, problems, close } = await openPage(browser, baseUrl, { width: 390, height: 844 });
   try {

@@ -210,3 +210,43 @@ test('a keystroke after the analyses overwrites the lanes in place and shows wha
     await fresh.close();
   }
 });
+
+test('a typed character waits for its view: the box and the tokens change in one task, and undo steps back through held edits', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    await box(page).fill('the king rules');
+    await settle(page, 3);
+    await page.evaluate(() => {
+      window.__edits = [];
+      const sentenceBox = document.getElementById('sentence');
+      sentenceBox.addEventListener('input', () => window.__edits.push({
+        value: sentenceBox.value,
+        tokens: [...document.querySelectorAll('#tokens .token-text')].map((s) => s.textContent).join(' '),
+      }), true);
+    });
+    await box(page).evaluate((b) => { b.focus(); b.setSelectionRange(3, 3); });
+    await page.keyboard.type(' old', { delay: 50 });
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Delete');
+    await settle(page, 3);
+    assert.deepEqual(await box(page).evaluate((b) => [b.value, b.selectionStart, b.selectionEnd]), ['the olking rules', 6, 6],
+      'each edit lands where the caret was, in order, and the caret follows');
+    // An edit waits for its view and is made in the task that painted it, so its tokens are
+    // already there when its input event fires. Not every edit waits (not one whose compute must
+    // wait for the frame, as one recompute per frame is sent; not one past the hold limit, or made
+    // early because the next key came): the unit tests pin those rules, here at least one waits.
+    const edits = await page.evaluate(() => window.__edits);
+    assert.equal(edits.length, 6);
+    const words = (value) => value.trim().split(/\s+/).join(' ');
+    assert.ok(edits.some((e) => e.tokens === words(e.value)), `at least one edit came with its tokens: ${JSON.stringify(edits)}`);
+    // The held edits went through the editing commands, so they are in the undo history: undo
+    // steps back to an earlier text (one deletion, or both where the browser joined them).
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction(() => ['the ol king rules', 'the old king rules'].includes(document.getElementById('sentence').value), null, { timeout: 5000 })
+      .catch(async () => assert.fail(`undo left ${JSON.stringify(await box(page).inputValue())}`));
+    await settle(page, 4);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

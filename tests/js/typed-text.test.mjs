@@ -124,3 +124,121 @@ test('followTyping sends each edit once, and the box\'s text when the foretold o
     delete globalThis.requestAnimationFrame;
   }
 });
+
+// A focused box in a document whose editing commands make the edit and fire input, as a browser's
+// do; beforeinput is cancelable, as it is for typed text. `focus` false: the box lost the focus.
+function heldBox(value, { focus = true } = {}) {
+  const listeners = { beforeinput: [], input: [] };
+  const documentListeners = {};
+  const commands = [];
+  const fire = (type, e) => listeners[type].forEach((f) => f(e));
+  const splice = (text, from, to) => {
+    target.value = target.value.slice(0, from) + text + target.value.slice(to);
+    target.selectionStart = target.selectionEnd = from + text.length;
+  };
+  const doc = {
+    addEventListener: (type, f) => { documentListeners[type] = f; },
+    execCommand(command, _ui, data) {
+      commands.push(command);
+      const { selectionStart: a, selectionEnd: b } = target;
+      if (command === 'insertText') splice(data, a, b);
+      else if (command === 'delete') splice('', a === b ? a - 1 : a, b);
+      else splice('', a, a === b ? b + 1 : b);
+      fire('input', {});
+      return true;
+    },
+  };
+  const target = {
+    value, selectionStart: value.length, selectionEnd: value.length, ownerDocument: doc,
+    addEventListener: (type, f) => listeners[type].push(f),
+    getRootNode: () => doc,
+    setRangeText(text, from, to) { commands.push('setRangeText'); splice(text, from, to); },
+    dispatchEvent: (e) => fire(e.type, e),
+  };
+  doc.activeElement = focus ? target : null;
+  return {
+    target, commands,
+    /** Dispatches beforeinput; → whether the page cancelled it. */
+    type(inputType, data = null) {
+      const e = { ...event(inputType, data), cancelable: true, defaultPrevented: false, preventDefault() { this.defaultPrevented = true; } };
+      fire('beforeinput', e);
+      return e.defaultPrevented;
+    },
+    key: () => documentListeners.keydown(),
+  };
+}
+
+function deferred() {
+  let resolve;
+  const promise = new Promise((r) => { resolve = r; });
+  return { promise, resolve };
+}
+
+test('a foretold edit waits for its view, then is made by the editing commands in the same task', async () => {
+  globalThis.requestAnimationFrame = () => assert.fail('a held edit asks for no frame');
+  try {
+    const box = heldBox('king');
+    const sent = [];
+    let view = deferred();
+    followTyping(box.target, (text) => { sent.push(text); return view.promise; }, { holdLimitMs: 10_000 });
+    assert.ok(box.type('insertText', 's'), 'the browser\'s own edit is cancelled');
+    assert.equal(box.target.value, 'king', 'held until the view comes');
+    assert.deepEqual(sent, ['kings']);
+    view.resolve();
+    await view.promise; // the page's callbacks for the view run first, then the edit
+    assert.equal(box.target.value, 'kings');
+    assert.deepEqual(box.commands, ['insertText']);
+    assert.deepEqual(sent, ['kings'], 'its input event sends nothing again');
+
+    view = deferred();
+    box.type('deleteContentBackward');
+    assert.equal(box.target.value, 'kings');
+    box.key(); // another key: the held edit is made first, before the key can move the caret
+    assert.equal(box.target.value, 'king');
+    assert.deepEqual(box.commands, ['insertText', 'delete']);
+    view.resolve();
+    await view.promise;
+    assert.equal(box.target.value, 'king', 'made once');
+
+    view = deferred();
+    box.type('insertText', 'a');
+    box.type('insertText', 'b'); // the next edit comes before the first one's view: that one is made first
+    assert.equal(box.target.value, 'kinga');
+    view.resolve();
+    await view.promise;
+    assert.equal(box.target.value, 'kingab');
+    assert.deepEqual(sent, ['kings', 'king', 'kinga', 'kingab']);
+  } finally {
+    delete globalThis.requestAnimationFrame;
+  }
+});
+
+test('a held edit is made after the hold limit when its view is late, and spliced when the box lost the focus', async () => {
+  const box = heldBox('king', { focus: false });
+  const events = [];
+  globalThis.InputEvent = class { constructor(type, init) { Object.assign(this, init, { type }); events.push(this); } };
+  try {
+    followTyping(box.target, () => new Promise(() => {}), { holdLimitMs: 5 });
+    box.type('insertText', 's');
+    assert.equal(box.target.value, 'king');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    assert.equal(box.target.value, 'kings');
+    assert.deepEqual(box.commands, ['setRangeText'], 'no editing command on a box without the focus');
+    assert.deepEqual(events.map((e) => [e.type, e.inputType, e.data]), [['input', 'insertText', 's']]);
+  } finally {
+    delete globalThis.InputEvent;
+  }
+});
+
+test('an edit whose view is not on its way (onText returns no promise) is not held', () => {
+  const frames = [];
+  globalThis.requestAnimationFrame = (f) => frames.push(f);
+  try {
+    const box = heldBox('king');
+    followTyping(box.target, () => null);
+    assert.equal(box.type('insertText', 's'), false);
+    assert.equal(frames.length, 1, 'checked at the next frame');
+  } finally {
+    delete globalThis.requestAnimationFrame;
+  }
+});

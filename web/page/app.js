@@ -34,6 +34,7 @@ import { fillEnumSelects } from './enum-selects.js';
 import { buildWhenNear, buildWhenOpened, documentParsed } from './when-near.js';
 import { warmNumbers } from './warm-numbers.js';
 import { followTyping } from './typed-text.js';
+import { createFramePacing } from './frame-pacing.js';
 import { setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
@@ -100,9 +101,8 @@ let gloveLabel = null;    // set once GloVe has loaded in the worker
 let customLabel = null;   // a user's vector file (web/page/byo-vectors.js), loaded in the worker
 let view = null;          // what the panels show now (see recompute)
 let selected = null;      // selected token position
-let frameRequested = false;
-let stale = false;        // the state changed since the last recompute
 const work = createGenerations(); // a new generation per recompute; answers to older ones are dropped
+const pacing = createFramePacing({ run: recompute, ready: () => lab !== null });
 let lastHeavyMs = null;
 let shownKeys = {};       // what the painted tables and settings figures are keyed by (the worker's shownKeys)
 
@@ -212,7 +212,7 @@ async function start() {
   if (trainedHeads.available) resultsTable.watch();
   // The vector picker's code is fetched when its folded box first opens.
   buildWhenOpened($('byo-vectors').closest('details'), mountVectorPicker);
-  recompute();
+  pacing.now();
   // While the worker computes the first view, the chosen lanes are built, one per task (detached
   // until showLanes puts them in), so that the first paint only fills them.
   for (const scheme of state.schemes) {
@@ -325,8 +325,9 @@ function showLanes(schemes) {
 }
 
 function wireControls() {
-  // The keystroke's compute leaves at beforeinput with the text the edit will make (typed-text.js).
-  followTyping(ui.sentence, (text) => { state.sentence = text; recomputeForTyping(); });
+  // The keystroke's compute leaves at beforeinput with the text the edit will make, and the edit
+  // waits for its view, to be painted with it (typed-text.js).
+  followTyping(ui.sentence, (text) => { state.sentence = text; return pacing.typed(); });
   const choose = (element, name, cast = (v) => v) => element.addEventListener('change', () => {
     state[name] = cast(element.value);
     requestRecompute();
@@ -412,30 +413,10 @@ function showControlError(message) {
   setText(ui.controlError, message);
 }
 
-// ---- Recompute (one per frame) -----------------------------------------------------------
+// ---- Recompute (at most one per frame: frame-pacing.js) -----------------------------------
 
 function requestRecompute() {
-  stale = true;
-  if (frameRequested || !lab) return;
-  frameRequested = true;
-  requestAnimationFrame(() => {
-    frameRequested = false;
-    if (stale) recompute();
-  });
-}
-
-// Typing recomputes inside the input event, so the very next frame paints it (waiting for a
-// requestAnimationFrame costs up to a frame more). At most one recompute per frame: a change
-// that arrives before that frame waits for it, and the frame's callback takes the newest text.
-function recomputeForTyping() {
-  if (!lab) return;
-  if (frameRequested) { stale = true; return; }
-  recompute({ typed: true });
-  frameRequested = true;
-  requestAnimationFrame(() => {
-    frameRequested = false;
-    if (stale) recompute({ typed: true });
-  });
+  pacing.request();
 }
 
 // The lanes whose n×n parts no figure shows this keystroke: a trained map covers the attention
@@ -446,16 +427,16 @@ function coveredLanes() {
 }
 
 // One message per action: the state goes to the worker, and its view is painted when it comes
-// back, unless a newer recompute was sent meanwhile (then the client drops it).
+// back, unless a newer recompute was sent meanwhile (then the client drops it). → a promise
+// settled once that view is painted, dropped or failed.
 function recompute({ typed = false } = {}) {
-  stale = false;
   const started = performance.now();
   const mine = work.next();
   const sent = { ...state };
   // The trained lanes' passes run in the same trip, on the tokens the worker finds.
   const trained = state.heads === TRAINED_HEADS
     ? trainedHeads.passRequests({ schemes: state.schemes, layer: state.headLayer, head: state.headIndex }) : [];
-  client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys })
+  const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys })
     .then((next) => { if (next && work.isCurrent(mine)) paint(next, sent, started); },
       // Inputs are validated before they reach the lab, so this is a bug: say so rather than
       // leave stale figures looking current.
@@ -463,6 +444,7 @@ function recompute({ typed = false } = {}) {
   // The bookkeeping waits until the message has left: the worker starts meanwhile.
   heavy.cancel();
   scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
+  return painted;
 }
 
 function paint(next, sent, started) {

@@ -20,30 +20,96 @@ function codePointLength(text, at, backward) {
   return pair ? 2 : 1;
 }
 
+// A held edit is made by the editing commands, so it joins the box's undo history as a typed one would.
+const COMMANDS = {
+  insertText: (event) => ['insertText', event.data], insertLineBreak: () => ['insertText', '\n'],
+  insertParagraph: () => ['insertText', '\n'], deleteContentBackward: () => ['delete'], deleteContentForward: () => ['forwardDelete'],
+};
+
+// The longest a typed character waits for its view: the bound for a keystroke's pixels on
+// a CPU four times slower than a 2 GHz core. Past it the box shows the edit alone, as it would
+// unheld, and the view follows in a later frame.
+export const HOLD_LIMIT_MS = 40;
+
 /**
  * Calls onText(text) with the box's text once per edit: at beforeinput when textAfter foretells
  * it, else at the input event; again at the input event when the foretold text was wrong, or at the
  * next frame when no input event came (the edit was cancelled) and the box does not read it.
+ *
+ * When onText returns a promise (the view of that text is on its way), a foretold edit is held:
+ * its beforeinput is cancelled, and the same edit is made once the promise settles, in the task
+ * that painted the view, so the box and the figures change in one frame. Unheld, the box's edit
+ * asks for a frame at once, and the view, a worker's trip later, misses it and waits for the next
+ * vsync. A held edit is made first whenever anything else may read or move the caret: another
+ * key, a pointer press, another edit; and after HOLD_LIMIT_MS at the latest.
  */
-export function followTyping(box, onText) {
+export function followTyping(box, onText, { holdLimitMs = HOLD_LIMIT_MS } = {}) {
   let foretold = null; // the text sent at beforeinput, until its edit is checked
+  let held = null; // { command, data, before, start, end, timer }: a cancelled edit not yet made
+  let making = false; // the held edit's own events pass through
   const check = () => {
     if (foretold === null) return;
     const right = foretold === box.value;
     foretold = null;
     if (!right) onText(box.value);
   };
+  const make = () => {
+    if (!held) return;
+    const { command, data, before, start, end, timer } = held;
+    held = null;
+    clearTimeout(timer);
+    // The box keeps its text and caret while an edit is held (every other edit makes this one first).
+    if (box.value !== before) { check(); return; }
+    making = true;
+    try {
+      if (!focused(box) || !box.ownerDocument.execCommand(command, false, data)) spliceEdit(box, command, data, start, end);
+    } finally {
+      making = false;
+    }
+  };
+  for (const type of ['keydown', 'pointerdown', 'mousedown', 'focusout']) box.ownerDocument?.addEventListener?.(type, make, true);
   box.addEventListener('beforeinput', (event) => {
+    if (making) return;
+    make();
     const next = textAfter(box, event);
     if (next === null || next === box.value) return;
     foretold = next;
+    const view = onText(next);
+    const edit = COMMANDS[event.inputType]?.(event);
+    if (typeof view?.then === 'function' && event.cancelable && edit) {
+      event.preventDefault();
+      const [command, data] = edit;
+      held = { command, data, before: box.value, start: box.selectionStart, end: box.selectionEnd, timer: setTimeout(make, holdLimitMs) };
+      view.then(make, make);
+      return;
+    }
     requestAnimationFrame(check); // before the caller's own frame callbacks for this edit
-    onText(next);
   });
   box.addEventListener('input', () => {
     if (foretold !== null) check();
     else onText(box.value);
   });
+}
+
+/** Whether the box has the keyboard focus, inside a shadow root too (where execCommand edits). */
+function focused(box) {
+  const root = box.getRootNode?.() ?? box.ownerDocument;
+  return root.activeElement === box;
+}
+
+/**
+ * The edit without the editing commands (the box lost focus meanwhile, or the browser refused the
+ * command): spliced into the value, with the input event a browser's edit fires. It does not join
+ * the undo history.
+ */
+function spliceEdit(box, command, data, start, end) {
+  const { value } = box;
+  let from = start, to = end;
+  if (from === to && command === 'delete') from = Math.max(0, from - codePointLength(value, from, true));
+  if (from === to && command === 'forwardDelete') to = Math.min(value.length, to + codePointLength(value, to, false));
+  box.setRangeText(command === 'insertText' ? data : '', from, to, 'end');
+  const inputType = command === 'insertText' ? 'insertText' : command === 'delete' ? 'deleteContentBackward' : 'deleteContentForward';
+  box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType, data: command === 'insertText' ? data : null }));
 }
 
 /**
