@@ -105,8 +105,9 @@ test('each lane folds its encoded input and logit decomposition behind one discl
     }
     await page.locator('#lane-rotary details.lane-more > summary').click();
     await page.waitForFunction(() => /(^#|&)more=rotary(&|$)/.test(location.hash), null, { timeout: 5000 });
-    const canvases = await page.locator('[data-figure="rotary-terms"] canvas.map-canvas').count();
-    assert.ok(canvases >= 1, 'opening it paints the decomposition');
+    // The link is written 150 ms after the change; the figure when the worker's view arrives.
+    await page.locator('[data-figure="rotary-terms"] canvas.map-canvas').first().waitFor({ timeout: 10000 })
+      .catch(() => assert.fail('opening it paints the decomposition'));
     const hash = await page.evaluate(() => location.hash);
     const again = await openPage({ width: 1280, height: 800, hash });
     try {
