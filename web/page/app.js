@@ -103,6 +103,7 @@ let view = null;          // what the panels show now (see recompute)
 let selected = null;      // selected token position
 const work = createGenerations(); // a new generation per recompute; answers to older ones are dropped
 const pacing = createFramePacing({ run: recompute, ready: () => lab !== null });
+let typing = { flush() {} }; // the sentence box's held edit (typed-text.js), once wired
 let lastHeavyMs = null;
 let shownKeys = {};       // what the painted tables and settings figures are keyed by (the worker's shownKeys)
 
@@ -327,7 +328,7 @@ function showLanes(schemes) {
 function wireControls() {
   // The keystroke's compute leaves at beforeinput with the text the edit will make, and the edit
   // waits for its view, to be painted with it (typed-text.js).
-  followTyping(ui.sentence, (text) => { state.sentence = text; return pacing.typed(); });
+  typing = followTyping(ui.sentence, (text) => { state.sentence = text; return pacing.typed(); });
   const choose = (element, name, cast = (v) => v) => element.addEventListener('change', () => {
     state[name] = cast(element.value);
     requestRecompute();
@@ -413,7 +414,7 @@ function showControlError(message) {
   setText(ui.controlError, message);
 }
 
-// ---- Recompute (at most one per frame: frame-pacing.js) -----------------------------------
+// ---- Recompute (paced: frame-pacing.js) ---------------------------------------------------
 
 function requestRecompute() {
   pacing.request();
@@ -437,10 +438,15 @@ function recompute({ typed = false } = {}) {
   const trained = state.heads === TRAINED_HEADS
     ? trainedHeads.passRequests({ schemes: state.schemes, layer: state.headLayer, head: state.headIndex }) : [];
   const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys })
-    .then((next) => { if (next && work.isCurrent(mine)) paint(next, sent, started); },
+    .then((next) => {
+      typing.flush(); // a typed edit waiting for this view, made before the view's writes
+      if (next && work.isCurrent(mine)) paint(next, sent, started);
+    }, (error) => {
+      typing.flush();
       // Inputs are validated before they reach the lab, so this is a bug: say so rather than
       // leave stale figures looking current.
-      (error) => { if (work.isCurrent(mine)) showFailure(`Could not compute the encodings: ${error.message}`); });
+      if (work.isCurrent(mine)) showFailure(`Could not compute the encodings: ${error.message}`);
+    });
   // The bookkeeping waits until the message has left: the worker starts meanwhile.
   heavy.cancel();
   scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);

@@ -42,6 +42,10 @@ export const HOLD_LIMIT_MS = 40;
  * asks for a frame at once, and the view, a worker's trip later, misses it and waits for the next
  * vsync. A held edit is made first whenever anything else may read or move the caret: another
  * key, a pointer press, another edit; and after HOLD_LIMIT_MS at the latest.
+ * → { flush() }: makes the held edit now, if any. The caller flushes as the view arrives, before
+ * painting it: the editing commands bring style and layout up to date first, which costs least
+ * while the page is still as the last frame left it (after the view's writes, it was 2 ms a key
+ * at 64 tokens on a 2 GHz core).
  */
 export function followTyping(box, onText, { holdLimitMs = HOLD_LIMIT_MS } = {}) {
   let foretold = null; // the text sent at beforeinput, until its edit is checked
@@ -89,6 +93,7 @@ export function followTyping(box, onText, { holdLimitMs = HOLD_LIMIT_MS } = {}) 
     if (foretold !== null) check();
     else onText(box.value);
   });
+  return { flush: make };
 }
 
 /** Whether the box has the keyboard focus, inside a shadow root too (where execCommand edits). */
