@@ -175,7 +175,9 @@ function section(name, store, stores) {
   if (t.floatOrderOf) lines.push('', floatOrderComparison(own, stores, t, name, runLabel));
   // A float-order control holds one scheme's runs: its comparisons are the ones above.
   if (!t.floatOrderOf) {
-    lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${seedsText(seeds.length)}):`, '',
+    // Where runs hold different seeds (more seeds of one scheme), a comparison rests on the seeds both hold.
+    const over = groups.every((g) => g.records.length === seeds.length) ? seedsText(seeds.length) : 'each over the seeds both runs hold';
+    lines.push('', `Paired comparisons (bootstrap over seeds and held-out units, 2,000 resamples, seed 24; ${over}):`, '',
       (t.reference ? controlComparisons(groups, t) : comparisons(groups, t)) || '- No two runs to compare yet.');
   }
   return lines.join('\n');
