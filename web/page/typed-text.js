@@ -9,7 +9,9 @@
 // so it is checked against the box once the edit is done, and the box's text is sent when they differ.
 
 const INSERTS = { insertText: (event) => event.data, insertLineBreak: () => '\n', insertParagraph: () => '\n' };
-const DELETES = new Set(['deleteContentBackward', 'deleteContentForward']);
+// The editing command that makes each deletion: a held edit is made by the editing commands, so
+// it joins the box's undo history as a typed one would (an insertion is made by 'insertText').
+const DELETE_COMMANDS = { deleteContentBackward: 'delete', deleteContentForward: 'forwardDelete' };
 
 /** The code units of the one code point before (backward) or after `at` in text: 1, or 2 for a surrogate pair. */
 function codePointLength(text, at, backward) {
@@ -19,12 +21,6 @@ function codePointLength(text, at, backward) {
     : unit >= 0xd800 && unit <= 0xdbff && other >= 0xdc00 && other <= 0xdfff;
   return pair ? 2 : 1;
 }
-
-// A held edit is made by the editing commands, so it joins the box's undo history as a typed one would.
-const COMMANDS = {
-  insertText: (event) => ['insertText', event.data], insertLineBreak: () => ['insertText', '\n'],
-  insertParagraph: () => ['insertText', '\n'], deleteContentBackward: () => ['delete'], deleteContentForward: () => ['forwardDelete'],
-};
 
 // The longest a typed character waits for its view: the issue's bound for a keystroke's pixels on
 // a CPU four times slower than a 2 GHz core. Past it the box shows the edit alone, as it would
@@ -48,7 +44,7 @@ export const HOLD_LIMIT_MS = 40;
  */
 export function followTyping(box, onText, { holdLimitMs = HOLD_LIMIT_MS } = {}) {
   let foretold = null; // the text sent at beforeinput, until its edit is checked
-  let held = null; // { command, data, before, start, end, timer }: a cancelled edit not yet made
+  let held = null; // { inputType, insert, before, start, end, timer }: a cancelled edit not yet made
   let making = false; // the held edit's own events pass through
   const check = () => {
     if (foretold === null) return;
@@ -58,14 +54,17 @@ export function followTyping(box, onText, { holdLimitMs = HOLD_LIMIT_MS } = {}) 
   };
   const make = () => {
     if (!held) return;
-    const { command, data, before, start, end, timer } = held;
+    const edit = held;
     held = null;
-    clearTimeout(timer);
+    clearTimeout(edit.timer);
     // The box keeps its text and caret while an edit is held (every other edit makes this one first).
-    if (box.value !== before) { check(); return; }
+    if (box.value !== edit.before) { check(); return; }
     making = true;
     try {
-      if (!focused(box) || !box.ownerDocument.execCommand(command, false, data)) spliceEdit(box, command, data, start, end);
+      const made = focused(box) && (edit.insert === null
+        ? box.ownerDocument.execCommand(DELETE_COMMANDS[edit.inputType])
+        : box.ownerDocument.execCommand('insertText', false, edit.insert));
+      if (!made) spliceEdit(box, edit);
     } finally {
       making = false;
     }
@@ -78,15 +77,14 @@ export function followTyping(box, onText, { holdLimitMs = HOLD_LIMIT_MS } = {}) 
     if (next === null || next === box.value) return;
     foretold = next;
     const view = onText(next);
-    const edit = COMMANDS[event.inputType]?.(event);
-    if (typeof view?.then === 'function' && event.cancelable && edit) {
+    if (typeof view?.then === 'function' && event.cancelable) {
       event.preventDefault();
-      const [command, data] = edit;
-      held = { command, data, before: box.value, start: box.selectionStart, end: box.selectionEnd, timer: setTimeout(make, holdLimitMs) };
+      const insert = INSERTS[event.inputType]?.(event) ?? null;
+      held = { inputType: event.inputType, insert, before: box.value, start: box.selectionStart, end: box.selectionEnd, timer: setTimeout(make, holdLimitMs) };
       view.then(make, make);
       return;
     }
-    requestAnimationFrame(check); // before the caller's own frame callbacks for this edit
+    requestAnimationFrame(check); // the edit never came if no input event has checked it by then
   });
   box.addEventListener('input', () => {
     if (foretold !== null) check();
@@ -106,14 +104,13 @@ function focused(box) {
  * command): spliced into the value, with the input event a browser's edit fires. It does not join
  * the undo history.
  */
-function spliceEdit(box, command, data, start, end) {
+function spliceEdit(box, { inputType, insert, start, end }) {
   const { value } = box;
   let from = start, to = end;
-  if (from === to && command === 'delete') from = Math.max(0, from - codePointLength(value, from, true));
-  if (from === to && command === 'forwardDelete') to = Math.min(value.length, to + codePointLength(value, to, false));
-  box.setRangeText(command === 'insertText' ? data : '', from, to, 'end');
-  const inputType = command === 'insertText' ? 'insertText' : command === 'delete' ? 'deleteContentBackward' : 'deleteContentForward';
-  box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType, data: command === 'insertText' ? data : null }));
+  if (from === to && inputType === 'deleteContentBackward') from = Math.max(0, from - codePointLength(value, from, true));
+  if (from === to && inputType === 'deleteContentForward') to = Math.min(value.length, to + codePointLength(value, to, false));
+  box.setRangeText(insert ?? '', from, to, 'end');
+  box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType, data: insert }));
 }
 
 /**
@@ -126,7 +123,7 @@ export function textAfter(box, event) {
   if (start === null || end === null) return null;
   const insert = INSERTS[event.inputType]?.(event);
   if (typeof insert === 'string') return value.slice(0, start) + insert + value.slice(end);
-  if (!DELETES.has(event.inputType)) return null;
+  if (!Object.hasOwn(DELETE_COMMANDS, event.inputType)) return null;
   if (start !== end) return value.slice(0, start) + value.slice(end);
   if (event.inputType === 'deleteContentBackward') {
     return start === 0 ? value : value.slice(0, start - codePointLength(value, start, true)) + value.slice(start);
