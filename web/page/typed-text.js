@@ -105,12 +105,19 @@ function focused(box) {
  * the undo history.
  */
 function spliceEdit(box, { inputType, insert, start, end }) {
-  const { value } = box;
-  let from = start, to = end;
-  if (from === to && inputType === 'deleteContentBackward') from = Math.max(0, from - codePointLength(value, from, true));
-  if (from === to && inputType === 'deleteContentForward') to = Math.min(value.length, to + codePointLength(value, to, false));
+  const [from, to] = insert === null ? deletedRange(box.value, start, end, inputType) : [start, end];
   box.setRangeText(insert ?? '', from, to, 'end');
   box.dispatchEvent(new InputEvent('input', { bubbles: true, inputType, data: insert }));
+}
+
+/**
+ * What a deletion removes from value with the selection [start, end): the selection, else the one
+ * code point before (deleteContentBackward) or after the caret, none at either end. → [from, to).
+ */
+function deletedRange(value, start, end, inputType) {
+  if (start !== end) return [start, end];
+  if (inputType === 'deleteContentBackward') return [start === 0 ? 0 : start - codePointLength(value, start, true), start];
+  return [start, start === value.length ? start : start + codePointLength(value, start, false)];
 }
 
 /**
@@ -124,9 +131,6 @@ export function textAfter(box, event) {
   const insert = INSERTS[event.inputType]?.(event);
   if (typeof insert === 'string') return value.slice(0, start) + insert + value.slice(end);
   if (!Object.hasOwn(DELETE_COMMANDS, event.inputType)) return null;
-  if (start !== end) return value.slice(0, start) + value.slice(end);
-  if (event.inputType === 'deleteContentBackward') {
-    return start === 0 ? value : value.slice(0, start - codePointLength(value, start, true)) + value.slice(start);
-  }
-  return start === value.length ? value : value.slice(0, start) + value.slice(start + codePointLength(value, start, false));
+  const [from, to] = deletedRange(value, start, end, event.inputType);
+  return value.slice(0, from) + value.slice(to);
 }
