@@ -133,6 +133,22 @@ describe('the lab worker', () => {
     assert.deepEqual(again.shownKeys, view.shownKeys);
   });
 
+  it('buffers given back carry the next view: the same numbers as on fresh buffers, on the buffers given', async () => {
+    const fresh = await compute(11, STATE);
+    const expected = Object.fromEntries(STATE.schemes.map((scheme) => [scheme, fresh.result[scheme].weights.slice()]));
+    // Buffers of sizes no fresh one has (those are whole 4 KB pages), one per lane, filled with junk.
+    const given = STATE.schemes.map((scheme) => new Float32Array(fresh.result[scheme].weights.length + 3).fill(-7).buffer);
+    const sizes = given.map((buffer) => buffer.byteLength);
+    const view = await labClient.compute({ gen: 12, state: STATE, trainedAvailable: false, trainedAsked: false, inputOnly: [], recycle: given });
+    assert.ok(given.every((buffer) => buffer.byteLength === 0), 'given back, not copied: detached here');
+    for (const scheme of STATE.schemes) {
+      assert.deepEqual(view.result[scheme].weights, expected[scheme], scheme);
+      assert.equal(view.result[scheme].weights.byteOffset, 0);
+    }
+    const used = STATE.schemes.map((scheme) => view.result[scheme].weights.buffer.byteLength);
+    assert.equal(used.filter((size) => sizes.includes(size)).length, STATE.schemes.length, 'every lane\'s weights came on a buffer given');
+  });
+
   it('what the page has not painted is sent again: a view it dropped as stale does not count as shown', async () => {
     const first = await compute(8, STATE);
     // The page painted `first`; the view of a longer sentence came back but was not painted (a

@@ -26,7 +26,9 @@ const sizes = new ResizeObserver((entries) => {
 /**
  * A heatmap figure. update() takes tiles (matrices painted side by side on one colour scale),
  * row/column label functions and a description used as the canvases' accessible name.
- * onPick(row, col) fires on click or Enter, so the page can select a token.
+ * onPick(row, col) fires on click or Enter, so the page can select a token. buffers ({ hold(array),
+ * release(array) }, optional) hears which arrays the figure reads: those of its spec, until the
+ * next spec replaces them (web/page/view-buffers.js).
  */
 /**
  * One tile's DOM: its title, the map's canvas in its frame with the selection bands, the cursor
@@ -58,9 +60,13 @@ function tileParts(label, stop) {
   return { box, title, grid, frame, canvas, cursor, crossRow, crossCol, rowAxis, colAxis, rowBand, colBand, flag, width: 0 };
 }
 
+// The distinct arrays a spec's tiles read (several tiles may read one array at offsets).
+const tileValues = (spec) => new Set(spec?.tiles.map((tile) => tile.values) ?? []);
+
 export class HeatmapFigure {
-  constructor(slot, { title, palette = 'viridis', onPick = null, tokenRows = false, tokenCols = false }) {
+  constructor(slot, { title, palette = 'viridis', onPick = null, tokenRows = false, tokenCols = false, buffers = null }) {
     this.title = title;
+    this.buffers = buffers;
     this.palette = palette;
     this.onPick = onPick;
     this.tokenRows = tokenRows;
@@ -116,7 +122,13 @@ export class HeatmapFigure {
    *         rowWords?, colWords? (the words of token-indexed rows and columns, shown on the axes) }
    */
   update(spec) {
+    const shown = this.spec;
     this.spec = spec;
+    // The arrays this figure reads from now on, and those it no longer does (buffers: hold and release).
+    if (this.buffers) {
+      for (const values of tileValues(spec)) this.buffers.hold(values);
+      for (const values of tileValues(shown)) this.buffers.release(values);
+    }
     // Off-screen figures wait until they scroll into view: painting a dozen 512 × 512 maps
     // nobody is looking at would cost more than the maths of a keystroke.
     this.dirty = true;

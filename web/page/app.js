@@ -35,6 +35,7 @@ import { buildWhenNear, buildWhenOpened, documentParsed } from './when-near.js';
 import { warmNumbers } from './warm-numbers.js';
 import { followTyping } from './typed-text.js';
 import { createFramePacing } from './frame-pacing.js';
+import { createViewBuffers } from './view-buffers.js';
 import { setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
@@ -107,7 +108,9 @@ let typing = { flush() {} }; // the sentence box's held edit (typed-text.js), on
 let lastHeavyMs = null;
 let shownKeys = {};       // what the painted tables and settings figures are keyed by (the worker's shownKeys)
 
-const lanes = createLanes(document, { onPickToken: selectToken, schemes: [], onAttention: (scheme, spec) => laneTabs.attention(scheme, spec) });
+// The lanes' arrays go back to the worker once no figure shows them (view-buffers.js).
+const viewBuffers = createViewBuffers();
+const lanes = createLanes(document, { onPickToken: selectToken, schemes: [], onAttention: (scheme, spec) => laneTabs.attention(scheme, spec), buffers: viewBuffers });
 const laneArticles = {}; // scheme → its lane, cloned from its template when first chosen
 let lanesShown = '';
 const tokenList = createTokenList({
@@ -164,7 +167,7 @@ const disclosures = createDisclosures({
     if (patch.moreOpen?.some((scheme) => view?.result?.[scheme]?.inputOnly || view?.result?.[scheme]?.termsFolded)) requestRecompute();
   },
 });
-const laneTabs = createLaneTabs({ list: $('lane-tabs'), names: SCHEME_NAMES });
+const laneTabs = createLaneTabs({ list: $('lane-tabs'), names: SCHEME_NAMES, buffers: viewBuffers });
 const laneColumns = createLaneColumns(ui.lanesBox);
 const measureTabs = createMeasureTabs({
   list: $('measure-tabs'),
@@ -437,7 +440,8 @@ function recompute({ typed = false } = {}) {
   // The trained lanes' passes run in the same trip, on the tokens the worker finds.
   const trained = state.heads === TRAINED_HEADS
     ? trainedHeads.passRequests({ schemes: state.schemes, layer: state.headLayer, head: state.headIndex }) : [];
-  const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys })
+  const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys,
+    recycle: viewBuffers.take() })
     .then((next) => {
       typing.flush(); // a typed edit waiting for this view, made before the view's writes
       if (next && work.isCurrent(mine)) paint(next, sent, started);
@@ -483,6 +487,7 @@ function paint(next, sent, started) {
     requestRecompute();
     return;
   }
+  viewBuffers.lend(laneArrays(next.result));
   lanes.update({ result: next.result, tokens, heads: settings.heads, causal: state.causal, dWord: settings.dWord, trainedLength: state.trainedLength,
     attentionShownElsewhere: trainedMaps });
   lanes.select(selected);
@@ -497,6 +502,13 @@ function paint(next, sent, started) {
   view.recomputeMs = performance.now() - started;
   showEngine();
   scheduleHeavy();
+}
+
+// The lanes' matrices of a view (compare's x, weights, terms, NoPE's masked and unmasked): the
+// figures that show them say when they stop (view-buffers.js).
+function laneArrays(result) {
+  return Object.values(result).flatMap((lane) => (lane && typeof lane === 'object' && !ArrayBuffer.isView(lane)
+    ? [lane.x, lane.weights, lane.terms, lane.masked, lane.unmasked].filter((array) => array instanceof Float32Array) : []));
 }
 
 // Chromium makes history.replaceState cost milliseconds (and re-reads the favicon), so the link

@@ -9,11 +9,12 @@ import { paintMatrix } from '../figures/heatmap.js';
 export const LANE_TABS_PX = 600;
 
 /**
- * list: the tablist's element (#lane-tabs); names: scheme → label. → { show(schemes),
- * attention(scheme, spec) }: show after the lanes in #lanes changed; attention after a lane's
- * attention figure was given a new spec (web/panels/lanes.js, onAttention).
+ * list: the tablist's element (#lane-tabs); names: scheme → label; buffers: { hold(array),
+ * release(array) } hears which map each thumbnail reads (view-buffers.js), optional. → {
+ * show(schemes), attention(scheme, spec) }: show after the lanes in #lanes changed; attention
+ * after a lane's attention figure was given a new spec (web/panels/lanes.js, onAttention).
  */
-export function createLaneTabs({ list, names }) {
+export function createLaneTabs({ list, names, buffers = null }) {
   const narrow = matchMedia(`(max-width: ${LANE_TABS_PX - 1}px)`);
   let schemes = [];
   let chosen = null;
@@ -65,6 +66,9 @@ export function createLaneTabs({ list, names }) {
       refresh();
     },
     attention(scheme, spec) {
+      const shown = thumb(scheme).spec?.tiles.at(-1)?.values;
+      buffers?.hold(spec?.tiles.at(-1)?.values);
+      buffers?.release(shown);
       thumb(scheme).spec = spec;
       if (narrow.matches && schemes.includes(scheme)) schedule(scheme);
     },

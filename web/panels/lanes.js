@@ -33,7 +33,8 @@ function once(f) {
 // Figures are made for the slots found under `root` (`[data-figure="<scheme>-<part>"]`): the page
 // attaches each lane's article as it is first chosen; an embedded <posenc-lab> builds the slots
 // of the schemes and parts it shows before calling createLanes. `lanes` exposes the figures.
-export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), onAttention = null }) {
+// buffers: every figure's (HeatmapFigure), which hears the arrays it reads.
+export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), onAttention = null, buffers = null }) {
   const lanes = {};
   const pick = (row) => onPickToken(row);
 
@@ -41,7 +42,7 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), 
     const name = SCHEME_NAMES[scheme];
     const figure = (part, options) => {
       const slot = within.querySelector(`[data-figure="${scheme}-${part}"]`);
-      return slot ? new HeatmapFigure(slot, options) : null;
+      return slot ? new HeatmapFigure(slot, { ...options, buffers }) : null;
     };
     lanes[scheme] = {
       input: figure('input', { title: `${name} encoded input`, palette: 'diverging', tokenRows: true, onPick: pick }),

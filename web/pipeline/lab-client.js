@@ -4,7 +4,7 @@
 //
 // Messages, page → worker (each may name a channel; 0 when it does not):
 //   { type: 'start' }                            → { type: 'started', simd, pretrained, schemeTable } | { type: 'start-failed', message }
-//   { type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown }
+//   { type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, recycle }
 //                                                → { type: 'view', channel, gen, view } | { …, error }   (lab-session.js: view,
 //                                                  plus view.trained: the passes of model-host.js)
 //   { type: 'analyse', channel, gen, options }   → { type: 'analysis', channel, gen, name, data }… then { type: 'analysed', channel, gen, ms }
@@ -18,7 +18,10 @@
 // compute resolves with the view, or null when a newer compute was sent meanwhile; its `trained`
 // ([{ lane, name, layer, head, shownIds? }], loaded models only) asks for those lanes' passes on the view's
 // tokens, which come back in view.trained (model-host.js: passes); its `shown` is the shownKeys of
-// the last view the caller painted (lab-session.js); analyse calls
+// the last view the caller painted (lab-session.js); its `recycle` (ArrayBuffers) gives back the
+// buffers of earlier views' arrays that nothing reads any more, for the worker to send the next views
+// on (buffer-pool.js; they are detached here) — with them go those of the views this client
+// dropped as overtaken, which nobody saw; analyse calls
 // onAnalysis(name, data) as each analysis ends and resolves with { ms } (the worker's busy time),
 // or null when a compute overtook it. channel() → { glove, compute, analyse, neighbors, close() }:
 // the same calls on a session of their own in the same worker, for another figure of the page
@@ -35,12 +38,23 @@ function newest(previous, gen) {
   return [{ gen, ...settle }, promise];
 }
 
+// Every ArrayBuffer under value (a view: plain objects, arrays and typed arrays), into `into`.
+function buffersOf(value, into) {
+  if (ArrayBuffer.isView(value)) into.push(value.buffer);
+  else if (value && typeof value === 'object') for (const part of Object.values(value)) buffersOf(part, into);
+  return into;
+}
+
 // A channel's answer ('view', 'analysis', 'analysed') to its newest call; open: the channel's
-// { compute, analysis }. An answer to an overtaken call is dropped.
+// { compute, analysis, spare }. An answer to an overtaken call is dropped (a view's buffers go to
+// spare, given back with the next compute).
 function channelAnswer(open, message) {
   const error = message.error !== undefined ? new Error(message.error) : null;
   if (message.type === 'view') {
-    if (open.compute?.gen !== message.gen) return; // overtaken
+    if (open.compute?.gen !== message.gen) { // overtaken: nobody saw its arrays
+      if (message.view) buffersOf(message.view, open.spare);
+      return;
+    }
     if (error) open.compute.reject(error);
     else open.compute.resolve(message.view);
     open.compute = null;
@@ -54,16 +68,17 @@ function channelAnswer(open, message) {
 }
 
 // The calls of one channel (a session of its own in the worker). open: its newest { compute,
-// analysis }; post and request: the client's; forget(): drop the channel from the client.
+// analysis } and its spare buffers; post and request: the client's; forget(): drop the channel from the client.
 function channelCalls(channel, open, { post, request, forget }) {
   return {
     glove: (url, { warm = true } = {}) => request('glove', { channel, url, warm }),
     neighbors: (selected) => request('neighbors', { channel, selected }),
-    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {} }) {
+    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {}, recycle = [] }) {
       let promise;
       [open.compute, promise] = newest(open.compute, gen);
       if (open.analysis) { open.analysis.resolve(null); open.analysis = null; }
-      post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown });
+      const given = [...new Set([...open.spare.splice(0), ...recycle])].filter((buffer) => buffer.byteLength > 0);
+      post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, recycle: given }, given);
       return promise;
     },
     analyse(gen, onAnalysis, options) {
@@ -83,7 +98,8 @@ function channelCalls(channel, open, { post, request, forget }) {
 }
 
 // The client's waiting calls: { models, replies (id → { resolve, reject }), channels (channel →
-// { compute, analysis }: the newest of each, { gen, resolve, reject, … }), started (the start
+// { compute, analysis, spare }: the newest of each, { gen, resolve, reject, … }, and the buffers to
+// give back), started (the start
 // call's { resolve, reject, promise }, or null) }.
 
 // A message from the worker, to the call that waits for it.
@@ -134,7 +150,7 @@ export function createLabClient({ workerUrl, worker } = {}) {
   }
 
   function openChannel(channel) {
-    const open = { compute: null, analysis: null };
+    const open = { compute: null, analysis: null, spare: [] };
     client.channels.set(channel, open);
     return channelCalls(channel, open, { post, request, forget: () => client.channels.delete(channel) });
   }

@@ -11,6 +11,7 @@
 import { load } from '../posenc.mjs';
 import { createLabSession, createLabSources } from './lab-session.js';
 import { createModelHost } from './model-host.js';
+import { createBufferPool } from './buffer-pool.js';
 
 /** Answers the lab client's messages arriving on scope ({ addEventListener, postMessage }). */
 export function serveLab(scope) {
@@ -30,6 +31,7 @@ class LabChannels {
   #post;
   #models;
   #sources;
+  #buffers = createBufferPool(); // what the page gives back, for the views' arrays (buffer-pool.js)
   #sessions = new Map(); // channel → Promise of its session
   #latest = new Map();   // channel → its newest compute's generation
   #waiting = new Map();  // channel → its newest compute not yet run
@@ -55,6 +57,7 @@ class LabChannels {
         break;
       case 'custom': this.#answer(message, (s) => s.loadCustom(message.bytes, (v) => `${message.name}: ${v.size.toLocaleString('en-US')} words, d = ${v.dim}`)); break;
       case 'compute':
+        this.#buffers.give(message.recycle);
         this.#latest.set(channel, message.gen);
         // One task later, so computes queued behind a busy worker collapse into the newest. A timer
         // set from a message handler is not clamped (no nesting).
@@ -75,7 +78,7 @@ class LabChannels {
 
   #sessionOf(channel) {
     if (!this.#sessions.has(channel)) {
-      this.#sessions.set(channel, Promise.all([this.#lab, this.#sources]).then(([lab, sources]) => createLabSession(lab, sources)));
+      this.#sessions.set(channel, Promise.all([this.#lab, this.#sources]).then(([lab, sources]) => createLabSession(lab, sources, { buffers: this.#buffers })));
     }
     return this.#sessions.get(channel);
   }

@@ -5,7 +5,7 @@
 //
 // createLabSources(lab) → the word-vector sources every session of a worker shares (each GloVe
 // file once, the custom set, the synthetic vectors of each d asked for).
-// createLabSession(lab, sources) → {
+// createLabSession(lab, sources, { buffers }) → {
 //   loadGlove(url?, warm?) → Promise<{ label }> (url: another copy of the GloVe file, absolute;
 //     default the lab's own; warm: see createLabSources), loadCustom(bytes, label) → Promise<{ info, size, dim }>,
 //   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures, shown }) → { view (below),
@@ -15,8 +15,9 @@
 //     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'; options as
 //     lab-measures.js's analyses),
 //   neighbors(selected) → the selected token's nearest words, or null }
-// Several sessions (one per client channel: the page, each <posenc-lab>) share one lab and its
-// sources; each has its own last view.
+// Several sessions (one per client channel: the page, each <posenc-lab>) share one lab, its
+// sources and, in a worker, the buffers the page gives back (buffers: buffer-pool.js's, whose
+// copies the views' arrays are; default fresh copies); each has its own last view.
 // view: { settings, source: info, tokens, unknown, total, textCut, n, result (a folded lane's
 //   without its terms: termsFolded), pe, peConcat (null when the client shows them already),
 //   normRatio, figures: { spread, distance, angles } (each null when the client shows it already
@@ -36,12 +37,12 @@ import { wordSpreadOf } from './measures/spread.js';
 
 // The result as the page shows it, in arrays of its own, listed in `transfer` to be sent, not
 // copied: the worker's arrays are overwritten in place by the next keystroke (the row cache) and
-// read by the analyses, so the page gets copies; made here they cost the worker one copy and the
-// page's thread none, where a structured clone would copy again on the page's side. A folded
+// read by the analyses, so the page gets copies (sent: on buffers the page gave back where there
+// are some); made here they cost the worker one copy and the page's thread none, where a structured clone would copy again on the page's side. A folded
 // lane's logit terms (4·n² floats, 4 MB per lane at n = 512) stay in the worker, and the lane says
 // so (termsFolded); unfolding it asks again. The sinusoidal tables travel as the view's pe and
 // peConcat, only when they change.
-function shownResult(result, moreOpen, transfer) {
+function shownResult(result, moreOpen, sent) {
   if (!result) return result;
   const { pe, peConcat, ...out } = result;
   for (const scheme of result.schemes ?? []) {
@@ -51,7 +52,7 @@ function shownResult(result, moreOpen, transfer) {
     const copy = folded ? { termsFolded: true } : {};
     for (const [key, value] of Object.entries(lane)) {
       if (folded && key === 'terms') continue;
-      copy[key] = ArrayBuffer.isView(value) ? sent(value, transfer) : value;
+      copy[key] = ArrayBuffer.isView(value) ? sent(value) : value;
     }
     out[scheme] = copy;
   }
@@ -89,13 +90,6 @@ export function createLabSources(lab) {
   return sources;
 }
 
-// A copy of a typed array whose buffer goes into `transfer`.
-function sent(array, transfer) {
-  const copy = array.slice();
-  transfer.push(copy.buffer);
-  return copy;
-}
-
 /** The source as the client shows it (view.source above). */
 function sourceInfo(source, dWord) {
   return {
@@ -105,15 +99,16 @@ function sourceInfo(source, dWord) {
 }
 
 /** A compute's answer → { view (above), transfer }, from the pipeline's view and the settings figures. */
-function reply(view, { state, settings, source, figures: { keys, ...figures }, shown, measures }) {
+function reply(view, { state, settings, source, figures: { keys, ...figures }, shown, measures, buffers }) {
   // The sinusoidal tables follow the length and the encoding's settings, not the words.
   const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
   const newPe = view.n > 0 && peKey !== shown.pe;
   const transfer = [];
+  const sent = (array) => buffers.copy(array, transfer); // a copy whose buffer goes into `transfer`
   const out = {
     settings, source: sourceInfo(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
-    textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, transfer),
-    pe: newPe ? sent(view.pe, transfer) : null, peConcat: newPe ? sent(view.peConcat, transfer) : null,
+    textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, sent),
+    pe: newPe ? sent(view.pe) : null, peConcat: newPe ? sent(view.peConcat) : null,
     normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
   };
   if (view.n > 0) {
@@ -123,7 +118,10 @@ function reply(view, { state, settings, source, figures: { keys, ...figures }, s
   return { view: out, transfer };
 }
 
-export function createLabSession(lab, sources = createLabSources(lab)) {
+// Fresh copies, for a session without a pool (one in the page's own thread sends nothing).
+const FRESH = { copy: (array, transfer) => { const copy = array.slice(); transfer.push(copy.buffer); return copy; } };
+
+export function createLabSession(lab, sources = createLabSources(lab), { buffers = FRESH } = {}) {
   let glove = null;
   const pipeline = createPipeline(lab);
   const measures = createMeasures(lab, pipeline);
@@ -155,7 +153,7 @@ export function createLabSession(lab, sources = createLabSources(lab)) {
       const view = pipeline.run(state, source, settings, { inputOnly });
       snapshot = view.n > 0 ? view : null;
       const figures = measures.settingsFigures(state, source, settings, view.n, { wanted, shown });
-      return reply(view, { state, settings, source, figures, shown, measures });
+      return reply(view, { state, settings, source, figures, shown, measures, buffers });
     },
 
     * analyses(options) {
