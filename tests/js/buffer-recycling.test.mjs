@@ -3,35 +3,37 @@
 // them back with the next compute (web/pipeline/lab-client.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HEADROOM, SPARE_FIT, createBufferPool } from '../../web/pipeline/buffer-pool.js';
+import { HEADROOM, MIN_RECYCLED_BYTES, SPARE_FIT, createBufferPool } from '../../web/pipeline/buffer-pool.js';
 import { createViewBuffers } from '../../web/page/view-buffers.js';
 import { createLabClient } from '../../web/pipeline/lab-client.js';
 
 const filled = (n, from = 1) => Float32Array.from({ length: n }, (_, i) => from + i);
+const BIG = MIN_RECYCLED_BYTES / 4; // floats in the smallest array that goes round
 
 describe('the worker\'s buffer pool', () => {
   it('copies onto a buffer it was given: the same numbers, the given buffer, sent in transfer', () => {
     const pool = createBufferPool();
-    const given = new ArrayBuffer(1000 * 4 + 8); // no size a fresh buffer has (whole 4 KB pages)
+    const given = new ArrayBuffer(BIG * 4 + 8); // no size a fresh buffer has (whole 4 KB pages)
     pool.give([given]);
     const transfer = [];
-    const source = filled(1000);
+    const source = filled(BIG);
     const copy = pool.copy(source, transfer);
     assert.equal(copy.buffer, given);
     assert.deepEqual(transfer, [given]);
     assert.deepEqual(copy, source);
-    assert.equal(copy.length, 1000);
+    assert.equal(copy.length, BIG);
     assert.equal(pool.spare.length, 0, 'a buffer is used once');
   });
 
   it('a fresh buffer has headroom in whole pages; the copy keeps the array\'s type and length', () => {
     const pool = createBufferPool();
     const transfer = [];
-    const source = Int32Array.from([3, -1, 4, 1, 5]);
+    const source = Int32Array.from({ length: BIG + 1 }, (_, i) => i - 5);
     const copy = pool.copy(source, transfer);
     assert.ok(copy instanceof Int32Array);
     assert.deepEqual(copy, source);
-    assert.equal(copy.buffer.byteLength, 4096);
+    assert.equal(copy.buffer.byteLength, Math.ceil(((BIG + 1) * 4 * HEADROOM) / 4096) * 4096);
+    assert.deepEqual(transfer, [copy.buffer]);
     const big = pool.copy(filled(100_000), []);
     assert.equal(big.buffer.byteLength % 4096, 0);
     assert.ok(big.buffer.byteLength >= 400_000 * HEADROOM && big.buffer.byteLength < 400_000 * HEADROOM + 4096);
@@ -39,7 +41,7 @@ describe('the worker\'s buffer pool', () => {
 
   it('serves an array up to SPARE_FIT× smaller than a kept buffer, and no smaller; never one too small', () => {
     const pool = createBufferPool();
-    const size = 4000;
+    const size = 4 * MIN_RECYCLED_BYTES;
     const kept = new ArrayBuffer(size);
     pool.give([kept]);
     assert.notEqual(pool.copy(filled(size / 4 + 1), []).buffer, kept, 'too small');
@@ -47,26 +49,38 @@ describe('the worker\'s buffer pool', () => {
     assert.equal(pool.copy(new Uint8Array(Math.floor(size / SPARE_FIT) + 1), []).buffer, kept);
   });
 
-  it('skips detached and empty buffers and what is not an ArrayBuffer; keeps at most maxBytes, dropping the oldest', () => {
-    const pool = createBufferPool({ maxBytes: 10_000 });
-    const detached = new ArrayBuffer(64);
+  it('skips small, detached and empty buffers and what is not an ArrayBuffer; keeps at most maxBytes, dropping the oldest', () => {
+    const pool = createBufferPool({ maxBytes: 2.5 * MIN_RECYCLED_BYTES });
+    const detached = new ArrayBuffer(MIN_RECYCLED_BYTES);
     structuredClone(detached, { transfer: [detached] });
-    pool.give([detached, new ArrayBuffer(0), new Float32Array(4), null]);
+    pool.give([detached, new ArrayBuffer(0), new ArrayBuffer(MIN_RECYCLED_BYTES - 4), new Float32Array(BIG), null]);
     assert.equal(pool.spare.length, 0);
-    const [a, b, c] = [4000, 4000, 4000].map((n) => new ArrayBuffer(n));
+    const [a, b, c] = [1, 1, 1].map(() => new ArrayBuffer(MIN_RECYCLED_BYTES));
     pool.give([a, b]);
     pool.give([c]);
     assert.deepEqual(pool.spare, [b, c]);
     const empty = pool.copy(new Float32Array(0), []);
     assert.equal(empty.length, 0);
   });
+
+  it('an array under MIN_RECYCLED_BYTES gets a fresh buffer of its own size, whatever is kept', () => {
+    const pool = createBufferPool();
+    const kept = new ArrayBuffer(MIN_RECYCLED_BYTES);
+    pool.give([kept]);
+    const source = filled(BIG - 1);
+    const copy = pool.copy(source, []);
+    assert.notEqual(copy.buffer, kept);
+    assert.equal(copy.buffer.byteLength, source.byteLength);
+    assert.deepEqual(copy, source);
+    assert.deepEqual(pool.spare, [kept]);
+  });
 });
 
 describe('the page\'s view buffers', () => {
   it('a lent array goes back once its last holder releases it, and once only', () => {
     const buffers = createViewBuffers();
-    const weights = filled(16);
-    const x = filled(8);
+    const weights = filled(BIG);
+    const x = filled(BIG + 8);
     buffers.lend([weights, x]);
     buffers.hold(weights); // the lane's attention figure
     buffers.hold(weights); // the phone tab's thumbnail of it
@@ -83,14 +97,18 @@ describe('the page\'s view buffers', () => {
     assert.deepEqual(buffers.take(), [x.buffer]);
   });
 
-  it('an array never lent (a trained map, the PE table) never goes back, whoever holds and releases it', () => {
+  it('an array never lent (a trained map, the PE table) or too small never goes back, whoever holds and releases it', () => {
     const buffers = createViewBuffers();
-    const trained = filled(16);
+    const trained = filled(BIG);
     buffers.hold(trained);
     buffers.release(trained);
-    const lentNeverHeld = filled(4);
+    const lentNeverHeld = filled(BIG);
     buffers.lend([lentNeverHeld]);
     buffers.release(lentNeverHeld);
+    const small = filled(BIG - 1); // fewer bytes than go round
+    buffers.lend([small]);
+    buffers.hold(small);
+    buffers.release(small);
     assert.deepEqual(buffers.take(), []);
   });
 });
@@ -106,19 +124,19 @@ function fakeWorker() {
 }
 
 describe('the lab client gives buffers back', () => {
-  it('with the next compute: those the caller no longer reads, and those of views it dropped as overtaken', async () => {
+  it('with the next compute: those the caller no longer reads, and those of views it dropped as overtaken; not the small ones', async () => {
     const worker = fakeWorker();
     const client = createLabClient({ worker });
     const request = { state: {}, trainedAvailable: false, trainedAsked: false, inputOnly: [] };
     const older = client.compute({ ...request, gen: 1 });
     const newer = client.compute({ ...request, gen: 2 });
-    const stale = { n: 2, result: { additive: { x: filled(4), weights: filled(4) } }, pe: filled(2), trained: { 0: { ids: Int32Array.of(1, 2) } } };
+    const stale = { n: 2, result: { additive: { x: filled(BIG), weights: filled(BIG), slopes: filled(2) } }, pe: filled(BIG), trained: { 0: { ids: new Int32Array(BIG) } } };
     worker.answer({ type: 'view', channel: 0, gen: 1, view: stale });
     assert.equal(await older, null);
     worker.answer({ type: 'view', channel: 0, gen: 2, view: { n: 0, result: null } });
     await newer;
-    const painted = filled(9);
-    client.compute({ ...request, gen: 3, recycle: [painted.buffer, painted.buffer] });
+    const painted = filled(BIG);
+    client.compute({ ...request, gen: 3, recycle: [painted.buffer, painted.buffer, filled(BIG - 1).buffer] });
     const { message, transfer } = worker.posted.at(-1);
     const expected = [stale.result.additive.x, stale.result.additive.weights, stale.pe, stale.trained[0].ids, painted].map((a) => a.buffer);
     assert.deepEqual(new Set(message.recycle), new Set(expected));

@@ -134,12 +134,15 @@ describe('the lab worker', () => {
   });
 
   it('buffers given back carry the next view: the same numbers as on fresh buffers, on the buffers given', async () => {
-    const fresh = await compute(11, STATE);
+    // 160 tokens: each lane's weights (160² floats) are big enough to go round (buffer-pool.js).
+    const long = { ...STATE, sentence: Array.from({ length: 160 }, (_, i) => ['the', 'king', 'sat', 'on', 'a', 'throne'][i % 6]).join(' ') };
+    const fresh = await compute(11, long);
     const expected = Object.fromEntries(STATE.schemes.map((scheme) => [scheme, fresh.result[scheme].weights.slice()]));
     // Buffers of sizes no fresh one has (those are whole 4 KB pages), one per lane, filled with junk.
     const given = STATE.schemes.map((scheme) => new Float32Array(fresh.result[scheme].weights.length + 3).fill(-7).buffer);
     const sizes = given.map((buffer) => buffer.byteLength);
-    const view = await labClient.compute({ gen: 12, state: STATE, trainedAvailable: false, trainedAsked: false, inputOnly: [], recycle: given });
+    const view = await labClient.compute({ gen: 12, state: long, trainedAvailable: false, trainedAsked: false, inputOnly: [], recycle: given });
+    assert.equal(view.n, 160);
     assert.ok(given.every((buffer) => buffer.byteLength === 0), 'given back, not copied: detached here');
     for (const scheme of STATE.schemes) {
       assert.deepEqual(view.result[scheme].weights, expected[scheme], scheme);

@@ -6,13 +6,18 @@
 // that was written before costs no fault.
 //
 // createBufferPool({ maxBytes }) → {
-//   give(buffers): keep these (detached or empty ones are skipped; the oldest go beyond maxBytes),
+//   give(buffers): keep these (those under MIN_RECYCLED_BYTES, detached ones among them, are
+//     skipped; the oldest go beyond maxBytes),
 //   copy(array, transfer) → a copy of the typed array `array` (same type and length) on the first
 //     kept buffer big enough for it and less than SPARE_FIT× its size, else on a fresh one with
-//     HEADROOM for a few more tokens (whole 4 KB pages); its buffer is pushed onto `transfer`,
+//     HEADROOM for a few more tokens (whole 4 KB pages); one under MIN_RECYCLED_BYTES on a fresh
+//     buffer of its own size; its buffer is pushed onto `transfer`,
 //   spare: the buffers kept, oldest first }.
 // A copy may sit on a buffer longer than itself: readers use the array, never its .buffer's length.
 
+// Arrays under this many bytes are neither given back nor kept: their few pages cost less than
+// sending their buffers back and forth.
+export const MIN_RECYCLED_BYTES = 64 * 1024;
 export const HEADROOM = 1.125;  // a fresh buffer's room over the array: n² grows 6.3% from 64 to 66 tokens
 export const SPARE_FIT = 1.5;   // a kept buffer serves arrays from 1/1.5 of its size up
 
@@ -21,12 +26,17 @@ export function createBufferPool({ maxBytes = 64 << 20 } = {}) {
   return {
     spare,
     give(buffers = []) {
-      for (const buffer of buffers) if (buffer instanceof ArrayBuffer && buffer.byteLength) spare.push(buffer);
+      for (const buffer of buffers) if (buffer instanceof ArrayBuffer && buffer.byteLength >= MIN_RECYCLED_BYTES) spare.push(buffer);
       let bytes = spare.reduce((sum, buffer) => sum + buffer.byteLength, 0);
       while (bytes > maxBytes) bytes -= spare.shift().byteLength;
     },
     copy(array, transfer) {
       const size = array.byteLength;
+      if (size < MIN_RECYCLED_BYTES) {
+        const copy = array.slice();
+        transfer.push(copy.buffer);
+        return copy;
+      }
       const i = spare.findIndex((buffer) => buffer.byteLength >= size && buffer.byteLength < size * SPARE_FIT);
       const buffer = i < 0 ? new ArrayBuffer(Math.ceil((size * HEADROOM) / 4096) * 4096) : spare.splice(i, 1)[0];
       const copy = new array.constructor(buffer, 0, array.length);

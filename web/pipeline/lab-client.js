@@ -20,8 +20,8 @@
 // tokens, which come back in view.trained (model-host.js: passes); its `shown` is the shownKeys of
 // the last view the caller painted (lab-session.js); its `recycle` (ArrayBuffers) gives back the
 // buffers of earlier views' arrays that nothing reads any more, for the worker to send the next views
-// on (buffer-pool.js; they are detached here) — with them go those of the views this client
-// dropped as overtaken, which nobody saw; analyse calls
+// on (buffer-pool.js; they are detached here; those under its MIN_RECYCLED_BYTES stay) — with them
+// go those of the views this client dropped as overtaken, which nobody saw; analyse calls
 // onAnalysis(name, data) as each analysis ends and resolves with { ms } (the worker's busy time),
 // or null when a compute overtook it. channel() → { glove, compute, analyse, neighbors, close() }:
 // the same calls on a session of their own in the same worker, for another figure of the page
@@ -29,6 +29,7 @@
 // worker: a Worker already made (else a module worker from workerUrl, default lab-worker.js beside this file).
 import { createModelClient } from './model-client.js';
 import { defaultWorkerUrl } from './lab-worker-url.js';
+import { MIN_RECYCLED_BYTES } from './buffer-pool.js';
 
 // The newest call of a kind wins: the one it overtakes resolves with null.
 function newest(previous, gen) {
@@ -77,7 +78,7 @@ function channelCalls(channel, open, { post, request, forget }) {
       let promise;
       [open.compute, promise] = newest(open.compute, gen);
       if (open.analysis) { open.analysis.resolve(null); open.analysis = null; }
-      const given = [...new Set([...open.spare.splice(0), ...recycle])].filter((buffer) => buffer.byteLength > 0);
+      const given = [...new Set([...open.spare.splice(0), ...recycle])].filter((buffer) => buffer.byteLength >= MIN_RECYCLED_BYTES);
       post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, recycle: given }, given);
       return promise;
     },
