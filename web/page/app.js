@@ -504,11 +504,10 @@ function paint(next, sent, started) {
   scheduleHeavy();
 }
 
-// The lanes' matrices of a view (compare's x, weights, terms, NoPE's masked and unmasked): the
-// figures that show them say when they stop (view-buffers.js).
+// Every typed array of a view's lanes: the figures that show one say when they stop
+// (view-buffers.js); one no figure shows stays with the page.
 function laneArrays(result) {
-  return Object.values(result).flatMap((lane) => (lane && typeof lane === 'object' && !ArrayBuffer.isView(lane)
-    ? [lane.x, lane.weights, lane.terms, lane.masked, lane.unmasked].filter((array) => array instanceof Float32Array) : []));
+  return Object.values(result).flatMap((lane) => (lane && typeof lane === 'object' ? Object.values(lane).filter((v) => ArrayBuffer.isView(v)) : []));
 }
 
 // Chromium makes history.replaceState cost milliseconds (and re-reads the favicon), so the link
