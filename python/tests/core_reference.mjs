@@ -95,9 +95,10 @@ for (const s of job.streams ?? []) {
   model.dispose();
 }
 
-// heldout: the results store's text protocol (scripts/experiments.mjs, textEvaluation, rope none)
-// on a file's model: windows of 8T targets at windowStarts over the held-out tenth, cut into 8/k
-// rows of kT (model.loss) or, at 8T, one row (model.tokenLosses, also byPosition).
+// heldout: the results store's text protocol (scripts/experiments.mjs, textEvaluation) on a file's
+// model: windows of 8T targets at windowStarts over the held-out tenth, cut into 8/k rows of kT
+// (model.loss) or, at 8T, one row (model.tokenLosses, also byPosition); with rope (a scaling's
+// name) the scaling at factor k past 1×, as the store's rotary records have it.
 // Writes OUT_DIR/heldout-<i>.json: { starts, heldOut, byWindow, byPosition }.
 const { windowStarts } = await import(pathToFileURL(path.join(dist, 'train', 'evaluate.js')).href);
 (job.heldout ?? []).forEach((h, i) => {
@@ -111,15 +112,16 @@ const { windowStarts } = await import(pathToFileURL(path.join(dist, 'train', 'ev
   const heldOut = {}; const byWindow = {}; let byPosition = null;
   for (const k of [1, 2, 4, 8]) {
     const L = k * T;
+    const options = h.rope && k > 1 ? { ropeScaling: { type: h.rope, factor: k } } : {};
     const position = new Float64Array(L);
     byWindow[k] = starts.map((start) => {
       if (k < 8) {
         const rows = (8 * T) / L;
         const tokens = new Int32Array(rows * (L + 1));
         for (let b = 0; b < rows; b++) tokens.set(ids.subarray(start + b * L, start + b * L + L + 1), b * (L + 1));
-        return model.loss(tokens, rows, L);
+        return model.loss(tokens, rows, L, options);
       }
-      const losses = model.tokenLosses(ids.subarray(start, start + L + 1), L + 1);
+      const losses = model.tokenLosses(ids.subarray(start, start + L + 1), L + 1, options);
       let sum = 0;
       for (let p = 0; p < L; p++) { sum += losses[p]; position[p] += losses[p]; }
       return sum / L;

@@ -1,6 +1,7 @@
 """python3 -m posenc_lab.evaluate: the windows protocol gives the results store's numbers (the
-core's, computed as scripts/experiments.mjs computes them), the sliding protocol scores the same
-targets with more context, and the records have the store's shape with engine "torch"."""
+core's, computed as scripts/experiments.mjs computes them; for rotary with every RoPE scaling, up to
+8T), the sliding protocol scores the same targets with more context, and the records have the
+store's shape with engine "torch"."""
 
 import json
 
@@ -89,13 +90,19 @@ def test_sliding_records_and_bad_strides(book, tmp_path, capsys):
     assert "--stride" in capsys.readouterr().err
 
 
-def test_rotary_records_with_and_without_the_scalings(book, tmp_path):
+def rotary_file(book, tmp_path, d: int, seed: int, perturbation: int):
+    """A perturbed rotary model on the excerpt's vocabulary, saved: its path."""
     task = book["task"]
-    cfg = ModelConfig(scheme="rotary", vocab=task.vocab_size, d=16, layers=2, heads=2, context=T, seed=5)
-    model = perturbed(cfg, 29).eval()
+    cfg = ModelConfig(scheme="rotary", vocab=task.vocab_size, d=d, layers=2, heads=2, context=T, seed=seed)
+    model = perturbed(cfg, perturbation).eval()
     model.vocab = task.tokens()
     path = tmp_path / "rotary.safetensors"
     model.save(str(path))
+    return path
+
+
+def test_rotary_records_with_and_without_the_scalings(book, tmp_path):
+    path = rotary_file(book, tmp_path, 16, 5, 29)
     common = [str(path), "--task", "book", "--text", str(book["excerpt"]), "--windows", "2", "--table", "t",
               "--seed", "5", "--steps", "0", "--protocol", "sliding", "--stride", "4"]
     main(common + ["--out", str(tmp_path / "all.json")])
@@ -106,3 +113,27 @@ def test_rotary_records_with_and_without_the_scalings(book, tmp_path):
     # The plain record is the same evaluation either way; only the scaled ones are left out.
     assert plain["variant"] == "none" and plain["heldOut"] == every[0]["heldOut"]
     assert plain["byWindow"] == every[0]["byWindow"]
+
+
+def test_rotary_scalings_give_the_stores_numbers_at_every_multiple(book, tmp_path):
+    """The store's rotary records (every RoPE scaling at factor k, up to 8T) from the twin's evaluator
+    and from the core's, on the same weights: a difference in evaluation would show here, at the
+    lengths and positions the book tables report."""
+    path = rotary_file(book, tmp_path, 32, 6, 31)
+    ropes = [None, "pi", "ntk", "yarn"]
+    out = run_core({"cases": [], "heldout": [{"weights": str(path), "textFile": str(book["excerpt"]), "windows": WINDOWS,
+                                              "rope": rope} for rope in ropes]}, tmp_path / "core")
+    store = tmp_path / "store.json"
+    main([str(path), "--task", "book", "--text", str(book["excerpt"]), "--windows", str(WINDOWS), "--table", "t",
+          "--out", str(store), "--seed", "6", "--steps", "0"])
+    records = json.loads(store.read_text())["records"]
+    assert [r["variant"] for r in records] == ["none", "pi", "ntk", "yarn"]
+    for i, record in enumerate(records):
+        core = json.loads((out / f"heldout-{i}.json").read_text())
+        for k in ("1", "2", "4", "8"):
+            assert max(abs(a - b) for a, b in zip(record["byWindow"][k], core["byWindow"][k])) <= LOSS_TOL, (record["variant"], k)
+        assert max(abs(a - b) for a, b in zip(record["byPosition"]["8"], core["byPosition"]["8"])) <= LOSS_TOL
+    # Each scaling moves the 8T losses by far more than the tolerance, so the comparison can fail.
+    plain = records[0]["byWindow"]["8"]
+    for record in records[1:]:
+        assert max(abs(a - b) for a, b in zip(record["byWindow"]["8"], plain)) > 100 * LOSS_TOL, record["variant"]
