@@ -21,6 +21,13 @@ export const MIN_RECYCLED_BYTES = 64 * 1024;
 export const HEADROOM = 1.125;  // a fresh buffer's room over the array: n² grows 6.3% from 64 to 66 tokens
 export const SPARE_FIT = 1.5;   // a kept buffer serves arrays from 1/1.5 of its size up
 
+/** A copy of the typed array `array` on a fresh buffer of its own size, pushed onto `transfer`. */
+export function freshCopy(array, transfer) {
+  const copy = array.slice();
+  transfer.push(copy.buffer);
+  return copy;
+}
+
 export function createBufferPool({ maxBytes = 64 << 20 } = {}) {
   const spare = []; // ArrayBuffers, oldest first
   return {
@@ -32,11 +39,7 @@ export function createBufferPool({ maxBytes = 64 << 20 } = {}) {
     },
     copy(array, transfer) {
       const size = array.byteLength;
-      if (size < MIN_RECYCLED_BYTES) {
-        const copy = array.slice();
-        transfer.push(copy.buffer);
-        return copy;
-      }
+      if (size < MIN_RECYCLED_BYTES) return freshCopy(array, transfer);
       const i = spare.findIndex((buffer) => buffer.byteLength >= size && buffer.byteLength < size * SPARE_FIT);
       const buffer = i < 0 ? new ArrayBuffer(Math.ceil((size * HEADROOM) / 4096) * 4096) : spare.splice(i, 1)[0];
       const copy = new array.constructor(buffer, 0, array.length);

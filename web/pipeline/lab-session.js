@@ -34,14 +34,15 @@ import { syntheticSource, vectorSetSource } from './vocab.js';
 import { meanNormRatio } from './statistics.js';
 import { createMeasures } from './lab-measures.js';
 import { wordSpreadOf } from './measures/spread.js';
+import { freshCopy } from './buffer-pool.js';
 
 // The result as the page shows it, in arrays of its own, listed in `transfer` to be sent, not
 // copied: the worker's arrays are overwritten in place by the next keystroke (the row cache) and
 // read by the analyses, so the page gets copies (sent: on buffers the page gave back where there
-// are some); made here they cost the worker one copy and the page's thread none, where a structured clone would copy again on the page's side. A folded
-// lane's logit terms (4·n² floats, 4 MB per lane at n = 512) stay in the worker, and the lane says
-// so (termsFolded); unfolding it asks again. The sinusoidal tables travel as the view's pe and
-// peConcat, only when they change.
+// are some); made here they cost the worker one copy and the page's thread none, where a
+// structured clone would copy again on the page's side. A folded lane's logit terms (4·n² floats,
+// 4 MB per lane at n = 512) stay in the worker, and the lane says so (termsFolded); unfolding it
+// asks again. The sinusoidal tables travel as the view's pe and peConcat, only when they change.
 function shownResult(result, moreOpen, sent) {
   if (!result) return result;
   const { pe, peConcat, ...out } = result;
@@ -119,7 +120,7 @@ function reply(view, { state, settings, source, figures: { keys, ...figures }, s
 }
 
 // Fresh copies, for a session without a pool (one in the page's own thread sends nothing).
-const FRESH = { copy: (array, transfer) => { const copy = array.slice(); transfer.push(copy.buffer); return copy; } };
+const FRESH = { copy: freshCopy };
 
 export function createLabSession(lab, sources = createLabSources(lab), { buffers = FRESH } = {}) {
   let glove = null;
