@@ -47,3 +47,33 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     assert.ok(total <= MAX_SHIFT, `layout shift ${total.toFixed(4)}: ${shifts.map((s) => `${s.value.toFixed(4)} (${s.where})`).join('; ')}`);
   });
 }
+
+// The lanes' sentences hold numbers written by the page ([data-field]: d, d_t, d_p, the layout…).
+// A lane whose numbers came one view after the lane itself grew by a line when they did, and
+// pushed what follows; checked here at the moment the lanes enter the document (a mutation
+// observer's callback runs once the task that inserted them is done, before any later view).
+test('the lanes enter the page with their numbers written', async () => {
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await prepareModels(context);
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const blank = () => [...document.querySelectorAll('#lanes [data-field]')].filter((e) => !e.textContent.trim()).map((e) => e.dataset.field);
+    const observer = new MutationObserver(() => {
+      if (!document.querySelector('#lanes > *')) return;
+      window.__blankOnArrival = blank();
+      observer.disconnect();
+    });
+    observer.observe(document, { childList: true, subtree: true });
+    window.__blankNow = blank;
+  });
+  try {
+    await page.goto(suite.baseUrl);
+    await page.waitForFunction(() => /analyses \d/.test(document.getElementById('engine').textContent), null, { timeout: 60000 });
+    const { arrival, now } = await page.evaluate(() => ({ arrival: window.__blankOnArrival, now: window.__blankNow() }));
+    assert.ok(Array.isArray(arrival), 'the lanes were seen arriving');
+    const late = arrival.filter((name) => !now.includes(name));
+    assert.deepEqual(late, [], `fields blank when their lane arrived, written later: ${late.join(', ')}`);
+  } finally {
+    await context.close();
+  }
+});

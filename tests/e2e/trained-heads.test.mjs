@@ -12,7 +12,14 @@ import { exportFrom, pageSuite, readFigure, reveal } from './browser.mjs';
 import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const openPage = pageSuite({ openSettings: true });
-const open = (hash, { fail, delayMs, ...options } = {}) => openPage({ hash, prepare: (context) => prepareModels(context, { fail, delayMs }), ...options });
+const open = (hash, { fail, hold, ...options } = {}) => openPage({ hash, prepare: (context) => prepareModels(context, { fail, hold }), ...options });
+
+/** A gate for the model files (prepareModels' hold): they arrive only once open() is called. */
+function gate() {
+  let open;
+  const hold = new Promise((resolve) => { open = resolve; });
+  return { hold, open };
+}
 // The attention map itself, not the strip inside the same slot.
 const MAP = { canvases: '> .fig canvas.map-canvas' };
 const STRIP = { canvases: '.trained-strip canvas.map-canvas' };
@@ -65,7 +72,8 @@ describe('trained heads in the lanes', () => {
   });
 
   it('while a model loads the lane shows W = I, labelled, and the trained map replaces it without moving the layout', async () => {
-    const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default', delayMs: 1500 });
+    const models = gate();
+    const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default', hold: models.hold });
     try {
       await page.waitForFunction(() => /^Loading the trained Additive model….*encoding alone \(W = I\) meanwhile/.test(
         document.querySelector('#lanes [data-scheme="additive"] .trained-note')?.textContent ?? ''));
@@ -75,6 +83,7 @@ describe('trained heads in the lanes', () => {
         below: document.getElementById('heads-note').getBoundingClientRect().top + scrollY,
       }));
       const loading = await layout();
+      models.open();
       await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
       const loaded = await layout();
       assert.ok(Math.abs(loaded.lanes - loading.lanes) <= 1, `the lanes moved from ${loading.lanes} to ${loaded.lanes} px`);
@@ -260,11 +269,15 @@ describe('trained heads in the lanes', () => {
   });
 
   it('switching back before the models arrive cancels their loads', async () => {
-    const { page, problems, close } = await open(`#${SENTENCE}`, { delayMs: 1500 });
+    const models = gate();
+    const { page, problems, close } = await open(`#${SENTENCE}`, { hold: models.hold });
     try {
       await page.selectOption('#heads', 'trained');
       await page.waitForFunction(() => /Loading the trained/.test(document.querySelector('#lanes .trained-note')?.textContent ?? ''));
       await page.selectOption('#heads', '0');
+      await page.waitForFunction(() => document.getElementById('lane-heads-identity').checked); // that view is painted
+      // The files may now arrive: a load that was not cancelled would bring its lane back.
+      models.open();
       await page.waitForTimeout(400);
       assert.equal(await page.locator('#lanes .trained-box:not([hidden])').count(), 0);
       assert.equal(await page.locator('#trained-layer').isVisible(), false, 'no layer picker for the encoding alone');

@@ -460,6 +460,9 @@ function recompute({ typed = false } = {}) {
 function paint(next, sent, started) {
   firstView();
   const { settings, source } = next;
+  // The lanes first: the captions write their numbers into the lanes in the document, so a lane
+  // shown for the first time arrives with them, not blank until the next view.
+  if (next.n > 0) showLanes(state.schemes);
   captions.reflectSettings(source, settings, state);
   settingsFigures.show(next.figures, state, next.n);
   const { pe: peKey, ...figureKeys } = next.shownKeys;
@@ -469,7 +472,6 @@ function paint(next, sent, started) {
     ui.engine.textContent = `${engineLabel(lab.simd)} · nothing to compute`;
     return;
   }
-  showLanes(state.schemes);
   setHidden(ui.failure, true);
   setHidden(ui.emptyState, true);
   setHidden(ui.results, false);
