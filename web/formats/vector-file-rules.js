@@ -3,6 +3,7 @@
 // vector-text.js re-exports them as the parser's public interface.
 
 import { SCHEME_TABLE } from '../scheme-table.mjs';
+import { grouped } from './numbers.js';
 
 export const MAX_FILE_BYTES = 500e6;             // 500 MB (decimal, as the page shows sizes)
 export const MAX_DIM = SCHEME_TABLE.limits.maxDim;  // the core's limit on d
@@ -26,7 +27,7 @@ export const POLICY =
   'skipped and listed with their line numbers; the file is refused as soon as more than ' +
   `${TOLERATED_ERRORS} lines, and more than ${TOLERATED_ERROR_RATE * 100}% of the lines read, are ` +
   'unreadable, or if no line is readable. A repeated word keeps its first vector. At most ' +
-  `${DEFAULT_MAX_WORDS.toLocaleString('en-US')} words are kept (fewer at high dimensions); the page says when a file ` +
+  `${grouped(DEFAULT_MAX_WORDS)} words are kept (fewer at high dimensions); the page says when a file ` +
   'is cut short. Binary word2vec (.bin) files are not supported.';
 
 /** A file the parser refuses. code: a stable identifier; errors: [{ line, reason }] (may be empty). */
@@ -42,7 +43,7 @@ export class VectorFileError extends Error {
 }
 
 /** A count as the page writes it (1,234,567). */
-export const fmt = (n) => n.toLocaleString('en-US');
+export const fmt = grouped;
 
 export function oddDimensionMessage(dim) {
   return `dimension ${dim} is odd: positional encodings pair dimensions; use an even-dimensional file`;

@@ -32,7 +32,7 @@ import { createMeasureTabs } from './measure-tabs.js';
 import { createNumberInputs } from './number-inputs.js';
 import { fillEnumSelects } from './enum-selects.js';
 import { buildWhenNear, buildWhenOpened, documentParsed } from './when-near.js';
-import { warmNumbers } from './warm-numbers.js';
+import { grouped } from '../formats/numbers.js';
 import { followTyping } from './typed-text.js';
 import { createFramePacing } from './frame-pacing.js';
 import { createViewBuffers } from './view-buffers.js';
@@ -203,7 +203,6 @@ async function start() {
   wireControls();
   // Shown as soon as it is in (page/lab-start.js asked for it): the worker fetches it while its core starts.
   loadGlove();
-  nextTask().then(warmNumbers);
   try {
     lab = await starting;
   } catch (error) {
@@ -398,7 +397,7 @@ async function mountVectorPicker() {
     lab: workerLab,
     onLoaded(vectors, summary) {
       const name = summary?.name ?? summary?.fileName ?? 'your file';
-      customLabel = `${name}: ${vectors.size.toLocaleString('en-US')} words, d = ${vectors.dim}`;
+      customLabel = `${name}: ${grouped(vectors.size)} words, d = ${vectors.dim}`;
       if (![...ui.vectors.options].some((o) => o.value === 'custom')) ui.vectors.add(new Option('Your vector file', 'custom'));
       state.vectors = 'custom';
       setStatus(`Word vectors: ${customLabel} (not kept in the link).`);

@@ -1,12 +1,8 @@
 import { LIMITS } from '../options.mjs';
 import { element, setHidden, setText } from '../figures/dom.js';
+import { grouped } from '../formats/numbers.js';
 // The token list (text, positions, unknown words marked) and the selected token's nearest words.
 // Tokens are buttons in one tab stop (roving tabindex): Tab enters the list, arrows move along it.
-
-// Made at its first use, not when the module loads: a page's first Intl number format loads ICU's
-// data (about 15 ms), which the page pays in a task of its own (web/page/warm-numbers.js).
-let numberFormat = null;
-const formatted = (n) => (numberFormat ??= new Intl.NumberFormat('en-US')).format(n);
 
 // The list's state: the token buttons, what each shows, and which one is pressed / is the tab
 // stop, kept here so that a keystroke writes only the buttons that change instead of reading and
@@ -119,12 +115,12 @@ function listenToList(list, state, onSelect) {
 // The count, the truncation note and the unknown-word legend above the list. total: tokens in the
 // text that was read; textCut: the text was longer than the lab tokenizes in one call.
 function renderCounts({ count, truncation, unknownLegend }, tokens, unknownCount, total, textCut) {
-  setText(count, `(${formatted(tokens)}${unknownCount ? `, ${formatted(unknownCount)} unknown` : ''})`);
+  setText(count, `(${grouped(tokens)}${unknownCount ? `, ${grouped(unknownCount)} unknown` : ''})`);
   const cut = total > tokens || textCut;
   setHidden(truncation, !cut);
   setText(truncation, !cut ? ''
-    : textCut ? `Only the first ${formatted(tokens)} tokens are analysed and shown; the text is longer than ${formatted(LIMITS.maxTextLength)} characters, so only its beginning was read.`
-      : `Only the first ${formatted(tokens)} of ${formatted(total)} tokens are analysed and shown.`);
+    : textCut ? `Only the first ${grouped(tokens)} tokens are analysed and shown; the text is longer than ${grouped(LIMITS.maxTextLength)} characters, so only its beginning was read.`
+      : `Only the first ${grouped(tokens)} of ${grouped(total)} tokens are analysed and shown.`);
   setHidden(unknownLegend, unknownCount === 0);
 }
 

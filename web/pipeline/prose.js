@@ -2,14 +2,9 @@
 // the pipeline's view and the numbers of web/pipeline/statistics.js. Strings only; no DOM.
 import { SCHEME_NAMES, slopeText } from './schemes.js';
 import { bucketsUsed, crossTermRatio, firstRepeat, meanOwnCosine, rowGap, worstShift } from './statistics.js';
+import { grouped, significant } from '../formats/numbers.js';
 
-// One formatter each, made once (toLocaleString with options builds a new one per call), at its
-// first use: a page's first Intl number format loads ICU's data (about 15 ms), which the page pays
-// in a task of its own (web/page/warm-numbers.js), not while its modules load.
-const NUMBER_OPTIONS = { plain: {}, 3: { maximumSignificantDigits: 3 }, 4: { maximumSignificantDigits: 4 } };
-const numberFormats = {};
-const number = (kind) => (numberFormats[kind] ??= new Intl.NumberFormat('en-US', NUMBER_OPTIONS[kind]));
-const fmt = (v, digits = 4) => number(digits).format(Number(v.toPrecision(digits)));
+const fmt = (v, digits = 4) => significant(v, digits);
 
 /** What the causal mask changes for NoPE, measured on this sentence's repeated words. */
 export function nopeText({ masked, unmasked }, tokens, n) {
@@ -36,10 +31,10 @@ export function laneNotes({ result, n, settings, state, rope }) {
   const { trainedLength: L, evalLength: L2 } = state;
   const s = settings.scale;
   notes.scaleFactor = `s = max(1, L′/L) = ${fmt(s)}`;
-  notes.scaleNote = `L = ${number('plain').format(L)}, L′ = ${number('plain').format(L2)}, so s = ${fmt(s)}${s === 1 ? ': plain RoPE' : ''}.`;
-  notes.trainedLength = number('plain').format(L);
+  notes.scaleNote = `L = ${grouped(L)}, L′ = ${grouped(L2)}, so s = ${fmt(s)}${s === 1 ? ': plain RoPE' : ''}.`;
+  notes.trainedLength = grouped(L);
   notes.learnedNote = n <= L
-    ? `All ${n} positions are within the table's L = ${number('plain').format(L)} rows.`
+    ? `All ${n} positions are within the table's L = ${grouped(L)} rows.`
     : `Positions ${L}–${n - 1} (${n - L} of ${n}) are at or beyond L = ${L}: a trained table has no row for these — ` +
       'they are hatched in the input map; this stand-in simply draws more seeded rows.';
   const alibi = result.alibi;

@@ -5,6 +5,7 @@
 
 import { SCHEMES } from '../options.mjs';
 import { SCHEME_TABLE } from '../scheme-table.mjs';
+import { grouped } from '../formats/numbers.js';
 
 // The core's limits (base/limits.hpp), not restated.
 const { maxHeads: MAX_HEADS, maxBase: MAX_BASE, maxAlpha: MAX_ALPHA } = SCHEME_TABLE.limits;
@@ -101,13 +102,6 @@ function schemeParamField(p) {
   return [key, parse, `${kind} from ${grouped(p.pageMin)} to ${grouped(p.pageMax)}${rule}`];
 }
 
-// A number as en-US writes it (1,048,576; 0.01), for the messages built when this module loads:
-// without Intl, whose first number format loads ICU's data (about 15 ms of a page's first task,
-// measured in headless Chromium). For the plain decimals these messages hold (no exponent).
-function grouped(v) {
-  const [whole, fraction] = String(v).split('.');
-  return `${whole.replace(/\B(?=(\d{3})+$)/g, ',')}${fraction ? `.${fraction}` : ''}`;
-}
 const num = (text) => (typeof text === 'string' && text.trim() !== '' ? Number(text) : NaN);
 
 /**

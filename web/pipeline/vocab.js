@@ -8,6 +8,7 @@
 //   decoder(tokens)         → { size, label, identity(queries, tokens) and identityReduced(queries, k, tokens)
 //                              (generators returning scores), neighbors(query, k, reducedTo?), dispose() }.
 import { leadingColumns } from './math.js';
+import { grouped } from '../formats/numbers.js';
 
 const SYNTHETIC_FILLERS = 2000;
 const DECODE_CHUNK = 64;
@@ -68,7 +69,7 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
     kind,
     dim: vectors.dim,
     fixedDim: true,
-    label: label ?? `GloVe 6B 100-d word vectors (the ${vectors.size.toLocaleString('en-US')} most frequent words)`,
+    label: label ?? `GloVe 6B 100-d word vectors (the ${grouped(vectors.size)} most frequent words)`,
     defaultAlpha: 1 / vectors.componentRms,
     componentRms: vectors.componentRms,
     tokenize: (text) => vectors.tokenize(text),
@@ -82,7 +83,7 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
       rows();
       const index = { get: (w) => { const i = vectors.indexOf(w); return i >= 0 ? i : undefined; } };
       const decoder = tableDecoder(lab, words, null, vectors.dim, index,
-        `all ${vectors.size.toLocaleString('en-US')} words of the vocabulary`, reduced, vectors);
+        `all ${grouped(vectors.size)} words of the vocabulary`, reduced, vectors);
       return decoder;
     },
     vocabularySpread: () => lab.columnSpread(rows(), vectors.size, vectors.dim),
