@@ -119,3 +119,35 @@ test('a link with set=1 opens the settings, at any width', async () => {
     }
   }
 });
+
+// Chromium's history.replaceState costs milliseconds of the main thread (and re-reads the favicon),
+// so the page writes its link only when the link changes: the default link's load, trained heads
+// arriving and the analyses after it included, writes the sentence once and nothing again.
+test('the load writes the link once, and a view that changes nothing in it writes nothing', async () => {
+  const { page, problems, close } = await openPage({
+    heads: 'default',
+    prepare: (context) => context.addInitScript(() => {
+      window.__links = [];
+      const replace = history.replaceState.bind(history);
+      history.replaceState = (state, title, url) => {
+        window.__links.push({ url: String(url), before: location.hash });
+        return replace(state, title, url);
+      };
+    }),
+  });
+  try {
+    await page.waitForFunction(() => {
+      const notes = [...document.querySelectorAll('#lanes .trained-note')];
+      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent)) &&
+        /analyses \d/.test(document.getElementById('engine').textContent);
+    }, null, { timeout: 60000 });
+    await page.waitForTimeout(1500); // past the link's write delay after the last view
+    const links = await page.evaluate(() => window.__links);
+    assert.equal(links.filter(({ url, before }) => url === before).length, 0, `unchanged links written: ${JSON.stringify(links)}`);
+    assert.equal(links.length, 1, JSON.stringify(links));
+    assert.match(links[0].url, /^#s=The\+/);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

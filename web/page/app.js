@@ -522,6 +522,7 @@ function writeUrl() {
   const params = new URLSearchParams(writeHash(state).slice(1));
   for (const [key, value] of new URLSearchParams(location.hash.slice(1))) if (key.startsWith('t.')) params.set(key, value);
   const hash = params.toString();
+  if ((hash ? `#${hash}` : '') === location.hash) return; // unchanged: replaceState would still cost its milliseconds
   history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
 }
 const urlWrite = createDelay(writeUrl);
