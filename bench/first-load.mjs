@@ -19,6 +19,7 @@
 // e.g. the explicit trained-heads link of builds where identity heads were the default.
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
+import { browserSettled } from './settle.mjs';
 import { DIST, launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
 import { throttledLink } from './throttled-link.mjs';
 
@@ -112,6 +113,7 @@ function printTimeline(run) {
 const builds = [{ name: 'current', dir: DIST }, ...(BASELINE ? [{ name: 'baseline', dir: BASELINE }] : [])];
 for (const build of builds) build.server = (await serveDir(build.dir)).server;
 const browser = await launchChromium();
+await browserSettled(); // Chromium's own start-up work done first (settle.mjs)
 try {
   for (let r = 0; r < RUNS; r++) {
     for (const build of [...builds].reverse()) {  // the baseline first

@@ -14,6 +14,8 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launch } from 'chrome-launcher';
+import { browserSettled } from './settle.mjs';
 import { serveDir, closeServer, CHROMIUM_ARGS } from '../tests/e2e/browser.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -74,17 +76,24 @@ export function readLhr(lhr) {
   return values;
 }
 
-function runLighthouse(url, preset, outFile) {
-  const flags = ['--headless=new', ...CHROMIUM_ARGS].join(' ');
-  const argv = [url, ...preset.args, '--chrome-path=/usr/bin/chromium', `--chrome-flags=${flags}`,
-    '--output=json', `--output-path=${outFile}`, '--quiet'];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [LIGHTHOUSE, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => { stderr += chunk; });
-    child.on('error', fail);
-    child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`lighthouse (${preset.name}) exited with ${code}: ${stderr.slice(-2000)}`))));
-  });
+// Lighthouse runs in a browser that has finished starting (settle.mjs: Chromium's own start-up
+// work, its omnibox popup's renderer among it, would otherwise share the cores with the page):
+// launched here with Lighthouse's own launcher and flags, then handed to Lighthouse by its port.
+async function runLighthouse(url, preset, outFile) {
+  const chrome = await launch({ chromePath: '/usr/bin/chromium', chromeFlags: ['--headless=new', ...CHROMIUM_ARGS], logLevel: 'silent' });
+  try {
+    console.error(`lighthouse: the browser settled ${(await browserSettled() / 1000).toFixed(1)} s after it started`);
+    const argv = [url, ...preset.args, `--port=${chrome.port}`, '--output=json', `--output-path=${outFile}`, '--quiet'];
+    await new Promise((done, fail) => {
+      const child = spawn(process.execPath, [LIGHTHOUSE, ...argv], { stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (chunk) => { stderr += chunk; });
+      child.on('error', fail);
+      child.on('exit', (code) => (code === 0 ? done() : fail(new Error(`lighthouse (${preset.name}) exited with ${code}: ${stderr.slice(-2000)}`))));
+    });
+  } finally {
+    chrome.kill();
+  }
 }
 
 // On a loaded machine Lighthouse sometimes gives up waiting for the browser (a DevTools protocol

@@ -13,6 +13,7 @@
 // core, and the thread time says how much of a long task was the page's own work.
 // Prints one JSON line per window; --out writes { runtime, throttle, results } for bench/report.mjs.
 import { writeFile } from 'node:fs/promises';
+import { browserSettled } from './settle.mjs';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
 
 const args = process.argv.slice(2);
@@ -86,6 +87,7 @@ const engineQuiet = (n) => {
 async function main() {
   const { server, baseUrl } = await serveDir();
   const browser = await launchChromium();
+  await browserSettled(); // Chromium's own start-up work done first (settle.mjs)
   const results = [];
   try {
     const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
