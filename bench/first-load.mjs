@@ -20,7 +20,7 @@
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { browserSettled } from './settle.mjs';
-import { DIST, launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { DIST, launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 import { throttledLink } from './throttled-link.mjs';
 
 const args = process.argv.slice(2);
@@ -72,10 +72,7 @@ async function oneRun(browser, serverPort) {
   let trained = null;
   if (asked) {
     // Every lane's note says its trained map shows, or that no model ships for its scheme.
-    await page.waitForFunction(() => {
-      const notes = [...document.querySelectorAll('#lanes .trained-box:not([hidden]) .trained-note')];
-      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
-    }, null, { timeout: TIMEOUT_MS, polling: 100 });
+    await page.waitForFunction(trainedHeadsShown, false, { timeout: TIMEOUT_MS, polling: 100 });
     trained = since();
   }
   const bytesAtTrained = trained === null ? null : bytesBy(trained);

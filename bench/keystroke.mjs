@@ -30,7 +30,7 @@
 // to FILE as { runtime, results } for bench/report.mjs (./scripts/bench does).
 import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
-import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 import { useStandIn } from '../tests/e2e/fixtures/pretrained-stand-in.mjs';
 import { CPU_CATEGORIES, keystrokeCpu } from './keystroke-cpu.mjs';
 
@@ -186,10 +186,7 @@ try {
   if (TRAINED && trainedOffered) {
     // Every lane's model loaded and painting (its note says so) before anything is measured.
     await page.locator('#lane-heads-trained').check();
-    await page.waitForFunction(() => {
-      const notes = [...document.querySelectorAll('#lanes .trained-note')];
-      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
-    }, null, { timeout: 120000 });
+    await page.waitForFunction(trainedHeadsShown, false, { timeout: 120000 });
     for (const n of NS) await measure(n, 'trained');
     await throttled('trained');
     await page.locator('#lane-heads-identity').check();

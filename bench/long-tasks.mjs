@@ -14,7 +14,7 @@
 // Prints one JSON line per window; --out writes { runtime, throttle, results } for bench/report.mjs.
 import { writeFile } from 'node:fs/promises';
 import { browserSettled } from './settle.mjs';
-import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -98,10 +98,7 @@ async function main() {
     // Load: the default link, as a reader opens it.
     await browser.startTracing(page, { categories: CATEGORIES });
     await page.goto(`${baseUrl}index.html`);
-    await page.waitForFunction(() => {
-      const notes = [...document.querySelectorAll('#lanes .trained-note')];
-      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent));
-    }, null, { timeout });
+    await page.waitForFunction(trainedHeadsShown, false, { timeout });
     await page.waitForFunction(engineQuiet, null, { timeout });
     await page.waitForTimeout(1000);
     const load = readTrace((await browser.stopTracing()).toString());

@@ -69,6 +69,17 @@ export async function openLabPage(browser, baseUrl, { hash = '', heads = 'identi
   return { page, problems, close: () => context.close() };
 }
 
+/**
+ * For page.waitForFunction (it runs in the page, so it names nothing outside itself): every shown
+ * lane's note says its trained map is in, or that no model ships for its scheme; with
+ * `analysed`, the analyses after the first pause have run too (the engine line says how long).
+ */
+export function trainedHeadsShown(analysed = false) {
+  const notes = [...document.querySelectorAll('#lanes .trained-box:not([hidden]) .trained-note')];
+  return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent)) &&
+    (!analysed || /analyses \d/.test(document.getElementById('engine').textContent));
+}
+
 /** `hash` with h=0 (W = I) added unless it names the heads already. */
 export function withIdentityHeads(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));

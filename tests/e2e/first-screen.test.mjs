@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { pageSuite } from './browser.mjs';
+import { pageSuite, trainedHeadsShown } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const MAPS = '#lanes [data-figure$="-attention"] canvas.map-canvas';
@@ -136,11 +136,7 @@ test('the load writes the link once, and a view that changes nothing in it write
     }),
   });
   try {
-    await page.waitForFunction(() => {
-      const notes = [...document.querySelectorAll('#lanes .trained-note')];
-      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent)) &&
-        /analyses \d/.test(document.getElementById('engine').textContent);
-    }, null, { timeout: 60000 });
+    await page.waitForFunction(trainedHeadsShown, true, { timeout: 60000 });
     await page.waitForTimeout(1500); // past the link's write delay after the last view
     const links = await page.evaluate(() => window.__links);
     assert.equal(links.filter(({ url, before }) => url === before).length, 0, `unchanged links written: ${JSON.stringify(links)}`);

@@ -6,7 +6,7 @@
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, trainedHeadsShown } from './browser.mjs';
 import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const MAX_SHIFT = 0.02;
@@ -28,11 +28,7 @@ async function shiftsDuringLoad(width, height) {
   });
   try {
     await page.goto(suite.baseUrl);
-    await page.waitForFunction(() => {
-      const notes = [...document.querySelectorAll('#lanes .trained-box:not([hidden]) .trained-note')];
-      return notes.length > 0 && notes.every((note) => /^Trained model|^No trained model/.test(note.textContent)) &&
-        /analyses \d/.test(document.getElementById('engine').textContent);
-    }, null, { timeout: 60000, polling: 100 });
+    await page.waitForFunction(trainedHeadsShown, true, { timeout: 60000, polling: 100 });
     await page.waitForTimeout(500);
     return await page.evaluate(() => window.__shifts);
   } finally {

@@ -14,11 +14,11 @@ import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 const openPage = pageSuite({ openSettings: true });
 const open = (hash, { fail, hold, ...options } = {}) => openPage({ hash, prepare: (context) => prepareModels(context, { fail, hold }), ...options });
 
-/** A gate for the model files (prepareModels' hold): they arrive only once open() is called. */
+/** A gate for the model files (prepareModels' hold): they arrive only once release() is called. */
 function gate() {
-  let open;
-  const hold = new Promise((resolve) => { open = resolve; });
-  return { hold, open };
+  let release;
+  const hold = new Promise((resolve) => { release = resolve; });
+  return { hold, release };
 }
 // The attention map itself, not the strip inside the same slot.
 const MAP = { canvases: '> .fig canvas.map-canvas' };
@@ -83,7 +83,7 @@ describe('trained heads in the lanes', () => {
         below: document.getElementById('heads-note').getBoundingClientRect().top + scrollY,
       }));
       const loading = await layout();
-      models.open();
+      models.release();
       await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
       const loaded = await layout();
       assert.ok(Math.abs(loaded.lanes - loading.lanes) <= 1, `the lanes moved from ${loading.lanes} to ${loaded.lanes} px`);
@@ -277,7 +277,7 @@ describe('trained heads in the lanes', () => {
       await page.selectOption('#heads', '0');
       await page.waitForFunction(() => document.getElementById('lane-heads-identity').checked); // that view is painted
       // The files may now arrive: a load that was not cancelled would bring its lane back.
-      models.open();
+      models.release();
       await page.waitForTimeout(400);
       assert.equal(await page.locator('#lanes .trained-box:not([hidden])').count(), 0);
       assert.equal(await page.locator('#trained-layer').isVisible(), false, 'no layer picker for the encoding alone');
