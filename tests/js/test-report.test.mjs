@@ -4,7 +4,7 @@
 // run checks the TAP reading against node's own totals.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,19 +12,25 @@ import { fileURLToPath } from 'node:url';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/test-report.mjs', import.meta.url));
 
-/** Runs the script on `text` as a `format` report → { passed, failed, names (stderr) }. */
-function totals(format, text) {
+/** Runs the script on `text` as a `format` report → { passed, failed, printed (its stderr) }. */
+function run(format, text) {
   const dir = mkdtempSync(join(tmpdir(), 'test-report-'));
   try {
     const file = join(dir, `report.${format}`);
     if (text !== null) writeFileSync(file, text);
-    const out = execFileSync(process.execPath, [SCRIPT, format, file], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-    const [passed, failed] = out.trim().split(' ').map(Number);
-    return { passed, failed };
+    const { stdout, stderr, status } = spawnSync(process.execPath, [SCRIPT, format, file], { encoding: 'utf8' });
+    assert.equal(status, 0, stderr);
+    const [passed, failed] = stdout.trim().split(' ').map(Number);
+    return { passed, failed, printed: stderr };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+const totals = (format, text) => {
+  const { passed, failed } = run(format, text);
+  return { passed, failed };
+};
 
 const CATCH2 = `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites>
@@ -110,6 +116,61 @@ test('TAP: a stream without its plan, or with fewer points than planned, adds a 
   assert.deepEqual(totals('tap', TAP.replace('1..5\n', '')), { passed: 2, failed: 3 });
   assert.deepEqual(totals('tap', TAP.replace('1..5\n', '1..7\n')), { passed: 2, failed: 3 });
   assert.deepEqual(totals('tap', 'TAP version 13\nok 1 - a\nBail out! database down\n1..1\n'), { passed: 1, failed: 1 });
+});
+
+test('each failure is printed with the first lines of its reason: a TAP error (quoted or a block), a JUnit message', () => {
+  const tap = `TAP version 13
+not ok 1 - quoted
+  ---
+  error: 'the lanes end 12 px below: it''s late'
+  code: 'ERR_ASSERTION'
+  ...
+not ok 2 - block
+  ---
+  error: |-
+    Expected values to be strictly equal:
+
+    3 !== 4
+  stack: |-
+    not this line
+  ...
+not ok 3 - long
+  ---
+  error: |-
+${Array.from({ length: 12 }, (_, i) => `    line ${i + 1}`).join('\n')}
+  ...
+ok 4 - passes
+  ---
+  error: 'not a failure'
+  ...
+1..4
+`;
+  assert.equal(run('tap', tap).printed, [
+    '  failed: quoted', "    the lanes end 12 px below: it's late",
+    '  failed: block', '    Expected values to be strictly equal:', '    3 !== 4',
+    '  failed: long', ...Array.from({ length: 8 }, (_, i) => `    line ${i + 1}`), '    … (4 more lines in the report)', '',
+  ].join('\n'));
+  const junit = run('junit', CATCH2).printed;
+  assert.match(junit, /failed: posenc_tests\.global: fails\n    x < y\n/);
+  assert.match(junit, /failed: posenc_tests\.global: throws\n    boom\n/);
+});
+
+test('failed-files: the files of the failed tests, once each; none (exit 1) when a failure has no file', () => {
+  const files = (text) => {
+    const dir = mkdtempSync(join(tmpdir(), 'test-report-'));
+    try {
+      writeFileSync(join(dir, 'report.tap'), text);
+      const { stdout, status } = spawnSync(process.execPath, [SCRIPT, 'failed-files', join(dir, 'report.tap')], { encoding: 'utf8' });
+      return { status, files: stdout.split('\n').filter(Boolean) };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const point = (verdict, n, file) => `${verdict} ${n} - t${n}\n  ---\n  location: '${file}:${n}:1'\n  ...\n`;
+  const tap = `TAP version 13\n${point('not ok', 1, '/e/a.test.mjs')}${point('ok', 2, '/e/b.test.mjs')}${point('not ok', 3, '/e/c.test.mjs')}${point('not ok', 4, '/e/a.test.mjs')}1..4\n`;
+  assert.deepEqual(files(tap), { status: 0, files: ['/e/a.test.mjs', '/e/c.test.mjs'] });
+  assert.deepEqual(files(tap.replace('1..4\n', '')), { status: 1, files: [] }, 'cut short: the missing plan is a failure with no file');
+  assert.deepEqual(files(`TAP version 13\n${point('ok', 1, '/e/a.test.mjs')}1..1\n`), { status: 1, files: [] }, 'nothing failed');
 });
 
 test('TAP: the totals of a real node --test run equal node\'s own pass and fail + cancelled counts', () => {
