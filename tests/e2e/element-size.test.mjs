@@ -19,11 +19,10 @@ const BUDGET_RAW = 400 * 1024;
 const BUDGET_GZIP = 150 * 1024;
 // posenc-lab.mjs's first load is itself and its worker: they share one budget.
 const FIRST_LOADS = { 'posenc-lab.js': ['posenc-lab.js'], 'posenc-lab.mjs': ['posenc-lab.mjs', 'posenc-lab-worker.mjs'] };
-const FIRST_PAINT_BUDGET_MS = 1000;
-// Cold decode of both cores (~280 KB) in Chromium: 70–270 ms measured here on a 2-core machine
-// under load averages of 10–16 (other builds). The bound is the whole first-paint budget — a
-// decode alone slower than that could never meet it — and still fails a decoder gone quadratic.
-const DECODE_BUDGET_MS = FIRST_PAINT_BUDGET_MS;
+// Cold decode of both cores (~370 KB) in Chromium: 70–270 ms measured here on a 2-core machine
+// under load averages of 10–16 (other builds). Not a speed claim (the first paint's times are
+// diagnostics; speed is the bench's): a bound ten times the usual that fails a decoder gone quadratic.
+const DECODE_BUDGET_MS = 1000;
 
 // One figure at the top of the page, in view at once; synthetic vectors so the page reads the
 // same from http:// and file:// (where GloVe cannot be fetched) and both cores get equal input.
@@ -244,8 +243,6 @@ test('without wasm SIMD the scalar core runs (http, module tag and file://, clas
   assert.match(simd.status, /wasm SIMD/);
   assert.match(scalarHttp.status, /scalar wasm/);
   assert.match(scalarFile.status, /scalar wasm/);
-  // From navigation start, so parsing the script counts too: twice the 1 s scroll-to-paint budget.
-  for (const { ms } of [simd, scalarHttp, scalarFile]) assert.ok(ms < FIRST_PAINT_BUDGET_MS * 2, `${ms.toFixed(0)} ms`);
   // The cores agree to float rounding (docs/TESTING.md, "Tolerance policy"); a weight at a colour step may
   // land one 8-bit level apart, nothing more. Wrong weights move whole cells by many levels.
   assert.ok(maxChannelDifference(simd.pixels, scalarHttp.pixels) <= 1);
@@ -261,7 +258,6 @@ test('the ES-module build (posenc-lab.mjs) exports the defined class, runs both 
   assert.equal(simd.exported, true);
   assert.match(simd.status, /wasm SIMD/);
   assert.match(scalar.status, /scalar wasm/);
-  for (const { ms } of [simd, scalar]) assert.ok(ms < FIRST_PAINT_BUDGET_MS * 2, `${ms.toFixed(0)} ms`);
   // Same sources and cores: the same SIMD pixels exactly; the scalar core within one level (as above).
   assert.equal(maxChannelDifference(classic.pixels, simd.pixels), 0);
   assert.ok(maxChannelDifference(simd.pixels, scalar.pixels) <= 1);

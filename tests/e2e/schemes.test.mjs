@@ -354,15 +354,16 @@ test('with none of the original three in the lanes, the summary still answers it
   }
 });
 
-test('a keystroke computes only the chosen lanes: three further schemes stay within a frame at 64 tokens', async (t) => {
+test('with three further schemes chosen, every keystroke recomputes their lanes at 64 and 512 tokens', async (t) => {
   const { page, problems, close } = await openPage({ hash: '#sch=alibi,t5,yarn' });
   try {
     await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: 20000 });
     const medians = await medianRecompute(page, [64, 512]);
+    // How long is the bench's to say (bench/keystroke.mjs), as in page.test.mjs.
     t.diagnostic(`median recompute with alibi, t5, yarn: ${JSON.stringify(medians)} ms`);
-    // Generous bounds, as in page.test.mjs: the machine may be busy; a frame is 16 ms.
-    assert.ok(medians[64] < 60, `64 tokens recompute in ${medians[64]} ms`);
-    assert.ok(medians[512] < 1000, `512 tokens recompute in ${medians[512]} ms`);
+    for (const n of [64, 512]) assert.ok(medians[n] > 0 && Number.isFinite(medians[n]), `${n} tokens: ${medians[n]}`);
+    await page.waitForFunction(() => /\(n = 512, d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: 20000 });
+    await waitForLanes(page, ['alibi', 't5', 'yarn']);
     assert.deepEqual(problems, []);
   } finally {
     await close();
