@@ -8,10 +8,10 @@
 // Needs a built dist/ (./scripts/build). --check compares decoded pixels, not file bytes, so a
 // different zlib (another Node) does not fail it.
 import { readFile, writeFile } from 'node:fs/promises';
-import { crc32, deflateSync, inflateSync } from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import { load } from '../dist/posenc.mjs';
 import { colourOf } from '../web/figures/heatmap.js';
+import { decodePng, encodePng } from './png.mjs';
 
 export const FALLBACK_PNG = fileURLToPath(new URL('../data/posenc-fallback.png', import.meta.url));
 const POSITIONS = 32;
@@ -35,43 +35,6 @@ export async function fallbackScanlines() {
   return lines;
 }
 
-function chunk(type, data) {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
-
-const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-function encodePng(lines) {
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(WIDTH, 0);
-  header.writeUInt32BE(HEIGHT, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB, deflate, adaptive filters, no interlace
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', deflateSync(lines, { level: 9 })), chunk('IEND', Buffer.alloc(0))]);
-}
-
-/** { width, height, lines } of a PNG written by encodePng (one IDAT). */
-export function decodePng(bytes) {
-  if (!bytes.subarray(0, 8).equals(SIGNATURE)) throw new Error('not a PNG');
-  let offset = 8;
-  const idat = [];
-  let width = 0;
-  let height = 0;
-  while (offset < bytes.length) {
-    const length = bytes.readUInt32BE(offset);
-    const type = bytes.toString('latin1', offset + 4, offset + 8);
-    const data = bytes.subarray(offset + 8, offset + 8 + length);
-    if (type === 'IHDR') [width, height] = [data.readUInt32BE(0), data.readUInt32BE(4)];
-    if (type === 'IDAT') idat.push(data);
-    offset += 12 + length;
-  }
-  return { width, height, lines: inflateSync(Buffer.concat(idat)) };
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
   const mode = process.argv[2] ?? 'write';
   if (!['write', '--check'].includes(mode)) {
@@ -87,7 +50,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     }
     console.log('make-fallback: data/posenc-fallback.png matches');
   } else {
-    const png = encodePng(lines);
+    const png = encodePng(WIDTH, HEIGHT, lines);
     await writeFile(FALLBACK_PNG, png);
     console.log(`make-fallback: wrote data/posenc-fallback.png (${WIDTH}×${HEIGHT}, ${png.length} bytes)`);
   }

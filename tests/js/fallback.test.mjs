@@ -6,7 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { FALLBACK_PNG, decodePng, fallbackScanlines } from '../../scripts/make-fallback.mjs';
+import { FALLBACK_PNG, fallbackScanlines } from '../../scripts/make-fallback.mjs';
+import { decodePng } from '../../scripts/png.mjs';
 import { colourOf } from '../../web/figures/heatmap.js';
 
 const committed = decodePng(await readFile(FALLBACK_PNG));
