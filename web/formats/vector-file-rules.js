@@ -13,6 +13,9 @@ export const MAX_VALUES = 2 ** 25;               // words × dim kept: 32 MiB of
 export const MAX_LINE_BYTES = 1 << 20;           // a longer line means this is not a vector file
 export const SNIFF_BYTES = 65536;                // NUL bytes or invalid UTF-8 here: a binary file
 export const MAX_REPORTED_ERRORS = 20;           // line errors listed (all are counted)
+
+/** A loaded file's words as the page's status and the lab's source label give them: "NAME: 20,000 words, d = 100". */
+export const vectorFileLabel = (name, { size, dim }) => `${name}: ${grouped(size)} words, d = ${dim}`;
 export const TOLERATED_ERRORS = 10;              // unreadable lines always tolerated …
 export const TOLERATED_ERROR_RATE = 0.01;        // … and beyond that, up to 1% of the lines read
 // The core refuses per-vector scales above 1e6 (src/vectors/vectors.cpp), so a component may be at most

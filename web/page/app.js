@@ -32,7 +32,7 @@ import { createMeasureTabs } from './measure-tabs.js';
 import { createNumberInputs } from './number-inputs.js';
 import { fillEnumSelects } from './enum-selects.js';
 import { buildWhenNear, buildWhenOpened, documentParsed } from './when-near.js';
-import { grouped } from '../formats/numbers.js';
+import { vectorFileLabel } from '../formats/vector-file-rules.js';
 import { followTyping } from './typed-text.js';
 import { createFramePacing } from './frame-pacing.js';
 import { createViewBuffers } from './view-buffers.js';
@@ -397,7 +397,7 @@ async function mountVectorPicker() {
     lab: workerLab,
     onLoaded(vectors, summary) {
       const name = summary?.name ?? summary?.fileName ?? 'your file';
-      customLabel = `${name}: ${grouped(vectors.size)} words, d = ${vectors.dim}`;
+      customLabel = vectorFileLabel(name, vectors);
       if (![...ui.vectors.options].some((o) => o.value === 'custom')) ui.vectors.add(new Option('Your vector file', 'custom'));
       state.vectors = 'custom';
       setStatus(`Word vectors: ${customLabel} (not kept in the link).`);

@@ -12,7 +12,7 @@ import { load } from '../posenc.mjs';
 import { createLabSession, createLabSources } from './lab-session.js';
 import { createModelHost } from './model-host.js';
 import { createBufferPool } from './buffer-pool.js';
-import { grouped } from '../formats/numbers.js';
+import { vectorFileLabel } from '../formats/vector-file-rules.js';
 
 /** Answers the lab client's messages arriving on scope ({ addEventListener, postMessage }). */
 export function serveLab(scope) {
@@ -56,7 +56,7 @@ class LabChannels {
         if (!message.url) load({ prefetch: true }).catch(() => {}); // 'started' reports a failed load
         this.#answer(message, (s) => s.loadGlove(message.url, message.warm ?? true));
         break;
-      case 'custom': this.#answer(message, (s) => s.loadCustom(message.bytes, (v) => `${message.name}: ${grouped(v.size)} words, d = ${v.dim}`)); break;
+      case 'custom': this.#answer(message, (s) => s.loadCustom(message.bytes, (v) => vectorFileLabel(message.name, v))); break;
       case 'compute':
         this.#buffers.give(message.recycle);
         this.#latest.set(channel, message.gen);
