@@ -496,6 +496,7 @@ test('a vector file brought by the user drives every lane, and GloVe comes back'
     await page.waitForFunction(() => /tiny-8d\.txt/.test(document.getElementById('vectors-status').textContent), null, { timeout: 20000 });
     await page.waitForFunction(() => /d = 8\)/.test(document.getElementById('engine').textContent));
     assert.equal(await page.locator('#vectors').inputValue(), 'custom');
+    assert.match(await page.locator('#vectors-status').textContent(), /tiny-8d\.txt: 211 words, d = 8 \(not kept in the link\)/);
     assert.equal(await page.locator('#dim').isDisabled(), true, 'the file fixes d');
     const [input] = await readFigure(page, 'additive-input');
     assert.equal(input.width, 8, 'the encoded input has the file’s 8 dimensions');
