@@ -93,6 +93,11 @@ export const TABLES = {
   // several times slower than two ranks on the shared, loaded cores here.
   'book-large-torch-1rank': { ...BOOK_LARGE_TORCH, twin: undefined, threads: 1, ranks: 1, schemes: ['rotary'],
     floatOrderOf: 'book-large-torch' },
+  // The same control on the native side: book-large's rotary seeds trained by posenc-train on one
+  // thread, not two (each thread sums half of the batch's gradient), compared with the two-thread
+  // runs, and with the twin at one rank, whose whole batch is summed in one process too.
+  'book-large-1thread': { ...BOOK_LARGE, threads: 1, schemes: ['rotary'], floatOrderOf: 'book-large',
+    engineOf: 'book-large-torch-1rank' },
   // Copy at a size every scheme learns to ≥ 0.95 at T (see docs/EXPERIMENTS.md): items ⌊L/2⌋ at
   // length L, accuracy over fresh examples; each unit is one batch of its own seed. 3,000 steps at
   // the page's lr 3e-3 left NoPE's seed 1 at 0.93 and 5,000 ALiBi's seed 2 at 0.95; the small size

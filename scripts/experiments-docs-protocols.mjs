@@ -2,8 +2,9 @@
 // runs (scripts/experiments-docs.mjs calls them for a table that sets the option):
 //   t.sliding      the same models under the sliding-window protocol against the windows protocol
 //                  (t.sliding.windows names that table): paired by seed and held-out window;
-//   t.floatOrderOf the same seeds trained with sums in another float order (another rank count)
-//                  against that table, beside that table's own difference from its `twin`.
+//   t.floatOrderOf the same seeds trained with sums in another float order (another rank or
+//                  thread count) against that table, beside that table's difference from another
+//                  engine's (t.engineOf, else its `twin`).
 // Every interval is the bootstrap of web/results/intervals.js over seeds and held-out windows; a
 // sentence claims a difference only where its interval excludes 0, and says its seed count.
 import { comparisonSentence, intervalText, meanInterval, pairedDifference } from '../web/results/intervals.js';
@@ -119,13 +120,14 @@ const perSeedText = (values) => (values.length ? values.map((v) => signed(v)).jo
 
 /**
  * A float-order control's section tail: this table's runs against the same seeds of
- * t.floatOrderOf (same model, sums in another order), beside that table's runs against its own
- * twin (another engine) and this table's against that twin, at 1× and 8×, with the per-seed
+ * t.floatOrderOf (same model, sums in another order), beside that table's runs against another
+ * engine's (t.engineOf, else its twin) and this table's against those, at 1× and 8×, with the per-seed
  * differences the intervals rest on, and the largest of those at 8× each way.
  */
 export function floatOrderComparison(own, stores, t, name, runLabel) {
   const reference = t.floatOrderOf;
-  const original = TABLES[reference].twin;
+  const original = t.engineOf ?? TABLES[reference].twin;
+  if (!original) throw new Error(`${name}: a float-order control needs engineOf, or a floatOrderOf table (${reference}) with a twin`);
   const ref = groupRuns(stores[reference]?.records ?? []);
   const orig = groupRuns(stores[original]?.records ?? []);
   const rows = [];

@@ -156,11 +156,12 @@ async function trainWords(t, run, seed, { retrain }) {
 }
 
 // One character-level run with the native trainer on the book (the book-large table): the same
-// text, split and vocabulary as the wasm runs (model/tasks.hpp), `threads` threads per model.
+// text, split and vocabulary as the wasm runs (model/tasks.hpp), `threads` threads per model (the
+// thread count is in the scratch name: the bits depend on it).
 async function trainBookNative(t, run, seed) {
   const scratch = path.join(ROOT, 'build-data/experiments');
   fs.mkdirSync(scratch, { recursive: true });
-  const file = path.join(scratch, `book-${run.scheme}-${run.variant}-seed${seed}-${t.steps}.safetensors`);
+  const file = path.join(scratch, `book-${run.scheme}-${run.variant}-seed${seed}-${t.steps}-${t.threads}t.safetensors`);
   const result = await trainNative(bookTrainerArgs(t, run, seed, file));
   return { model: lab.loadModel(fs.readFileSync(file)), task: taskFor(t), trainLoss: null, loggedLoss: lastLoggedLoss(result.log) };
 }

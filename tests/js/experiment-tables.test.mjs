@@ -128,6 +128,17 @@ test('book-large-torch-sliding: book-large-torch\'s models under the sliding pro
   assert.ok(SLIDING_STRIDE >= 1 && SLIDING_STRIDE < T);
 });
 
+test('book-large-1thread: book-large\'s rotary runs on one thread, set beside the twin at one rank', () => {
+  const [t, two] = [TABLES['book-large-1thread'], TABLES['book-large']];
+  assert.deepEqual([t.floatOrderOf, t.engineOf, t.engine], ['book-large', 'book-large-torch-1rank', 'native']);
+  assert.deepEqual(t.schemes, ['rotary']);
+  const [run] = tableRuns('book-large-1thread');
+  const args = bookTrainerArgs(t, run, 2, 'out.safetensors');
+  const twoArgs = bookTrainerArgs(two, run, 2, 'out.safetensors');
+  for (const name of twoArgs.filter((a) => a.startsWith('--') && a !== '--threads')) assert.equal(flag(args, name), flag(twoArgs, name), name);
+  assert.deepEqual([flag(args, '--threads'), flag(twoArgs, '--threads')], ['1', '2']);
+});
+
 test('book-large-torch-1rank: the two-rank table\'s rotary runs at one rank of one thread', () => {
   const [t, two] = [TABLES['book-large-torch-1rank'], TABLES['book-large-torch']];
   assert.equal(t.floatOrderOf, 'book-large-torch');

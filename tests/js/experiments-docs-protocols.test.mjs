@@ -61,6 +61,21 @@ test('float-order control: its difference from the two-rank runs beside theirs f
   assert.match(text, /The largest difference of one seed at 8×: \+0\.050 \(rotary \+ ntk\) between the two float orders, \+0\.100 \(rotary \+ ntk\) between book-large-torch and book-large\./);
 });
 
+test('float-order control with engineOf: the other engine is that table, not the reference\'s twin; none is refused', () => {
+  const t = TABLES['book-large-1thread'];
+  const at = (base) => (s) => (k, u) => base + 0.01 * s * (k === 8) + 0.0001 * u;
+  const stores = {
+    'book-large': { records: [1, 2].map((s) => record('rotary', s, at(2)(s))) },
+    'book-large-torch-1rank': { records: [1, 2].map((s) => record('rotary', s, at(2.2)(s))) },
+  };
+  const own = groupRuns([1, 2].map((s) => record('rotary', s, (k, u) => at(2)(s)(k, u) + 0.03)));
+  const text = floatOrderComparison(own, stores, t, 'book-large-1thread', label);
+  // one thread − two: +0.03 each seed; two threads − twin at one rank: −0.2; one thread − twin: −0.17.
+  assert.match(text, /\| rotary \| 2 \| \+0\.030 [^|]+\| \+0\.030 [^|]+\| \+0\.030, \+0\.030 \| 2 \| −0\.200 [^|]+\| −0\.200, −0\.200 \| −0\.170 [^|]+\| −0\.170, −0\.170 \|/);
+  assert.match(text, /between book-large and book-large-torch-1rank\./);
+  assert.throws(() => floatOrderComparison(own, stores, { ...t, engineOf: undefined }, 'book-large-1thread', label), /book-large-1thread: a float-order control needs engineOf/);
+});
+
 test('the order under each protocol is taken over the seeds every scheme holds', () => {
   // rotary's seed 2 is far worse than its seed 1; t5 has seed 1 only: the order is seed 1's.
   const loss = { rotary: (s) => (s === 1 ? 1.0 : 5.0), t5: () => 2.0 };

@@ -13,7 +13,7 @@ const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../.
 const KEYS = ['task', 'scheme', 'variant', 'seed', 'config', 'steps', 'heldOut', 'byPosition', 'byWindow'];
 
 test('every record has the issue\'s fields, the same held-out units at every multiple, and positions at 8×', () => {
-  for (const table of ['book', 'copy', 'words', 'controls', 'book-large-torch', 'book-large-torch-sliding', 'book-large-torch-1rank']) {
+  for (const table of ['book', 'copy', 'words', 'controls', 'book-large-torch', 'book-large-torch-sliding', 'book-large-torch-1rank', 'book-large-1thread']) {
     const file = path.join(ROOT, 'data/experiments', `${table}.json`);
     if (!fs.existsSync(file)) continue;
     const { records } = JSON.parse(fs.readFileSync(file, 'utf8'));
