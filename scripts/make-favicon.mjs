@@ -25,7 +25,7 @@ export function readGrid(svg) {
       return match ? match[1] : fallback;
     };
     const [x, y, width, height] = ['x', 'y', 'width', 'height'].map((name) => Number(attribute(name, name === 'x' || name === 'y' ? '0' : undefined)));
-    const fill = /^#([0-9a-f]{6})$/i.exec(attribute('fill', '') ?? '');
+    const fill = /^#([0-9a-f]{6})$/i.exec(attribute('fill', ''));
     if (![x, y, width, height].every(Number.isInteger) || !fill) throw new Error(`favicon.svg: ${tag} is not a whole-unit rect with a #rrggbb fill`);
     rects.push({ x, y, width, height, rgb: [0, 2, 4].map((i) => parseInt(fill[1].slice(i, i + 2), 16)) });
   }
