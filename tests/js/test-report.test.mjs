@@ -12,19 +12,24 @@ import { fileURLToPath } from 'node:url';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/test-report.mjs', import.meta.url));
 
-/** Runs the script on `text` as a `format` report → { passed, failed, printed (its stderr) }. */
-function run(format, text) {
+/** Runs the script in `mode` (junit, tap, failed-files) on `text` (null: no file) → spawnSync's { status, stdout, stderr }. */
+function invoke(mode, text) {
   const dir = mkdtempSync(join(tmpdir(), 'test-report-'));
   try {
-    const file = join(dir, `report.${format}`);
+    const file = join(dir, 'report');
     if (text !== null) writeFileSync(file, text);
-    const { stdout, stderr, status } = spawnSync(process.execPath, [SCRIPT, format, file], { encoding: 'utf8' });
-    assert.equal(status, 0, stderr);
-    const [passed, failed] = stdout.trim().split(' ').map(Number);
-    return { passed, failed, printed: stderr };
+    return spawnSync(process.execPath, [SCRIPT, mode, file], { encoding: 'utf8' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The script's totals of `text` as a `format` report → { passed, failed, printed (its stderr) }. */
+function run(format, text) {
+  const { stdout, stderr, status } = invoke(format, text);
+  assert.equal(status, 0, stderr);
+  const [passed, failed] = stdout.trim().split(' ').map(Number);
+  return { passed, failed, printed: stderr };
 }
 
 const totals = (format, text) => {
@@ -157,14 +162,8 @@ ok 4 - passes
 
 test('failed-files: the files of the failed tests, once each; none (exit 1) when a failure has no file', () => {
   const files = (text) => {
-    const dir = mkdtempSync(join(tmpdir(), 'test-report-'));
-    try {
-      writeFileSync(join(dir, 'report.tap'), text);
-      const { stdout, status } = spawnSync(process.execPath, [SCRIPT, 'failed-files', join(dir, 'report.tap')], { encoding: 'utf8' });
-      return { status, files: stdout.split('\n').filter(Boolean) };
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { stdout, status } = invoke('failed-files', text);
+    return { status, files: stdout.split('\n').filter(Boolean) };
   };
   const point = (verdict, n, file) => `${verdict} ${n} - t${n}\n  ---\n  location: '${file}:${n}:1'\n  ...\n`;
   const tap = `TAP version 13\n${point('not ok', 1, '/e/a.test.mjs')}${point('ok', 2, '/e/b.test.mjs')}${point('not ok', 3, '/e/c.test.mjs')}${point('not ok', 4, '/e/a.test.mjs')}1..4\n`;
