@@ -229,7 +229,8 @@ export async function assertLinkRestores(openPage, url, { figure, before, read =
 /**
  * The page's cost per keystroke: for each n of `lengths`, a sentence of n words is typed nine times
  * (alternately with a trailing space, so every input changes it); the first, warming up, is dropped
- * → { [n]: the median of the other eight "last recompute … ms" the engine line reports }.
+ * → { [n]: the median of the other eight "last recompute … ms" the engine line reports }; fails
+ * unless each median is a positive number of milliseconds (how many is the bench's to judge).
  */
 export async function medianRecompute(page, lengths) {
   const words = 'the quick brown fox jumps over a lazy dog while the king and queen watch'.split(' ');
@@ -248,6 +249,7 @@ export async function medianRecompute(page, lengths) {
       return out.slice(1).sort((a, b) => a - b);
     }, text);
     medians[n] = times[Math.floor(times.length / 2)];
+    assert.ok(medians[n] > 0 && Number.isFinite(medians[n]), `${n} tokens: a median recompute of ${medians[n]} ms`);
   }
   return medians;
 }

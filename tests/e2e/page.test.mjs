@@ -473,9 +473,9 @@ test('every keystroke recomputes at 16, 64 and 512 tokens (d = 100), and the eng
   const { page, problems, close } = await openPage();
   try {
     const medians = await medianRecompute(page, [16, 64, 512]);
-    // How long is the bench's to say (bench/keystroke.mjs): a busy test machine moves it 3×.
+    // medianRecompute checks each median is a positive time; how long is the bench's to say
+    // (bench/keystroke.mjs): a busy test machine moves it 3×.
     t.diagnostic(`median recompute: ${JSON.stringify(medians)} ms`);
-    for (const n of [16, 64, 512]) assert.ok(medians[n] > 0 && Number.isFinite(medians[n]), `${n} tokens: ${medians[n]}`);
     assert.deepEqual(problems, []);
   } finally {
     await close();

@@ -361,7 +361,6 @@ test('with three further schemes chosen, every keystroke recomputes their lanes 
     const medians = await medianRecompute(page, [64, 512]);
     // How long is the bench's to say (bench/keystroke.mjs), as in page.test.mjs.
     t.diagnostic(`median recompute with alibi, t5, yarn: ${JSON.stringify(medians)} ms`);
-    for (const n of [64, 512]) assert.ok(medians[n] > 0 && Number.isFinite(medians[n]), `${n} tokens: ${medians[n]}`);
     await page.waitForFunction(() => /\(n = 512, d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: 20000 });
     await waitForLanes(page, ['alibi', 't5', 'yarn']);
     assert.deepEqual(problems, []);
