@@ -20,7 +20,7 @@
 import { writeFile } from 'node:fs/promises';
 import { performance } from 'node:perf_hooks';
 import { browserSettled } from './settle.mjs';
-import { DIST, launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
+import { DIST, launchChromium, serveDir, closeServer, assertNothingCompressed, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 import { throttledLink } from './throttled-link.mjs';
 
 const args = process.argv.slice(2);
@@ -108,7 +108,8 @@ function printTimeline(run) {
 }
 
 const builds = [{ name: 'current', dir: DIST }, ...(BASELINE ? [{ name: 'baseline', dir: BASELINE }] : [])];
-for (const build of builds) build.server = (await serveDir(build.dir)).server;
+// Compressed ahead, as a static host serves them (scripts/serve.mjs, precompress).
+for (const build of builds) build.server = (await serveDir(build.dir, { precompress: true })).server;
 const browser = await launchChromium();
 await browserSettled(); // Chromium's own start-up work done first (settle.mjs)
 try {
@@ -121,6 +122,7 @@ try {
       if (TIMELINE) printTimeline(run);
     }
   }
+  for (const build of builds) assertNothingCompressed(build.server);
 } finally {
   await browser.close();
   for (const build of builds) await closeServer(build.server);

@@ -61,7 +61,7 @@ const WARM_UP_KEYS = 20;
 const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
-const { server, baseUrl } = await serveDir(DIST_DIR);
+const { server, baseUrl } = await serveDir(DIST_DIR, { precompress: true });  // as a static host serves it
 const sittingStart = { at: new Date().toISOString(), load: loadavg()[0] };
 const browser = await launchChromium();
 const results = [];

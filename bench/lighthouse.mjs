@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch } from 'chrome-launcher';
 import { browserSettled } from './settle.mjs';
-import { serveDir, closeServer, CHROMIUM_ARGS } from '../tests/e2e/browser.mjs';
+import { serveDir, closeServer, assertNothingCompressed, CHROMIUM_ARGS } from '../tests/e2e/browser.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const RECORD = join(ROOT, 'bench/records/lighthouse.json');
@@ -179,10 +179,12 @@ export function withSection(doc, text) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const loadBefore = loadavg()[0].toFixed(1);
-  const { server, baseUrl } = await serveDir();
+  // Compressed ahead, as a static host serves it (scripts/serve.mjs, precompress).
+  const { server, baseUrl } = await serveDir(undefined, { precompress: true });
   let presets;
   try {
     presets = await measure(baseUrl);
+    assertNothingCompressed(server);
   } finally {
     await closeServer(server);
   }

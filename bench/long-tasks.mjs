@@ -14,7 +14,7 @@
 // Prints one JSON line per window; --out writes { runtime, throttle, results } for bench/report.mjs.
 import { writeFile } from 'node:fs/promises';
 import { browserSettled } from './settle.mjs';
-import { launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
+import { launchChromium, serveDir, closeServer, assertNothingCompressed, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -85,7 +85,8 @@ const engineQuiet = (n) => {
 };
 
 async function main() {
-  const { server, baseUrl } = await serveDir();
+  // Compressed ahead, as a static host serves it (scripts/serve.mjs, precompress).
+  const { server, baseUrl } = await serveDir(undefined, { precompress: true });
   const browser = await launchChromium();
   await browserSettled(); // Chromium's own start-up work done first (settle.mjs)
   const results = [];
@@ -126,6 +127,7 @@ async function main() {
     if (t0 == null || t1 == null) throw new Error('the trace lost the typing marks (blink.user_timing)');
     results.push({ window: 'typing', ...longTasks(typed.tasks, t0, t1) });
     results.push({ window: 'pause', ...longTasks(typed.tasks, t1) });
+    assertNothingCompressed(server);
     for (const row of results) console.log(JSON.stringify({ throttle: THROTTLE, ...row }));
     if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, throttle: THROTTLE, results }, null, 1));
   } finally {

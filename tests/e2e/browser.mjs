@@ -20,13 +20,25 @@ export function launchChromium(extraArgs = []) {
   return chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_ARGS, ...extraArgs] });
 }
 
-/** Serves dir (default dist/) on a free loopback port → { server, baseUrl }; `requires` must exist in it. */
-export async function serveDir(dir = DIST, { requires = 'index.html' } = {}) {
+/**
+ * Serves dir (default dist/) on a free loopback port → { server, baseUrl }; `requires` must exist
+ * in it. precompress: every compressible file compressed before it listens (scripts/serve.mjs).
+ */
+export async function serveDir(dir = DIST, { requires = 'index.html', precompress = false } = {}) {
   await access(join(dir, requires)).catch(() => {
     throw new Error(`${join(dir, requires)} is missing: run ./scripts/build first`);
   });
-  const server = await serve(dir, 0);
+  const server = await serve(dir, 0, { precompress });
   return { server, baseUrl: `http://127.0.0.1:${server.address().port}/` };
+}
+
+/**
+ * Throws when `server` (started with precompress) has compressed a body since it listened: the
+ * measured load then shared the cores with its compressor, which a static host does not do.
+ */
+export function assertNothingCompressed(server) {
+  const n = server.compressions();
+  if (n) throw new Error(`the server compressed ${n} bodies while measuring: a file it serves changed after it started`);
 }
 
 export function closeServer(server) {

@@ -1,11 +1,12 @@
 // scripts/serve.mjs, the demo's and the browser tests' static server, over real HTTP on a free
 // port with a folder of its own: content negotiation (brotli, gzip, identity) with Vary,
 // revalidation (ETag, Last-Modified → 304, and a changed file is sent again), Range requests
-// (206 from the uncompressed bytes, 416, If-Range), 404s and refused path traversal.
+// (206 from the uncompressed bytes, 416, If-Range), 404s and refused path traversal; and
+// precompress, after which serving compresses nothing more.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
-import { mkdtemp, mkdir, rm, utimes, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, readFile, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -178,5 +179,30 @@ test('a folder serves its index.html; a missing file is 404; nothing outside the
     const res = await get(path);
     assert.equal(res.status, 404, path);
     assert.doesNotMatch(res.body.toString(), /secret/, path);
+  }
+});
+
+test('precompress compresses every compressible file in each encoding before listening, and serving then compresses nothing', async () => {
+  assert.ok(server.compressions() > 0, 'the tests above made the server without precompress compress');
+  const ahead = await serve(dir, 0, { precompress: true });
+  try {
+    const at = (path, encoding) => new Promise((done, fail) => {
+      request({ host: '127.0.0.1', port: ahead.address().port, path, headers: { 'accept-encoding': encoding } }, (res) => {
+        const chunks = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => done({ encoding: res.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      }).on('error', fail).end();
+    });
+    const decode = { br: brotliDecompressSync, gzip: gunzipSync };
+    for (const path of ['index.html', 'app.js', 'sub/model.safetensors']) {
+      for (const encoding of ['br', 'gzip']) {
+        const got = await at(`/${path}`, encoding);
+        assert.equal(got.encoding, encoding, path);
+        assert.deepEqual(decode[encoding](got.body), await readFile(join(dir, path)), `${path} as it is now (a test above changed app.js)`);
+      }
+    }
+    assert.equal(ahead.compressions(), 0, 'every body was compressed before the server listened');
+  } finally {
+    await new Promise((done) => ahead.close(done));
   }
 });
