@@ -10,7 +10,8 @@
 // V-word vocabulary instead (tests/e2e/fixtures/pretrained-stand-in.mjs), for when dist/ ships none.
 // For each n: fills the Sentence box with n tokens, types and deletes 20 characters unmeasured
 // (warm-up), lets the analyses finish, then types one
-// character at a time with pauses (so each keystroke starts from a quiet page) and times
+// character at a time with pauses (so each keystroke starts from a quiet page: the analyses
+// after the last key have ended, which the readout's second write marks) and times
 // keydown → the task that runs right after the first frame painted since the engine readout
 // changed (the page writes the readout in the task that applies the lab worker's view; the next
 // frame's requestAnimationFrame callback posts a message, whose task runs after that frame's
@@ -78,7 +79,7 @@ try {
     const engine = document.getElementById('engine');
     let pending = null;
     let lastKey = null; // pending, until the view's readout; lastKey, until the next key
-    document.addEventListener('keydown', () => { pending = lastKey = { t0: performance.now() }; }, true);
+    document.addEventListener('keydown', () => { pending = lastKey = window.__lastKey = { t0: performance.now() }; }, true);
     // The first frame after the box's edit (its vsync's time). Asked for at the edit's input
     // event, when the edit has asked for a frame anyway: a frame asked for at keydown would be
     // one the page itself might not need (the page holds a typed edit until its view arrives).
@@ -87,7 +88,13 @@ try {
       if (p && p.edited === undefined) { p.edited = performance.now(); requestAnimationFrame((t) => { p.firstFrame = t; }); }
     }, true);
     new MutationObserver(() => {
-      if (!pending || !/last recompute/.test(engine.textContent)) return;
+      // The page writes the readout when a view is applied and again when that view's analyses
+      // have ended (app.js, showEngine): a write with no key waiting is the latter.
+      if (!pending) {
+        if (lastKey?.readout !== undefined) lastKey.analysed ??= performance.now();
+        return;
+      }
+      if (!/last recompute/.test(engine.textContent)) return;
       const m = engine.textContent.match(/last recompute ([\d.]+) ms \(n = (\d+)/);
       const p = pending;
       pending = null;
@@ -116,10 +123,10 @@ try {
     new MutationObserver(stripsReady).observe(document.getElementById('lanes'), { attributes: true, attributeFilter: ['data-state'], subtree: true });
   });
   const box = page.locator('#sentence');
-  // A quiet page at n tokens: the analyses after the last input have finished, plus 400 ms.
+  // A quiet page at n tokens: the analyses after the last key have ended, plus 400 ms.
   const quietAt = async (n) => {
     await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent) &&
-      !document.getElementById('engine').textContent.includes('…'), n, { timeout: 120000 });
+      (!window.__lastKey || window.__lastKey.analysed !== undefined), n, { timeout: 120000 });
     await page.waitForTimeout(400);
   };
   const measure = async (n, heads, cpuThrottle = 1) => {
@@ -141,9 +148,9 @@ try {
     const heavy = [];
     for (let k = 0; k < KEYSTROKES; k++) {
       await page.keyboard.type(TYPED[k % TYPED.length]);
-      // Let the analyses after the pause finish before the next key (a quiet start each time).
-      await page.waitForFunction((k) => window.__keys.length > k && /analyses/.test(document.getElementById('engine').textContent) &&
-        !document.getElementById('engine').textContent.includes('…'), k, { timeout: 60000 });
+      // Let the analyses after the pause end before the next key (a quiet start each time): a
+      // key that comes while they run waits for their current slice in the worker.
+      await page.waitForFunction((k) => window.__keys[k]?.analysed !== undefined, k, { timeout: 60000 });
       await page.waitForTimeout(400);
       const text = await page.locator('#engine').textContent();
       const m = text.match(/analyses (\d+) ms/);
