@@ -107,6 +107,16 @@ export async function waitForGlove(page) {
 }
 
 /**
+ * Waits until the summary has the analyses' sentences. They come after the first view and grow the
+ * summary, which moves everything below it (the Measurements and the Train section, by about
+ * 140 px at 1280 px wide): a click or a box read below it before then may land mid-move.
+ */
+export async function waitForSummary(page) {
+  await page.waitForFunction(() => [...document.querySelectorAll('#summary .summary-text')].every((s) => !/computing…/.test(s.textContent)),
+    null, { timeout: 30000 });
+}
+
+/**
  * For a page test file: serves dist/ and launches Chromium before its tests and closes both after
  * them; → openPage(options), openLabPage with `defaults` under the options.
  */

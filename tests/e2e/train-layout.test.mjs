@@ -6,16 +6,18 @@
 // of 40 steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, openLabPage } from './browser.mjs';
+import { browserSuite, openLabPage, waitForSummary } from './browser.mjs';
 import { DEFAULTS } from '../../dist/train/config.js'; // it imports the generated scheme table
 
 const suite = browserSuite();
 const BOOK = 'v=synthetic&t.task=book&t.steps=40';
 const MODELS = DEFAULTS.schemes.length;
 
-// The page, scrolled to the Train section once that is built (it is built as a reader nears it).
+// The page, scrolled to the Train section once that is built (it is built as a reader nears it)
+// and the summary above it has stopped growing (waitForSummary).
 async function open(hash, viewport) {
   const opened = await openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...viewport });
+  await waitForSummary(opened.page);
   await opened.page.locator('#train').scrollIntoViewIfNeeded();
   await opened.page.locator('#train canvas[aria-label^="Loss"]').waitFor();
   return opened;

@@ -6,13 +6,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { browserSuite, exportFrom, openLabPage } from './browser.mjs';
+import { browserSuite, exportFrom, openLabPage, waitForSummary } from './browser.mjs';
 
 const suite = browserSuite();
 const QUICK = 'v=synthetic&t.task=copy&t.len=8&t.batch=4';
 
+// The page once the summary above the Train section has stopped growing (waitForSummary).
 async function open(hash, options = {}) {
-  return openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...options });
+  const opened = await openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...options });
+  await waitForSummary(opened.page);
+  return opened;
 }
 
 const section = (page) => page.locator('#train');
