@@ -88,7 +88,10 @@ test('Pause stops the step count; Step takes one step each', async () => {
   const { page, problems, close } = await open(`${QUICK}&t.steps=20000&t.schemes=additive,rotary`);
   try {
     const train = section(page);
-    await train.getByRole('button', { name: 'Step', exact: true }).click();
+    // By keyboard (focus, then Enter), as a keyboard reader presses it: a pointer click goes to the
+    // button's place on screen, and figures above the section that paint once scrolled into view
+    // can still move it there after the click was aimed.
+    await train.getByRole('button', { name: 'Step', exact: true }).press('Enter');
     await page.waitForFunction(() => [...document.querySelectorAll('#train .train-status-line')].filter((l) => /step 1 /.test(l.textContent)).length === 2);
     await train.getByRole('button', { name: 'Train', exact: true }).click();
     await page.waitForFunction(() => [...document.querySelectorAll('#train .train-status-line')].every((l) => Number(/step (\d+)/.exec(l.textContent)?.[1]) > 20));
