@@ -112,8 +112,12 @@ export async function waitForGlove(page) {
  * 140 px at 1280 px wide): a click or a box read below it before then may land mid-move.
  */
 export async function waitForSummary(page) {
-  await page.waitForFunction(() => [...document.querySelectorAll('#summary .summary-text')].every((s) => !/computing…/.test(s.textContent)),
-    null, { timeout: 30000 });
+  await page.waitForFunction(summaryAnalysed, null, { timeout: 30000 });
+}
+
+/** For waitForFunction in either engine (it runs in the page): every summary sentence is in. */
+export function summaryAnalysed() {
+  return [...document.querySelectorAll('#summary .summary-text')].every((s) => s.textContent && !/computing…/.test(s.textContent));
 }
 
 /**

@@ -4,7 +4,7 @@
 // Playwright's, so browser.mjs's helpers do not apply).
 import { access, constants } from 'node:fs/promises';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM_ARGS } from './browser.mjs';
+import { CHROMIUM_ARGS, summaryAnalysed } from './browser.mjs';
 
 export const FIREFOX = '/usr/bin/firefox-esr';
 export const CHROMIUM = '/usr/bin/chromium';
@@ -56,7 +56,7 @@ const READY = {
     return box?.dataset.state === 'ready' && /^Trained model: layer/.test(box.querySelector('.trained-note')?.textContent ?? '');
   }),
   // The sentence's summary, from the analyses that run once typing pauses.
-  analysed: () => [...document.querySelectorAll('#summary .summary-text')].every((s) => s.textContent && !/computing…/.test(s.textContent)),
+  analysed: summaryAnalysed,
 };
 
 /** The lanes of the default link, each with a shipped trained model. */
