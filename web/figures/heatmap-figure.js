@@ -64,8 +64,11 @@ function tileParts(label, stop) {
 const tileValues = (spec) => new Set(spec?.tiles.map((tile) => tile.values) ?? []);
 
 export class HeatmapFigure {
-  constructor(slot, { title, palette = 'viridis', onPick = null, tokenRows = false, tokenCols = false, buffers = null }) {
+  // legendTitle: the legend's title before the first spec brings one, so that the legend has its
+  // lines (its ends hold a space meanwhile: styles/lab.css) and nothing moves when the values come.
+  constructor(slot, { title, palette = 'viridis', onPick = null, tokenRows = false, tokenCols = false, buffers = null, legendTitle = null }) {
     this.title = title;
+    this.legendBefore = legendTitle;
     this.buffers = buffers;
     this.palette = palette;
     this.onPick = onPick;
@@ -85,6 +88,7 @@ export class HeatmapFigure {
     this.legendMax = element('span', { class: 'legend-end' });
     this.legendTitle = element('span', { class: 'legend-title' });
     legend.append(this.legendMin, ramp, this.legendMax, this.legendTitle);
+    if (legendTitle !== null) setText(this.legendTitle, this.#legendText());
     this.readout = element('p', { class: 'cell-readout', text: 'Point at a cell for its value.' });
     this.live = liveRegion();
     this.stop = 0; // the tile whose canvas is the figure's one tab stop
@@ -222,7 +226,7 @@ export class HeatmapFigure {
   }
 
   #legendText() {
-    return `${this.spec?.legendTitle ?? ''} · ${PALETTE_NAMES[this.palette]}`;
+    return `${this.spec?.legendTitle ?? this.legendBefore ?? ''} · ${PALETTE_NAMES[this.palette]}`;
   }
 
   /** Tile `t` of the spec painted on a new canvas, one pixel per cell. */

@@ -30,6 +30,10 @@ function once(f) {
   };
 }
 
+// Each part's legend title, given to its figure before its first values too (and used by what else
+// draws into a lane's figure: trained-lane.js's maps).
+export const LEGENDS = { input: 'component value', attention: 'attention weight', terms: 'logit term (shared scale)' };
+
 // Figures are made for the slots found under `root` (`[data-figure="<scheme>-<part>"]`): the page
 // attaches each lane's article as it is first chosen; an embedded <posenc-lab> builds the slots
 // of the schemes and parts it shows before calling createLanes. `lanes` exposes the figures.
@@ -42,7 +46,7 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), 
     const name = SCHEME_NAMES[scheme];
     const figure = (part, options) => {
       const slot = within.querySelector(`[data-figure="${scheme}-${part}"]`);
-      return slot ? new HeatmapFigure(slot, { ...options, buffers }) : null;
+      return slot ? new HeatmapFigure(slot, { ...options, buffers, legendTitle: LEGENDS[part] }) : null;
     };
     lanes[scheme] = {
       input: figure('input', { title: `${name} encoded input`, palette: 'diverging', tokenRows: true, onPick: pick }),
@@ -114,7 +118,7 @@ function inputSpec(scheme, name, data, { n, tokens, tokenLabel }, { dWord, train
     get max() { return inputRange(); },
     label: `${name} encoded input x: ${n} tokens × ${width} dimensions` +
       (untrained === undefined ? '' : `; rows ${untrained} to ${n - 1} (hatched) are beyond the trained length L = ${trainedLength}`),
-    legendTitle: 'component value',
+    legendTitle: LEGENDS.input,
     rowWords: tokens,
     rowLabel: tokenLabel,
     colLabel: dimLabel,
@@ -139,7 +143,7 @@ function attentionSpec(scheme, name, data, { n, tokens, query, key }, { causal, 
     min: 0,
     max: 1,
     label: `${name} attention weights (${about}), ${n} × ${n} tokens, rows are queries`,
-    legendTitle: 'attention weight',
+    legendTitle: LEGENDS.attention,
     rowWords: tokens,
     colWords: tokens,
     rowLabel: query,
@@ -165,7 +169,7 @@ function termsSpec(name, data, { n, tokens, query, key }, about) {
     get min() { return -termRange(); },
     get max() { return termRange(); },
     label: `${name} logit decomposition (${about}, scaled by 1/√d_head, before any mask)`,
-    legendTitle: 'logit term (shared scale)',
+    legendTitle: LEGENDS.terms,
     rowWords: tokens,
     colWords: tokens,
     rowLabel: query,

@@ -6,6 +6,7 @@
 //   want, asked, shown, refused (each { model, layer, head, ids, tokens, … } or null),
 //   stripShown (the `shown` the strip paints), reservedFor (n the reserved strip is laid out for) }.
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
+import { LEGENDS } from './lanes.js';
 import { SCHEME_LABELS } from '../options.mjs';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
 
@@ -29,7 +30,7 @@ export function laneBox(scheme, boxes) {
   const strip = element('div', { class: 'fig-slot trained-strip' });
   box.append(note, heading, strip);
   slot.append(box);
-  const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis' });
+  const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis', legendTitle: stripLegend(null) });
   parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, asked: null, shown: null, stripShown: null, reservedFor: 0, refused: null };
   boxes.set(scheme, parts);
   return parts;
@@ -60,7 +61,7 @@ export function paintMap(scheme, parts, figure) {
     max: 1,
     label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
       `${n} × ${n} tokens, rows are queries`,
-    legendTitle: 'attention weight',
+    legendTitle: LEGENDS.attention,
     rowWords: tokens,
     colWords: tokens,
     rowLabel: (i) => `query ${tokenLabel(tokens, i)}`,
@@ -118,6 +119,9 @@ export function markPending(parts) {
   setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
 }
 
+// The strip's legend: uniform = ln V, or null before a model is in (the same width: one decimal).
+const stripLegend = (uniform) => `−ln p (nats; ${uniform === null ? '–.–' : uniform.toFixed(1)} = uniform guess)`;
+
 // The surprise strip's figure options: entry j of `surprise` is −ln p(word j + 1 | words 0 … j)
 // under a V-word model, so the first word has none.
 function stripView(scheme, V, surprise, tokens) {
@@ -129,7 +133,7 @@ function stripView(scheme, V, surprise, tokens) {
     max: uniform,
     label: `${SCHEME_LABELS[scheme]} trained model's surprise at each next word, −ln p in nats, words 1 to ${cells} ` +
       `(the first word has no prediction); ln V = ${uniform.toFixed(2)} is a uniform guess over ${V} words`,
-    legendTitle: `−ln p (nats; ${uniform.toFixed(1)} = uniform guess)`,
+    legendTitle: stripLegend(uniform),
     colWords: tokens.slice(1),
     rowLabel: () => 'surprise',
     colLabel: (j) => `${tokenLabel(tokens, j + 1)} after ${tokenLabel(tokens, j)}`,
