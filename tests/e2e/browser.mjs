@@ -107,17 +107,17 @@ export async function waitForGlove(page) {
 }
 
 /**
- * Waits until the summary has the analyses' sentences. They come after the first view and grow the
- * summary, which moves everything below it (the Measurements and the Train section, by about
- * 140 px at 1280 px wide): a click or a box read below it before then may land mid-move.
+ * Waits until the summary has the analyses' numbers, which come a moment after the view: the
+ * analyses they end are what the page's worker runs then, so a test that times or clicks something
+ * after them does not share the worker with them.
  */
 export async function waitForSummary(page) {
   await page.waitForFunction(summaryAnalysed, null, { timeout: 30000 });
 }
 
-/** For waitForFunction in either engine (it runs in the page): every summary sentence is in. */
+/** For waitForFunction in either engine (it runs in the page): the summary holds the analyses' numbers. */
 export function summaryAnalysed() {
-  return [...document.querySelectorAll('#summary .summary-text')].every((s) => s.textContent && !/computing…/.test(s.textContent));
+  return document.getElementById('summary').getAttribute('aria-busy') === 'false';
 }
 
 /**

@@ -6,7 +6,7 @@
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite, trainedHeadsShown } from './browser.mjs';
+import { browserSuite, summaryAnalysed, trainedHeadsShown } from './browser.mjs';
 import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const MAX_SHIFT = 0.02;
@@ -41,6 +41,57 @@ for (const [width, height] of [[1280, 800], [390, 844]]) {
     const shifts = await shiftsDuringLoad(width, height);
     const total = shifts.reduce((sum, s) => sum + s.value, 0);
     assert.ok(total <= MAX_SHIFT, `layout shift ${total.toFixed(4)}: ${shifts.map((s) => `${s.value.toFixed(4)} (${s.where})`).join('; ')}`);
+  });
+}
+
+// Below the first screen CLS does not look, but a reader who scrolls does: the places kept for what
+// comes after load must hold to the pixel. Each frame from the first records the heights of the
+// summary (keyed by the vectors its sentences are for: "at d = …"), the token list and every lane
+// legend, until GloVe's view has its analyses. For one set of vectors the summary has one height,
+// from the build's words (scripts/render-summary.mjs) through the view's placeholders to the
+// analyses' numbers; the token list's reserved rows (styles/reserve.css) are the chips' rows, and a
+// legend's lines are there before its figure's values.
+async function heightsDuringLoad(width, height) {
+  const context = await suite.browser.newContext({ viewport: { width, height } });
+  await prepareModels(context);
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    window.__heights = new Map(); // what → the heights it had, in order
+    const note = (what, box) => {
+      const seen = window.__heights.get(what) ?? [];
+      const h = Math.round(box.getBoundingClientRect().height);
+      if (seen.at(-1) !== h) window.__heights.set(what, [...seen, h]);
+    };
+    const frame = () => {
+      const summary = document.getElementById('summary');
+      if (summary) note(`summary, ${/at d = \d+/.exec(summary.textContent)?.[0] ?? 'no d'}`, summary);
+      const tokens = document.getElementById('tokens');
+      if (tokens) note('token list', tokens);
+      document.querySelectorAll('#lanes .legend').forEach((legend, i) => note(`lane legend ${i}`, legend));
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  try {
+    await page.goto(suite.baseUrl);
+    await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: 60000 });
+    await page.waitForFunction(summaryAnalysed, null, { timeout: 60000 });
+    await page.waitForFunction(trainedHeadsShown, true, { timeout: 60000, polling: 100 });
+    return new Map(await page.evaluate(() => [...window.__heights]));
+  } finally {
+    await context.close();
+  }
+}
+
+for (const [width, height] of [[1280, 800], [1920, 1080], [390, 844]]) {
+  test(`${width} × ${height}: the summary, the token list and the lanes' legends keep the height they were given`, async () => {
+    const heights = await heightsDuringLoad(width, height);
+    const seen = [...heights.keys()];
+    assert.ok(seen.includes('summary, at d = 100') && seen.some((what) => what.startsWith('lane legend')), `seen: ${seen.join(', ')}`);
+    // Synthetic vectors (d = 64) until GloVe's (d = 100), if the first view comes first: from the
+    // first paint the summary has words for one of them.
+    const moved = [...heights].filter(([what, h]) => h.length > 1 || what === 'summary, no d');
+    assert.deepEqual(moved.map(([what, h]) => `${what}: ${h.join(' → ')} px`), []);
   });
 }
 

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { assertLinkRestores, fullPageScreenshot, medianRecompute, pageSuite, readFigure, reveal } from './browser.mjs';
+import { assertLinkRestores, fullPageScreenshot, medianRecompute, pageSuite, readFigure, reveal, waitForSummary } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const SCHEMES = ['additive', 'concatenated', 'rotary'];
@@ -24,11 +24,6 @@ before(() => mkdir(SCREENSHOTS, { recursive: true }));
  */
 const openPage = pageSuite({ openSettings: true });
 
-
-/** Waits until the analyses that run after a pause have filled the summary. */
-async function waitForAnalyses(page) {
-  await page.waitForFunction(() => [...document.querySelectorAll('.summary-text')].every((s) => !/computing/.test(s.textContent) && s.textContent.length > 20), null, { timeout: 20000 });
-}
 
 const box = (page) => page.getByLabel('Sentence', { exact: true });
 const tokenTexts = (page) => page.locator('#tokens .token-text').allTextContents();
@@ -62,7 +57,7 @@ const screenshot = (page, name) => fullPageScreenshot(page, `${SCREENSHOTS}${nam
 test('loads GloVe without errors and paints every panel', async () => {
   const { page, problems, close } = await openPage();
   try {
-    await waitForAnalyses(page);
+    await waitForSummary(page);
     const tokens = await tokenTexts(page);
     const n = tokens.length;
     assert.ok(n > 5, 'the default sentence has tokens');
@@ -436,7 +431,7 @@ test('fits a 390 px wide phone screen without horizontal scrolling, light and da
   for (const colorScheme of ['light', 'dark']) {
     const { page, problems, close } = await openPage({ width: 390, height: 844, colorScheme });
     try {
-      await waitForAnalyses(page);
+      await waitForSummary(page);
       const overflow = () => page.evaluate(() => document.documentElement.scrollWidth);
       assert.ok(await overflow() <= 390, `scrollWidth ${await overflow()} fits 390 (${colorScheme})`);
       await page.screenshot({ path: `${SCREENSHOTS}page-390-${colorScheme}-first-screen.png` });
@@ -461,7 +456,7 @@ test('dark mode follows prefers-color-scheme', async () => {
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const [r, g, b] = background.match(/\d+/g).map(Number);
     assert.ok(r + g + b < 150, `dark background (got ${background})`);
-    await waitForAnalyses(page);
+    await waitForSummary(page);
     await screenshot(page, 'page-1280-dark');
     assert.deepEqual(problems, []);
   } finally {
@@ -503,7 +498,7 @@ test('a vector file brought by the user drives every lane, and GloVe comes back'
     await page.locator('#tokens button.token').nth(1).click();
     await page.locator('#neighbors table').waitFor();
     assert.match(await page.locator('#neighbors td').first().locator('li').first().textContent(), /^king /);
-    await waitForAnalyses(page);
+    await waitForSummary(page);
     assert.doesNotMatch(page.url(), /v=custom/, 'a local file is not put in the link');
     await page.getByRole('button', { name: /GloVe again/i }).click();
     await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent));

@@ -7,7 +7,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { exportFrom, pageSuite, reveal } from './browser.mjs';
+import { exportFrom, pageSuite, reveal, waitForSummary } from './browser.mjs';
 
 const SCREENSHOTS = fileURLToPath(new URL('../../build-e2e/screenshots/', import.meta.url));
 const SCHEMES = ['additive', 'concatenated', 'rotary', 'learned', 'alibi', 'nope', 't5', 'xpos', 'rope-pi', 'rope-ntk', 'yarn'];
@@ -23,8 +23,9 @@ const openPage = pageSuite();
 
 /** Waits for the heavy analyses, then reads a table panel as { scheme name: [cells] }. */
 async function readTable(page, figure, rows) {
-  await page.waitForFunction(({ figure: f, rows: r }) => document.querySelectorAll(`[data-figure="${f}"] tbody tr`).length === r &&
-    !/computing/.test(document.querySelector('#summary-shift .summary-text').textContent), { figure, rows }, { timeout: 30000 });
+  await waitForSummary(page);
+  await page.waitForFunction(({ figure: f, rows: r }) => document.querySelectorAll(`[data-figure="${f}"] tbody tr`).length === r,
+    { figure, rows }, { timeout: 30000 });
   return page.evaluate((f) => Object.fromEntries([...document.querySelectorAll(`[data-figure="${f}"] tbody tr`)]
     .map((tr) => [tr.querySelector('th').textContent, [...tr.querySelectorAll('td')].map((td) => td.textContent)])), figure);
 }

@@ -189,6 +189,20 @@ describe('the lab worker', () => {
     assert.deepEqual(rerun.attention, expected.attention, 'other ids shown: the pass runs');
   });
 
+  it('the summary comes whole with each view, placeholders where the analyses\' numbers go, each as wide as its number', async () => {
+    for (const [gen, state] of [[40, STATE], [42, { ...STATE, heads: 2, shiftK: 1 }]]) {
+      const pending = (await compute(gen, state)).summaries;
+      let analysed = null;
+      await labClient.analyse(gen, (name, data) => { if (name === 'summaries') analysed = data; });
+      for (const which of ['disturb', 'shift', 'orth']) {
+        assert.match(pending[which], /–/, `${which}: placeholders before the analyses`);
+        assert.doesNotMatch(analysed[which], /–\.|–%/, `${which}: none after`);
+        // Same length, so the same lines: the summary does not move what is below it when the numbers come.
+        assert.equal(pending[which].length, analysed[which].length, `${which}: ${pending[which]} | ${analysed[which]}`);
+      }
+    }
+  });
+
   it('the analyses after a pause send each panel its data, and stop once a newer compute comes', async () => {
     await compute(4, STATE);
     const names = [];

@@ -20,7 +20,7 @@ export function createModelHost() {
 }
 
 /** No summary sentences: the element shows none. */
-export const disturbSummary = () => null;
+export const pendingSummaries = () => null;
 export const analysisSummaries = () => null;
 
 /** The element always passes its own worker (web/element/client-worker.js). */

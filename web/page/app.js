@@ -499,7 +499,7 @@ function paint(next, sent, started) {
   if (pe) peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
   shownKeys.pe = peKey;
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
-  summarise('disturb', next.summaries.disturb);
+  if (next.summaries) summarise(next.summaries, true);
   view.recomputeMs = performance.now() - started;
   showEngine();
   scheduleHeavy();
@@ -587,7 +587,7 @@ function runHeavy() {
   if (selected !== null) showNeighbors();
   client.analyse(mine, (name, data) => {
     if (!work.isCurrent(mine)) return;
-    if (name === 'summaries') for (const which of ['disturb', 'shift', 'orth']) summarise(which, data[which]);
+    if (name === 'summaries') summarise(data, false);
     else ANALYSIS_PANELS[name]?.render(data);
   }).then((done) => {
     if (!done || !work.isCurrent(mine)) return;
@@ -598,6 +598,11 @@ function runHeavy() {
 
 // ---- The plain-language summary ----------------------------------------------------------
 
-function summarise(which, text) {
-  if (text !== null) setText(document.querySelector(`#summary-${which} .summary-text`), text);
+// Written whole after each keystroke with its pending numbers as placeholders, then again with
+// them once the analyses are done: the same lines both times. aria-busy says which it holds.
+function summarise(texts, pending) {
+  for (const which of ['disturb', 'shift', 'orth']) {
+    if (texts[which] !== null) setText(document.querySelector(`#summary-${which} .summary-text`), texts[which]);
+  }
+  $('summary').setAttribute('aria-busy', String(pending));
 }

@@ -6,11 +6,11 @@
 // The numbers come from web/pipeline/measures/; the panels' render (web/panels/) draws them.
 //
 // createMeasures(lab, pipeline) → { wordSpread(source), settingsFigures(state, source, settings, n, { wanted, shown }),
-//   disturbSummary(view, identity), analyses(view, { only, lanes, summaries }), neighbors(view, selected) }.
+//   pendingSummaries(view), analyses(view, { only, lanes, summaries }), neighbors(view, selected) }.
 // view: a pipeline view (web/pipeline/pipeline.js), worker-side. analyses(view) yields undefined
 // between slices and { name, data } as each analysis ends: 'retrieval', 'shift', 'orth', then
 // 'summaries' ({ disturb, shift, orth }: the summary's sentences).
-import { analysisSummaries, disturbSummary } from './lab-summaries.js';
+import { analysisSummaries, pendingSummaries } from './lab-summaries.js';
 import { spreadArgs, spreadMeasure, wordSpreadOf } from './measures/spread.js';
 import { distanceArgs, distanceMeasure } from './measures/distance.js';
 import { anglesArgs, anglesMeasure } from './measures/angles.js';
@@ -92,7 +92,8 @@ export function createMeasures(lab, pipeline) {
   return {
     wordSpread: wordSpreadOf,
     settingsFigures: (...args) => settingsFigures(lab, spread, ...args),
-    disturbSummary: (view, identity) => disturbSummary(view, spread.data, identity),
+    // As the analyses' summaries will be, over every scheme.
+    pendingSummaries: (view) => pendingSummaries(view, { schemes: lab.SCHEMES }, spread.data),
     analyses,
     neighbors,
   };

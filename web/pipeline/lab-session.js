@@ -23,7 +23,9 @@
 //   normRatio, figures: { spread, distance, angles } (each null when the client shows it already
 //   or did not ask for it),
 //   shownKeys: { pe, spread, distance, angles } (what this view's tables and figures are keyed by),
-//   summaries: { disturb } } — n = 0 (result null) for a text without tokens.
+//   summaries: { disturb, shift, orth } (the summary's sentences, numbers the analyses give still
+//   placeholders; null without tokens, or where no summary is shown) } — n = 0 (result null) for a
+//   text without tokens.
 // shown: the shownKeys of the last view the client painted ({} at first): what it has, so nothing
 //   it shows is sent again, and nothing it dropped as stale is taken for shown.
 // The word vectors (n×d) stay here: the page draws the lanes' inputs, not E.
@@ -110,11 +112,11 @@ function reply(view, { state, settings, source, figures: { keys, ...figures }, s
     settings, source: sourceInfo(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
     textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, sent),
     pe: newPe ? sent(view.pe) : null, peConcat: newPe ? sent(view.peConcat) : null,
-    normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: { disturb: null },
+    normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: null,
   };
   if (view.n > 0) {
     out.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
-    out.summaries.disturb = measures.disturbSummary(view, null);
+    out.summaries = measures.pendingSummaries(view);
   }
   return { view: out, transfer };
 }

@@ -6,6 +6,13 @@ import { grouped, significant } from '../formats/numbers.js';
 
 const fmt = (v, digits = 4) => significant(v, digits);
 
+// A summary is written before its analyses are in, with null for the numbers they will give, so
+// that it has its lines from the first view on. Each placeholder has the width of the number it
+// stands for (two decimals, one-digit exponentials, percentages), so filling them in does not
+// rewrap the sentence and move what sits below it.
+const PENDING = { fixed: '–.––', exponential: '–.–e––', percent: '–––%' };
+const fixed2 = (v) => (v === null ? PENDING.fixed : v.toFixed(2));
+
 /** What the causal mask changes for NoPE, measured on this sentence's repeated words. */
 export function nopeText({ masked, unmasked }, tokens, n) {
   const pair = firstRepeat(tokens);
@@ -78,11 +85,12 @@ export function disturbSummary(view, spread, identity) {
     `It shakes the first ${spread.tenth} dimensions by ${small(spread.firstTenth)}× the words' own spread and the last ` +
     `${spread.tenth} by ${small(spread.lastTenth)}× (L = ${spread.length}).`;
   // The heavy phase decodes the lanes' schemes (and, for this summary, the original three).
-  const decoded = ['additive', 'concatenated', 'rotary'].filter((scheme) => Number.isFinite(identity?.[scheme]?.top1));
+  // identity null: the analyses are still to come, so all three are pending.
+  const decoded = ['additive', 'concatenated', 'rotary'].filter((scheme) => identity === null || Number.isFinite(identity?.[scheme]?.top1));
   if (decoded.length) {
-    const pct = (r) => `${(100 * r.top1).toFixed(0)}%`;
-    text += ` Words decoded back from the encoded vectors: ${decoded.map((scheme) => `${scheme} ${pct(identity[scheme])}` +
-      (scheme === 'concatenated' && identity.concatenated.top1 < 1 ? ' (lost to its narrower word part, not to position)' : '')).join(', ')}.`;
+    const pct = (r) => (r ? `${(100 * r.top1).toFixed(0)}%` : PENDING.percent);
+    text += ` Words decoded back from the encoded vectors: ${decoded.map((scheme) => `${scheme} ${pct(identity?.[scheme])}` +
+      (scheme === 'concatenated' && identity?.concatenated.top1 < 1 ? ' (lost to its narrower word part, not to position)' : '')).join(', ')}.`;
   }
   return text;
 }
@@ -90,10 +98,11 @@ export function disturbSummary(view, spread, identity) {
 /**
  * The shift summary: shift = { [heads]: { [scheme]: largest change } }, k the words prepended,
  * relative: the schemes whose logits depend on distances only (rotation, logit bias, none).
+ * Changes still to be measured are null.
  */
 export function shiftSummary(shift, k, relative) {
   if (!shift) return null;
-  const short = (v) => (v === 0 ? '0' : v.toExponential(1));
+  const short = (v) => (v === null ? PENDING.exponential : v === 0 ? '0' : v.toExponential(1));
   const random = Object.keys(shift).map(Number).find((h) => h > 0);
   const both = (ids) => `${short(worstShift(shift, ids, 0))} with W = I${random ? ` and ${short(worstShift(shift, ids, random))} with ${random} random heads` : ''}`;
   const shown = relative.filter((id) => id in shift[0]);
@@ -109,11 +118,14 @@ export function shiftSummary(shift, k, relative) {
   return text;
 }
 
-/** The near-orthogonality summary: orth (the panel's numbers), additiveTerms (the additive lane's terms, n×n each). */
+/**
+ * The near-orthogonality summary: orth (the panel's numbers), additiveTerms (the additive lane's
+ * terms, n×n each). Before the analyses: orth's point and random are null, and additiveTerms is.
+ */
 export function orthSummary(orth, additiveTerms, n) {
   if (!orth) return null;
-  return `at d = ${orth.d} a word vector and its position vector have cosine ≈ ±${orth.point.toFixed(2)} ` +
-    `(random pairs: ${orth.random.toFixed(2)}, 1/√d = ${(1 / Math.sqrt(orth.d)).toFixed(2)}): nearly orthogonal, so ` +
-    `in the additive lane the cross terms e·p and p·e are ${crossTermRatio(additiveTerms, n).toFixed(2)}× the size of the larger of e·e and p·p — ` +
+  return `at d = ${orth.d} a word vector and its position vector have cosine ≈ ±${fixed2(orth.point)} ` +
+    `(random pairs: ${fixed2(orth.random)}, 1/√d = ${fixed2(1 / Math.sqrt(orth.d))}): nearly orthogonal, so ` +
+    `in the additive lane the cross terms e·p and p·e are ${fixed2(additiveTerms && crossTermRatio(additiveTerms, n))}× the size of the larger of e·e and p·p — ` +
     'word and position barely interfere, as if they had separate coordinates.';
 }

@@ -65,7 +65,8 @@ export function bucketsUsed(buckets, count) {
   return seen.reduce((sum, v) => sum + v, 0);
 }
 
-/** The largest shift change among schemes `ids` for head type h: shift[h][id]. */
+/** The largest shift change among schemes `ids` for head type h: shift[h][id]; null while any is (not measured yet). */
 export function worstShift(shift, ids, h) {
-  return Math.max(...ids.map((id) => shift[h][id]));
+  const changes = ids.map((id) => shift[h][id]);
+  return changes.includes(null) ? null : Math.max(...changes);
 }

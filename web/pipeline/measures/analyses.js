@@ -53,11 +53,16 @@ export function* retrievalArgs(snapshot, page, decoder) {
     alpha: settings.alpha, dWord: settings.dWord, E, base: state.base, layout: state.layout };
 }
 
-/** shiftMeasure's args: W = I and the random heads of comparedRandomHeads (shared-rules.js). */
+/** The heads the shift measure compares: W = I (0) and the random heads of comparedRandomHeads (shared-rules.js). */
+export function shiftHeadTypes(settings) {
+  const random = comparedRandomHeads(settings.heads, settings.headChoices);
+  return random > 0 ? [0, random] : [0];
+}
+
+/** shiftMeasure's args, over the heads of shiftHeadTypes. */
 export function shiftArgs(snapshot, page) {
   const { settings, tokens } = snapshot;
-  const random = comparedRandomHeads(settings.heads, settings.headChoices);
-  const headTypes = random > 0 ? [0, random] : [0];
+  const headTypes = shiftHeadTypes(settings);
   // n + k must stay within compare's limit of 1024 tokens: n ≤ 512 and k ≤ 64 do.
   return { run: analysisCompare(snapshot, page), tokens, k: page.state.shiftK, headTypes, schemes: page.schemes ?? page.lab.SCHEMES };
 }
