@@ -14,7 +14,7 @@ const BOOK = 'v=synthetic&t.task=book&t.steps=40';
 const MODELS = DEFAULTS.schemes.length;
 
 // The page, scrolled to the Train section once that is built (it is built as a reader nears it)
-// and the summary above it has stopped growing (waitForSummary).
+// and the analyses after the first pause have ended (waitForSummary): the worker is then free.
 async function open(hash, viewport) {
   const opened = await openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...viewport });
   await waitForSummary(opened.page);

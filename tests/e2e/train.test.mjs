@@ -11,7 +11,7 @@ import { browserSuite, exportFrom, openLabPage, waitForSummary } from './browser
 const suite = browserSuite();
 const QUICK = 'v=synthetic&t.task=copy&t.len=8&t.batch=4';
 
-// The page once the summary above the Train section has stopped growing (waitForSummary).
+// The page once the analyses after the first pause have ended (waitForSummary): the worker is then free.
 async function open(hash, options = {}) {
   const opened = await openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...options });
   await waitForSummary(opened.page);
