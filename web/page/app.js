@@ -36,7 +36,7 @@ import { vectorFileLabel } from '../formats/vector-file-rules.js';
 import { followTyping } from './typed-text.js';
 import { createFramePacing } from './frame-pacing.js';
 import { createViewBuffers } from './view-buffers.js';
-import { setHidden, setText } from '../figures/dom.js';
+import { setAttr, setHidden, setText } from '../figures/dom.js';
 
 const HEAVY_DELAY_MS = 250; // after the last keystroke
 const $ = (id) => document.getElementById(id);
@@ -604,5 +604,5 @@ function summarise(texts, pending) {
   for (const which of ['disturb', 'shift', 'orth']) {
     if (texts[which] !== null) setText(document.querySelector(`#summary-${which} .summary-text`), texts[which]);
   }
-  $('summary').setAttribute('aria-busy', String(pending));
+  setAttr($('summary'), 'aria-busy', String(pending));
 }
