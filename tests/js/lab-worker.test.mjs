@@ -195,10 +195,12 @@ describe('the lab worker', () => {
       let analysed = null;
       await labClient.analyse(gen, (name, data) => { if (name === 'summaries') analysed = data; });
       for (const which of ['disturb', 'shift', 'orth']) {
-        assert.match(pending[which], /–/, `${which}: placeholders before the analyses`);
-        assert.doesNotMatch(analysed[which], /–\.|–%/, `${which}: none after`);
-        // Same length, so the same lines: the summary does not move what is below it when the numbers come.
-        assert.equal(pending[which].length, analysed[which].length, `${which}: ${pending[which]} | ${analysed[which]}`);
+        assert.match(pending[which], /\u2012/, `${which}: stand-ins before the analyses`);
+        assert.doesNotMatch(analysed[which], /[\u2012\u2060]/, `${which}: none after`);
+        // Each stand-in has its number's shape (numbers.js, standIn): without its joiners, the same
+        // length, so the same lines, and the summary does not move what is below it.
+        const shown = pending[which].replaceAll('\u2060', '');
+        assert.equal(shown.length, analysed[which].length, `${which}: ${shown} | ${analysed[which]}`);
       }
     }
   });

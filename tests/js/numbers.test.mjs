@@ -3,7 +3,7 @@
 // maximumSignificantDigits writes them, over every magnitude the page prints and past them.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { grouped, significant } from '../../web/formats/numbers.js';
+import { grouped, significant, standIn } from '../../web/formats/numbers.js';
 import { mulberry32 as random } from './reference.mjs';
 
 const intl = (digits) => new Intl.NumberFormat('en-US', digits ? { maximumSignificantDigits: digits } : {});
@@ -44,5 +44,25 @@ describe('numbers without Intl', () => {
     for (const v of [0, -0, Infinity, -Infinity, NaN]) assert.equal(significant(v, 4), intl(4).format(v), String(v));
     assert.throws(() => significant('1', 3), /significant: a number, got string/);
     for (const digits of [0, 22, 2.5]) assert.throws(() => significant(1, digits), /significant: digits from 1 to 21/);
+  });
+
+  it('standIn has the shape of the numbers it stands for, digits as figure dashes, joined so no line breaks inside or after it', () => {
+    const rand = random(7);
+    const shapes = [
+      ['0.00', () => (rand() * 10).toFixed(2)],
+      ['0.0e-0', () => (1e-9 + rand() * 0.9).toExponential(1)],
+      ['000%', () => `${(100 * (0.995 + 0.005 * rand())).toFixed(0)}%`],
+    ];
+    for (const [shape, number] of shapes) {
+      const held = standIn(shape);
+      const shown = held.replaceAll('\u2060', '');
+      assert.equal(shown, shape.replaceAll('0', '\u2012'), shape);
+      // A word joiner after every character: no break opportunity inside it or before what follows.
+      assert.equal(held, [...shown].map((c) => `${c}\u2060`).join(''), shape);
+      for (let i = 0; i < 50; i++) {
+        const text = number();
+        assert.equal(text.replace(/\d/g, '0'), shape, `${text} is a number of shape ${shape}`);
+      }
+    }
   });
 });

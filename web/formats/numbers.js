@@ -41,3 +41,18 @@ export function significant(value, digits) {
 function separate(integerDigits) {
   return integerDigits.replace(/\B(?=(\d{3})+$)/g, ',');
 }
+
+const FIGURE_DASH = '\u2012'; // a digit's width
+const WORD_JOINER = '\u2060'; // no line break on either side, no width
+
+/**
+ * A stand-in for a number not known yet, shaped like it: each 0 in `shape` becomes a figure dash
+ * (as wide as a digit), the rest stays ("0.00", "0.0e-0", "000%"), and word joiners keep it on one
+ * line, as the number itself is (a line may break after a dash, not inside a number). So a text
+ * written with stand-ins wraps where the same text with its numbers does. Its length without the
+ * joiners is the shape's.
+ */
+export function standIn(shape) {
+  return [...shape].map((c) => (c === '0' ? FIGURE_DASH : c)).join(WORD_JOINER) + WORD_JOINER;
+}
+

@@ -6,6 +6,7 @@
 //   want, asked, shown, refused (each { model, layer, head, ids, tokens, … } or null),
 //   stripShown (the `shown` the strip paints), reservedFor (n the reserved strip is laid out for) }.
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
+import { standIn } from '../formats/numbers.js';
 import { LEGENDS } from './lanes.js';
 import { SCHEME_LABELS } from '../options.mjs';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
@@ -119,8 +120,8 @@ export function markPending(parts) {
   setAttr(parts.slot, 'data-trained', parts.shown && parts.shown.ids !== parts.want.ids ? 'pending' : 'ready');
 }
 
-// The strip's legend: uniform = ln V, or null before a model is in (the same width: one decimal).
-const stripLegend = (uniform) => `−ln p (nats; ${uniform === null ? '–.–' : uniform.toFixed(1)} = uniform guess)`;
+// The strip's legend: uniform = ln V, or null before a model is in (a stand-in of its shape).
+const stripLegend = (uniform) => `−ln p (nats; ${uniform === null ? standIn('0.0') : uniform.toFixed(1)} = uniform guess)`;
 
 // The surprise strip's figure options: entry j of `surprise` is −ln p(word j + 1 | words 0 … j)
 // under a V-word model, so the first word has none.

@@ -2,15 +2,15 @@
 // the pipeline's view and the numbers of web/pipeline/statistics.js. Strings only; no DOM.
 import { SCHEME_NAMES, slopeText } from './schemes.js';
 import { bucketsUsed, crossTermRatio, firstRepeat, meanOwnCosine, rowGap, worstShift } from './statistics.js';
-import { grouped, significant } from '../formats/numbers.js';
+import { grouped, significant, standIn } from '../formats/numbers.js';
 
 const fmt = (v, digits = 4) => significant(v, digits);
 
 // A summary is written before its analyses are in, with null for the numbers they will give, so
-// that it has its lines from the first view on. Each placeholder has the width of the number it
+// that it has its lines from the first view on. Each stand-in has the shape of the number it
 // stands for (two decimals, one-digit exponentials, percentages), so filling them in does not
 // rewrap the sentence and move what sits below it.
-const PENDING = { fixed: '–.––', exponential: '–.–e––', percent: '–––%' };
+const PENDING = { fixed: standIn('0.00'), exponential: standIn('0.0e-0'), percent: standIn('000%') };
 const fixed2 = (v) => (v === null ? PENDING.fixed : v.toFixed(2));
 
 /** What the causal mask changes for NoPE, measured on this sentence's repeated words. */
