@@ -41,10 +41,14 @@ describe('statistics', () => {
     assert.equal(rowGap(m, 3, 0, 2), 0);
   });
 
-  it('bucketsUsed counts distinct buckets; worstShift takes the largest change', () => {
+  it('bucketsUsed counts distinct buckets; worstShift takes the largest change, and is null while any is', () => {
     assert.equal(bucketsUsed(Int32Array.of(0, 3, 3, 1, 0), 8), 3);
     const shift = { 0: { rotary: 1e-7, alibi: 3e-7, additive: 0.2 }, 2: { rotary: 2e-6, alibi: 1e-7, additive: 0.3 } };
     assert.equal(worstShift(shift, ['rotary', 'alibi'], 0), 3e-7);
     assert.equal(worstShift(shift, ['rotary', 'alibi'], 2), 2e-6);
+    // Not measured yet (the summary before its analyses): null, not Math.max's 0 for null.
+    const pending = { 0: { rotary: 1e-7, alibi: null } };
+    assert.equal(worstShift(pending, ['rotary', 'alibi'], 0), null);
+    assert.equal(worstShift(pending, ['rotary'], 0), 1e-7);
   });
 });

@@ -24,7 +24,7 @@
 //   or did not ask for it),
 //   shownKeys: { pe, spread, distance, angles } (what this view's tables and figures are keyed by),
 //   summaries: { disturb, shift, orth } (the summary's sentences, numbers the analyses give still
-//   placeholders; null without tokens, or where no summary is shown) } — n = 0 (result null) for a
+//   stand-ins; null without tokens, or where no summary is shown) } — n = 0 (result null) for a
 //   text without tokens.
 // shown: the shownKeys of the last view the client painted ({} at first): what it has, so nothing
 //   it shows is sent again, and nothing it dropped as stale is taken for shown.

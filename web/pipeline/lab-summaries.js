@@ -1,6 +1,6 @@
 // The summary's sentences (web/pipeline/prose.js) from the measures' numbers, inside the lab worker:
-// after each keystroke, all three with placeholders for the numbers still to come (so the summary
-// keeps its height), then all three whole once the analyses after a pause are done.
+// after each keystroke, all three with stand-ins for the numbers still to come (prose.js; so the
+// summary keeps its height), then all three whole once the analyses after a pause are done.
 // A module of its own so that what shows no summary (the <posenc-lab> element) can leave it out.
 import { disturbSummary, orthSummary, shiftSummary } from './prose.js';
 import { additiveTerms, relativeSchemes, shiftHeadTypes } from './measures/analyses.js';
