@@ -1,6 +1,6 @@
 // Nothing the reader sees moves while the page loads: the default link, from navigation until the
-// trained heads show and the analyses after the first pause have run, at a desktop and a phone
-// width. The browser's own layout-shift entries are summed as Lighthouse's CLS sums them within a
+// trained heads show and the analyses after the first pause have run, at two desktop sizes and a
+// phone's. The browser's own layout-shift entries are summed as Lighthouse's CLS sums them within a
 // session window; the bound is the issue's (0.02), and a page that left its lanes, tokens or status
 // lines unreserved scored 0.22 here, so the test fails on any of those places coming back.
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
@@ -12,7 +12,14 @@ import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 const MAX_SHIFT = 0.02;
 const suite = browserSuite();
 
-async function shiftsDuringLoad(width, height) {
+// Below the first screen CLS does not look, but a reader who scrolls does: the places kept for what
+// comes after load must hold to the pixel. Each frame from the first records the heights of the
+// summary (keyed by the vectors its sentences are for: "at d = …"), the token list and every lane
+// legend. For one set of vectors the summary has one height, from the build's words
+// (scripts/render-summary.mjs) through the view's stand-ins to the analyses' numbers; the token
+// list's reserved rows (styles/reserve.css) are the chips' rows, and a legend's lines are there
+// before its figure's values.
+async function loadObserved(width, height) {
   const context = await suite.browser.newContext({ viewport: { width, height } });
   await prepareModels(context);
   const page = await context.newPage();
@@ -25,37 +32,6 @@ async function shiftsDuringLoad(width, height) {
         window.__shifts.push({ value: entry.value, where });
       }
     }).observe({ type: 'layout-shift', buffered: true });
-  });
-  try {
-    await page.goto(suite.baseUrl);
-    await page.waitForFunction(trainedHeadsShown, true, { timeout: 60000, polling: 100 });
-    await page.waitForTimeout(500);
-    return await page.evaluate(() => window.__shifts);
-  } finally {
-    await context.close();
-  }
-}
-
-for (const [width, height] of [[1280, 800], [390, 844]]) {
-  test(`${width} × ${height}: the load moves nothing in view (layout shift ≤ ${MAX_SHIFT})`, async () => {
-    const shifts = await shiftsDuringLoad(width, height);
-    const total = shifts.reduce((sum, s) => sum + s.value, 0);
-    assert.ok(total <= MAX_SHIFT, `layout shift ${total.toFixed(4)}: ${shifts.map((s) => `${s.value.toFixed(4)} (${s.where})`).join('; ')}`);
-  });
-}
-
-// Below the first screen CLS does not look, but a reader who scrolls does: the places kept for what
-// comes after load must hold to the pixel. Each frame from the first records the heights of the
-// summary (keyed by the vectors its sentences are for: "at d = …"), the token list and every lane
-// legend, until GloVe's view has its analyses. For one set of vectors the summary has one height,
-// from the build's words (scripts/render-summary.mjs) through the view's placeholders to the
-// analyses' numbers; the token list's reserved rows (styles/reserve.css) are the chips' rows, and a
-// legend's lines are there before its figure's values.
-async function heightsDuringLoad(width, height) {
-  const context = await suite.browser.newContext({ viewport: { width, height } });
-  await prepareModels(context);
-  const page = await context.newPage();
-  await page.addInitScript(() => {
     window.__heights = new Map(); // what → the heights it had, in order
     const note = (what, box) => {
       const seen = window.__heights.get(what) ?? [];
@@ -74,23 +50,27 @@ async function heightsDuringLoad(width, height) {
   });
   try {
     await page.goto(suite.baseUrl);
+    // Until GloVe's view (d = 100) has its analyses and the trained heads show.
     await page.waitForFunction(() => /d = 100\)/.test(document.getElementById('engine').textContent), null, { timeout: 60000 });
     await page.waitForFunction(summaryAnalysed, null, { timeout: 60000 });
     await page.waitForFunction(trainedHeadsShown, true, { timeout: 60000, polling: 100 });
-    return new Map(await page.evaluate(() => [...window.__heights]));
+    await page.waitForTimeout(500);
+    return await page.evaluate(() => ({ shifts: window.__shifts, heights: [...window.__heights] }));
   } finally {
     await context.close();
   }
 }
 
 for (const [width, height] of [[1280, 800], [1920, 1080], [390, 844]]) {
-  test(`${width} × ${height}: the summary, the token list and the lanes' legends keep the height they were given`, async () => {
-    const heights = await heightsDuringLoad(width, height);
-    const seen = [...heights.keys()];
+  test(`${width} × ${height}: the load moves nothing in view (layout shift ≤ ${MAX_SHIFT}), and the summary, the token list and the lanes' legends keep their heights`, async () => {
+    const { shifts, heights } = await loadObserved(width, height);
+    const total = shifts.reduce((sum, s) => sum + s.value, 0);
+    assert.ok(total <= MAX_SHIFT, `layout shift ${total.toFixed(4)}: ${shifts.map((s) => `${s.value.toFixed(4)} (${s.where})`).join('; ')}`);
+    const seen = heights.map(([what]) => what);
     assert.ok(seen.includes('summary, at d = 100') && seen.some((what) => what.startsWith('lane legend')), `seen: ${seen.join(', ')}`);
     // Synthetic vectors (d = 64) until GloVe's (d = 100), if the first view comes first: from the
     // first paint the summary has words for one of them.
-    const moved = [...heights].filter(([what, h]) => h.length > 1 || what === 'summary, no d');
+    const moved = heights.filter(([what, h]) => h.length > 1 || what === 'summary, no d');
     assert.deepEqual(moved.map(([what, h]) => `${what}: ${h.join(' → ')} px`), []);
   });
 }
