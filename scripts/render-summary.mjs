@@ -5,6 +5,7 @@
 // of the same length, so the summary has its height from the first paint and nothing below it
 // moves as they come. The words are HTML-escaped; a span missing from index.html fails the build.
 // Usage: node scripts/render-summary.mjs OUT_DIR   (run by scripts/build on its staging copy of web/)
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +23,9 @@ const { DEFAULTS } = await from('pipeline/state.js');
 
 const lab = await load();
 const session = createLabSession(lab);
-const { view } = session.compute({ state: DEFAULTS, trainedAvailable: true, trainedAsked: false, inputOnly: [] });
+// The page's trained heads are there when the build ships models (scripts/build's models/).
+const trainedAvailable = existsSync(join(outDir, 'models', 'manifest.json'));
+const { view } = session.compute({ state: DEFAULTS, trainedAvailable, trainedAsked: false, inputOnly: [] });
 if (!view.summaries) throw new Error('render-summary: the default sentence gave no summary');
 
 const escape = (text) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
