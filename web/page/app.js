@@ -598,8 +598,8 @@ function runHeavy() {
 
 // ---- The plain-language summary ----------------------------------------------------------
 
-// Written whole after each keystroke with its pending numbers as placeholders, then again with
-// them once the analyses are done: the same lines both times. aria-busy says which it holds.
+// Written whole after each view with stand-ins for the analyses' numbers (prose.js), then again
+// with the numbers once the analyses are done: the same lines both times. aria-busy says which.
 function summarise(texts, pending) {
   for (const which of ['disturb', 'shift', 'orth']) {
     if (texts[which] !== null) setText(document.querySelector(`#summary-${which} .summary-text`), texts[which]);
