@@ -6,6 +6,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -39,8 +40,36 @@ bool memory_available(std::uint64_t bytes) {
 }
 const char* kNoMemory = "not enough wasm memory for this model or batch: dispose other models or use smaller sizes";
 
+// A model's parameters; its gradient and AdamW state come with its first training call, which
+// checks for them then (training_fits).
 std::uint64_t model_bytes(const model::ModelConfig& cfg) {
-    return 4 * std::uint64_t{4} * model::parameter_count(cfg);  // parameters, gradients, m, v
+    return std::uint64_t{4} * model::parameter_count(cfg);
+}
+
+// The word-vector file the last load rebuilt frozen rows from, kept with its bytes and parsed
+// once: the page loads each shipped model twice (its heads first, then whole) against the same
+// GloVe file, and parsing that file is most of a load's work. A file whose bytes differ in any
+// way is parsed anew and replaces it.
+class ParsedVectors {
+public:
+    // The parsed set of bytes[0, size), or null with *error set.
+    const posenc::VectorSet* of(const std::uint8_t* bytes, std::size_t size, const char** error) {
+        if (bytes_.size() != size || !std::equal(bytes_.begin(), bytes_.end(), bytes)) {
+            bytes_.clear();
+            set_ = posenc::VectorSet{};
+            if ((*error = posenc::parse_packed_vectors(bytes, size, set_))) return nullptr;
+            bytes_.assign(bytes, bytes + size);
+        }
+        return &set_;
+    }
+
+private:
+    std::vector<std::uint8_t> bytes_;  // empty until a file parsed
+    posenc::VectorSet set_;
+};
+ParsedVectors& parsed_vectors() {
+    static ParsedVectors cache;
+    return cache;
 }
 
 // rope: a kRopeScalingNames name; factor: a number (checked finite by the JS API), or undefined
@@ -112,7 +141,8 @@ public:
     // vectors: vectors_size bytes of a word-vector file (vectors.hpp), or 0: what a file that
     // leaves its frozen wte out (the shipped models) rebuilds it from.
     std::string load(std::uintptr_t address, std::size_t size, std::uintptr_t vectors, std::size_t vectors_size) {
-        if (!memory_available(2 * std::uint64_t{size} + 4 * std::uint64_t{vectors_size})) return kNoMemory;
+        // The file, its parsed weights; the vector file kept (parsed_vectors) and its float rows.
+        if (!memory_available(2 * std::uint64_t{size} + 5 * std::uint64_t{vectors_size})) return kNoMemory;
         model::LoadedWeights loaded;
         const std::string error = model::read_weights(bytes_at(address), size, loaded, true);
         if (!error.empty()) return error;
@@ -121,9 +151,10 @@ public:
                 return "weights file: wte.weight is left out (frozen word-vector rows): load it with the word vectors it was "
                        "trained on (loadModel(bytes, { vectors }); lab.loadPretrained does)";
             }
-            posenc::VectorSet set;
-            if (const char* e = posenc::parse_packed_vectors(bytes_at(vectors), vectors_size, set)) return std::string("word vectors: ") + e;
-            if (std::string e = model::rebuild_frozen_rows(loaded, set); !e.empty()) return e;
+            const char* parse_error = nullptr;
+            const posenc::VectorSet* set = parsed_vectors().of(bytes_at(vectors), vectors_size, &parse_error);
+            if (!set) return std::string("word vectors: ") + parse_error;
+            if (std::string e = model::rebuild_frozen_rows(loaded, *set); !e.empty()) return e;
         }
         std::string adopted = adopt(loaded.config, loaded.params.data());
         if (!adopted.empty()) return adopted;
@@ -183,7 +214,7 @@ public:
                            std::size_t mask_count, std::uintptr_t options, std::uintptr_t out) {
         const model::AdamWOptions adamw = adamw_options(options);
         if (const char* e = model::validate(adamw)) return e;
-        if (const char* e = check_batch(tokens, count, B, T, mask, mask_count, true)) return e;
+        if (const char* e = check_batch(tokens, count, B, T, mask, mask_count, true, true)) return e;
         *reinterpret_cast<double*>(out) = model_->train_step(ids(tokens), B, T, mask_or_null(mask), adamw);
         return {};
     }
@@ -195,6 +226,7 @@ public:
         const model::AdamWOptions adamw = adamw_options(options);
         if (const char* e = model::validate_training(model_->config(), task.core(), B, T, steps, adamw)) return e;
         if (!memory_available(task.core().batch_bytes(B, T))) return kNoMemory;
+        if (const char* e = training_fits(true)) return e;
         if (const char* e = workspace_fits(model::workspace_sizes(model_->config(), B, T, true).total())) return e;
         return model::train(*model_, task.core(), B, T, static_cast<std::uint64_t>(seed),
                             static_cast<std::uint64_t>(first_index), steps, adamw, heap(out));
@@ -286,19 +318,20 @@ private:
     std::string adopt(const model::ModelConfig& cfg, const float* params) {
         if (const char* e = model::validate(cfg)) return e;
         if (!memory_available(model_bytes(cfg))) return kNoMemory;
-        auto next = std::make_unique<model::Transformer>(cfg);
-        if (params) std::copy(params, params + next->parameter_count(), next->parameters());
-        model_ = std::move(next);
+        model_ = std::make_unique<model::Transformer>(cfg, params);
         return {};
     }
 
     static const std::uint8_t* mask_or_null(std::uintptr_t mask) { return mask ? bytes_at(mask) : nullptr; }
 
     const char* check_batch(std::uintptr_t tokens, std::size_t count, std::size_t B, std::size_t T, std::uintptr_t mask,
-                            std::size_t mask_count, bool training) const {
+                            std::size_t mask_count, bool training, bool optimizer = false) const {
         if (const char* e = model::validate_batch(model_->config(), ids(tokens), count, B, T, mask_or_null(mask),
                                                   mask_count, training))
             return e;
+        if (training) {
+            if (const char* e = training_fits(optimizer)) return e;
+        }
         return workspace_fits(model::workspace_sizes(model_->config(), B, T, training).total());
     }
 
@@ -322,6 +355,8 @@ private:
     // The workspace and inspect's cache only grow; a call that needs no more than they hold
     // allocates nothing (and probes nothing: a probe of megabytes costs more than a one-row pass).
     const char* workspace_fits(std::uint64_t floats) const { return fits(model_->workspace_capacity(), floats); }
+    // The gradient (and for a step, m and v) that the model's first training call allocates.
+    const char* training_fits(bool optimizer) const { return fits(0, model_->training_floats(optimizer)); }
     static const char* fits(std::uint64_t held, std::uint64_t floats) {
         if (held >= floats) return nullptr;
         return memory_available(4 * floats) ? nullptr : kNoMemory;

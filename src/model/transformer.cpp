@@ -88,14 +88,20 @@ const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
     return nullptr;
 }
 
-Transformer::Transformer(const ModelConfig& cfg)
+Transformer::Transformer(const ModelConfig& cfg, const float* params)
     : cfg_(settled(cfg)), specs_(parameter_specs(cfg_)), offsets_(tensor_offsets(cfg_)) {
     const std::size_t count = model::parameter_count(cfg_);
-    params_.assign(count, 0.0f);
-    grads_.assign(count, 0.0f);
-    m_.assign(count, 0.0f);
-    v_.assign(count, 0.0f);
-    init();
+    if (params) {
+        params_.assign(params, params + count);
+    } else {
+        params_.assign(count, 0.0f);
+        init();
+    }
+}
+
+std::size_t Transformer::training_floats(bool optimizer) const {
+    const std::size_t count = params_.size();
+    return (grads_.empty() ? count : 0) + (optimizer && m_.empty() ? 2 * count : 0);
 }
 
 void Transformer::init() {
@@ -161,7 +167,7 @@ double Transformer::sharded_gradients(const std::int32_t* tokens, std::size_t B,
     });
     double total = 0;
     for (std::size_t s = 0; s < S; ++s) total += shard_count_[s];
-    std::fill(grads_.begin(), grads_.end(), 0.0f);
+    grads_.assign(params_.size(), 0.0f);
     double loss = 0;
     for (std::size_t s = 0; s < S; ++s) {  // part order: the bits do not depend on the threads' timing
         if (shard_count_[s] == 0) continue;
@@ -178,7 +184,7 @@ double Transformer::gradients(const std::int32_t* tokens, std::size_t B, std::si
     // No counted target anywhere: the plain pass says what the loss of nothing is.
     if (shards_ > 1 && B > 1 && counted_targets(mask, B * T) > 0) return sharded_gradients(tokens, B, T, mask);
     prepare_workspace(cfg_, B, T, true, EvalOptions{}, ws_);
-    std::fill(grads_.begin(), grads_.end(), 0.0f);
+    grads_.assign(params_.size(), 0.0f);
     return run_pass<float>(cfg_, offsets_, params_.data(), tokens, T + 1, true, mask, ws_, grads_.data(), nullptr);
 }
 
@@ -193,6 +199,10 @@ double Transformer::train_step(const std::int32_t* tokens, std::size_t B, std::s
     if (!std::isfinite(before) || !std::isfinite(norm)) return before;
     ++step_;
     cache_.forget();
+    if (m_.empty()) {  // first step since construction: AdamW's moments start at zero
+        m_.assign(params_.size(), 0.0f);
+        v_.assign(params_.size(), 0.0f);
+    }
     adamw_update(specs_, params_.data(), grads_.data(), m_.data(), v_.data(), step_, options);
     return before;
 }

@@ -49,7 +49,11 @@ const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
 
 class Transformer {
 public:
-    explicit Transformer(const ModelConfig& cfg);  // cfg must pass validate(cfg); calls init()
+    // cfg must pass validate(cfg). Without params it calls init(); with params (parameter_count
+    // floats in parameter_specs order, a weights file's) it takes them as they are, unchecked.
+    // The gradient and AdamW's m and v are allocated by the first pass that needs them
+    // (training_floats), so a model only run for its attention and logits holds its parameters alone.
+    explicit Transformer(const ModelConfig& cfg, const float* params = nullptr);
 
     const ModelConfig& config() const { return cfg_; }
     const std::vector<TensorSpec>& specs() const { return specs_; }
@@ -64,7 +68,11 @@ public:
     // resets the optimiser; nullptr, or a message when count differs from parameter_count() or a
     // value is not finite (nothing is changed then).
     const char* set_parameters(const float* values, std::size_t count);
+    // The last gradients()'s or train_step()'s gradient (parameter layout); null before the first.
     const float* gradient_buffer() const { return grads_.data(); }
+    // Floats the next gradients() (optimizer false) or train_step() (true) allocates first: the
+    // gradient, and for a step also m and v; 0 once they are held.
+    std::size_t training_floats(bool optimizer) const;
     std::uint64_t steps() const { return step_; }
 
     // Runs body(0 … count − 1), each index once, possibly at the same time; returns when all are

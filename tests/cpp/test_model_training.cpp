@@ -67,6 +67,36 @@ TEST_CASE("clip and AdamW match a float64 re-implementation of the documented st
     }
 }
 
+TEST_CASE("a model built from parameters holds no training state until it trains, and then trains as one given them later",
+          "[model][adamw]") {
+    const ModelConfig cfg = variant_config(kVariants[7], 9, 8, 2, 2, 6);
+    Transformer source(cfg);
+    perturb(source, 0.1f, 3);
+    const std::size_t count = source.parameter_count();
+    Transformer a(cfg, source.parameters());
+    CHECK(std::memcmp(a.parameters(), source.parameters(), count * sizeof(float)) == 0);
+    CHECK(a.gradient_buffer() == nullptr);
+    CHECK(a.training_floats(false) == count);
+    CHECK(a.training_floats(true) == 3 * count);
+    const auto tokens = random_tokens(2 * 7, cfg.vocab, 5);
+    std::vector<float> logits(6 * cfg.vocab);
+    a.logits(tokens.data(), 6, logits.data());  // inference allocates none of it
+    CHECK(a.training_floats(true) == 3 * count);
+    a.gradients(tokens.data(), 2, 6, nullptr);
+    CHECK(a.training_floats(false) == 0);
+    CHECK(a.training_floats(true) == 2 * count);
+    // Steps from here match a model initialised, then given the same parameters (optimiser reset).
+    Transformer b(cfg);
+    REQUIRE(b.set_parameters(source.parameters(), count) == nullptr);
+    AdamWOptions o;
+    for (std::uint64_t step = 1; step <= 3; ++step) {
+        const auto batch = random_tokens(2 * 7, cfg.vocab, 60 + step);
+        CHECK(a.train_step(batch.data(), 2, 6, nullptr, o) == b.train_step(batch.data(), 2, 6, nullptr, o));
+    }
+    CHECK(a.training_floats(true) == 0);
+    CHECK(std::memcmp(a.parameters(), b.parameters(), count * sizeof(float)) == 0);
+}
+
 TEST_CASE("train_step = gradients, clip, AdamW; the loss it returns is the one before the update", "[model][adamw]") {
     const ModelConfig cfg = variant_config(kVariants[7], 9, 8, 2, 2, 6);
     Transformer a(cfg), b(cfg);

@@ -125,6 +125,23 @@ for (const simd of [true, false]) {
       assert.throws(() => lab.loadModel(bytes, { vectors: 'glove' }), TypeError);
     });
 
+    // The model core keeps the vector file it parsed last (the page loads each model twice
+    // against GloVe): a file differing in one byte must be parsed anew.
+    it('a vector file differing in one byte gives its own rows, not the last file\'s', () => {
+      const bytes = readFileSync(join(ROOT, 'data/models/rotary.safetensors'));
+      const changed = new Uint8Array(GLOVE);  // a copy (a Buffer's slice() would share GLOVE's bytes)
+      const view = new DataView(changed.buffer);
+      const [count, wordBytes] = [view.getUint32(8, true), view.getUint32(16, true)];
+      changed[24 + Math.ceil(wordBytes / 4) * 4 + 4 * count] ^= 1;  // row 0 ('the'), its first value
+      const saved = (vectors) => {
+        const m = lab.loadModel(bytes, { vectors });
+        try { return createHash('sha256').update(m.save()).digest('hex'); } finally { m.dispose(); }
+      };
+      const glove = saved(GLOVE);
+      assert.notEqual(saved(changed), glove);
+      assert.equal(saved(GLOVE), glove);
+    });
+
     it('each model opens with its manifest config, its vocabulary and <unk>', () => {
       for (const entry of lab.pretrained) {
         const m = models[entry.name];
