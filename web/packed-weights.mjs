@@ -310,15 +310,28 @@ export function expandWeights(packed, options = {}) {
 
 const zerosF16 = (shape) => ({ dtype: 'F16', shape, bytes: new Uint8Array(2 * shape.reduce((a, b) => a * b, 1)) });
 
+// The rows rebuilt last from each word-vector file, with what they were rebuilt from: the page
+// expands each shipped model twice (its heads first, then whole), and both expansions hold the
+// same vocabulary and tensors, so the second takes the first's rows instead of projecting again.
+const lastRebuilt = new WeakMap();  // vectors bytes → [vocab, tensors' bytes (copies), bits]
+const sameBytes = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
 function rebuiltRows(name, metadata, spec, axes, part, vectors) {
   if (vectors === undefined) throw new RangeError(`packed weights: ${name} is rebuilt from word vectors: pass options.vectors`);
   const [cols, d] = spec.shape;
   if (metadata.vocab === undefined) throw new RangeError(`packed weights: ${name} is rebuilt for a vocabulary, and the file has none`);
-  const words = frozenWordRows(JSON.parse(metadata.vocab), vectors);
-  if (words.d !== d) throw new RangeError(`vectors: ${words.d} wide, ${name}'s axes expect ${d}`);
-  const bits = projectedRows(words, axes, part(name, 'mean').values, cols);
+  const mean = part(name, 'mean').values;
   const at = part(name, 'fixAt').values;
   const fix = part(name, 'fix').values;
-  at.forEach((index, k) => { bits[index] = fix[k]; });
+  const inputs = [axes, mean, at, fix].map(bytesOf);
+  let [vocab, was, bits] = lastRebuilt.get(vectors) ?? [];
+  if (vocab !== metadata.vocab || !was.every((x, i) => sameBytes(x, inputs[i]))) {
+    const words = frozenWordRows(JSON.parse(metadata.vocab), vectors);
+    if (words.d !== d) throw new RangeError(`vectors: ${words.d} wide, ${name}'s axes expect ${d}`);
+    bits = projectedRows(words, axes, mean, cols);
+    at.forEach((index, k) => { bits[index] = fix[k]; });
+    // Copies: the inputs are views of the caller's file, which it may reuse.
+    lastRebuilt.set(vectors, [metadata.vocab, inputs.map((x) => x.slice()), bits]);
+  }
   return { dtype: 'F16', shape: [bits.length / cols, cols], bytes: bytesOf(bits) };
 }

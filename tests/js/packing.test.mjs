@@ -170,6 +170,24 @@ describe('packed weights: the built files', () => {
     const out = readSafetensors(expandWeights(packed('concatenated'), { vectors: GLOVE }));
     assert.deepEqual(tensorView(out.data, out.header['wte.weight']), tensorView(src.data, src.header['wte.weight']));
   });
+
+  // expandWeights keeps the rows it rebuilt last for a vector file (the page expands each model
+  // twice); a file whose rebuilding inputs differ in one byte must not get them.
+  it('rows rebuilt again are the same, and a file differing in one fix entry gets its own', () => {
+    const file = packed('concatenated');
+    const wte = (bytes) => { const out = readSafetensors(expandWeights(bytes, { vectors: GLOVE })); return tensorView(out.data, out.header['wte.weight']); };
+    const first = wte(file);
+    const { header, data } = readSafetensors(file);
+    const at = tensorView(data, header['wte.weight/fixAt'])[0];
+    const changed = file.slice();
+    // The first fix entry's F16 bits, one bit flipped: the row entry it sets must follow.
+    const fixStart = file.length - data.length + header['wte.weight/fix'].data_offsets[0];
+    changed[fixStart] ^= 1;
+    const other = wte(changed);
+    assert.equal(other[at], first[at] ^ 1);
+    assert.deepEqual([...other.subarray(0, at)], [...first.subarray(0, at)]);
+    assert.deepEqual(wte(file), first);
+  });
 });
 
 for (const simd of [true, false]) {
