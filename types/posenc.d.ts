@@ -270,6 +270,7 @@ export interface WordVectorSet {
     options?: { alpha?: number; additive?: boolean; base?: number; layout?: Layout },
   ): { best: Uint32Array; cosine: Float32Array; rank: Uint32Array };
   rows(): Float32Array;
+  columnSpread(): Float32Array;
   retained(k: number): number;
   reduce(x: Matrix, n: number, k: number): Float32Array;
   reducedVocabulary(k: number): Vocabulary;

@@ -40,8 +40,7 @@ export class WordVectorSet {
   }
 
   has(word) {
-    if (typeof word !== 'string') throw new TypeError('word must be a string');
-    return this.#live().find(word) >= 0;
+    return this.indexOf(word) >= 0;
   }
 
   /** The word's vector (a copy). Throws RangeError when the word is not in the set. */
@@ -125,6 +124,14 @@ export class WordVectorSet {
   /** Every vector, row i for word(i): a Float32Array(size*dim) copy. */
   rows() {
     return this.#live().rows().slice();
+  }
+
+  /** Population standard deviation of each column of rows(): Float32Array(dim), as lab.columnSpread(rows(), size, dim). */
+  columnSpread() {
+    const [out] = this.#heap.reserve(this.dim);
+    // The core's kernel straight over the set's rows where they lie in its heap: no copy out and in.
+    this.#heap.call(this.#core.columnSpread(this.#live().rows().byteOffset, this.size, this.dim, out));
+    return this.#heap.read(out, this.dim);
   }
 
   /** Row index of a word, or −1. */
@@ -222,8 +229,7 @@ export class WordVectorSet {
   }
 
   #rowOf(word) {
-    if (typeof word !== 'string') throw new TypeError('word must be a string');
-    const row = this.#live().find(word);
+    const row = this.indexOf(word);
     if (row < 0) throw new RangeError(`word '${word}' is not in the ${this.name} vocabulary`);
     return row;
   }

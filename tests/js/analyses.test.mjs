@@ -341,6 +341,13 @@ for (const simd of [true, false]) {
         }
       });
 
+      it('columnSpread() is lab.columnSpread over rows(), bit for bit (one kernel over the same rows)', () => {
+        const spread = glove.columnSpread();
+        assert.ok(spread instanceof Float32Array && spread.length === glove.dim);
+        assert.deepEqual([...spread], [...lab.columnSpread(glove.rows(), glove.size, glove.dim)]);
+        assert.ok(spread.every((s) => s > 0.1 && s < 2), 'GloVe columns spread by a few tenths');
+      });
+
       it('retained(k) increases with k and retained(100) = 1', () => {
         let previous = 0;
         for (let k = 1; k <= 100; k++) {

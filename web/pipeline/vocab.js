@@ -86,10 +86,11 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
         `all ${grouped(vectors.size)} words of the vocabulary`, reduced, vectors);
       return decoder;
     },
-    vocabularySpread: () => lab.columnSpread(rows(), vectors.size, vectors.dim),
+    // In the core, over its own rows: neither the rows nor the words come out for it.
+    vocabularySpread: () => vectors.columnSpread(),
     /** Computes the PCA axes (on first use inside the core) ahead of the first keystroke. */
     warmUp() {
-      vectors.reduce(rows().subarray(0, vectors.dim), 1, 2);
+      vectors.retained(1);
     },
     dispose: () => vectors.dispose(),
   };
