@@ -26,6 +26,27 @@ function drain(generator) {
 
 const survivesClone = (data) => assert.deepStrictEqual(structuredClone(data), data);
 
+describe('orthogonalityMeasure: the random-pair spreads in slices', () => {
+  it('pool to the spread of one 2000-pair core call, yielding after every slice', async () => {
+    const lab = await load();  // its own lab: the spreads are cached per lab
+    const args = { tokens: ['the', 'cat'], base: 10000, layout: 'interleaved', current: { vectors: new Float32Array(2 * 100), d: 100, label: 'GloVe' } };
+    const run = orthogonalityMeasure(lab, args);
+    let yields = 0;
+    let step;
+    while (!(step = run.next()).done) yields += 1;
+    // Ten widths (DIMS and d = 100), each 2000 pairs in slices of 250.
+    assert.equal(yields, 10 * 8);
+    // The slices draw the same pairs as one call: only float64 rounding of the pooled moments
+    // separates them (≤ 1e-15 relative seen); other pairs would differ by about 1e-2.
+    for (const [i, d] of step.value.dims.entries()) {
+      const whole = lab.cosineSpread(d, { pairs: 2000 }).std;
+      assert.ok(Math.abs(step.value.random[i] - whole) <= 1e-12 * whole, `d=${d}: ${step.value.random[i]} vs ${whole}`);
+    }
+    // Cached per lab: a second run computes no spread, so it never yields.
+    assert.equal([...orthogonalityMeasure(lab, args)].length, 0);
+  });
+});
+
 describe('measures: output survives structuredClone', () => {
   let lab;
   let page;

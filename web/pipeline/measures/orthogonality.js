@@ -6,6 +6,24 @@ export const DIMS = [4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
 // lab → Map(d → std of the cosine between random pairs): seeded, so the same for every sentence.
 const randomSpreads = new WeakMap();
+const PAIRS = 2000;
+const SLICE = 250;
+
+// The std of the cosine over PAIRS seeded random pairs, SLICE pairs per core call with a yield
+// after each, so a keystroke waits for one slice, not for all. Pair s is the core's seeds 1 + 2s
+// and 2 + 2s, so the slices draw the pairs one call of PAIRS would; their population moments pool.
+function* randomSpreadOf(lab, d) {
+  let sum = 0;
+  let sumSq = 0;
+  for (let first = 0; first < PAIRS; first += SLICE) {
+    const { mean, std } = lab.cosineSpread(d, { pairs: SLICE, seed: 1 + 2 * first });
+    sum += mean * SLICE;
+    sumSq += (std * std + mean * mean) * SLICE;
+    yield;
+  }
+  const mean = sum / PAIRS;
+  return Math.sqrt(Math.max(0, sumSq / PAIRS - mean * mean));
+}
 
 /** RMS cosine between each row of `a` and the same row of `b` (n×d each). */
 function rmsRowCosine(a, b, n, d) {
@@ -21,8 +39,8 @@ function rmsRowCosine(a, b, n, d) {
 
 /**
  * args: { tokens, base, layout, current: { vectors (n×d word vectors of the chosen source, scaled
- * by α), d, label } }. A generator: the random-pair spreads (≈ 35 ms each at d = 1024, once per d
- * and lab) yield between them, so the first run does not hold a thread for a third of a second.
+ * by α), d, label } }. A generator: the random-pair spreads (once per d and lab, about a tenth
+ * of a second at d = 1024 in all) yield after every slice of pairs (randomSpreadOf).
  * → { dims: DIMS, random: number[DIMS.length], wordPosition: number[DIMS.length] (synthetic word
  *     vs its position), point (the current vectors' RMS cosine), d, label, randomAtD (random std at d) }.
  */
@@ -30,9 +48,7 @@ export function* orthogonalityMeasure(lab, { tokens, base, layout, current }) {
   if (!randomSpreads.has(lab)) randomSpreads.set(lab, new Map());
   const randomSpread = randomSpreads.get(lab);
   for (const d of [...DIMS, current.d]) {
-    if (randomSpread.has(d)) continue;
-    randomSpread.set(d, lab.cosineSpread(d, { pairs: 2000 }).std);
-    yield;
+    if (!randomSpread.has(d)) randomSpread.set(d, yield* randomSpreadOf(lab, d));
   }
   // Long sentences add nothing to an RMS but cost time: 128 words are plenty.
   const words = tokens.slice(0, 128);
