@@ -170,8 +170,11 @@ export class WordVectorSet {
   reducedVocabulary(k) {
     checkInt('k', k, 1, this.dim);
     if (!this.#reduced.has(k)) {
-      const all = this.#live().rows().slice();
-      this.#reduced.set(k, this.#lab.vocabulary(this.reduce(all, this.size, k), this.size, k));
+      // Projected where the set's rows lie in the core's heap (as columnSpread): no copy out and in.
+      const [out] = this.#heap.reserve(this.size * k);
+      const live = this.#live();
+      this.#heap.call(live.reduce(live.rows().byteOffset, this.size, k, out));
+      this.#reduced.set(k, this.#lab.vocabulary(this.#heap.read(out, this.size * k), this.size, k));
     }
     return this.#reduced.get(k);
   }

@@ -406,6 +406,22 @@ for (const simd of [true, false]) {
         }
       });
 
+      it('reducedVocabulary(k) is lab.vocabulary over reduce(rows(), size, k), bit for bit', () => {
+        // It projects the set's rows where they lie in the core's heap; the same kernel on a copy
+        // of them must give the same vocabulary, so the same decoding to the last bit.
+        const k = 74;
+        const copy = lab.vocabulary(glove.reduce(glove.rows(), glove.size, k), glove.size, k);
+        const q = glove.reduce(E, n, k);
+        const want = copy.nearest(q, n, { truth });
+        const got = glove.reducedVocabulary(k).nearest(q, n, { truth });
+        for (const key of ['best', 'cosine', 'rank']) {
+          assert.ok(got[key].every((x, i) => Object.is(x, want[key][i])), `${key}: ${got[key]} vs ${want[key]}`);
+        }
+        const neighbours = (vocab) => JSON.stringify(vocab.neighbors(q.subarray(0, k), 10));
+        assert.equal(neighbours(glove.reducedVocabulary(k)), neighbours(copy));
+        copy.dispose();
+      });
+
       it('reducedVocabulary(k) decodes the words from their first k PCA coordinates (rank 1)', () => {
         const R = glove.reduce(E, n, 100);
         for (const k of [88, 74]) { // 88 per the brief; 74 = d − dPos with compare's default dPos = 26
