@@ -1,6 +1,7 @@
 // web/pipeline/vocab.js's word-vector source for GloVe: concatWords(E, n) projects only the rows that
 // differ from its last call and copies the rest, so it must return exactly what the word-vector
-// set's reduce(E, n, dim) returns for every sentence, however it changed since the last one.
+// set's reduce(E, n, dim) returns for every sentence, however it changed since the last one. Its
+// decoder's identityOf decodes a new text a slice of positions per call, with one call's scores.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/posenc.mjs';
@@ -11,10 +12,11 @@ function sameBits(a, b) {
 }
 
 describe('vocab.js GloVe source', () => {
+  let lab;
   let glove;
   let source;
   before(async () => {
-    const lab = await load();
+    lab = await load();
     glove = await lab.loadVectors('glove');
     source = vectorSetSource(lab, glove);
   });
@@ -36,5 +38,30 @@ describe('vocab.js GloVe source', () => {
       assert.ok(sameBits(got, want), `“${tokens.join(' ')}”`);
       got.fill(0);  // what a caller does with its array must not reach the next call
     }
+  });
+
+  it('identityOf decodes a new text in slices of 32 positions, with the scores of one identity call', async () => {
+    // 100 tokens: three slices (32, 64, 96) then the whole text, the last slice a partial chunk.
+    const words = 'the king and the queen walk along the river to the old market every day zzblorf'.split(' ');
+    const tokens = Array.from({ length: 100 }, (_, i) => words[(i * 7) % words.length]);
+    const { vectors: E } = glove.embed(tokens);
+    // A set of its own, so no memo of this one's calls reaches the reference.
+    const other = await lab.loadVectors('glove');
+    for (const additive of [true, false]) {
+      const options = { alpha: 1.5, additive, base: 10000, layout: 'interleaved' };
+      const run = source.decoder(tokens).identityOf(E, tokens, options);
+      let yields = 0;
+      let step;
+      while (!(step = run.next()).done) yields += 1;
+      assert.equal(yields, 3);
+      const { best, rank } = other.identity(tokens, E, options);
+      const hits = [...rank].filter((r) => r === 1).length;
+      const counted = [...rank].filter((r) => r > 0).length;
+      assert.equal(step.value.counted, counted);
+      assert.equal(step.value.top1, hits / counted);
+      assert.equal(step.value.meanRank, [...rank].reduce((a, b) => a + b, 0) / counted);
+      assert.deepEqual(step.value.best, [...rank].map((r, p) => (r > 0 ? glove.word(best[p]) : null)));
+    }
+    other.dispose();
   });
 });

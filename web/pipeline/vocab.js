@@ -12,6 +12,7 @@ import { grouped } from '../formats/numbers.js';
 
 const SYNTHETIC_FILLERS = 2000;
 const DECODE_CHUNK = 64;
+const IDENTITY_CHUNK = 32;
 
 /** Synthetic N(0,1) vectors of width d, seeded by each token's hash. */
 export function syntheticSource(lab, d) {
@@ -172,9 +173,18 @@ function* decode(search, words, index, queries, width, tokens) {
 }
 
 // Identity retrieval through the set's cached decoder (WordVectorSet.identity): a keystroke
-// costs about one new word's decode, so it runs in one task. Same scores as decode() on
-// x = αE + PE (additive) or αE (not additive), up to float rounding. A generator like decode().
+// costs about one new word's decode. Same scores as decode() on x = αE + PE (additive) or αE
+// (not additive), up to float rounding. A generator like decode(): the decoder keeps what it
+// decoded at each position, so it is asked for the first IDENTITY_CHUNK tokens, then the first
+// 2·IDENTITY_CHUNK, … and each call decodes only the new positions: a new text's first decode is
+// a slice per chunk, not one long task.
 function* cachedIdentity(vectorSet, words, E, tokens, options) {
+  const d = E.length / tokens.length;
+  let n = 0;
+  while ((n = Math.min(n + IDENTITY_CHUNK, tokens.length)) < tokens.length) {
+    vectorSet.identity(tokens.slice(0, n), E.subarray(0, n * d), options);
+    yield;
+  }
   const { best, rank } = vectorSet.identity(tokens, E, options);
   let counted = 0;
   let hits = 0;
