@@ -13,24 +13,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { comparisonOptions, median } from './options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args.splice(i, 2)[1] : fallback;
-};
-const REPS = Number(option('--reps', '7'));
-const BASELINE = option('--baseline', null);
-const OUT = option('--out', null);
-if (!Number.isInteger(REPS) || REPS < 1) throw new RangeError(`--reps: a positive integer, got ${REPS}`);
+const { reps: REPS, baseline: BASELINE, out: OUT } = comparisonOptions(process.argv.slice(2), 7);
 const DEFAULTS = ['additive', 'concatenated', 'rotary'];
 
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
 
 // One build's lab, its GloVe bytes and its packed models, read once.
 async function prepare(dist) {

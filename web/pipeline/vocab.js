@@ -39,7 +39,7 @@ export function syntheticSource(lab, d) {
       rows.set(lab.embed(distinct, d));
       rows.set(fillerRows, distinct.length * d);
       const index = new Map(distinct.map((w, i) => [w, i]));
-      return tableDecoder(lab, words, rows, d, index,
+      return tableDecoder(lab, words.length, (row) => words[row], rows, d, index,
         `${distinct.length} distinct words of the sentence + ${SYNTHETIC_FILLERS} hashed filler words (synthetic vectors have no real vocabulary)`,
         (k) => leadingColumns(rows, words.length, d, k));
     },
@@ -52,20 +52,6 @@ export function syntheticSource(lab, d) {
 
 /** A WordVectorSet from lab.loadVectors (GloVe, or a user's file). */
 export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
-  let allRows = null;
-  let words = null;
-  const reducedRows = new Map();
-  const rows = () => {
-    if (!allRows) {
-      words = Array.from({ length: vectors.size }, (_, i) => vectors.word(i));
-      allRows = vectors.rows();
-    }
-    return allRows;
-  };
-  const reduced = (k) => {
-    if (!reducedRows.has(k)) reducedRows.set(k, vectors.reduce(rows(), vectors.size, k));
-    return reducedRows.get(k);
-  };
   return {
     kind,
     dim: vectors.dim,
@@ -80,12 +66,12 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
     // the keystroke's analysis, which makes its own.
     concatWords: (E, n) => vectors.reduce(E, n, vectors.dim),
     reductionLabel: (k) => `the word vector's first ${k} principal components (PCA over the vocabulary, ${(100 * vectors.retained(k)).toFixed(1)}% of its variance)`,
+    // Searches in the core, over the set's own rows; a decoded row's word is read when it is
+    // reported, so neither the rows nor the 20,000 words come out of the core for it.
     decoder() {
-      rows();
       const index = { get: (w) => { const i = vectors.indexOf(w); return i >= 0 ? i : undefined; } };
-      const decoder = tableDecoder(lab, words, null, vectors.dim, index,
-        `all ${grouped(vectors.size)} words of the vocabulary`, reduced, vectors);
-      return decoder;
+      return tableDecoder(lab, vectors.size, (row) => vectors.word(row), null, vectors.dim, index,
+        `all ${grouped(vectors.size)} words of the vocabulary`, null, vectors);
     },
     // In the core, over its own rows: neither the rows nor the words come out for it.
     vocabularySpread: () => vectors.columnSpread(),
@@ -100,10 +86,12 @@ export function vectorSetSource(lab, vectors, { kind = 'glove', label } = {}) {
 // Decoding against a table of words. For a WordVectorSet the full-width search runs in wasm
 // (vectors.nearest) and the reduced one against vectors.reducedVocabulary(k); for synthetic
 // vectors both use lab.vocabulary handles made here and disposed with the decoder.
-function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSet = null) {
+// size: the table's words; word(row) → the word of a row; rows (size×dim) and reducedRows(k)
+// (size×k) only without a WordVectorSet.
+function tableDecoder(lab, size, word, rows, dim, index, label, reducedRows, vectorSet = null) {
   const handles = [];
   const handle = (matrix, width) => {
-    const h = lab.vocabulary(matrix, words.length, width);
+    const h = lab.vocabulary(matrix, size, width);
     handles.push(h);
     return h;
   };
@@ -117,21 +105,21 @@ function tableDecoder(lab, words, rows, dim, index, label, reducedRows, vectorSe
     return reducedHandles.get(k);
   };
   return {
-    size: words.length,
+    size,
     label,
     /**
      * Only for a WordVectorSet (else null): generator like identity(), decoding x = αE + PE
      * (additive) or αE from the unscaled word vectors E through the cached decoder.
      */
-    identityOf: vectorSet ? (E, tokens, options) => cachedIdentity(vectorSet, words, E, tokens, options) : null,
+    identityOf: vectorSet ? (E, tokens, options) => cachedIdentity(vectorSet, word, E, tokens, options) : null,
     /** Generator (see decode): yield* it; it returns the scores. */
-    identity: (queries, tokens) => decode(fullSearch(), words, index, queries, dim, tokens),
-    identityReduced: (queries, k, tokens) => decode(reducedSearch(k), words, index, queries, k, tokens),
+    identity: (queries, tokens) => decode(fullSearch(), word, index, queries, dim, tokens),
+    identityReduced: (queries, k, tokens) => decode(reducedSearch(k), word, index, queries, k, tokens),
     /** k nearest words of one query; reducedTo = width of a reduced query (concatenated word part). */
     neighbors(query, k, reducedTo = 0) {
       if (!reducedTo && vectorSet) return vectorSet.neighbors(query, k);
       const search = reducedTo ? reducedSearch(reducedTo) : fullSearch();
-      return search.neighbors(query, k).map(({ row, cosine }) => ({ word: words[row], cosine }));
+      return search.neighbors(query, k).map(({ row, cosine }) => ({ word: word(row), cosine }));
     },
     dispose() {
       // Only the handles made here: a WordVectorSet's cached reduced vocabularies are its own.
@@ -149,7 +137,7 @@ function scores(hits, rankSum, counted, skipped, best) {
 // Decodes the rows of `queries` (width floats each) whose token is in the table (index: word →
 // row) against `search` → scores(). A generator yielding between chunks of queries: 512 queries
 // against 20,000 words is a few hundred milliseconds, too long for one task while someone types.
-function* decode(search, words, index, queries, width, tokens) {
+function* decode(search, word, index, queries, width, tokens) {
   const truth = tokens.map((t) => index.get(t) ?? -1);
   const kept = [];
   truth.forEach((t, p) => { if (t >= 0) kept.push(p); });
@@ -166,7 +154,7 @@ function* decode(search, words, index, queries, width, tokens) {
     chunk.forEach((p, i) => {
       if (result.rank[i] === 1) hits++;
       rankSum += result.rank[i];
-      best[p] = words[result.best[i]];
+      best[p] = word(result.best[i]);
     });
   }
   return scores(hits, rankSum, kept.length, tokens.length - kept.length, best);
@@ -178,7 +166,7 @@ function* decode(search, words, index, queries, width, tokens) {
 // decoded at each position, so it is asked for the first IDENTITY_CHUNK tokens, then the first
 // 2·IDENTITY_CHUNK, … and each call decodes only the new positions: a new text's first decode is
 // a slice per chunk, not one long task.
-function* cachedIdentity(vectorSet, words, E, tokens, options) {
+function* cachedIdentity(vectorSet, word, E, tokens, options) {
   const d = E.length / tokens.length;
   let n = 0;
   while ((n = Math.min(n + IDENTITY_CHUNK, tokens.length)) < tokens.length) {
@@ -195,7 +183,7 @@ function* cachedIdentity(vectorSet, words, E, tokens, options) {
     counted++;
     rankSum += r;
     if (r === 1) hits++;
-    decoded[p] = words[best[p]];
+    decoded[p] = word(best[p]);
   });
   return scores(hits, rankSum, counted, tokens.length - counted, decoded);
 }

@@ -1,0 +1,76 @@
+// The analyses after a typing pause, slice by slice, in Node: the lab worker's own session
+// (pipeline/lab-session.js) on GloVe, a new text of N tokens from moby-dick.txt, and every
+// analysis the page runs (retrieval, shift, orth, summaries), each slice timed from one yield to
+// the next. The longest slice is how long a key pressed meanwhile can wait for the worker. Each
+// round is a first visit: a fresh lab, so no cache (the random-pair spreads, the decoder's
+// positions) carries over.
+//   node bench/analysis-slices.mjs [--reps N] [--baseline DIR] [--out FILE] [n …]   (default 64 512)
+// --baseline DIR: another build's dist/ (e.g. a copy of an earlier commit's), run round by round
+// alternating with this one, so the two see the same machine; the ratio of their medians is
+// printed. Every number is a median over the rounds.
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { comparisonOptions, median } from './options.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 5);
+const SIZES = operands.length ? operands.map(Number) : [64, 512];
+for (const n of SIZES) if (!Number.isInteger(n) || n < 1) throw new RangeError(`sizes: positive integers, got ${n}`);
+
+
+const BOOK = await readFile(join(ROOT, 'data/moby-dick.txt'), 'utf8').catch(() => readFile(join(ROOT, 'dist/moby-dick.txt'), 'utf8'));
+// n words of running text from the middle of the book (past its front matter).
+const textOf = (n) => BOOK.slice(40000).split(/\s+/).filter(Boolean).slice(0, n).join(' ');
+
+async function prepare(dist) {
+  const url = pathToFileURL(dist.endsWith('/') ? dist : `${dist}/`);
+  const { load } = await import(new URL('posenc.mjs', url));
+  const { createLabSources, createLabSession } = await import(new URL('pipeline/lab-session.js', url));
+  const { DEFAULTS } = await import(new URL('pipeline/state.js', url));
+  return { dist, url, load, createLabSources, createLabSession, DEFAULTS };
+}
+
+async function round({ url, load, createLabSources, createLabSession, DEFAULTS }, n) {
+  const lab = await load({ assetsUrl: url });
+  const session = createLabSession(lab, createLabSources(lab));
+  await session.loadGlove();
+  session.compute({ state: { ...DEFAULTS, vectors: 'glove', sentence: textOf(n) }, trainedAvailable: false, trainedAsked: false, inputOnly: [] });
+  const slices = [];
+  let t = performance.now();
+  for (const _ of session.analyses()) {
+    const now = performance.now();
+    slices.push(now - t);
+    t = now;
+  }
+  slices.push(performance.now() - t);
+  return { longest: Math.max(...slices), total: slices.reduce((a, b) => a + b, 0), slices: slices.length };
+}
+
+const builds = [await prepare(join(ROOT, 'dist/'))];
+if (BASELINE) builds.unshift(await prepare(BASELINE));
+const result = {};
+for (const n of SIZES) {
+  const rounds = builds.map(() => []);
+  for (let r = 0; r < REPS; r++) {
+    for (const [i, build] of builds.entries()) rounds[i].push(await round(build, n));
+  }
+  for (const [i, build] of builds.entries()) {
+    const name = BASELINE && i === 0 ? 'baseline' : 'current';
+    const row = { dist: build.dist, n, reps: REPS, longestMs: median(rounds[i].map((x) => x.longest)),
+      totalMs: median(rounds[i].map((x) => x.total)), slices: median(rounds[i].map((x) => x.slices)), rounds: rounds[i] };
+    (result[name] ??= []).push(row);
+    console.log(`analysis-slices ${name}, n = ${n}: longest slice ${row.longestMs.toFixed(1)} ms, all ${row.totalMs.toFixed(0)} ms ` +
+      `in ${row.slices} slices (median of ${REPS})`);
+  }
+  if (BASELINE) {
+    const [base, cur] = [result.baseline.at(-1), result.current.at(-1)];
+    console.log(`analysis-slices n = ${n}: longest slice, current / baseline ${(cur.longestMs / base.longestMs).toFixed(2)}; ` +
+      `all, current / baseline ${(cur.totalMs / base.totalMs).toFixed(2)}`);
+  }
+}
+if (OUT) {
+  await writeFile(OUT, `${JSON.stringify({ date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', cpus: cpus().length,
+    cpu: cpus()[0]?.model, node: process.version, result }, null, 1)}\n`);
+}
