@@ -2,13 +2,16 @@
 // (pipeline/lab-session.js) on GloVe, a new text of N tokens from moby-dick.txt, and every
 // analysis the page runs (retrieval, shift, orth, summaries), each slice timed from one yield to
 // the next. The longest slice is how long a key pressed meanwhile can wait for the worker. Each
-// round is a first visit: a fresh lab, so no cache (the random-pair spreads, the decoder's
-// positions) carries over.
+// round is a first visit: a Node process of its own (the module keeps one lab per folder, and the
+// lab its caches: the random-pair spreads, GloVe's decoder and reduced vocabularies), with its
+// code as cold as a new page's.
 //   node bench/analysis-slices.mjs [--reps N] [--baseline DIR] [--out FILE] [n …]   (default 64 512)
 // --baseline DIR: another build's dist/ (e.g. a copy of an earlier commit's), run round by round
 // alternating with this one, so the two see the same machine; the ratio of their medians is
 // printed. Every number is a median over the rounds.
+import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
+import { promisify } from 'node:util';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -16,23 +19,19 @@ import { comparisonOptions, median } from './options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 5);
-const SIZES = operands.length ? operands.map(Number) : [64, 512];
+const SIZES = operands.length && operands[0] !== '--child' ? operands.map(Number) : [64, 512];
 for (const n of SIZES) if (!Number.isInteger(n) || n < 1) throw new RangeError(`sizes: positive integers, got ${n}`);
-
 
 const BOOK = await readFile(join(ROOT, 'data/moby-dick.txt'), 'utf8').catch(() => readFile(join(ROOT, 'dist/moby-dick.txt'), 'utf8'));
 // n words of running text from the middle of the book (past its front matter).
 const textOf = (n) => BOOK.slice(40000).split(/\s+/).filter(Boolean).slice(0, n).join(' ');
 
-async function prepare(dist) {
+// One round (run as `--child DIST n` in a process of its own): → { longest, total, slices }.
+async function round(dist, n) {
   const url = pathToFileURL(dist.endsWith('/') ? dist : `${dist}/`);
   const { load } = await import(new URL('posenc.mjs', url));
   const { createLabSources, createLabSession } = await import(new URL('pipeline/lab-session.js', url));
   const { DEFAULTS } = await import(new URL('pipeline/state.js', url));
-  return { dist, url, load, createLabSources, createLabSession, DEFAULTS };
-}
-
-async function round({ url, load, createLabSources, createLabSession, DEFAULTS }, n) {
   const lab = await load({ assetsUrl: url });
   const session = createLabSession(lab, createLabSources(lab));
   await session.loadGlove();
@@ -48,13 +47,18 @@ async function round({ url, load, createLabSources, createLabSession, DEFAULTS }
   return { longest: Math.max(...slices), total: slices.reduce((a, b) => a + b, 0), slices: slices.length };
 }
 
-const builds = [await prepare(join(ROOT, 'dist/'))];
-if (BASELINE) builds.unshift(await prepare(BASELINE));
+if (operands[0] === '--child') {
+  console.log(JSON.stringify(await round(operands[1], Number(operands[2]))));
+  process.exit(0);
+}
+const inProcess = async (dist, n) => JSON.parse((await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--child', dist, String(n)])).stdout);
+const builds = [{ dist: join(ROOT, 'dist/') }];
+if (BASELINE) builds.unshift({ dist: BASELINE });
 const result = {};
 for (const n of SIZES) {
   const rounds = builds.map(() => []);
   for (let r = 0; r < REPS; r++) {
-    for (const [i, build] of builds.entries()) rounds[i].push(await round(build, n));
+    for (const [i, build] of builds.entries()) rounds[i].push(await inProcess(build.dist, n));
   }
   for (const [i, build] of builds.entries()) {
     const name = BASELINE && i === 0 ? 'baseline' : 'current';
