@@ -134,7 +134,7 @@ public:
         model::ModelConfig cfg;
         const std::string error = model::config_from_json(config_json, cfg);
         if (!error.empty()) return error;
-        return adopt(cfg, nullptr);
+        return adopt(cfg);
     }
 
     // bytes: size bytes of a weights file. Nothing changes unless the whole file is valid.
@@ -156,8 +156,10 @@ public:
             if (!set) return std::string("word vectors: ") + parse_error;
             if (std::string e = model::rebuild_frozen_rows(loaded, *set); !e.empty()) return e;
         }
-        std::string adopted = adopt(loaded.config, loaded.params.data());
-        if (!adopted.empty()) return adopted;
+        if (const char* e = model::validate(loaded.config)) return e;
+        if (loaded.params.size() != model::parameter_count(loaded.config)) return "weights file: its tensors do not fill the model";
+        // The parsed weights become the model's, not copied: a load touches their memory once.
+        model_ = std::make_unique<model::Transformer>(loaded.config, std::move(loaded.params));
         vocab_ = std::move(loaded.vocab);
         has_vocab_ = loaded.has_vocab;
         // A vocabulary with <unk> makes a word-level model (tokenize); any other keeps none.
@@ -315,10 +317,10 @@ public:
     void release_saved() { std::vector<std::uint8_t>().swap(saved_); }
 
 private:
-    std::string adopt(const model::ModelConfig& cfg, const float* params) {
+    std::string adopt(const model::ModelConfig& cfg) {
         if (const char* e = model::validate(cfg)) return e;
         if (!memory_available(model_bytes(cfg))) return kNoMemory;
-        model_ = std::make_unique<model::Transformer>(cfg, params);
+        model_ = std::make_unique<model::Transformer>(cfg);
         return {};
     }
 

@@ -99,6 +99,9 @@ Transformer::Transformer(const ModelConfig& cfg, const float* params)
     }
 }
 
+Transformer::Transformer(const ModelConfig& cfg, std::vector<float>&& params)
+    : cfg_(settled(cfg)), specs_(parameter_specs(cfg_)), offsets_(tensor_offsets(cfg_)), params_(std::move(params)) {}
+
 std::size_t Transformer::training_floats(bool optimizer) const {
     const std::size_t count = params_.size();
     return (grads_.empty() ? count : 0) + (optimizer && m_.empty() ? 2 * count : 0);

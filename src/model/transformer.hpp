@@ -54,6 +54,9 @@ public:
     // The gradient and AdamW's m and v are allocated by the first pass that needs them
     // (training_floats), so a model only run for its attention and logits holds its parameters alone.
     explicit Transformer(const ModelConfig& cfg, const float* params = nullptr);
+    // The same with params taken over, not copied (a weights file's, read by read_weights): the
+    // caller checks that it holds parameter_count(cfg) floats.
+    Transformer(const ModelConfig& cfg, std::vector<float>&& params);
 
     const ModelConfig& config() const { return cfg_; }
     const std::vector<TensorSpec>& specs() const { return specs_; }

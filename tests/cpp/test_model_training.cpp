@@ -97,6 +97,26 @@ TEST_CASE("a model built from parameters holds no training state until it trains
     CHECK(std::memcmp(a.parameters(), b.parameters(), count * sizeof(float)) == 0);
 }
 
+TEST_CASE("a model built from moved parameters keeps their buffer and equals one built from a copy", "[model]") {
+    const ModelConfig cfg = variant_config(kVariants[3], 9, 8, 2, 2, 6);
+    Transformer source(cfg);
+    perturb(source, 0.1f, 4);
+    const std::size_t count = source.parameter_count();
+    std::vector<float> params(source.parameters(), source.parameters() + count);
+    const float* buffer = params.data();
+    Transformer moved(cfg, std::move(params));
+    CHECK(moved.parameters() == buffer);  // taken over: a load touches the weights' memory once
+    CHECK(moved.gradient_buffer() == nullptr);
+    Transformer copied(cfg, source.parameters());
+    REQUIRE(moved.parameter_count() == count);
+    CHECK(std::memcmp(moved.parameters(), copied.parameters(), count * sizeof(float)) == 0);
+    const auto tokens = random_tokens(6, cfg.vocab, 8);
+    std::vector<float> a(6 * cfg.vocab), b(6 * cfg.vocab);
+    moved.logits(tokens.data(), 6, a.data());
+    copied.logits(tokens.data(), 6, b.data());
+    CHECK(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+}
+
 TEST_CASE("train_step = gradients, clip, AdamW; the loss it returns is the one before the update", "[model][adamw]") {
     const ModelConfig cfg = variant_config(kVariants[7], 9, 8, 2, 2, 6);
     Transformer a(cfg), b(cfg);
