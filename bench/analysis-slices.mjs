@@ -9,13 +9,11 @@
 // --baseline DIR: another build's dist/ (e.g. a copy of an earlier commit's), run round by round
 // alternating with this one, so the two see the same machine; the ratio of their medians is
 // printed. Every number is a median over the rounds.
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { comparisonOptions, median } from './options.mjs';
+import { comparisonOptions, median, roundInProcess } from './options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 5);
@@ -51,14 +49,13 @@ if (operands[0] === '--child') {
   console.log(JSON.stringify(await round(operands[1], Number(operands[2]))));
   process.exit(0);
 }
-const inProcess = async (dist, n) => JSON.parse((await promisify(execFile)(process.execPath, [fileURLToPath(import.meta.url), '--child', dist, String(n)])).stdout);
 const builds = [{ dist: join(ROOT, 'dist/') }];
 if (BASELINE) builds.unshift({ dist: BASELINE });
 const result = {};
 for (const n of SIZES) {
   const rounds = builds.map(() => []);
   for (let r = 0; r < REPS; r++) {
-    for (const [i, build] of builds.entries()) rounds[i].push(await inProcess(build.dist, n));
+    for (const [i, build] of builds.entries()) rounds[i].push(await roundInProcess(import.meta.url, [build.dist, n]));
   }
   for (const [i, build] of builds.entries()) {
     const name = BASELINE && i === 0 ? 'baseline' : 'current';

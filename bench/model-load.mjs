@@ -6,17 +6,19 @@
 // alternating round by round, so a loaded machine's drift falls on both alike. Each round reads
 // its own copy of GloVe whose last vector value differs from the previous round's (a word no
 // model has), so nothing a build keeps between loads of the same file carries over from the last
-// round: each round is one first visit's work.
-//   node bench/model-load.mjs [--reps N] [--baseline DIR] [--out FILE]
+// round: each round is one first visit's work. --cold runs each round in a Node process of its own
+// instead, with no warm-up: a first visit's work with its code and memory as cold as a new page's.
+//   node bench/model-load.mjs [--reps N] [--baseline DIR] [--out FILE] [--cold]
 // Prints per-build medians (ms) of each part and of the whole; --out writes them with every round.
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { comparisonOptions, median } from './options.mjs';
+import { comparisonOptions, median, roundInProcess } from './options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const { reps: REPS, baseline: BASELINE, out: OUT } = comparisonOptions(process.argv.slice(2), 7);
+const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 7);
+const COLD = operands.includes('--cold');
 const DEFAULTS = ['additive', 'concatenated', 'rotary'];
 
 
@@ -56,21 +58,25 @@ function round({ lab, glove: file, models, expandWeights, headsBytes, vectorSetS
   });
 }
 
-const builds = [await prepare(join(ROOT, 'dist/'))];
-if (BASELINE) builds.unshift(await prepare(BASELINE));
+if (operands[0] === '--child') {
+  console.log(JSON.stringify(await round(await prepare(operands[1]), 0)));
+  process.exit(0);
+}
+const builds = COLD ? [{ dist: join(ROOT, 'dist/') }] : [await prepare(join(ROOT, 'dist/'))];
+if (BASELINE) builds.unshift(COLD ? { dist: BASELINE } : await prepare(BASELINE));
 const rounds = builds.map(() => []);
-for (let r = -1; r < REPS; r++) {
+for (let r = COLD ? 0 : -1; r < REPS; r++) {
   for (const [i, build] of builds.entries()) {
-    const t = await round(build, r);
+    const t = COLD ? await roundInProcess(import.meta.url, [build.dist]) : await round(build, r);
     if (r >= 0) rounds[i].push(t);  // round -1 warms each build up (compilation, first allocations)
   }
 }
 const result = {};
 for (const [i, build] of builds.entries()) {
   const name = BASELINE && i === 0 ? 'baseline' : 'current';
-  result[name] = { dist: build.dist, reps: REPS, ...Object.fromEntries(['glove', 'models', 'total'].map((k) => [`${k}Ms`, median(rounds[i].map((x) => x[k]))])) };
+  result[name] = { dist: build.dist, reps: REPS, cold: COLD, ...Object.fromEntries(['glove', 'models', 'total'].map((k) => [`${k}Ms`, median(rounds[i].map((x) => x[k]))])) };
   console.log(`model-load ${name}: GloVe switch ${result[name].gloveMs.toFixed(0)} ms, six model loads ${result[name].modelsMs.toFixed(0)} ms, ` +
-    `whole ${result[name].totalMs.toFixed(0)} ms (median of ${REPS})`);
+    `whole ${result[name].totalMs.toFixed(0)} ms (median of ${REPS}${COLD ? ', each a fresh process' : ''})`);
 }
 if (BASELINE) console.log(`model-load: whole, current / baseline ${(result.current.totalMs / result.baseline.totalMs).toFixed(2)}`);
 if (OUT) {

@@ -1,4 +1,9 @@
-// What the Node bench scripts that compare two builds share: their command line and their median.
+// What the Node bench scripts that compare two builds share: their command line, their median,
+// and rounds run in a Node process of their own (a first visit: the modules keep one lab per
+// folder with its caches, and a fresh process's code and memory are as cold as a new page's).
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 /** A reader of `--name value` options that takes each out of args (so what is left are operands). */
 export function optionReader(args) {
@@ -26,4 +31,10 @@ export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** Runs `node script --child ...args` and parses the JSON line it prints (one round's numbers). */
+export async function roundInProcess(scriptUrl, args) {
+  const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(scriptUrl), '--child', ...args.map(String)]);
+  return JSON.parse(stdout);
 }
