@@ -296,9 +296,7 @@ export function expandWeights(packed, options = {}) {
       const q = tensorView(data, spec);
       const { values: scales } = part(name, 'scale');
       if (spec.shape.length !== 2 || scales.length !== rows) throw new RangeError(`packed weights: ${name}'s scales do not match its rows`);
-      const f16 = new Uint16Array(rows * cols);
-      for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) f16[r * cols + c] = f16Bits(q[r * cols + c] * scales[r]);
-      out.push([name, { dtype: 'F16', shape: spec.shape, bytes: bytesOf(f16) }]);
+      out.push([name, { dtype: 'F16', shape: spec.shape, bytes: bytesOf(int8AsF16(name, q, scales, cols)) }]);
     } else if (suffix === 'axes') {
       out.push([name, rebuiltRows(name, metadata, spec, tensorView(data, spec), part, options.vectors)]);
     } else if (key !== VOCAB_ROWS && !['scale', 'mean', 'fixAt', 'fix'].includes(suffix ?? '')) {
@@ -306,6 +304,27 @@ export function expandWeights(packed, options = {}) {
     }
   }
   return writeSafetensors(out, metadata);
+}
+
+// The int8 matrices the last expansions made F16, with the bytes they were made from (copies): the
+// page expands each shipped model twice (its heads, then whole), and the whole file's matrices
+// before the output layer are its heads' again, so the second expansion takes them from the first.
+// A matrix whose bytes differ in any way is expanded anew. The output layer (AFTER_HEADS) comes
+// in whole files only, so it is not kept. Three models' eight matrices each fit.
+const KEPT_MATRICES = 24;
+const keptMatrices = [];  // [{ name, q, scales, f16 }], the most recent last
+
+// q: Int8Array(rows·cols); scales: Float32Array(rows) → Uint16Array(rows·cols) of F16(q·scale).
+function int8AsF16(name, q, scales, cols) {
+  const kept = keptMatrices.find((m) => m.name === name && sameBytes(m.q, q) && sameBytes(m.scales, bytesOf(scales)));
+  if (kept) return kept.f16;
+  const f16 = new Uint16Array(q.length);
+  for (let r = 0; r < scales.length; r++) for (let c = 0; c < cols; c++) f16[r * cols + c] = f16Bits(q[r * cols + c] * scales[r]);
+  if (!isAfterHeads(name)) {
+    keptMatrices.push({ name, q: q.slice(), scales: bytesOf(scales).slice(), f16 });
+    if (keptMatrices.length > KEPT_MATRICES) keptMatrices.shift();
+  }
+  return f16;
 }
 
 const zerosF16 = (shape) => ({ dtype: 'F16', shape, bytes: new Uint8Array(2 * shape.reduce((a, b) => a * b, 1)) });

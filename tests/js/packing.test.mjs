@@ -188,6 +188,32 @@ describe('packed weights: the built files', () => {
     assert.deepEqual([...other.subarray(0, at)], [...first.subarray(0, at)]);
     assert.deepEqual(wte(file), first);
   });
+
+  // expandWeights also keeps the int8 matrices it made F16 (the whole file's are its heads'
+  // again); a matrix whose int8 value or row scale differs must not get them.
+  it('int8 matrices expanded again are the same, and a file differing in one value or scale gets its own', () => {
+    const file = packed('additive');
+    const name = 'h.0.attn.c_attn.weight';
+    const matrix = (bytes, headsOnly = false) => {
+      const out = readSafetensors(expandWeights(headsOnly ? bytes.subarray(0, headsBytes(bytes)) : bytes, { vectors: GLOVE, headsOnly }));
+      return tensorView(out.data, out.header[name]);
+    };
+    const first = matrix(file, true);
+    assert.deepEqual(matrix(file), first, 'the whole file gives its heads\' matrix');
+    const { header, data } = readSafetensors(file);
+    const start = file.length - data.length;
+    const q = tensorView(data, header[name]);
+    const scale = tensorView(data, header[`${name}/scale`])[0];
+    const value = q.subarray(0, header[name].shape[1]).findIndex((v) => v !== 0 && v !== -128 && v !== 127);  // in the first row
+    assert.ok(value >= 0);
+    const changedValue = file.slice();
+    changedValue[start + header[name].data_offsets[0] + value] += 1;  // one int8 value, one step
+    assert.equal(matrix(changedValue, true)[value], f16Bits((q[value] + 1) * scale));
+    const changedScale = file.slice();
+    changedScale[start + header[`${name}/scale`].data_offsets[0] + 3] ^= 0x80;  // the first row's scale, negated
+    assert.equal(matrix(changedScale, true)[value], f16Bits(-q[value] * scale));
+    assert.deepEqual(matrix(file, true), first);
+  });
 });
 
 for (const simd of [true, false]) {
