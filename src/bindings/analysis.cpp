@@ -232,9 +232,6 @@ public:
         if (const char* e = posenc::parse_packed_vectors(reinterpret_cast<const std::uint8_t*>(bytes), size, set_)) {
             return e;
         }
-        unit_.resize(set_.rows.size());
-        posenc::normalize_rows(set_.rows.data(), set_.count, set_.dim, unit_.data());
-        retriever_.set_vocabulary(unit_.data(), set_.count, set_.dim);
         return {};
     }
     std::size_t size() const { return set_.count; }
@@ -249,8 +246,8 @@ public:
         return emscripten::val(emscripten::typed_memory_view(set_.rows.size(), set_.rows.data()));
     }
     std::string nearest(std::uintptr_t queries, std::size_t n, std::size_t d, std::uintptr_t truth,
-                        std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) const {
-        return nearest_unit_rows(unit_, set_.count, set_.dim, queries, n, d, truth, best, cosine, rank);
+                        std::uintptr_t best, std::uintptr_t cosine, std::uintptr_t rank) {
+        return nearest_unit_rows(unit(), set_.count, set_.dim, queries, n, d, truth, best, cosine, rank);
     }
 
     // Identity retrieval (IdentityRetriever, src/analysis/retrieval.hpp): decodes x_p = alpha·e_p + PE(p)
@@ -287,6 +284,7 @@ public:
             keys_[p] = h;
         }
         found_.resize(n);
+        unit();
         retriever_.retrieve(e, keys_.data(), truth, n, static_cast<float>(alpha), additive, base,
                             static_cast<Layout>(layout), found_.data());
         auto* best_out = reinterpret_cast<std::uint32_t*>(best);
@@ -312,8 +310,8 @@ public:
 
     // Writes up to k neighbours of the query (dim floats at `query`); returns how many.
     std::size_t neighbors(std::uintptr_t query, std::size_t k, int exclude, std::uintptr_t rows_out,
-                          std::uintptr_t cosines_out) const {
-        return top_k_unit_rows(unit_, set_.count, set_.dim, query, k, exclude, rows_out, cosines_out);
+                          std::uintptr_t cosines_out) {
+        return top_k_unit_rows(unit(), set_.count, set_.dim, query, k, exclude, rows_out, cosines_out);
     }
 
     // For an Analysis attached to this set (C++ only, not bound).
@@ -324,6 +322,18 @@ public:
     }
 
 private:
+    // The unit rows, and the identity retriever over them, made on first use: only the analyses
+    // and the nearest-word queries read them, so a set that the page only tokenizes and embeds
+    // (its first views, while the models load) does not hold or normalise them yet.
+    const std::vector<float>& unit() {
+        if (unit_.empty() && !set_.rows.empty()) {
+            unit_.resize(set_.rows.size());
+            posenc::normalize_rows(set_.rows.data(), set_.count, set_.dim, unit_.data());
+            retriever_.set_vocabulary(unit_.data(), set_.count, set_.dim);
+        }
+        return unit_;
+    }
+
     posenc::VectorSet set_;
     std::vector<float> unit_;
     posenc::Pca pca_;

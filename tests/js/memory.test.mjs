@@ -38,6 +38,25 @@ const WORDS = ('the king spoke to the queen in paris and she answered him with a
   'the dog slept by the fire . tomorrow they will travel to tokyo by train').split(' ');
 
 describe('memory (SIMD build)', () => {
+  // Runs first, on the lab's fresh heap. The unit rows (a float per value) are made by the first
+  // nearest-word query, not by loadVectors: the page's first views of a set only tokenize and
+  // embed. 50,000 × 100 unit rows are 20 MB; the heap grows by at least half that at the query
+  // (the heap grows in steps, so some of it may already be free).
+  it('a loaded word-vector set makes its unit rows at its first nearest-word query', async () => {
+    const lab = await load({ simd: true });
+    const [count, dim] = [50000, 100];
+    const set = await lab.loadVectors(pelvec(count, dim));
+    const loaded = lab.heapBytes;
+    const { best } = set.nearest(set.rows().slice(0, dim), 1);
+    assert.ok(lab.heapBytes - loaded >= 2 * count * dim, `heap ${loaded} → ${lab.heapBytes} bytes at the first query`);
+    assert.equal(best[0], 0);
+    const queried = lab.heapBytes;
+    set.neighbors('w1', 3);
+    set.nearest(set.rows().slice(dim, 2 * dim), 1);
+    assert.equal(lab.heapBytes, queried, 'made once');
+    set.dispose();
+  });
+
   it(`${ITERATIONS} full recomputes: the wasm heap stops growing after warm-up`, async () => {
     const lab = await load({ simd: true });
     const glove = await lab.loadVectors('glove');
