@@ -39,8 +39,8 @@ function rmsRowCosine(a, b, n, d) {
 
 /**
  * args: { tokens, base, layout, current: { vectors (n×d word vectors of the chosen source, scaled
- * by α), d, label } }. A generator: the random-pair spreads (once per d and lab, about a tenth
- * of a second at d = 1024 in all) yield after every slice of pairs (randomSpreadOf).
+ * by α), d, label } }. A generator: the random-pair spreads (once per d and lab) yield after
+ * every slice of pairs (randomSpreadOf).
  * → { dims: DIMS, random: number[DIMS.length], wordPosition: number[DIMS.length] (synthetic word
  *     vs its position), point (the current vectors' RMS cosine), d, label, randomAtD (random std at d) }.
  */
