@@ -156,9 +156,8 @@ public:
             if (!set) return std::string("word vectors: ") + parse_error;
             if (std::string e = model::rebuild_frozen_rows(loaded, *set); !e.empty()) return e;
         }
-        if (const char* e = model::validate(loaded.config)) return e;
-        if (loaded.params.size() != model::parameter_count(loaded.config)) return "weights file: its tensors do not fill the model";
         // The parsed weights become the model's, not copied: a load touches their memory once.
+        // read_weights validated the config and sized params to its parameter_count.
         model_ = std::make_unique<model::Transformer>(loaded.config, std::move(loaded.params));
         vocab_ = std::move(loaded.vocab);
         has_vocab_ = loaded.has_vocab;
