@@ -128,10 +128,7 @@ export class WordVectorSet {
 
   /** Population standard deviation of each column of rows(): Float32Array(dim), as lab.columnSpread(rows(), size, dim). */
   columnSpread() {
-    const [out] = this.#heap.reserve(this.dim);
-    // The core's kernel straight over the set's rows where they lie in its heap: no copy out and in.
-    this.#heap.call(this.#core.columnSpread(this.#live().rows().byteOffset, this.size, this.dim, out));
-    return this.#heap.read(out, this.dim);
+    return this.#overRows(this.dim, (rows, out) => this.#core.columnSpread(rows, this.size, this.dim, out));
   }
 
   /** Row index of a word, or −1. */
@@ -170,11 +167,8 @@ export class WordVectorSet {
   reducedVocabulary(k) {
     checkInt('k', k, 1, this.dim);
     if (!this.#reduced.has(k)) {
-      // Projected where the set's rows lie in the core's heap (as columnSpread): no copy out and in.
-      const [out] = this.#heap.reserve(this.size * k);
-      const live = this.#live();
-      this.#heap.call(live.reduce(live.rows().byteOffset, this.size, k, out));
-      this.#reduced.set(k, this.#lab.vocabulary(this.#heap.read(out, this.size * k), this.size, k));
+      const reduced = this.#overRows(this.size * k, (rows, out) => this.#live().reduce(rows, this.size, k, out));
+      this.#reduced.set(k, this.#lab.vocabulary(reduced, this.size, k));
     }
     return this.#reduced.get(k);
   }
@@ -229,6 +223,14 @@ export class WordVectorSet {
   #live() {
     if (!this.#vectors) throw new RangeError('vectors: already disposed');
     return this.#vectors;
+  }
+
+  // A core kernel run straight over the set's rows where they lie in its heap (no copy out and
+  // in): call(rows address, out address) → its status; → a copy of its `floats` floats of output.
+  #overRows(floats, call) {
+    const [out] = this.#heap.reserve(floats);
+    this.#heap.call(call(this.#live().rows().byteOffset, out));
+    return this.#heap.read(out, floats);
   }
 
   #rowOf(word) {
