@@ -88,15 +88,10 @@ const char* validate(const ModelConfig& cfg, const EvalOptions& eval) {
     return nullptr;
 }
 
-Transformer::Transformer(const ModelConfig& cfg, const float* params)
+Transformer::Transformer(const ModelConfig& cfg)
     : cfg_(settled(cfg)), specs_(parameter_specs(cfg_)), offsets_(tensor_offsets(cfg_)) {
-    const std::size_t count = model::parameter_count(cfg_);
-    if (params) {
-        params_.assign(params, params + count);
-    } else {
-        params_.assign(count, 0.0f);
-        init();
-    }
+    params_.assign(model::parameter_count(cfg_), 0.0f);
+    init();
 }
 
 Transformer::Transformer(const ModelConfig& cfg, std::vector<float>&& params)

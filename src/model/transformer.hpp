@@ -49,13 +49,13 @@ const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
 
 class Transformer {
 public:
-    // cfg must pass validate(cfg). Without params it calls init(); with params (parameter_count
-    // floats in parameter_specs order, a weights file's) it takes them as they are, unchecked.
-    // The gradient and AdamW's m and v are allocated by the first pass that needs them
-    // (training_floats), so a model only run for its attention and logits holds its parameters alone.
-    explicit Transformer(const ModelConfig& cfg, const float* params = nullptr);
-    // The same with params taken over, not copied (a weights file's, read by read_weights): the
-    // caller checks that it holds parameter_count(cfg) floats.
+    // cfg must pass validate(cfg); calls init(). The gradient and AdamW's m and v are allocated
+    // by the first pass that needs them (training_floats), so a model only run for its attention
+    // and logits holds its parameters alone.
+    explicit Transformer(const ModelConfig& cfg);
+    // The same with params taken over as they are, not copied or checked (a weights file's, read
+    // by read_weights): the caller sees that they are parameter_count(cfg) floats in
+    // parameter_specs order.
     Transformer(const ModelConfig& cfg, std::vector<float>&& params);
 
     const ModelConfig& config() const { return cfg_; }
