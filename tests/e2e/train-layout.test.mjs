@@ -2,7 +2,8 @@
 // page, the loss and length charts side by side and each at least 560 px wide, the loss by
 // position under them, one learned-attention map per model side by side; its figures hold their
 // place when training starts and ends; the loss axis fits the language model's curves (its lower end above 0); at 390 × 844 it
-// stacks with no horizontal scroll. Tiny models on Moby-Dick, the default schemes (four), a budget
+// stacks with no horizontal scroll; built off screen, its charts are drawn only once the reader
+// comes near them. Tiny models on Moby-Dick, the default schemes (four), a budget
 // of 40 steps.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -129,6 +130,29 @@ test('at 390 × 844 the section stacks with no horizontal scroll, before and aft
       .filter((e) => e.getBoundingClientRect().right > innerWidth + 1).map((e) => `${e.className || e.tagName} “${e.textContent.slice(0, 40)}” ${e.getBoundingClientRect().right}`));
     assert.deepEqual(clipped, []);
     near(after.inspect.height, before.inspect.height, 'the learned-attention figure kept its height');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+// The Train section is built off screen once the page is idle: its charts wait unpainted (a
+// canvas keeps its default 300 × 150 until drawn) until the reader comes within 300 px of them.
+test('the Train charts, built off screen, paint only once the reader nears them', async () => {
+  const { page, problems, close } = await openLabPage(suite.browser, suite.baseUrl, { hash: `#${BOOK}`, glove: false, width: 1280, height: 800 });
+  try {
+    await waitForSummary(page);
+    const loss = page.locator('#train canvas[aria-label^="Loss"]');
+    await loss.waitFor({ state: 'attached' });
+    const below = await page.evaluate(() => document.getElementById('train').getBoundingClientRect().top - innerHeight);
+    assert.ok(below > 600, `the Train section starts ${below} px below the window`);
+    // Two frames: the observer's first report has come.
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    assert.deepEqual(await loss.evaluate((canvas) => [canvas.width, canvas.height]), [300, 150], 'the loss chart is not drawn off screen');
+    await page.locator('#train').scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => document.querySelector('#train canvas[aria-label^="Loss"]').width !== 300);
+    const [width, cssWidth] = await loss.evaluate((canvas) => [canvas.width, canvas.getBoundingClientRect().width]);
+    near(width, cssWidth, 'the drawn canvas\'s width against its CSS width (1 device pixel per CSS pixel)');
     assert.deepEqual(problems, []);
   } finally {
     await close();

@@ -5,6 +5,7 @@ import { csvBlob, exportBar, jsonBlob, svgBlob } from './export.js';
 import { EXPORT_INK } from './export-style.js';
 import { formatValue, liveRegion } from './accessibility.js';
 import { element } from './dom.js';
+import { watchOnScreen } from './on-screen.js';
 
 const EXPORT_WIDTH = 800; // CSS px of exported charts (the PNG at 2× that)
 
@@ -85,6 +86,11 @@ export class ChartFigure {
       if (width !== this.width) { this.width = width; this.#paint(); }
     }).observe(this.canvas);
     matchMedia('(prefers-color-scheme: dark)').addEventListener('change', () => { this.colours = null; this.#paint(); });
+    this.visible = this.dirty = false;
+    watchOnScreen(this.root, (visible) => {
+      this.visible = visible;
+      if (visible && this.dirty) this.#paint();
+    });
   }
 
   /** The chart as a PNG Blob, as its PNG button downloads it. */
@@ -115,7 +121,8 @@ export class ChartFigure {
   #paint(forExport = false, done = null) {
     const s = this.spec;
     const width = forExport ? EXPORT_WIDTH : this.width;
-    if (!s || width === 0) { done?.(new Blob()); return; }
+    // Off screen, the chart's own canvas waits (dirty) until it comes near the view.
+    if (!s || width === 0 || (!forExport && (this.dirty = !this.visible))) { done?.(new Blob()); return; }
     const dpr = forExport ? 2 : (window.devicePixelRatio || 1);
     const canvas = forExport ? document.createElement('canvas') : this.canvas;
     canvas.width = Math.round(width * dpr);

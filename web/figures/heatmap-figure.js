@@ -9,12 +9,7 @@ import { EXPORT_INK } from './export-style.js';
 import { KEY_MOVES, VALUE_TABLE_MAX, formatValue, liveRegion, valueTable } from './accessibility.js';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from './dom.js';
 import { ROW_ROOM_PX, TokenAxis, drawTokenLabels, gutterFor } from './token-axes.js';
-
-// One observer for every heatmap; 300 px of margin paints a figure just before it scrolls in.
-const watched = new WeakMap();
-const visibility = new IntersectionObserver((entries) => {
-  for (const entry of entries) watched.get(entry.target)?.(entry.isIntersecting);
-}, { rootMargin: '300px' });
+import { watchOnScreen } from './on-screen.js';
 
 // One observer for every map's size (CSS px): the labels' thinning and the painted resolution
 // follow it. Its callbacks run after layout and before paint, so a new size shows at once.
@@ -111,10 +106,8 @@ export class HeatmapFigure {
     }));
     this.root.append(this.tileBox, legend, this.readout, this.live, foot);
     slot.replaceChildren(this.root);
-    this.visible = false;
-    this.dirty = false;
-    visibility.observe(this.root);
-    watched.set(this.root, (visible) => {
+    this.visible = this.dirty = false;
+    watchOnScreen(this.root, (visible) => {
       this.visible = visible;
       if (visible && this.dirty) this.#render();
     });
