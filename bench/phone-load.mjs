@@ -47,12 +47,12 @@ function outermost(calls) {
 }
 
 // One load of dist's page: → the numbers above, from the page's main thread.
-async function round(server) {
+async function round(baseUrl) {
   const browser = await launchChromium();
   try {
     const page = await browser.newPage(PHONE);
     await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'fonts', 'cc', 'blink'] });
-    await page.goto(server.baseUrl);
+    await page.goto(baseUrl);
     await page.waitForFunction(summaryAnalysed, null, { timeout: 60000 });
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString());
     const main = pageMainThread(traceEvents);
@@ -73,14 +73,11 @@ async function round(server) {
 
 const builds = [{ name: 'current', dist: join(ROOT, 'dist/') }];
 if (BASELINE) builds.unshift({ name: 'baseline', dist: BASELINE });
-for (const build of builds) {
-  const { server, baseUrl } = await serveDir(build.dist, { precompress: true });
-  Object.assign(build, { server: { server, baseUrl }, rounds: [] });
-}
+for (const build of builds) Object.assign(build, { served: await serveDir(build.dist, { precompress: true }), rounds: [] });
 try {
-  for (let r = 0; r < REPS; r++) for (const build of builds) build.rounds.push(await round(build.server));
+  for (let r = 0; r < REPS; r++) for (const build of builds) build.rounds.push(await round(build.served.baseUrl));
 } finally {
-  for (const build of builds) await closeServer(build.server.server);
+  for (const build of builds) await closeServer(build.served.server);
 }
 const KEYS = ['longestTaskMs', 'lookups', 'lookupWallMs', 'canvases', 'updateLayersMs'];
 const result = {};
