@@ -147,7 +147,7 @@ export function browserSuite() {
 }
 
 /** The page's elements that skip layout and paint off screen (content-visibility: auto). */
-export const SKIPPED_OFF_SCREEN = '.panel .fig-slot';
+export const SKIPPED_OFF_SCREEN = '.panel .fig-slot, .lane-formula';
 
 /**
  * A full-page screenshot with every figure painted: the panels' figures off screen skip layout

@@ -75,6 +75,32 @@ test('390 × 844: the first attention map lies within two screens; the settings 
   }
 });
 
+// A lane's formula (styles/reserve.css) skips layout until it nears the screen: its MathML is the
+// first text in the math fonts, and on Linux each font the renderer has not used yet waits for the
+// browser process. Chromium lays out such a box from 1.5 screens away: on a phone whose browser
+// bars leave it 700 px, the formula is further than that, and waits for the reader.
+test('412 × 700: a lane\'s formula is laid out only once the reader nears it', async () => {
+  const { page, problems, close } = await openPage({ width: 412, height: 700 });
+  try {
+    const formula = '#lanes .lane:not(.tab-off) .lane-formula';
+    const rendered = (s) => document.querySelector(`${s} math`)?.checkVisibility({ contentVisibilityAuto: true });
+    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 10000 });
+    assert.equal(await page.locator(formula).count(), 1, 'one lane shows on a phone');
+    await page.waitForTimeout(500); // frames enough for the browser to decide what is near
+    assert.equal(await page.evaluate(() => scrollY), 0, 'nothing has scrolled');
+    assert.equal(await page.evaluate(rendered, formula), false, 'off screen, the formula is not laid out');
+    assert.match(await page.locator(formula).textContent(), /dims/, 'its words are in the page all the same');
+    await page.locator(formula).scrollIntoViewIfNeeded();
+    await page.waitForFunction(rendered, formula, { timeout: 5000 });
+    const [box] = await pageBox(page, `${formula} math`);
+    assert.ok(box.top > 2.5 * 700, `the formula starts ${box.top} px down, past the screen and 1.5 screens more`);
+    assert.ok(box.bottom - box.top >= 10, `near the screen it is laid out (${box.bottom - box.top} px tall)`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('the settings panel opens and folds from the keyboard; its values stay in the URL', async () => {
   const { page, problems, close } = await openPage({ width: 390, height: 844, hash: '#v=synthetic' });
   try {
