@@ -1,10 +1,12 @@
 // Lighthouse 12 on the default page (dist/index.html served by scripts/serve.mjs), mobile and
 // desktop presets, RUNS runs each; per-metric medians go to a record and to docs/BENCHMARKS.md.
-//   node bench/lighthouse.mjs [--label NAME] [--runs N] [--out FILE] [--no-doc]
+//   node bench/lighthouse.mjs [--label NAME] [--runs N] [--out FILE] [--no-doc] [--dist DIR --built-from COMMIT]
 // --label (default "latest") names the record: bench/records/lighthouse.json keeps one entry per
 // label (a new run replaces its label's entry and leaves the others), and the section of
 // docs/BENCHMARKS.md between its markers is regenerated from every label in it, so "before" and
-// "after" sit side by side. --out also writes this run's raw medians and runs to FILE.
+// "after" sit side by side. --out also writes this run's raw medians and runs to FILE. --dist
+// serves another build (a copy of an earlier commit's dist/) instead of dist/; --built-from names
+// the commit it was built from, which the record gives as the label's commit.
 //
 // Lighthouse runs in a child process started with an asynchronous spawn: this process serves the
 // page, and a synchronous child-process call would block its event loop, so the server could not
@@ -34,6 +36,9 @@ const LABEL = option('--label', 'latest');
 const RUNS = Number(option('--runs', '3'));
 const OUT = option('--out', null);
 const WRITE_DOC = !args.includes('--no-doc');
+const DIST = option('--dist', null);
+const BUILT_FROM = option('--built-from', null);
+if ((DIST === null) !== (BUILT_FROM === null)) throw new RangeError('--dist and --built-from go together: the build to serve and the commit it was built from');
 if (!/^[\w.-]+$/.test(LABEL)) throw new RangeError(`--label: letters, digits, '.', '_' or '-' only, got ${JSON.stringify(LABEL)}`);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new RangeError(`--runs: a positive integer, got ${RUNS}`);
 
@@ -180,7 +185,7 @@ export function withSection(doc, text) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const loadBefore = loadavg()[0].toFixed(1);
   // Compressed ahead, as a static host serves it (scripts/serve.mjs, precompress).
-  const { server, baseUrl } = await serveDir(undefined, { precompress: true });
+  const { server, baseUrl } = await serveDir(DIST ?? undefined, { precompress: true });
   let presets;
   try {
     presets = await measure(baseUrl);
@@ -189,7 +194,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     await closeServer(server);
   }
   const { chromium, lighthouse, ...byPreset } = presets;
-  const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
+  const commit = BUILT_FROM ? `${BUILT_FROM} (served from a copy of its build)`
+    : execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const entry = {
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', commit, lighthouse, chromium, runs: RUNS,
     cpus: cpus().length, loadBefore, loadAfter: loadavg()[0].toFixed(1), ...byPreset,
