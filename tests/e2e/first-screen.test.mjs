@@ -79,8 +79,9 @@ test('390 × 844: the first attention map lies within two screens; the settings 
 // first text in the math fonts, and on Linux each font the renderer has not used yet waits for the
 // browser process. Chromium lays out such a box from 1.5 screens away: on a phone whose browser
 // bars leave it 700 px, the formula is further than that, and waits for the reader.
-test('412 × 700: a lane\'s formula is laid out only once the reader nears it', async () => {
-  const { page, problems, close } = await openPage({ width: 412, height: 700 });
+const SHORT_PHONE = { width: 412, height: 700 };
+test(`${SHORT_PHONE.width} × ${SHORT_PHONE.height}: a lane's formula is laid out only once the reader nears it`, async () => {
+  const { page, problems, close } = await openPage(SHORT_PHONE);
   try {
     const formula = '#lanes .lane:not(.tab-off) .lane-formula';
     const rendered = (s) => document.querySelector(`${s} math`)?.checkVisibility({ contentVisibilityAuto: true });
@@ -93,7 +94,7 @@ test('412 × 700: a lane\'s formula is laid out only once the reader nears it', 
     await page.locator(formula).scrollIntoViewIfNeeded();
     await page.waitForFunction(rendered, formula, { timeout: 5000 });
     const [box] = await pageBox(page, `${formula} math`);
-    assert.ok(box.top > 2.5 * 700, `the formula starts ${box.top} px down, past the screen and 1.5 screens more`);
+    assert.ok(box.top > 2.5 * SHORT_PHONE.height, `the formula starts ${box.top} px down, past the screen and 1.5 screens more`);
     assert.ok(box.bottom - box.top >= 10, `near the screen it is laid out (${box.bottom - box.top} px tall)`);
     assert.deepEqual(problems, []);
   } finally {
