@@ -1,5 +1,6 @@
 // What the load leaves for later (web/page/when-near.js): the Train section's scripts are not
-// fetched before the first view is painted, and the section is built once the reader comes near it.
+// fetched before the first view is painted, and the section is built only once the reader comes
+// near it (fetched ahead at an idle moment, its modules wait for that).
 // Read from the page's resource timing (Chromium lists a module worker's imports there too, but no
 // worker imports the Train section's page modules). Needs a built dist/ (./scripts/build) and
 // Debian's /usr/bin/chromium.
@@ -9,7 +10,7 @@ import { browserSuite } from './browser.mjs';
 
 const suite = browserSuite();
 
-test('the Train section loads after the first view and is built when the reader nears it', async () => {
+test('the Train section loads after the first view and is built only when the reader nears it', async () => {
   const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   const problems = [];
@@ -30,6 +31,10 @@ test('the Train section loads after the first view and is built when the reader 
   try {
     await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
     await page.waitForFunction(() => window.__firstView !== undefined, null, { timeout: 30000 });
+    // Fetched at the first idle moment, and left unbuilt while the reader stays at the top.
+    await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /\/train\/panel\.js$/.test(entry.name)), null, { timeout: 20000 });
+    await page.waitForTimeout(1000);
+    assert.equal(await page.locator('#train-root > *').count(), 0, 'the Train section was built with the reader two screens above it');
     await page.locator('#train').scrollIntoViewIfNeeded();
     await page.locator('#train').getByRole('button', { name: 'Train', exact: true }).waitFor({ timeout: 20000 });
     const { firstView, train } = await page.evaluate(() => {

@@ -11,10 +11,13 @@ import { browserSuite, exportFrom, openLabPage, waitForSummary } from './browser
 const suite = browserSuite();
 const QUICK = 'v=synthetic&t.task=copy&t.len=8&t.batch=4';
 
-// The page once the analyses after the first pause have ended (waitForSummary): the worker is then free.
+// The page once the analyses after the first pause have ended (waitForSummary): the worker is then
+// free. Scrolled to the Train section, which is built once the reader nears it.
 async function open(hash, options = {}) {
   const opened = await openLabPage(suite.browser, suite.baseUrl, { hash: `#${hash}`, glove: false, ...options });
   await waitForSummary(opened.page);
+  await opened.page.locator('#train').scrollIntoViewIfNeeded();
+  await opened.page.locator('#train .train-buttons').waitFor();
   return opened;
 }
 

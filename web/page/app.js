@@ -181,19 +181,25 @@ const firstPainted = new Promise((resolve) => { firstView = resolve; });
 let gloveSettled;
 const gloveIn = new Promise((resolve) => { gloveSettled = resolve; });
 start();
-// The Train section is built when the reader nears it or once the first view is painted, GloVe is
-// in (its modules would wait behind it on a slow link, and hold a connection the models need) and
-// the page idles; it does not wait for the lab otherwise: its workers load their own core.
+// The Train section's modules are fetched once the first view is painted, GloVe is in (they would
+// wait behind it on a slow link, and hold a connection the models need) and the page idles; the
+// section is built when the reader nears it: once in the document, its form controls have
+// Chromium's autofill bring the whole page's style and layout up to date in a task of its own,
+// which a reader who never goes there should not wait for. It does not wait for the lab
+// otherwise: its workers load their own core.
 if ($('train-root')) {
-  buildWhenNear($('train'), async () => {
-    try {
-      const { mountTrain } = await import('../train/panel.js');
-      await nextTask();
-      mountTrain($('train-root'));
-    } catch (error) {
-      $('train-root').textContent = `The Train section could not be loaded: ${error.message}`;
-      throw error;
-    }
+  buildWhenNear($('train'), {
+    load: () => import('../train/panel.js'),
+    async build(loading) {
+      try {
+        const { mountTrain } = await loading;
+        await nextTask();
+        mountTrain($('train-root'));
+      } catch (error) {
+        $('train-root').textContent = `The Train section could not be loaded: ${error.message}`;
+        throw error;
+      }
+    },
   }, Promise.all([firstPainted, gloveIn]));
 }
 
