@@ -6,8 +6,9 @@
 //           analyses done, then 1 s without input);
 //   typing: typing at 512 tokens, one key every 60 ms for 3 s (the text filled first, unmeasured);
 //   pause:  from the last key until the analyses that follow the pause have finished, plus 500 ms.
-//   node bench/long-tasks.mjs [--out FILE] [--throttle RATE]
+//   node bench/long-tasks.mjs [--out FILE] [--throttle RATE] [--dist DIR]
 // --throttle RATE applies CDP Emulation.setCPUThrottlingRate (4 is Lighthouse's mobile preset).
+// --dist DIR serves another build (default dist/), e.g. a copy of an earlier commit's.
 // Each window also reports its tasks' thread time (the trace's CPU time of the task, tdur): on a
 // machine shared with other work a task's wall time includes the time its thread waited for a
 // core, and the thread time says how much of a long task was the page's own work.
@@ -23,6 +24,7 @@ const option = (name, fallback) => {
 };
 const OUT = option('--out', null);
 const THROTTLE = Number(option('--throttle', '1'));
+const DIST = option('--dist', undefined);
 if (!(THROTTLE >= 1)) throw new RangeError(`--throttle: a rate ≥ 1, got ${THROTTLE}`);
 const LONG_MS = 50;
 const N = 512;
@@ -86,7 +88,7 @@ const engineQuiet = (n) => {
 
 async function main() {
   // Compressed ahead, as a static host serves it (scripts/serve.mjs, precompress).
-  const { server, baseUrl } = await serveDir(undefined, { precompress: true });
+  const { server, baseUrl } = await serveDir(DIST, { precompress: true });
   const browser = await launchChromium();
   await browserSettled(); // Chromium's own start-up work done first (settle.mjs)
   const results = [];
