@@ -3,12 +3,14 @@
 // these but reports no task it cannot attribute to the page, and a trace also sees the ones during
 // navigation). Three windows, at 1280 × 800:
 //   load:   navigation of the default link → idle (trained heads in every lane, the first
-//           analyses done, then 1 s without input);
+//           analyses done, then 1 s without input, or --settle MS);
 //   typing: typing at 512 tokens, one key every 60 ms for 3 s (the text filled first, unmeasured);
 //   pause:  from the last key until the analyses that follow the pause have finished, plus 500 ms.
-//   node bench/long-tasks.mjs [--out FILE] [--throttle RATE] [--dist DIR]
+//   node bench/long-tasks.mjs [--out FILE] [--throttle RATE] [--dist DIR] [--settle MS]
 // --throttle RATE applies CDP Emulation.setCPUThrottlingRate (4 is Lighthouse's mobile preset).
-// --dist DIR serves another build (default dist/), e.g. a copy of an earlier commit's.
+// --dist DIR serves another build (default dist/), e.g. a copy of an earlier commit's. --settle MS:
+// how long the load window goes on once the page is quiet (default 1000), to take in what the
+// page leaves for its first idle moments.
 // Each window also reports its tasks' thread time (the trace's CPU time of the task, tdur): on a
 // machine shared with other work a task's wall time includes the time its thread waited for a
 // core, and the thread time says how much of a long task was the page's own work.
@@ -25,6 +27,8 @@ const option = (name, fallback) => {
 const OUT = option('--out', null);
 const THROTTLE = Number(option('--throttle', '1'));
 const DIST = option('--dist', undefined);
+const SETTLE_MS = Number(option('--settle', '1000'));
+if (!(SETTLE_MS >= 0)) throw new RangeError(`--settle: milliseconds ≥ 0, got ${SETTLE_MS}`);
 if (!(THROTTLE >= 1)) throw new RangeError(`--throttle: a rate ≥ 1, got ${THROTTLE}`);
 const LONG_MS = 50;
 const N = 512;
@@ -65,7 +69,8 @@ export function readTrace(json) {
 
 /**
  * The tasks over LONG_MS starting in [from, to) (µs) → { count, longestMs, totalMs, all }, by wall
- * time, and { cpuCount, longestCpuMs } by thread time (of every task in the window).
+ * time, and { cpuCount, longestCpuMs, cpuTotalMs } by thread time (of every task in the window;
+ * cpuTotalMs, their sum, is the page's main-thread work, which waits for a core do not inflate).
  */
 export function longTasks(tasks, from = -Infinity, to = Infinity) {
   const within = tasks.filter((t) => t.start >= from && t.start < to);
@@ -78,6 +83,7 @@ export function longTasks(tasks, from = -Infinity, to = Infinity) {
     all: long.sort((a, b) => b - a).map((x) => Math.round(x)),
     cpuCount: cpu.filter((x) => x > LONG_MS).length,
     longestCpuMs: cpu.length ? Math.max(...cpu) : 0,
+    cpuTotalMs: cpu.reduce((s, x) => s + x, 0),
   };
 }
 
@@ -103,7 +109,7 @@ async function main() {
     await page.goto(`${baseUrl}index.html`);
     await page.waitForFunction(trainedHeadsShown, false, { timeout });
     await page.waitForFunction(engineQuiet, null, { timeout });
-    await page.waitForTimeout(1000);
+    await page.waitForTimeout(SETTLE_MS);
     const load = readTrace((await browser.stopTracing()).toString());
     results.push({ window: 'load', ...longTasks(load.tasks) });
 
@@ -131,7 +137,7 @@ async function main() {
     results.push({ window: 'pause', ...longTasks(typed.tasks, t1) });
     assertNothingCompressed(server);
     for (const row of results) console.log(JSON.stringify({ throttle: THROTTLE, ...row }));
-    if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, throttle: THROTTLE, results }, null, 1));
+    if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, throttle: THROTTLE, settleMs: SETTLE_MS, build: DIST ?? 'dist/', results }, null, 1));
   } finally {
     await browser.close();
     await closeServer(server);

@@ -30,7 +30,7 @@ test('the page renderer\'s outermost tasks, wall and thread time, and the marks'
 
 test('long tasks by wall time and by thread time, within a window', () => {
   const { tasks } = readTrace(JSON.stringify(trace));
-  assert.deepEqual(longTasks(tasks), { count: 2, longestMs: 80, totalMs: 150, all: [80, 70], cpuCount: 1, longestCpuMs: 65 });
-  assert.deepEqual(longTasks(tasks, 150000), { count: 1, longestMs: 70, totalMs: 70, all: [70], cpuCount: 1, longestCpuMs: 65 });
-  assert.deepEqual(longTasks(tasks, 300000), { count: 0, longestMs: 0, totalMs: 0, all: [], cpuCount: 0, longestCpuMs: 20 });
+  assert.deepEqual(longTasks(tasks), { count: 2, longestMs: 80, totalMs: 150, all: [80, 70], cpuCount: 1, longestCpuMs: 65, cpuTotalMs: 115 });
+  assert.deepEqual(longTasks(tasks, 150000), { count: 1, longestMs: 70, totalMs: 70, all: [70], cpuCount: 1, longestCpuMs: 65, cpuTotalMs: 85 });
+  assert.deepEqual(longTasks(tasks, 300000), { count: 0, longestMs: 0, totalMs: 0, all: [], cpuCount: 0, longestCpuMs: 20, cpuTotalMs: 20 });
 });
