@@ -35,6 +35,12 @@ test('the Train section loads after the first view and is built only when the re
     await page.waitForFunction(() => performance.getEntriesByType('resource').some((entry) => /\/train\/panel\.js$/.test(entry.name)), null, { timeout: 20000 });
     await page.waitForTimeout(1000);
     assert.equal(await page.locator('#train-root > *').count(), 0, 'the Train section was built with the reader two screens above it');
+    // Its height is held on screen (styles/reserve.css), not on paper.
+    const held = () => page.locator('#train-root').evaluate((root) => root.getBoundingClientRect().height);
+    assert.ok(await held() > 1000, `the unbuilt section holds ${await held()} px`);
+    await page.emulateMedia({ media: 'print' });
+    assert.equal(await held(), 0, 'an unbuilt section prints as blank space');
+    await page.emulateMedia({ media: 'screen' });
     await page.locator('#train').scrollIntoViewIfNeeded();
     await page.locator('#train').getByRole('button', { name: 'Train', exact: true }).waitFor({ timeout: 20000 });
     const { firstView, train } = await page.evaluate(() => {
