@@ -57,3 +57,20 @@ test('the Train section loads after the first view and is built only when the re
     await context.close();
   }
 });
+
+test('a keyboard reader\'s first Tab builds the Train section, so Tab can reach it before a scroll does', async () => {
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
+    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 30000 });
+    await page.waitForTimeout(500);
+    assert.equal(await page.locator('#train-root > *').count(), 0, 'built before any key');
+    await page.keyboard.press('Tab');
+    await page.locator('#train .train-buttons').waitFor({ state: 'attached', timeout: 20000 });
+    const below = await page.evaluate(() => document.getElementById('train').getBoundingClientRect().top - innerHeight);
+    assert.ok(below > 800, `the Train section starts ${below} px below the window, within a screen: a scroll could have built it`);
+  } finally {
+    await context.close();
+  }
+});
