@@ -25,7 +25,8 @@ const RUNS = Number(option('--runs', '3'));
 const SECONDS = Number(option('--seconds', '6'));
 const THROTTLE = Number(option('--throttle', '4'));
 const TOP = Number(option('--top', '25'));
-const DIST = option('--dist', DEFAULT_DIST);
+const DIST_ARG = option('--dist', null); // as given, for the record; dist/ by default
+const DIST = DIST_ARG ?? DEFAULT_DIST;
 const OUT = option('--out', null);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new RangeError(`--runs: a positive integer, got ${RUNS}`);
 if (!(SECONDS > 0)) throw new RangeError(`--seconds: a positive number, got ${SECONDS}`);
@@ -58,7 +59,6 @@ function namer(baseUrl) {
 
 /** One profile → Map name → [self ms, inclusive ms]. */
 async function tally(profile, nameOf) {
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const parentOf = new Map();
   for (const node of profile.nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
   const names = new Map();
@@ -123,7 +123,7 @@ try {
 const perRun = [...sum].map(([name, [self, inclusive]]) => ({ name, selfMs: self / RUNS, inclusiveMs: inclusive / RUNS }));
 const top = (key) => perRun.filter((f) => f.name !== '(root)').sort((a, b) => b[key] - a[key]).slice(0, TOP)
   .map(({ name, [key]: ms }) => ({ name, ms: Math.round(ms * 10) / 10 }));
-const result = { runtime: `Chromium ${version} (headless)`, throttle: THROTTLE, runs: RUNS, seconds: SECONDS, build: DIST,
+const result = { runtime: `Chromium ${version} (headless)`, throttle: THROTTLE, runs: RUNS, seconds: SECONDS, build: DIST_ARG ?? 'dist/',
   self: top('selfMs'), inclusive: top('inclusiveMs') };
 for (const key of ['self', 'inclusive']) {
   console.log(`${key} time, ms per load (${THROTTLE}× throttled, mean of ${RUNS}):`);
