@@ -150,7 +150,7 @@ async function measure(baseUrl) {
       }
       const medians = {};
       for (const key of [...METRICS.map((m) => m.key), 'benchmarkIndex']) medians[key] = median(runs.map((r) => r[key]));
-      presets[preset.name] = { medians, runs, held: heldRuns(runs) };
+      presets[preset.name] = { medians, runs };
     }
   } finally {
     await rm(dir, { recursive: true, force: true });
@@ -176,7 +176,7 @@ export function section(record) {
   for (const { key, label, kind } of METRICS) {
     lines.push(`| ${label} | ${labels.flatMap((l) => ['mobile', 'desktop'].map((p) => format(kind, record[l][p]?.medians[key]))).join(' | ')} |`);
   }
-  const held = (r) => (r?.runs?.[0]?.observedFcp === undefined ? '–' : `${r.held} of ${r.runs.length}`);
+  const held = (r) => (r?.runs?.[0]?.observedFcp === undefined ? '–' : `${heldRuns(r.runs)} of ${r.runs.length}`);
   lines.push(`| Runs whose first paint Chromium held (FCP in the trace ≥ ${HELD_PAINT_MS} ms) | ${labels.flatMap((l) => ['mobile', 'desktop'].map((p) => held(record[l][p]))).join(' | ')} |`);
   lines.push(`| Lighthouse CPU benchmark index | ${labels.flatMap((l) => ['mobile', 'desktop'].map((p) => format(null, record[l][p]?.medians.benchmarkIndex))).join(' | ')} |`);
   lines.push('');
@@ -222,7 +222,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const preset of PRESETS) {
     const m = byPreset[preset.name].medians;
     console.log(`${preset.name}: ${METRICS.map(({ label, key, kind }) => `${label} ${format(kind, m[key])}`).join(', ')}; ` +
-      `first paint held in ${byPreset[preset.name].held} of ${RUNS} runs`);
+      `first paint held in ${heldRuns(byPreset[preset.name].runs)} of ${RUNS} runs`);
   }
   if (OUT) await writeFile(OUT, `${JSON.stringify({ label: LABEL, ...entry }, null, 1)}\n`);
   const record = JSON.parse(await readFile(RECORD, 'utf8').catch(() => '{}'));
