@@ -71,6 +71,42 @@ describe('trained heads in the lanes', () => {
     }
   });
 
+  it('the models are asked of the worker only once the frame that first shows the lanes is out', async () => {
+    // Page-side times: each 'load' message as it is posted, and the first animation frame after the
+    // lanes enter the document (the paint that puts them there is the one that asks for the models).
+    const watch = () => {
+      window.__loads = [];
+      const post = Worker.prototype.postMessage;
+      Worker.prototype.postMessage = function postMessage(message, ...rest) {
+        if (message?.type === 'load') window.__loads.push(performance.now());
+        return post.call(this, message, ...rest);
+      };
+      addEventListener('DOMContentLoaded', () => {
+        const lanes = document.getElementById('lanes');
+        const seen = new MutationObserver(() => {
+          if (!lanes.childElementCount) return;
+          seen.disconnect();
+          requestAnimationFrame(() => { window.__lanesFrame = performance.now(); });
+        });
+        seen.observe(lanes, { childList: true });
+      });
+    };
+    const { page, problems, close } = await openPage({
+      hash: `#${SENTENCE}`, heads: 'default',
+      prepare: async (context) => { await prepareModels(context); await context.addInitScript(watch); },
+    });
+    try {
+      await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
+      const { loads, lanesFrame } = await page.evaluate(() => ({ loads: window.__loads, lanesFrame: window.__lanesFrame }));
+      assert.equal(loads.length, 3, 'one load per default lane');
+      assert.ok(lanesFrame !== undefined, 'the lanes were put in the document');
+      for (const at of loads) assert.ok(at > lanesFrame, `a model was asked for at ${at.toFixed(1)} ms, before the lanes' frame at ${lanesFrame.toFixed(1)} ms`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
   it('while a model loads the lane shows W = I, labelled, and the trained map replaces it without moving the layout', async () => {
     const models = gate();
     const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default', hold: models.hold });

@@ -5,6 +5,7 @@
 // bytes are in; the complete model replaces it when the rest arrives.
 import { SCHEME_LABELS } from '../options.mjs';
 import { vocabularyIndex } from '../pipeline/model-ids.js';
+import { afterNextFrame } from '../pipeline/tasks.js';
 
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
 
@@ -27,7 +28,11 @@ export function createModelRecords({ client, onProgress, requestUpdate }) {
     const controller = new AbortController();
     const record = { status: 'loading', controller, progress: { loaded: 0, total: entry.bytes ?? 0 } };
     models.set(scheme, record);
-    client.load(entry.name, {
+    // The load leaves for the worker once the frame that shows the lanes asking for it is out. Its
+    // fetches, the models' wasm compile and the decoding run in other threads, but on two cores
+    // they shared them with that frame's style and layout, which then took several times its own
+    // CPU time. Waiting delays the trained heads by that one frame.
+    afterNextFrame().then(() => client.load(entry.name, {
       signal: controller.signal,
       onProgress: (progress) => {
         record.progress = progress;
@@ -38,7 +43,7 @@ export function createModelRecords({ client, onProgress, requestUpdate }) {
         Object.assign(record, model ? { model } : { status: 'failed', error });
         requestUpdate();
       },
-    }).then((model) => {
+    })).then((model) => {
       if (models.get(scheme) !== record) return; // abandoned meanwhile; the worker keeps it for a later switch
       Object.assign(record, { status: 'ready', model, index: vocabularyIndex(model.vocab), controller: null });
       requestUpdate();

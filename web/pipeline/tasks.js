@@ -11,6 +11,21 @@ export function nextTask() {
 }
 
 /**
+ * Resolves in the task after the next animation frame's, that is once the frame that carries the
+ * current task's DOM writes has been laid out and painted; after fallbackMs where no frame comes (a
+ * hidden page gets none). For work in another thread that would share the cores with that frame.
+ */
+export function afterNextFrame(fallbackMs = 500) {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, fallbackMs);
+    requestAnimationFrame(() => setTimeout(() => {
+      clearTimeout(fallback);
+      resolve();
+    }, 0));
+  });
+}
+
+/**
  * Runs steps one task at a time. A step is a function; when it returns a generator, the
  * generator is advanced one `yield` per task. Stops as soon as isCurrent() is false (newer input
  * made the work stale) or a step throws (onError). onTask(ms) hears each task's duration.
