@@ -1,12 +1,14 @@
 // What the load leaves for later (web/page/when-near.js): the Train section's scripts are not
-// fetched before the first view is painted, and the section is built only once the reader comes
-// near it (fetched ahead at an idle moment, its modules wait for that).
+// fetched before the first view is painted and the lanes' trained models are in, and the section
+// is built only once the reader comes near it (fetched ahead at an idle moment, its modules wait
+// for that).
 // Read from the page's resource timing (Chromium lists a module worker's imports there too, but no
 // worker imports the Train section's page modules). Needs a built dist/ (./scripts/build) and
 // Debian's /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite } from './browser.mjs';
+import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const suite = browserSuite();
 
@@ -52,6 +54,31 @@ test('the Train section loads after the first view and is built only when the re
     });
     assert.ok(train.length > 0, 'the Train section\'s modules were fetched once it was near');
     for (const entry of train) assert.ok(entry.start > firstView, `${entry.path} fetched at ${entry.start.toFixed(0)} ms, before the first view at ${firstView.toFixed(0)} ms`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+const trainFetched = () => performance.getEntriesByType('resource').some((entry) => /\/train\/panel\.js$/.test(entry.name));
+
+test('the Train section\'s modules wait for the lanes\' trained models, then load at the next idle moment', async () => {
+  let release;
+  const hold = new Promise((resolve) => { release = resolve; });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await prepareModels(context, { hold });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  try {
+    await page.goto(suite.baseUrl); // the default link: trained heads
+    await page.waitForFunction(() => /^Loading the trained/.test(document.querySelector('#lanes .trained-note')?.textContent ?? ''), null, { timeout: 30000 });
+    await page.waitForFunction(() => /^Word vectors: /.test(document.getElementById('vectors-status').textContent), null, { timeout: 30000 });
+    // GloVe is in and the page idles: only the models, held back here, are still on their way.
+    await page.waitForTimeout(2000);
+    assert.equal(await page.evaluate(trainFetched), false, 'the Train section was fetched while the trained models were on their way');
+    release();
+    await page.waitForFunction(trainFetched, null, { timeout: 20000 });
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

@@ -180,9 +180,12 @@ let firstView;
 const firstPainted = new Promise((resolve) => { firstView = resolve; });
 let gloveSettled;
 const gloveIn = new Promise((resolve) => { gloveSettled = resolve; });
+let trainedSettled; // once a view is painted with no trained model on its way (paint)
+const trainedIn = new Promise((resolve) => { trainedSettled = resolve; });
 start();
-// The Train section's modules are fetched once the first view is painted, GloVe is in (they would
-// wait behind it on a slow link, and hold a connection the models need) and the page idles; the
+// The Train section's modules are fetched once the first view is painted, GloVe and the lanes'
+// trained models are in (they would wait behind those on a slow link, hold a connection they need,
+// and share the cores with the worker decoding them) and the page idles; the
 // section is built when the reader nears it: once in the document, its form controls have
 // Chromium's autofill bring the whole page's style and layout up to date in a task of its own,
 // which a reader who never goes there should not wait for. It does not wait for the lab
@@ -200,7 +203,7 @@ if ($('train-root')) {
         throw error;
       }
     },
-  }, Promise.all([firstPainted, gloveIn]));
+  }, Promise.all([firstPainted, gloveIn, trainedIn]));
 }
 
 async function start() {
@@ -488,6 +491,7 @@ function paint(next, sent, started) {
   // Trained maps first: the identity maps they cover are then not painted at all.
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
     layer: state.headLayer, head: state.headIndex, asked: trainedAsked, passes: next.trained });
+  if (!trainedHeads.loading) trainedSettled();
   // A covered lane whose model refused these words shows its identity map after all: rare (a
   // learned table past its rows), so the keystroke is asked for again, with that lane's weights.
   if (state.schemes.some((scheme) => next.result[scheme]?.inputOnly && !trainedMaps.has(scheme))) {

@@ -126,6 +126,8 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     },
     /** Whether any model ships (a link asking for trained heads falls back to W = I otherwise). */
     get available() { return heads.entries.length > 0; },
+    /** Whether a model a lane asked for is still loading (its heads, or the rest of its file). */
+    get loading() { return heads.models.busy; },
     /** The caption under the lanes while trained heads are on. */
     headsNote: () => HEADS_NOTE,
     /**

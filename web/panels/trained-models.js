@@ -73,6 +73,8 @@ export function createModelRecords({ client, onProgress, requestUpdate }) {
     get: (scheme) => models.get(scheme),
     /** The scheme's record, its load started first when there is none. */
     ensure: (scheme, entry) => models.get(scheme) ?? start(scheme, entry),
+    /** Whether a model is still on its way: loading, or in with its heads only. */
+    get busy() { return [...models.values()].some((record) => record.status === 'loading' || record.model?.complete === false); },
     cancel,
   };
 }
