@@ -476,6 +476,7 @@ function paint(next, sent, started) {
   const { pe: peKey, ...figureKeys } = next.shownKeys;
   shownKeys = { ...shownKeys, ...figureKeys };
   if (next.n === 0) {
+    if (!trainedHeads.loading) trainedSettled(); // no lanes, so no model is asked for
     showEmptyState();
     ui.engine.textContent = `${engineLabel(lab.simd)} · nothing to compute`;
     return;
