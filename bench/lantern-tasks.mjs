@@ -22,12 +22,10 @@ import { LanternFirstContentfulPaint } from 'lighthouse/core/computed/metrics/la
 import { LanternMaxPotentialFID } from 'lighthouse/core/computed/metrics/lantern-max-potential-fid.js';
 import { PRESETS, runWithRetries } from './lighthouse-run.mjs';
 import { serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { optionReader } from './options.mjs';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args.splice(i, 2)[1] : fallback;
-};
+const option = optionReader(args);
 const RUNS = Number(option('--runs', '5'));
 const TOP = Number(option('--top', '5'));
 const DIST = option('--dist', null);

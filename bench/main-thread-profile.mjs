@@ -15,12 +15,10 @@ import { join } from 'node:path';
 import { SourceMapConsumer } from 'source-map-js';
 import { browserSettled } from './settle.mjs';
 import { DIST as DEFAULT_DIST, launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
+import { optionReader } from './options.mjs';
 
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args.splice(i, 2)[1] : fallback;
-};
+const option = optionReader(args);
 const RUNS = Number(option('--runs', '3'));
 const SECONDS = Number(option('--seconds', '6'));
 const THROTTLE = Number(option('--throttle', '4'));
