@@ -2,8 +2,8 @@
 //   node bench/lantern-tasks.mjs [--runs N] [--top K] [--dist DIR --built-from COMMIT] [--out FILE]
 // Lighthouse does not throttle the page: it traces one unthrottled load and simulates the phone
 // (Lantern, in Lighthouse's own code, which this tool calls on the saved trace). Each main-thread
-// task of the trace becomes a CPU node whose simulated length is its wall time in the trace × 4
-// (× 2 when it ran a layout); tasks under 10 ms of wall time are mostly dropped. Max potential FID
+// task of the trace becomes a CPU node whose simulated length is its wall time in the trace × 4,
+// or × 2 when it ran a layout; tasks under 10 ms of wall time are mostly dropped. Max potential FID
 // is the longest simulated node that ends after the simulated first contentful paint, averaged over
 // Lantern's optimistic and pessimistic estimates. So a task counts with its wall time, not its CPU
 // time: on a machine whose cores are shared (the page's worker, V8's compile threads, the
@@ -14,13 +14,16 @@
 // after navigation, and the trace events that filled it. Each run is a fresh browser (as in
 // bench/lighthouse.mjs), with only the performance category. --dist serves another build (a copy
 // of an earlier commit's dist/), named in the record by --built-from. --out writes the runs as JSON.
+// Last, the runs whose first paint Chromium held (bench/lighthouse.mjs says how) are listed apart:
+// their first frame comes about 1.2 s in, after the simulated FCP, and lays out all that the page
+// built meanwhile, so they and the other runs are two different measurements.
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LanternFirstContentfulPaint } from 'lighthouse/core/computed/metrics/lantern-first-contentful-paint.js';
 import { LanternMaxPotentialFID } from 'lighthouse/core/computed/metrics/lantern-max-potential-fid.js';
-import { PRESETS, runWithRetries } from './lighthouse-run.mjs';
+import { HELD_PAINT_MS, PRESETS, paintHeld, runWithRetries } from './lighthouse-run.mjs';
 import { serveDir, closeServer } from '../tests/e2e/browser.mjs';
 import { optionReader } from './options.mjs';
 
@@ -39,11 +42,12 @@ if (args.length) throw new RangeError(`unknown arguments: ${args.join(' ')}`);
 const MOBILE = PRESETS.find((preset) => preset.name === 'mobile');
 const PART_MIN_US = 1500; // trace events shorter than this are not named in a task's parts
 
-/** The trace events inside a task worth naming: "Name(function or file) wall ms", first six. */
+/** The trace events inside a task worth naming: "Name(function file:line:column) wall ms", first six. */
 function parts(node) {
   return node.childEvents.filter((event) => (event.dur ?? 0) >= PART_MIN_US && event.name !== 'RunTask').slice(0, 6).map((event) => {
     const data = event.args?.data ?? {};
-    const what = data.functionName || data.url?.replace(/.*\//, '') || '';
+    const file = data.url ? `${data.url.replace(/.*\//, '')}${data.lineNumber !== undefined ? `:${data.lineNumber}:${data.columnNumber}` : ''}` : '';
+    const what = [data.functionName, file].filter(Boolean).join(' ');
     return `${event.name}${what ? `(${what})` : ''} ${(event.dur / 1000).toFixed(1)}`;
   });
 }
@@ -104,8 +108,12 @@ try {
   await closeServer(server);
   await rm(dir, { recursive: true, force: true });
 }
-const sorted = runs.map((run) => run.maxFid).sort((a, b) => a - b);
-console.log(`max potential FID over ${RUNS} runs: ${sorted.join(', ')} ms`);
+const sorted = (some) => some.map((run) => run.maxFid).sort((a, b) => a - b).join(', ');
+const held = runs.filter((run) => paintHeld(run.observedFcpMs));
+const notHeld = runs.filter((run) => !held.includes(run));
+console.log(`max potential FID over ${RUNS} runs: ${sorted(runs)} ms`);
+console.log(`  first paint held (FCP in the trace ≥ ${HELD_PAINT_MS} ms) in ${held.length} of ${RUNS}: ${sorted(held) || '–'} ms; ` +
+  `not held: ${sorted(notHeld) || '–'} ms`);
 if (OUT) {
   const commit = BUILT_FROM ? `${BUILT_FROM} (served from a copy of its build)`
     : execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();

@@ -24,7 +24,7 @@ import { mkdtemp, readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PRESETS, runWithRetries } from './lighthouse-run.mjs';
+import { HELD_PAINT_MS, PRESETS, heldRuns, runWithRetries } from './lighthouse-run.mjs';
 import { optionReader } from './options.mjs';
 import { serveDir, closeServer, assertNothingCompressed } from '../tests/e2e/browser.mjs';
 
@@ -84,10 +84,6 @@ export function readLhr(lhr) {
   return values;
 }
 
-// A first paint seen this late was held (the comment at the top): Chromium's one frame a second
-// puts it at least a second after navigation start.
-export const HELD_PAINT_MS = 1000;
-export const heldRuns = (runs) => runs.filter((r) => r.observedFcp != null && r.observedFcp >= HELD_PAINT_MS).length;
 
 async function measure(baseUrl) {
   const dir = await mkdtemp(join(tmpdir(), 'posenc-lighthouse-'));
