@@ -84,7 +84,6 @@ export function readLhr(lhr) {
   return values;
 }
 
-
 async function measure(baseUrl) {
   const dir = await mkdtemp(join(tmpdir(), 'posenc-lighthouse-'));
   const presets = {};

@@ -12,12 +12,13 @@ export function nextTask() {
 
 /**
  * Resolves in the task after the next animation frame's, that is once the frame that carries the
- * current task's DOM writes has been laid out and painted; after fallbackMs where no frame comes (a
- * hidden page or an iframe scrolled out of view gets none). For work in another thread that would
- * share the cores with that frame. The fallback is long because a visible page's frames can be held
- * back for a second: Chromium gives a page whose first frames went undrawn one frame a second
- * (bench/lighthouse.mjs says when), and work let go on a shorter timer would land on the frame
- * that ends the wait, which lays out all that the page built meanwhile.
+ * current task's DOM writes has been laid out and painted; after fallbackMs where no frame comes
+ * (a hidden page gets none, and Chromium often gives an iframe out of view none). For work in
+ * another thread that would share the cores with that frame. The fallback is long because a
+ * visible page's frames can be held back for a second: Chromium gives a page whose first frames
+ * went undrawn one frame a second (bench/lighthouse.mjs says when), and work let go on a shorter
+ * timer would land on the frame that ends the wait, which lays out all that the page built
+ * meanwhile.
  */
 export function afterNextFrame(fallbackMs = 2000) {
   return new Promise((resolve) => {
