@@ -21,7 +21,7 @@ import { createOrthogonalityPanel } from '../panels/orthogonality.js';
 import { createAnglesPanel } from '../panels/angles.js';
 import { createTrainedHeads } from '../panels/trained-heads.js';
 import { createResultsTable } from '../panels/results-table.js';
-import { createDelay, createGenerations, nextTask } from '../pipeline/tasks.js';
+import { afterNextFrame, createDelay, createGenerations, nextTask } from '../pipeline/tasks.js';
 import { createCaptions } from './captions.js';
 import { createSettingsFigures } from './settings-figures.js';
 import { laneArticle } from './lane-article.js';
@@ -591,10 +591,18 @@ function scheduleHeavy() {
 
 // The worker runs the analyses of the last view in slices, each panel painted as its data comes;
 // a keystroke in between makes the worker stop them and the client drop what was under way.
+// They leave once the view's frame is out: on two cores, a worker busy with them makes that frame's
+// style and layout take several times their CPU time (the load's first view, most of all, when
+// Chromium holds the page's first frames back).
 const ANALYSIS_PANELS = { retrieval: retrievalPanel, shift: shiftPanel, orth: orthogonalityPanel };
 function runHeavy() {
   const mine = work.current;
   if (!view) return;
+  afterNextFrame().then(() => {
+    if (work.isCurrent(mine)) analyse(mine);
+  });
+}
+function analyse(mine) {
   if (selected !== null) showNeighbors();
   client.analyse(mine, (name, data) => {
     if (!work.isCurrent(mine)) return;
