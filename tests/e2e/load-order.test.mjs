@@ -1,13 +1,13 @@
 // What the load leaves for later (web/page/when-near.js): the Train section's scripts are not
 // fetched before the first view is painted and the lanes' trained models are in, and the section
 // is built only once the reader comes near it (fetched ahead at an idle moment, its modules wait
-// for that).
+// for that). A view's analyses wait for the frame that shows it.
 // Read from the page's resource timing (Chromium lists a module worker's imports there too, but no
 // worker imports the Train section's page modules). Needs a built dist/ (./scripts/build) and
 // Debian's /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserSuite } from './browser.mjs';
+import { browserSuite, summaryAnalysed } from './browser.mjs';
 import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const suite = browserSuite();
@@ -54,6 +54,40 @@ test('the Train section loads after the first view and is built only when the re
     });
     assert.ok(train.length > 0, 'the Train section\'s modules were fetched once it was near');
     for (const entry of train) assert.ok(entry.start > firstView, `${entry.path} fetched at ${entry.start.toFixed(0)} ms, before the first view at ${firstView.toFixed(0)} ms`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the analyses of a view wait for its frame: none while Chromium holds the page\'s frames back', async () => {
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  // Frames held back, as Chromium does for up to a second at some loads: animation-frame
+  // callbacks wait until the test lets them run.
+  await page.addInitScript(() => {
+    const held = [];
+    const own = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => { held.push(callback); return held.length; };
+    window.__releaseFrames = () => {
+      window.requestAnimationFrame = own;
+      for (const callback of held.splice(0)) own(callback);
+    };
+  });
+  try {
+    await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
+    // Polled on a timer: Playwright's default polling asks for animation frames, and may keep the
+    // held function it first found.
+    const polled = { timeout: 30000, polling: 100 };
+    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, polled);
+    // Well past the 250 ms pause after which they are asked for, and well before the 2 s a page
+    // with no frame at all waits (afterNextFrame).
+    await page.waitForTimeout(1000);
+    assert.equal(await page.evaluate(summaryAnalysed), false, 'the analyses ran before the view\'s frame');
+    await page.evaluate(() => window.__releaseFrames());
+    await page.waitForFunction(summaryAnalysed, null, polled);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();
