@@ -39,8 +39,7 @@ function compareArgs(table, options, d, extra = []) {
   const pairing = checkEnum('pairing', options.pairing ?? LAYOUTS[0], LAYOUTS);
   const concat = checkEnum('concat', options.concat ?? CONCAT_MODES[0], CONCAT_MODES);
   const dPos = checkDPos(options.dPos, d, concat, schemes.includes('concatenated'));
-  const causal = options.causal ?? false;
-  if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
+  const causal = checkBoolean('causal', options.causal ?? false);
   const heads = checkInt('heads', options.heads ?? 0, 0, LIMITS.maxHeads);
   const seed = checkInt('seed', options.seed ?? 1, 0, LIMITS.maxSeed);
   // 0 tells the core "1/√d_head"; a given scale must stay positive once rounded to float32.

@@ -48,6 +48,12 @@ export function wasmSimdSupported() {
 
 const loaded = new Map();
 
+// load's and loadModels' simd: a boolean, true only where the engine runs wasm SIMD.
+function checkSimd(simd) {
+  checkBoolean('simd', simd);
+  if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
+}
+
 /**
  * Resolves to the lab once the wasm core is ready; one instance per flavour and assets folder, cached.
  * @param {{ simd?: boolean, assetsUrl?: string | URL, prefetch?: boolean }} [options] simd: false
@@ -61,9 +67,8 @@ const loaded = new Map();
 export function load(options = {}) {
   checkOptions('load options', options, ['simd', 'assetsUrl', 'prefetch']);
   const { simd = wasmSimdSupported(), prefetch = false } = options;
-  if (typeof simd !== 'boolean') throw new TypeError('simd must be a boolean');
+  checkSimd(simd);
   checkBoolean('prefetch', prefetch);
-  if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
   const assets = assetsFolder(options.assetsUrl);
   const flavour = simd ? 'simd' : 'scalar';
   const key = `${flavour} ${assets?.href}`;
@@ -131,8 +136,7 @@ const models = new Map();
 export function loadModels(options = {}) {
   checkOptions('loadModels options', options, ['simd']);
   const { simd = wasmSimdSupported() } = options;
-  if (typeof simd !== 'boolean') throw new TypeError('simd must be a boolean');
-  if (simd && !wasmSimdSupported()) throw new RangeError('simd: this engine does not support wasm SIMD');
+  checkSimd(simd);
   const flavour = simd ? 'simd' : 'scalar';
   if (!models.has(flavour)) {
     // The model code (web/model.mjs) comes with the model core, not with the page's first load.
@@ -254,8 +258,7 @@ class Lab {
     checkInt('d', d, 1, LIMITS.maxDim);
     checkElements(n * d);
     for (const [name, m] of [['q', q], ['k', k], ['v', v]]) checkMatrix(name, m, n * d);
-    const causal = options.causal ?? false;
-    if (typeof causal !== 'boolean') throw new TypeError('causal must be a boolean');
+    const causal = checkBoolean('causal', options.causal ?? false);
     const scale = checkFloat32('scale', options.scale ?? 1 / Math.sqrt(d));
     const [qa, ka, va, weights, output] = this.#heap.reserve(n * d, n * d, n * d, n * n, n * d);
     this.#heap.write(qa, q);

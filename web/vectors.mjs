@@ -1,7 +1,7 @@
 // Word vectors in wasm memory: a loaded vector file (WordVectorSet, lab.loadVectors) and a
 // vocabulary of given rows (lab.vocabulary), both decoded by cosine in the core; the scratch
 // arrays of their calls live in the lab's Heap (heap.mjs).
-import { checkEnum, checkInt, checkOptions } from './checks.mjs';
+import { checkBoolean, checkEnum, checkInt, checkOptions } from './checks.mjs';
 import {
   LAYOUTS, LIMITS, checkBase, checkElements, checkFloat32, checkMatrix, checkText, checkTokens, wellFormed,
 } from './options.mjs';
@@ -97,8 +97,7 @@ export class WordVectorSet {
     checkElements(n * d);
     checkMatrix('vectors', vectors, n * d);
     const alpha = checkFloat32('alpha', options.alpha ?? 1);
-    const additive = options.additive ?? true;
-    if (typeof additive !== 'boolean') throw new TypeError('additive must be a boolean');
+    const additive = checkBoolean('additive', options.additive ?? true);
     const base = checkBase(options.base ?? 10000);
     const layout = checkEnum('layout', options.layout ?? LAYOUTS[0], LAYOUTS);
     if (additive && d % 2 !== 0) throw new RangeError(`additive identity needs an even dimension (dimensions form pairs), got ${d}`);
