@@ -6,8 +6,11 @@
 const box = document.getElementById('sentence');
 const engine = document.getElementById('engine');
 const worker = new Worker(new URL('./echo-worker.js', import.meta.url), { type: 'module' });
-const ANALYSES_AFTER_MS = 250; // the lab's wait before the analyses of a paused sentence
-const MAX_TOKENS = 512;        // the lab analyses up to 512 tokens
+// Two of the lab's values, restated: this page is served from its own folder and cannot import
+// them. The wait before the analyses of a paused sentence (HEAVY_DELAY_MS, web/page/app.js) and
+// the tokens analysed at most (MAX_TOKENS, web/pipeline/state.js), which the bench's n reads.
+const ANALYSES_AFTER_MS = 250;
+const MAX_TOKENS = 512;
 
 let sentAt = 0;
 let held = null;     // typed text whose edit waits for the answer
