@@ -148,9 +148,10 @@ test('a link with set=1 opens the settings, at any width', async () => {
 });
 
 // Chromium's history.replaceState costs milliseconds of the main thread (and re-reads the favicon),
-// so the page writes its link only when the link changes: the default link's load, trained heads
-// arriving and the analyses after it included, writes the sentence once and nothing again.
-test('the load writes the link once, and a view that changes nothing in it writes nothing', async () => {
+// so the page writes its link only when the link changes. The default link (no hash) says the
+// defaults, so its load, trained heads arriving and the analyses after it included, writes
+// nothing; the first edit writes the link once, with the sentence.
+test('the default link stays bare through the load, and an edit writes the link once', async () => {
   const { page, problems, close } = await openPage({
     heads: 'default',
     prepare: (context) => context.addInitScript(() => {
@@ -165,10 +166,16 @@ test('the load writes the link once, and a view that changes nothing in it write
   try {
     await page.waitForFunction(trainedHeadsShown, true, { timeout: 60000 });
     await page.waitForTimeout(1500); // past the link's write delay after the last view
+    assert.deepEqual(await page.evaluate(() => window.__links), []);
+    assert.equal(await page.evaluate(() => location.hash), '');
+    await page.locator('#sentence').focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('!');
+    await page.waitForFunction(() => window.__links.length > 0, null, { timeout: 10000 });
+    await page.waitForTimeout(1500); // the analyses after the edit, and any write they would cause
     const links = await page.evaluate(() => window.__links);
-    assert.equal(links.filter(({ url, before }) => url === before).length, 0, `unchanged links written: ${JSON.stringify(links)}`);
     assert.equal(links.length, 1, JSON.stringify(links));
-    assert.match(links[0].url, /^#s=The\+/);
+    assert.match(links[0].url, /^#s=The\+king.*king\.%21$/);
     assert.deepEqual(problems, []);
   } finally {
     await close();
