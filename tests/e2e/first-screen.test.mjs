@@ -174,6 +174,7 @@ test('the default link stays bare through the load, and an edit writes the link 
     await page.waitForFunction(() => window.__links.length > 0, null, { timeout: 10000 });
     await page.waitForTimeout(1500); // the analyses after the edit, and any write they would cause
     const links = await page.evaluate(() => window.__links);
+    assert.equal(links.filter(({ url, before }) => url === before).length, 0, `unchanged links written: ${JSON.stringify(links)}`);
     assert.equal(links.length, 1, JSON.stringify(links));
     assert.match(links[0].url, /^#s=The\+king.*king\.%21$/);
     assert.deepEqual(problems, []);
