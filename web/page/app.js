@@ -24,6 +24,7 @@ import { createResultsTable } from '../panels/results-table.js';
 import { afterNextFrame, createDelay, createGenerations, nextTask } from '../pipeline/tasks.js';
 import { createCaptions } from './captions.js';
 import { createSettingsFigures } from './settings-figures.js';
+import { createLinkWriter } from './link.js';
 import { laneArticle } from './lane-article.js';
 import { createDisclosures } from './disclosures.js';
 import { createLaneColumns } from './lane-columns.js';
@@ -97,6 +98,7 @@ const starting = client.start();
 starting.catch(() => {}); // start() below shows a failure; meanwhile it is not an unhandled one
 let lab = null;           // what the worker's lab says of itself once started: { simd, pretrained, schemeTable }
 let state = { ...DEFAULTS };
+const link = createLinkWriter(() => state); // the URL's hash follows the state (link.js)
 let trainedAsked = false; // the link or the Heads control asked for trained heads (Save-Data then loads them)
 let gloveLabel = null;    // set once GloVe has loaded in the worker
 let customLabel = null;   // a user's vector file (web/page/byo-vectors.js), loaded in the worker
@@ -162,7 +164,7 @@ const disclosures = createDisclosures({
   state: () => state,
   onToggle: (patch) => {
     Object.assign(state, patch);
-    scheduleUrlWrite();
+    link.schedule();
     // A lane unfolded while its terms were skipped (coveredLanes) or left in the worker gets them now.
     if (patch.moreOpen?.some((scheme) => view?.result?.[scheme]?.inputOnly || view?.result?.[scheme]?.termsFolded)) requestRecompute();
   },
@@ -173,7 +175,7 @@ const measureTabs = createMeasureTabs({
   list: $('measure-tabs'),
   panelOf: (name) => $(`panel-${name}`),
   selected: () => state.measurement,
-  onSelect: (name) => { state.measurement = name; scheduleUrlWrite(); },
+  onSelect: (name) => { state.measurement = name; link.schedule(); },
 });
 
 let firstView;
@@ -461,7 +463,7 @@ function recompute({ typed = false } = {}) {
     });
   // The bookkeeping waits until the message has left: the worker starts meanwhile.
   heavy.cancel();
-  scheduleUrlWrite(typed ? URL_DELAY_TYPING_MS : URL_DELAY_MS);
+  link.schedule(typed);
   return painted;
 }
 
@@ -521,30 +523,6 @@ function paint(next, sent, started) {
 function laneArrays(result) {
   return Object.values(result).flatMap((lane) => (lane && typeof lane === 'object' ? Object.values(lane).filter((v) => ArrayBuffer.isView(v)) : []));
 }
-
-// Chromium makes history.replaceState cost milliseconds (and re-reads the favicon), so the link
-// is written once changes pause: 150 ms after a control, 1 s after typing (keys often come
-// 150–200 ms apart, and each write would land between two of them). Leaving the page writes it.
-// A link without a hash says the defaults, so it is left bare while they are shown: writing the
-// sentence into it at load blocked the page's thread for 25–35 ms (2.1 GHz EPYC, Chromium 156).
-const URL_DELAY_MS = 150;
-const URL_DELAY_TYPING_MS = 1000;
-const DEFAULT_LINK = writeHash(DEFAULTS);
-function writeUrl() {
-  urlWrite.cancel();
-  // The Train section's keys ("t.…", web/train/config.js) ride along unchanged.
-  const params = new URLSearchParams(writeHash(state).slice(1));
-  for (const [key, value] of new URLSearchParams(location.hash.slice(1))) if (key.startsWith('t.')) params.set(key, value);
-  const hash = params.toString();
-  if ((hash ? `#${hash}` : '') === location.hash) return; // unchanged: replaceState would still cost its milliseconds
-  if (!location.hash && `#${hash}` === DEFAULT_LINK) return;
-  history.replaceState(null, '', hash ? `#${hash}` : location.pathname + location.search);
-}
-const urlWrite = createDelay(writeUrl);
-function scheduleUrlWrite(delay = URL_DELAY_MS) {
-  urlWrite.after(delay);
-}
-addEventListener('pagehide', () => { if (urlWrite.pending) writeUrl(); });
 
 function showEngine() {
   if (!view) return;
