@@ -152,6 +152,11 @@ export interface CompareOptions extends SchemeParameters {
    * back empty, termMaxAbs too, and the lane says inputOnly. For lanes no figure shows this call.
    */
   inputOnly?: readonly Scheme[];
+  /**
+   * Schemes (among `schemes`) whose terms nobody will read this call: computed as ever, but not
+   * copied out of the core's memory, so their lanes' terms come back empty (termMaxAbs still set).
+   */
+  skipTerms?: readonly Scheme[];
 }
 
 export interface DistanceCurvesOptions extends SchemeParameters {
@@ -174,7 +179,7 @@ export interface Lane {
   x: Float32Array;
   /** Attention weights, heads × n × n (empty when inputOnly). */
   weights: Float32Array;
-  /** Logit terms, termNames.length × heads × n × n (empty when inputOnly). */
+  /** Logit terms, termNames.length × heads × n × n (empty when inputOnly or named in skipTerms). */
   terms: Float32Array;
   termNames: string[];
   /** Asked for with options.inputOnly: only x, width and the scheme's parameters were computed. */

@@ -33,6 +33,8 @@ function compareArgs(table, options, d, extra = []) {
   checkEvenDim('d', d);
   const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
   const inputOnly = checkInputOnly(options.inputOnly);
+  const skipTerms = checkInputOnly(options.skipTerms, 'skipTerms');
+  for (const name of skipTerms) if (!schemes.includes(name)) throw new RangeError(`skipTerms must name only schemes that are computed (got '${name}')`);
   const alpha = checkFloat32('alpha', options.alpha ?? 1);
   const base = checkBase(options.base ?? 10000);
   const layout = checkEnum('layout', options.layout ?? LAYOUTS[0], LAYOUTS);
@@ -51,12 +53,13 @@ function compareArgs(table, options, d, extra = []) {
   if (reuse !== undefined && (reuse === null || typeof reuse !== 'object')) {
     throw new TypeError('reuse must be a previous result of compare()');
   }
-  return { schemes, mask: schemeMask(schemes), inputOnly, params, alpha, base, layout, pairing, concat, dPos, causal, heads, seed, scale };
+  return { schemes, mask: schemeMask(schemes), inputOnly, skipTerms, params, alpha, base, layout, pairing, concat, dPos, causal, heads, seed, scale };
 }
 
 // compare()'s result from the core's heap views of its lanes (lanes_view in
 // src/bindings/analysis.cpp), copied out — into reuse's array of the same place and size if any
-// (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512).
+// (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512) — but the
+// terms of skipTerms' lanes (4·n² floats a lane, 12 MB for three at n = 512), which stay empty.
 function lanes(table, raw, args, n, d, reuse) {
   const { schemes, params, dPos, heads } = args;
   const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
@@ -70,7 +73,7 @@ function lanes(table, raw, args, n, d, reuse) {
       width: core.width,
       x: copy(core.x, old?.x),
       weights: copy(core.weights, old?.weights),
-      terms: copy(core.terms, old?.terms),
+      terms: args.skipTerms.includes(name) ? new Float32Array(0) : copy(core.terms, old?.terms),
       termNames: [...table.byName[name].terms],
       xMaxAbs: core.magnitudes[0],
       termMaxAbs: Array.from(core.magnitudes.subarray(1)),

@@ -38,7 +38,7 @@ export const FLOAT32_MIN_NORMAL = 1.1754943508222875e-38;
 export const LAYOUTS = SCHEME_TABLE.layouts;
 export const CONCAT_MODES = SCHEME_TABLE.concatModes;
 export const COMPARE_OPTIONS = ['alpha', 'base', 'layout', 'pairing', 'dPos', 'concat', 'causal', 'heads', 'seed', 'scale', 'concatWords', 'inputOnly',
-  'reuse', 'schemes'];
+  'skipTerms', 'reuse', 'schemes'];
 export const XPOS_ROLES = ['query', 'key'];
 
 export function checkSchemes(schemes) {
@@ -52,11 +52,12 @@ export function checkSchemes(schemes) {
 }
 
 // inputOnly: scheme names whose lanes bring x alone (their n×n parts are skipped); the core
-// checks that each is among the computed schemes.
-export function checkInputOnly(names) {
+// checks that each is among the computed schemes. skipTerms (key): lanes whose terms are not
+// copied out; compare checks those against the schemes itself.
+export function checkInputOnly(names, key = 'inputOnly') {
   if (names === undefined) return [];
-  if (!Array.isArray(names)) throw new TypeError(`inputOnly must be an array of scheme names (${SCHEMES.join(', ')})`);
-  names.forEach((name, i) => checkEnum(`inputOnly[${i}]`, name, SCHEMES));
+  if (!Array.isArray(names)) throw new TypeError(`${key} must be an array of scheme names (${SCHEMES.join(', ')})`);
+  names.forEach((name, i) => checkEnum(`${key}[${i}]`, name, SCHEMES));
   return names.slice();
 }
 

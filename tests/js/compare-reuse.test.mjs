@@ -131,6 +131,27 @@ for (const simd of [true, false]) {
       assert.throws(() => typing.compare(e, 9, D, { ...options, inputOnly: 'rotary' }), TypeError);
     });
 
+    it('skipTerms lanes come without their terms (nothing copied out), the rest of the call as without it', () => {
+      const versions = [];
+      const options = { schemes: ['additive', 'concatenated', 'rotary', 'nope'], dPos: 6 };
+      const e = sentence(9, versions);
+      const whole = fresh.compare(e, 9, D, options);
+      const skipped = typing.compare(e, 9, D, { ...options, skipTerms: ['additive', 'nope'] });
+      for (const name of ['additive', 'nope']) {
+        assert.equal(skipped[name].terms.length, 0, `${name}: no terms`);
+        assert.deepEqual(skipped[name].termMaxAbs, whole[name].termMaxAbs, `${name}: the terms' sizes still reported`);
+      }
+      const got = arraysOf(skipped);
+      const want = arraysOf(whole);
+      for (const key of Object.keys(want)) {
+        if (/^(additive|nope)\.terms$/.test(key)) continue;
+        assert.ok(sameBits(got[key], want[key]), `${key} differs with skipTerms`);
+      }
+      assert.throws(() => typing.compare(e, 9, D, { ...options, skipTerms: ['alibi'] }), /skipTerms must name only schemes that are computed/);
+      assert.throws(() => typing.compare(e, 9, D, { ...options, skipTerms: ['RoPE'] }), /skipTerms\[0\]/);
+      assert.throws(() => typing.compare(e, 9, D, { ...options, skipTerms: 'rotary' }), TypeError);
+    });
+
     it('every lane reports max|x| and max|term| of each term', () => {
       const e = sentence(9, []);
       const result = typing.compare(e, 9, D, { schemes: [...SCHEMES], dPos: 6 });

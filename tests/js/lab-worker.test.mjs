@@ -205,6 +205,21 @@ describe('the lab worker', () => {
     }
   });
 
+  it('the summary\'s cross-term ratio is the same whether the additive lane\'s terms were skipped (folded) or sent', async () => {
+    const orth = async (gen, state) => {
+      const view = await compute(gen, state);
+      let analysed = null;
+      await labClient.analyse(gen, (name, data) => { if (name === 'summaries') analysed = data; });
+      return [view, analysed.orth];
+    };
+    const [folded, fromSkipped] = await orth(50, STATE);
+    const [open, fromOwn] = await orth(51, { ...STATE, moreOpen: ['additive'] });
+    assert.equal(folded.result.additive.termsFolded, true);
+    assert.ok(open.result.additive.terms.length > 0);
+    assert.match(fromOwn, /cross terms e·p and p·e are \d/);
+    assert.equal(fromSkipped, fromOwn);
+  });
+
   it('the analyses after a pause send each panel its data, and stop once a newer compute comes', async () => {
     await compute(4, STATE);
     const names = [];

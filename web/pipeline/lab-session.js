@@ -43,8 +43,9 @@ import { freshCopy } from './buffer-pool.js';
 // read by the analyses, so the page gets copies (sent: on buffers the page gave back where there
 // are some); made here they cost the worker one copy and the page's thread none, where a
 // structured clone would copy again on the page's side. A folded lane's logit terms (4·n² floats,
-// 4 MB per lane at n = 512) stay in the worker, and the lane says so (termsFolded); unfolding it
-// asks again. The sinusoidal tables travel as the view's pe and peConcat, only when they change.
+// 4 MB per lane at n = 512) stay in the core's memory (compute skips them) and are not sent; the
+// lane says so (termsFolded), and unfolding it asks again. The sinusoidal tables travel as the
+// view's pe and peConcat, only when they change.
 function shownResult(result, moreOpen, sent) {
   if (!result) return result;
   const { pe, peConcat, ...out } = result;
@@ -153,7 +154,8 @@ export function createLabSession(lab, sources = createLabSources(lab), { buffers
     compute({ state, trainedAvailable, trainedAsked, inputOnly, figures: wanted, shown = {} }) {
       const source = sourceFor(state);
       const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
-      const view = pipeline.run(state, source, settings, { inputOnly });
+      const skipTerms = state.schemes.filter((scheme) => !state.moreOpen.includes(scheme));
+      const view = pipeline.run(state, source, settings, { inputOnly, skipTerms });
       snapshot = view.n > 0 ? view : null;
       const figures = measures.settingsFigures(state, source, settings, view.n, { wanted, shown });
       return reply(view, { state, settings, source, figures, shown, measures, buffers });

@@ -65,8 +65,9 @@ export function compareOptions(lab, state, settings, schemes) {
 }
 
 /**
- * → { run(state, source, settings, { inputOnly }?) → view, compare(view, heads, tokens, E?, schemes?), dispose() }.
- * inputOnly: lanes whose n×n parts no figure will show (compare()'s option of that name).
+ * → { run(state, source, settings, { inputOnly, skipTerms }?) → view, compare(view, heads, tokens, E?, schemes?), dispose() }.
+ * inputOnly: lanes whose n×n parts no figure will show; skipTerms: lanes whose terms nothing will
+ * read (compare()'s options of those names).
  * view: { state, source, settings, tokens, total, textCut, unknown, E (n×d unscaled), result
  * (compare()'s, for state.schemes), n, pe, peConcat (the sinusoidal tables n×d and n×d_p the PE
  * figure and the norm readout show) } — n = 0 (and result null) for a text
@@ -79,7 +80,7 @@ export function createPipeline(lab) {
   let last = null;
 
   return {
-    run(state, source, settings, { inputOnly = [] } = {}) {
+    run(state, source, settings, { inputOnly = [], skipTerms = [] } = {}) {
       if (source !== analysisSource) {
         analysis?.dispose();
         analysis = source.analysis();
@@ -89,7 +90,7 @@ export function createPipeline(lab) {
       const textCut = state.sentence.length > LIMITS.maxTextLength;
       const text = textCut ? state.sentence.slice(0, LIMITS.maxTextLength) : state.sentence;
       const out = analysis.update(text, {
-        ...compareOptions(lab, state, settings, state.schemes), heads: settings.heads, maxTokens: MAX_TOKENS, peTables: true, inputOnly,
+        ...compareOptions(lab, state, settings, state.schemes), heads: settings.heads, maxTokens: MAX_TOKENS, peTables: true, inputOnly, skipTerms,
         ...(last?.result ? { reuse: last.result } : {}),
       });
       const n = out.tokens.length;

@@ -80,11 +80,12 @@ export function relativeSchemes() {
 }
 
 /**
- * The additive lane's logit terms: the lanes' own, or (additive not a lane, or an input-only one)
- * one additive-only compare after typing pauses — the analyses' cached compares keep no terms.
+ * The additive lane's logit terms: the lanes' own, or (additive not a lane, an input-only one or a
+ * folded one, whose terms the keystroke skipped) one additive-only compare after typing pauses —
+ * the analyses' cached compares keep no terms.
  */
 export function additiveTerms(snapshot, { pipeline }) {
   const { result, settings, tokens, E } = snapshot;
-  const own = result.additive?.inputOnly ? null : result.additive;
+  const own = result.additive?.terms?.length ? result.additive : null;
   return (own ?? pipeline.compare(snapshot, settings.heads, tokens, E, ['additive']).additive).terms;
 }
