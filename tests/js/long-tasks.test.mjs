@@ -1,7 +1,8 @@
 // bench/long-tasks.mjs reads a Chromium trace: only the page renderer's main-thread tasks count,
 // a task nested in another (two trace categories record the same one) counts once, wall time is
-// `dur` and thread time `tdur`, and a window keeps the tasks that start inside it. A made-up trace
-// whose every rule changes the answer if broken.
+// `dur` and thread time `tdur`, a window keeps the tasks that start inside it, and a task that ran a
+// DevTools session's message (the bench's own evaluation) is reported apart. A made-up trace whose
+// every rule changes the answer if broken.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { longTasks, readTrace } from '../../bench/long-tasks.mjs';
@@ -18,19 +19,27 @@ const trace = {
     task(200000, 70000, 65000),                      // long by both
     task(400000, 20000, 20000),                      // short
     task(500000, 90000, 90000, { pid: 2, tid: 20 }), // another renderer's
+    task(600000, 60000, 12000),                      // the bench's: a DevTools message inside
+    { ph: 'X', name: 'Receive mojo message', ts: 600100, dur: 59000, ...MAIN,
+      args: { chrome_mojo_event_info: { mojo_interface_tag: 'blink.mojom.DevToolsSession' } } },
+    { ph: 'X', name: 'Receive mojo message', ts: 700100, dur: 100, pid: 2, tid: 20,
+      args: { chrome_mojo_event_info: { mojo_interface_tag: 'blink.mojom.DevToolsSession' } } }, // not the page's thread
     { ph: 'R', cat: 'blink.user_timing', name: 'mark', ts: 150000 },
   ],
 };
 
 test('the page renderer\'s outermost tasks, wall and thread time, and the marks', () => {
   const { tasks, marks } = readTrace(JSON.stringify(trace));
-  assert.deepEqual(tasks, [{ start: 1000, ms: 80, cpuMs: 30 }, { start: 200000, ms: 70, cpuMs: 65 }, { start: 400000, ms: 20, cpuMs: 20 }]);
+  assert.deepEqual(tasks, [{ start: 1000, ms: 80, cpuMs: 30, harness: false }, { start: 200000, ms: 70, cpuMs: 65, harness: false },
+    { start: 400000, ms: 20, cpuMs: 20, harness: false }, { start: 600000, ms: 60, cpuMs: 12, harness: true }]);
   assert.deepEqual(marks, { mark: 150000 });
 });
 
 test('long tasks by wall time and by thread time, within a window', () => {
   const { tasks } = readTrace(JSON.stringify(trace));
-  assert.deepEqual(longTasks(tasks), { count: 2, longestMs: 80, totalMs: 150, all: [80, 70], cpuCount: 1, longestCpuMs: 65, cpuTotalMs: 115 });
-  assert.deepEqual(longTasks(tasks, 150000), { count: 1, longestMs: 70, totalMs: 70, all: [70], cpuCount: 1, longestCpuMs: 65, cpuTotalMs: 85 });
-  assert.deepEqual(longTasks(tasks, 300000), { count: 0, longestMs: 0, totalMs: 0, all: [], cpuCount: 0, longestCpuMs: 20, cpuTotalMs: 20 });
+  const none = { harnessCount: 0, harnessLongestMs: 0 };
+  const bench = { harnessCount: 1, harnessLongestMs: 60 };
+  assert.deepEqual(longTasks(tasks), { count: 2, longestMs: 80, totalMs: 150, all: [80, 70], cpuCount: 1, longestCpuMs: 65, cpuTotalMs: 115, ...bench });
+  assert.deepEqual(longTasks(tasks, 150000, 500000), { count: 1, longestMs: 70, totalMs: 70, all: [70], cpuCount: 1, longestCpuMs: 65, cpuTotalMs: 85, ...none });
+  assert.deepEqual(longTasks(tasks, 300000), { count: 0, longestMs: 0, totalMs: 0, all: [], cpuCount: 0, longestCpuMs: 20, cpuTotalMs: 20, ...bench });
 });
