@@ -5,7 +5,7 @@
 import { checkBoolean, checkEnum, checkInt, checkOptions } from './checks.mjs';
 import {
   CLASSIC_SCHEMES, COMPARE_OPTIONS, CONCAT_MODES, FLOAT32_MIN_NORMAL, LAYOUTS, LIMITS, SCHEMES, checkBase, checkDPos,
-  checkElements, checkEvenDim, checkFloat32, checkInputOnly, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
+  checkElements, checkEvenDim, checkFloat32, checkLaneNames, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
 } from './options.mjs';
 import { FAMILY } from './scheme-table.mjs';
 import { VECTOR_HANDLE, WordVectorSet } from './vectors.mjs';
@@ -32,8 +32,8 @@ function compareArgs(table, options, d, extra = []) {
   const params = schemeOptionValues(table, options, [...COMPARE_OPTIONS, ...extra]);
   checkEvenDim('d', d);
   const schemes = checkSchemes(options.schemes ?? CLASSIC_SCHEMES);
-  const inputOnly = checkInputOnly(options.inputOnly);
-  const skipTerms = checkInputOnly(options.skipTerms, 'skipTerms');
+  const inputOnly = checkLaneNames('inputOnly', options.inputOnly);
+  const skipTerms = checkLaneNames('skipTerms', options.skipTerms);
   for (const name of skipTerms) if (!schemes.includes(name)) throw new RangeError(`skipTerms must name only schemes that are computed (got '${name}')`);
   const alpha = checkFloat32('alpha', options.alpha ?? 1);
   const base = checkBase(options.base ?? 10000);

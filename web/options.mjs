@@ -51,10 +51,11 @@ export function checkSchemes(schemes) {
   return schemes.slice();
 }
 
-// inputOnly: scheme names whose lanes bring x alone (their n×n parts are skipped); the core
-// checks that each is among the computed schemes. skipTerms (key): lanes whose terms are not
-// copied out; compare checks those against the schemes itself.
-export function checkInputOnly(names, key = 'inputOnly') {
+// A list of lanes by scheme name, named key in messages (compare's inputOnly, whose lanes bring x
+// alone, and skipTerms, whose terms are not copied out); undefined is none. Whether each is among
+// the computed schemes is checked where those are known (the core for inputOnly, compare for
+// skipTerms).
+export function checkLaneNames(key, names) {
   if (names === undefined) return [];
   if (!Array.isArray(names)) throw new TypeError(`${key} must be an array of scheme names (${SCHEMES.join(', ')})`);
   names.forEach((name, i) => checkEnum(`${key}[${i}]`, name, SCHEMES));
