@@ -18,7 +18,9 @@ const suite = browserSuite();
 // legend. For one set of vectors the summary has one height, from the build's words
 // (scripts/render-summary.mjs) through the view's stand-ins to the analyses' numbers; the token
 // list's reserved rows (styles/reserve.css) are the chips' rows, and a legend's lines are there
-// before its figure's values.
+// before its figure's values. Frames while the document is still being parsed are not noted: one
+// can show a summary cut where the parser paused, waiting for the rest of index.html, and what the
+// parser has yet to add is no shift.
 async function loadObserved(width, height) {
   const context = await suite.browser.newContext({ viewport: { width, height } });
   await prepareModels(context);
@@ -39,12 +41,13 @@ async function loadObserved(width, height) {
       if (seen.at(-1) !== h) window.__heights.set(what, [...seen, h]);
     };
     const frame = () => {
+      requestAnimationFrame(frame);
+      if (document.readyState === 'loading') return;
       const summary = document.getElementById('summary');
       if (summary) note(`summary, ${/at d = \d+/.exec(summary.textContent)?.[0] ?? 'no d'}`, summary);
       const tokens = document.getElementById('tokens');
       if (tokens) note('token list', tokens);
       document.querySelectorAll('#lanes .legend').forEach((legend, i) => note(`lane legend ${i}`, legend));
-      requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   });
