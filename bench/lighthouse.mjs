@@ -116,18 +116,31 @@ const format = (kind, v) => {
   return String(v);
 };
 
-/** The doc section: one table, a column per label and preset, then each label's conditions. */
+// The doc's column headings: the metrics' names as Lighthouse's report abbreviates them.
+const SHORT = { performance: 'Perf.', tbt: 'TBT', maxFid: 'Max potential FID', tti: 'TTI', cls: 'CLS', mainThread: 'Main-thread work',
+  bytes: 'Bytes', fcp: 'FCP', lcp: 'LCP', observedFcp: 'FCP in the trace', accessibility: 'A11y', bestPractices: 'Best Pr.', seo: 'SEO' };
+
+/**
+ * The doc section: a table per preset with a row per label (labels in the record's order, oldest
+ * first), then each label's conditions. A row per label keeps the table as wide as the metrics
+ * however many sittings the record holds.
+ */
 export function section(record) {
   const labels = Object.keys(record);
   const lines = [MARK_START, ''];
-  lines.push(`| Lighthouse, default link | ${labels.flatMap((l) => [`${l}, mobile`, `${l}, desktop`]).join(' | ')} |`);
-  lines.push(`|---|${labels.flatMap(() => ['---:', '---:']).join('|')}|`);
-  for (const { key, label, kind } of METRICS) {
-    lines.push(`| ${label} | ${labels.flatMap((l) => ['mobile', 'desktop'].map((p) => format(kind, record[l][p]?.medians[key]))).join(' | ')} |`);
-  }
   const held = (r) => (r?.runs?.[0]?.observedFcp === undefined ? '–' : `${heldRuns(r.runs)} of ${r.runs.length}`);
-  lines.push(`| Runs whose first paint Chromium held (FCP in the trace ≥ ${HELD_PAINT_MS} ms) | ${labels.flatMap((l) => ['mobile', 'desktop'].map((p) => held(record[l][p]))).join(' | ')} |`);
-  lines.push(`| Lighthouse CPU benchmark index | ${labels.flatMap((l) => ['mobile', 'desktop'].map((p) => format(null, record[l][p]?.medians.benchmarkIndex))).join(' | ')} |`);
+  lines.push('Medians per label. TBT: Total Blocking Time; FID: first input delay; TTI: Time to Interactive;',
+    'CLS: Cumulative Layout Shift; FCP and LCP: First and Largest Contentful Paint, simulated except "FCP in the',
+    'trace"; A11y, Best Pr.: the Accessibility and Best Practices scores; held: runs whose first paint Chromium',
+    `held (FCP in the trace ≥ ${HELD_PAINT_MS} ms); CPU index: Lighthouse's CPU benchmark index (higher is faster).`);
+  for (const preset of ['mobile', 'desktop']) {
+    lines.push('', `| ${preset} preset | ${METRICS.map(({ key }) => SHORT[key]).join(' | ')} | held | CPU index |`);
+    lines.push(`|---|${METRICS.map(() => '---:').join('|')}|---:|---:|`);
+    for (const l of labels) {
+      const r = record[l][preset];
+      lines.push(`| ${l} | ${METRICS.map(({ key, kind }) => format(kind, r?.medians[key])).join(' | ')} | ${held(r)} | ${format(null, r?.medians.benchmarkIndex == null ? null : Math.round(r.medians.benchmarkIndex))} |`);
+    }
+  }
   lines.push('');
   for (const l of labels) {
     const r = record[l];
