@@ -156,6 +156,10 @@ describe('heatmapSvg', () => {
     assert.equal(stops[0].attrs['stop-color'], '#000000');
     assert.equal(stops.at(-1).attrs['stop-color'], '#ff0000');
     for (const t of ['0', '1', 'attention weight · viridis']) assert.ok(texts(root).includes(t), t);
+    // The ends as the page's legend shows them: ln 4096 (a surprise strip's top) is 8.318, not 8.317766.
+    const surprise = readXml(heatmapSvg({ title: 'Surprise', spec: { ...tokenMap(['a', 'b']), min: -0.000123456, max: Math.log(4096) },
+      legend: 'nats', colour: grey, raster: () => '' }));
+    for (const t of ['-1.235e-4', '8.318']) assert.ok(texts(surprise).includes(t), `${t} in ${texts(surprise).join(' | ')}`);
   });
 
   it(`embeds one PNG past ${CELL_LIMIT} cells, with the thinned words as text`, () => {

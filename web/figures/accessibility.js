@@ -1,6 +1,6 @@
-// What every figure offers besides its picture: exact numbers for readouts, the keyboard moves of
-// a map's cursor, the polite live region that announces them, and the values as a table (the text
-// alternative of a small matrix).
+// What every figure offers besides its picture: exact numbers for readouts (and shorter ones for
+// the ends of a colour scale), the keyboard moves of a map's cursor, the polite live region that
+// announces them, and the values as a table (the text alternative of a small matrix).
 import { element } from './dom.js';
 
 /** Short, exact-enough numbers for readouts: 7 significant digits, 0 stays "0". */
@@ -10,6 +10,18 @@ export function formatValue(value) {
   const abs = Math.abs(value);
   if (abs >= 1e-4 && abs < 1e6) return String(Number(value.toPrecision(7)));
   return value.toExponential(4);
+}
+
+/**
+ * A colour scale's end (its legend and the map's accessible name): 4 significant digits, trailing
+ * zeros dropped, exponent form outside [0.001, 100000). The ends say where the colours run from
+ * and to; a cell's exact value is in the readout and the values table (formatValue).
+ */
+export function formatScaleEnd(value) {
+  if (value === 0 || !Number.isFinite(value)) return formatValue(value);
+  const rounded = Number(value.toPrecision(4));
+  const abs = Math.abs(rounded);
+  return abs >= 1e-3 && abs < 1e5 ? String(rounded) : rounded.toExponential();
 }
 
 export const KEY_MOVES = {

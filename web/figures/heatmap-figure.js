@@ -6,7 +6,7 @@
 import { colourOf, legendGradient, paintMatrix, PALETTE_NAMES } from './heatmap.js';
 import { canvasToPng, csvBlob, exportBar, jsonBlob, svgBlob } from './export.js';
 import { EXPORT_INK } from './export-style.js';
-import { KEY_MOVES, VALUE_TABLE_MAX, formatValue, liveRegion, valueTable } from './accessibility.js';
+import { KEY_MOVES, VALUE_TABLE_MAX, formatScaleEnd, formatValue, liveRegion, valueTable } from './accessibility.js';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from './dom.js';
 import { ROW_ROOM_PX, TokenAxis, drawTokenLabels, gutterFor } from './token-axes.js';
 import { watchOnScreen } from './on-screen.js';
@@ -164,11 +164,11 @@ export class HeatmapFigure {
       setHidden(tile.flag, !flagged);
       if (flagged) setStyle(tile.flag, 'top', `${(spec.flagRowsFrom / data.rows) * 100}%`);
       setAttr(tile.canvas, 'aria-label', `${spec.label}${data.title ? ` — ${data.title}` : ''}; ` +
-        `${data.rows} × ${data.cols}; colour range ${formatValue(spec.min)} to ${formatValue(spec.max)}`);
+        `${data.rows} × ${data.cols}; colour range ${formatScaleEnd(spec.min)} to ${formatScaleEnd(spec.max)}`);
     });
     setAttr(this.tileBox, 'data-count', String(spec.tiles.length));
-    setText(this.legendMin, formatValue(spec.min));
-    setText(this.legendMax, formatValue(spec.max));
+    setText(this.legendMin, formatScaleEnd(spec.min));
+    setText(this.legendMax, formatScaleEnd(spec.max));
     setText(this.legendTitle, this.#legendText());
     if (this.stop >= spec.tiles.length) this.#moveStop(0);
     if (this.cursor) this.#showCursor(this.cursor.tile, this.cursor.row, this.cursor.col, false);

@@ -6,7 +6,7 @@
 // Lengths are CSS px; coordinates are rounded to 0.01 px.
 import { DOT_RADIUS, chartLayout, dashOf, formatTick, seriesShapes, xTicks, yTicks } from './chart-layout.js';
 import { EXPORT_FONT, EXPORT_INK } from './export-style.js';
-import { formatValue } from './accessibility.js';
+import { formatScaleEnd } from './accessibility.js';
 import { labelFont, labelStep, wordText } from './token-axes.js';
 
 // Up to this many cells a map is written as <rect>s (runs of equal colour merged), beyond it as
@@ -203,8 +203,8 @@ function colourKey({ x, y, width, min, max, legend, colour }) {
   const below = y + 10 + CAPTION_PX;
   return `<defs><linearGradient id="colour-scale">${stops.join('')}</linearGradient></defs>` +
     `<rect${attrs({ x, y, width, height: 10, fill: 'url(#colour-scale)' })}/>` +
-    text(formatValue(min), { x, y: below }) +
-    text(formatValue(max), { x: x + width, y: below, 'text-anchor': 'end' }) +
+    text(formatScaleEnd(min), { x, y: below }) +
+    text(formatScaleEnd(max), { x: x + width, y: below, 'text-anchor': 'end' }) +
     text(legend, { x, y: below + CAPTION_PX * LINE });
 }
 
