@@ -41,7 +41,7 @@ test('the default link loads GloVe and the trained heads in its lanes; typing re
       assert.ok(map, `${scheme}'s attention map is on the page`);
       const box = await map.boundingBox();
       assert.ok(box && box.width > 0 && box.height > 0, `${scheme}'s attention map is laid out`);
-      assert.doesNotMatch(await map.evaluate((c) => c.getAttribute('aria-label')), /W = I/, `${scheme} shows its trained model`);
+      assert.doesNotMatch(await map.evaluate((c) => c.getAttribute('aria-label')), /W\u00a0=\u00a0I/, `${scheme} shows its trained model`);
     }
     const map = await page.$(laneMap('additive'));
     await map.scrollIntoView();

@@ -139,7 +139,7 @@ test('shift invariance: a value per scheme; relative ones at rounding error, abs
     const names = await schemeNames(page);
     const table = await readTable(page, 'shift', SCHEMES.length);
     const columns = await page.locator('[data-figure="shift"] thead th').allTextContents();
-    assert.deepEqual(columns.slice(0, 3), ['scheme', 'position signal', 'W = I']);
+    assert.deepEqual(columns.slice(0, 3), ['scheme', 'position signal', 'W\u00a0=\u00a0I']);
     assert.equal(columns.length, 4, 'W = I and one random-head column');
     for (const id of SCHEMES) {
       const cells = table[names[id]];

@@ -58,7 +58,7 @@ test('the picker chooses the lanes from the keyboard; at the limit the other box
     const [attention] = await readFigure(page, 'alibi-attention');
     assert.equal(attention.width, 6, 'the new lane is computed and painted');
     assert.equal(attention.opaque, 36);
-    assert.match(attention.label, /ALiBi attention weights \(W = I, slope m = 2⁻¹ = 0\.5\)/);
+    assert.match(attention.label, /ALiBi attention weights \(W\u00a0=\u00a0I, slope m = 2⁻¹ = 0\.5\)/);
 
     // The last box cannot be unchecked.
     for (const scheme of ['additive', 'rotary']) await box(scheme).uncheck();

@@ -52,8 +52,8 @@ describe('trained heads in the lanes', () => {
       // Keyboard: the radio group moves with the arrow keys.
       await page.locator('#lane-heads-trained').focus();
       await page.keyboard.press('ArrowRight');
-      await page.waitForFunction(() => /W = I/.test(document.querySelector('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label')));
-      assert.match(await page.locator('#heads-note').textContent(), /^Encoding alone \(W = I\)/);
+      await page.waitForFunction(() => /W\u00a0=\u00a0I/.test(document.querySelector('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label')));
+      assert.match(await page.locator('#heads-note').textContent(), /^Encoding alone \(W\u00a0=\u00a0I\)/);
       await page.waitForFunction(() => /(^#|&)h=0(&|$)/.test(location.hash));
       assert.equal(await page.locator('#heads').inputValue(), '0', 'the Settings control follows the toggle');
       assert.deepEqual(problems, []);
@@ -111,9 +111,9 @@ describe('trained heads in the lanes', () => {
     const models = gate();
     const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default', hold: models.hold });
     try {
-      await page.waitForFunction(() => /^Loading the trained Additive model….*encoding alone \(W = I\) meanwhile/.test(
+      await page.waitForFunction(() => /^Loading the trained Additive model….*encoding alone \(W\u00a0=\u00a0I\) meanwhile/.test(
         document.querySelector('#lanes [data-scheme="additive"] .trained-note')?.textContent ?? ''));
-      assert.match(await page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
+      assert.match(await page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W\u00a0=\u00a0I/);
       const layout = () => page.evaluate(() => ({
         lanes: document.getElementById('lanes').getBoundingClientRect().height,
         below: document.getElementById('heads-note').getBoundingClientRect().top + scrollY,
@@ -233,7 +233,7 @@ describe('trained heads in the lanes', () => {
     try {
       await waitForTrained(page, ['additive', 'learned']);
       assert.equal(await page.locator('#lanes [data-scheme="xpos"] .trained-note').textContent(),
-        'No trained model ships for xPos: this map shows the encoding alone (W = I).');
+        'No trained model ships for xPos: this map shows the encoding alone (W\u00a0=\u00a0I).');
       assert.equal(await page.locator('#lanes [data-scheme="xpos"] .trained-strip').isVisible(), false);
       const [before] = await readFigure(page, 'additive-attention', STRIP);
       await page.locator('#sentence').focus();
@@ -295,9 +295,9 @@ describe('trained heads in the lanes', () => {
     const { page, problems, close } = await open(`#${SENTENCE}&h=trained`, { fail: ['rotary'] });
     try {
       await waitForTrained(page, ['additive']);
-      await page.waitForFunction(() => /could not be loaded \(.+\); this map shows the encoding alone \(W = I\)/.test(
+      await page.waitForFunction(() => /could not be loaded \(.+\); this map shows the encoding alone \(W\u00a0=\u00a0I\)/.test(
         document.querySelector('#lanes [data-scheme="rotary"] .trained-note').textContent));
-      assert.match(await page.locator('[data-figure="rotary-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
+      assert.match(await page.locator('[data-figure="rotary-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W\u00a0=\u00a0I/);
       assert.deepEqual(problems, []);
     } finally {
       await close();
@@ -318,7 +318,7 @@ describe('trained heads in the lanes', () => {
       assert.equal(await page.locator('#lanes .trained-box:not([hidden])').count(), 0);
       assert.equal(await page.locator('#trained-layer').isVisible(), false, 'no layer picker for the encoding alone');
       assert.equal(await page.locator('#lane-heads-identity').isChecked(), true);
-      assert.match(await page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W = I/);
+      assert.match(await page.locator('[data-figure="additive-attention"] > .fig canvas.map-canvas').getAttribute('aria-label'), /W\u00a0=\u00a0I/);
       assert.deepEqual(problems, []);
     } finally {
       await close();

@@ -25,7 +25,7 @@ describe('pipeline', () => {
     assert.equal(settings.alibiHead, 2, 'ALiBi head k clamped to H');
     assert.deepEqual(settings.notes, [
       `d_p = 32 leaves no room for the word at d = 32; using ${autoDPos(32)}.`,
-      '3 heads do not divide the widths (32, 32) into even parts; using W = I.',
+      '3 heads do not divide the widths (32, 32) into even parts; using W\u00a0=\u00a0I.',
       'ALiBi head k = 5 is more than H = 2 heads; using head 2.',
     ]);
     const fine = settleSettings(lab, { ...DEFAULTS, d: 32 }, source);

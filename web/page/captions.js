@@ -3,7 +3,7 @@
 // words (web/pipeline/prose.js). Each writes only what changed (web/figures/dom.js).
 import { CONCAT_MODE, LAYOUT } from '../scheme-table.mjs';
 import { TRAINED_HEADS } from '../pipeline/state.js';
-import { laneNotes, nopeText } from '../pipeline/prose.js';
+import { W_IS_I, laneNotes, nopeText } from '../pipeline/prose.js';
 import { setText, setValue } from '../figures/dom.js';
 
 /**
@@ -100,13 +100,13 @@ function alphaTitle(source) {
 
 /** The heads menu's untrained choices: [[value, label]]. */
 function headOptions(settings) {
-  return settings.headChoices.map((h) => [h, h === 0 ? 'identity (W = I)' : `${h} random head${h === 1 ? '' : 's'}`]);
+  return settings.headChoices.map((h) => [h, h === 0 ? `identity (${W_IS_I})` : `${h} random head${h === 1 ? '' : 's'}`]);
 }
 
 /** What the untrained heads are, under the heads menu. */
 function headsNote(settings) {
   return settings.heads === 0
-    ? 'Encoding alone (W = I): queries, keys and values are the encoded vectors themselves, so each map shows what the position scheme alone does.'
+    ? `Encoding alone (${W_IS_I}): queries, keys and values are the encoded vectors themselves, so each map shows what the position scheme alone does.`
     : `${settings.heads} random heads: fixed seeded random projections W_q, W_k, W_v (d_head = ${settings.d / settings.heads}); the maps show head 1.`;
 }
 
@@ -123,7 +123,7 @@ function fieldTexts(source, settings, state) {
     concatMode: sameWidth ? `same total width ${settings.d}` : `widened to ${settings.d + settings.dPos}`,
     reduction: sameWidth ? `Word part: ${source.reduction}.` : 'The whole word vector is kept.',
     concatCross: settings.heads === 0
-      ? 'With W = I the word and position parts live in separate coordinates, so both cross terms are exactly 0.'
+      ? `With ${W_IS_I} the word and position parts live in separate coordinates, so both cross terms are exactly 0.`
       : `With ${settings.heads} random heads the projections mix word and position coordinates, so the cross terms are no longer zero.`,
     spreadVocab: source.kind === 'synthetic' ? '2,000 hashed filler words' : 'the whole vocabulary',
   };

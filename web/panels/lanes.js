@@ -5,6 +5,7 @@
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { maxAbs } from '../pipeline/math.js';
 import { SCHEMES, SCHEME_NAMES, slopeText } from '../pipeline/schemes.js';
+import { W_IS_I } from '../pipeline/prose.js';
 
 const NONE = new Set();
 
@@ -71,7 +72,7 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), 
       const { n } = result;
       const tokenLabel = (i) => `“${tokens[i]}” (${i})`;
       const words = { n, tokens, tokenLabel, query: (i) => `query ${tokenLabel(i)}`, key: (j) => `key ${tokenLabel(j)}` };
-      const headText = heads === 0 ? 'W = I' : `head 1 of ${heads} random heads`;
+      const headText = heads === 0 ? W_IS_I : `head 1 of ${heads} random heads`;
       for (const scheme of Object.keys(lanes)) {
         const data = result[scheme];
         if (!data) continue;

@@ -2,12 +2,13 @@
 // One row per scheme asked for, one column per head type. The numbers come from shiftMeasure
 // (web/pipeline/measures/shift.js).
 import { TableFigure } from '../figures/table-figure.js';
+import { W_IS_I } from '../pipeline/prose.js';
 
 export function createShiftPanel(slot) {
   const table = new TableFigure(slot, { title: 'Shift invariance' });
   /** data: shiftMeasure's. Returns its changes: { [headCount]: { [scheme]: largest change } }. */
   function render({ n, k, headTypes, fillers, changes, rows }) {
-    const headName = (h) => (h === 0 ? 'W = I' : `${h} random heads`);
+    const headName = (h) => (h === 0 ? W_IS_I : `${h} random heads`);
     table.update({
       label: `Largest change of attention among the original ${n} words after prepending ${k} filler word${k === 1 ? '' : 's'}, per scheme`,
       columns: ['scheme', 'position signal', ...headTypes.map(headName)],

@@ -17,6 +17,7 @@ import { laneBox, reserveStrip, showStrip } from './trained-lane.js';
 import { createModelRecords, loadingText } from './trained-models.js';
 import { createTrainedPicker } from './trained-picker.js';
 import { passRequest, showTrained } from './trained-requests.js';
+import { W_IS_I } from '../pipeline/prose.js';
 
 /** Whether the browser asks pages to save data: then models load only when the reader asks. */
 export function browserSavesData() {
@@ -25,7 +26,7 @@ export function browserSavesData() {
 }
 
 const HEADS_NOTE = 'Trained heads: each map is one head of a small language model trained with that lane\'s scheme on public-domain ' +
-  'English, GloVe words in; the encoded input and logit decomposition still use W = I.';
+  `English, GloVe words in; the encoded input and logit decomposition still use ${W_IS_I}.`;
 
 // heads: the state createTrainedHeads keeps — { entries (lab.pretrained), boxes (scheme → the
 // lane's parts, trained-lane.js), requested (the reader asked for the models), figures (the lanes'
@@ -36,7 +37,7 @@ const HEADS_NOTE = 'Trained heads: each map is one head of a small language mode
 function updateLane(heads, scheme, parts, entry, tokens, head, pass) {
   const { models } = heads;
   if (!models.has(scheme) && !heads.requested) {
-    setText(parts.note, `Encoding alone (W = I) until the trained ${SCHEME_LABELS[scheme]} model is loaded: ` +
+    setText(parts.note, `Encoding alone (${W_IS_I}) until the trained ${SCHEME_LABELS[scheme]} model is loaded: ` +
       'your browser asks to save data, so it loads only when you press the button above the lanes.');
     reserveStrip(scheme, parts, entry.config.vocab, tokens);
     return entry.bytes ?? 0;
@@ -47,7 +48,7 @@ function updateLane(heads, scheme, parts, entry, tokens, head, pass) {
     reserveStrip(scheme, parts, entry.config.vocab, tokens);
   } else if (record.status === 'failed') {
     setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
-      'this map shows the encoding alone (W = I).');
+      `this map shows the encoding alone (${W_IS_I}).`);
     showStrip(parts, false);
   } else if (showTrained(heads.lane, scheme, record, parts, tokens, head, pass)) {
     return 'trained';
@@ -66,7 +67,7 @@ function updateLanes(heads, tokens, schemes, head, passes) {
     setHidden(parts.box, false);
     const entry = heads.entries.find((e) => e.scheme === scheme || e.name === scheme);
     if (!entry) {
-      setText(parts.note, `No trained model ships for ${SCHEME_LABELS[scheme]}: this map shows the encoding alone (W = I).`);
+      setText(parts.note, `No trained model ships for ${SCHEME_LABELS[scheme]}: this map shows the encoding alone (${W_IS_I}).`);
       showStrip(parts, false);
       continue;
     }

@@ -10,6 +10,7 @@ import { standIn } from '../formats/numbers.js';
 import { LEGENDS } from './lanes.js';
 import { SCHEME_LABELS } from '../options.mjs';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
+import { W_IS_I } from '../pipeline/prose.js';
 
 /** A token named in a readout: its text and its position. */
 export const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
@@ -107,7 +108,7 @@ export function reserveStrip(scheme, parts, vocabSize, tokens) {
 // failure; the lane keeps the identity map compare() paints.
 export function refuse(scheme, parts) {
   setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model cannot read this sentence: ${parts.refused.message}. ` +
-    'This lane shows identity heads (W = I).');
+    `This lane shows identity heads (${W_IS_I}).`);
   showStrip(parts, false);
   setAttr(parts.box, 'data-state', 'ready');
   setAttr(parts.slot, 'data-trained', 'ready');

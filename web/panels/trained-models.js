@@ -6,6 +6,7 @@
 import { SCHEME_LABELS } from '../options.mjs';
 import { vocabularyIndex } from '../pipeline/model-ids.js';
 import { afterNextFrame } from '../pipeline/tasks.js';
+import { W_IS_I } from '../pipeline/prose.js';
 
 const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / total)}%` : '');
 
@@ -13,7 +14,7 @@ const percent = (loaded, total) => (total > 0 ? ` ${Math.round((100 * loaded) / 
 export function loadingText(scheme, record) {
   const { loaded, total } = record.progress;
   return `Loading the trained ${SCHEME_LABELS[scheme]} model…${percent(loaded, total)} of ${((total || loaded) / 1e6).toFixed(1)} MB; ` +
-    'encoding alone (W = I) meanwhile.';
+    `encoding alone (${W_IS_I}) meanwhile.`;
 }
 
 /**

@@ -3,6 +3,7 @@
 // layer/head picker, and the button that loads the models where the browser asks to save data.
 import { element, setHidden, setText } from '../figures/dom.js';
 import { TRAINED_HEADS } from '../pipeline/state.js';
+import { W_IS_I } from '../pipeline/prose.js';
 
 function buildToggle(onPickHeads) {
   const toggle = { trained: null, identity: null };
@@ -13,7 +14,7 @@ function buildToggle(onPickHeads) {
     toggle[key] = input;
     return element('label', { class: 'heads-choice', htmlFor: input.id }, [input, text]);
   };
-  choices.append(choice(TRAINED_HEADS, 'Trained heads', 'trained'), choice('0', 'Encoding alone (W = I)', 'identity'));
+  choices.append(choice(TRAINED_HEADS, 'Trained heads', 'trained'), choice('0', `Encoding alone (${W_IS_I})`, 'identity'));
   return { toggle, choices };
 }
 

@@ -9,6 +9,7 @@
 import { LIMITS } from '../options.mjs';
 import { CONCAT_MODE } from '../scheme-table.mjs';
 import { MAX_TOKENS, TRAINED_HEADS, autoDPos, validHeads } from './state.js';
+import { W_IS_I } from './prose.js';
 
 /**
  * The parameters actually used for this source, with a note for each value that cannot apply.
@@ -29,10 +30,10 @@ export function settleSettings(lab, state, source, { trainedAvailable = false, t
   const concatWidth = state.concat === CONCAT_MODE.sameWidth ? d : d + dPos;
   const headChoices = validHeads([d, concatWidth]);
   const trained = state.heads === TRAINED_HEADS && trainedAvailable;
-  if (state.heads === TRAINED_HEADS && !trained && trainedAsked) notes.push('No trained models ship with this copy of the page; using W = I.');
+  if (state.heads === TRAINED_HEADS && !trained && trainedAsked) notes.push(`No trained models ship with this copy of the page; using ${W_IS_I}.`);
   let heads = state.heads === TRAINED_HEADS ? 0 : state.heads;
   if (!headChoices.includes(heads)) {
-    notes.push(`${heads} heads do not divide the widths (${d}, ${concatWidth}) into even parts; using W = I.`);
+    notes.push(`${heads} heads do not divide the widths (${d}, ${concatWidth}) into even parts; using ${W_IS_I}.`);
     heads = 0;
   }
   const alpha = state.alpha === 'auto' ? source.defaultAlpha : state.alpha;

@@ -6,6 +6,9 @@ import { grouped, significant, standIn } from '../formats/numbers.js';
 
 const fmt = (v, digits = 4) => significant(v, digits);
 
+/** Identity heads, as every sentence of the page writes them: no-break spaces keep "W = I" on one line. */
+export const W_IS_I = 'W\u00a0=\u00a0I';
+
 // A summary is written before its analyses are in, with null for the numbers they will give, so
 // that it has its lines from the first view on. Each stand-in has the shape of the number it
 // stands for (two decimals, one-digit exponentials, percentages), so filling them in does not
@@ -104,14 +107,14 @@ export function shiftSummary(shift, k, relative) {
   if (!shift) return null;
   const short = (v) => (v === null ? PENDING.exponential : v === 0 ? '0' : v.toExponential(1));
   const random = Object.keys(shift).map(Number).find((h) => h > 0);
-  const both = (ids) => `${short(worstShift(shift, ids, 0))} with W = I${random ? ` and ${short(worstShift(shift, ids, random))} with ${random} random heads` : ''}`;
+  const both = (ids) => `${short(worstShift(shift, ids, 0))} with ${W_IS_I}${random ? ` and ${short(worstShift(shift, ids, random))} with ${random} random heads` : ''}`;
   const shown = relative.filter((id) => id in shift[0]);
   const words = `${k} word${k === 1 ? '' : 's'}`;
   let text = `the relative schemes (${shown.map((id) => SCHEME_NAMES[id]).join(', ')}) — prepending ${words} changes their ` +
     `attention among the original words by at most ${both(shown)}: rounding error, whatever the projections. ` +
     `The absolute ones move: additive by ${both(['additive'])}${'learned' in shift[0] ? `, the learned-style table by ${both(['learned'])}` : ''}.`;
   if (random) {
-    text += ` Concatenated stays at ${short(worstShift(shift, ['concatenated'], 0))} with W = I — its position term PE(i)·PE(j) also depends ` +
+    text += ` Concatenated stays at ${short(worstShift(shift, ['concatenated'], 0))} with ${W_IS_I} — its position term PE(i)·PE(j) also depends ` +
       `only on the distance — but moves by ${short(worstShift(shift, ['concatenated'], random))} with ${random} random heads, whose projections mix ` +
       'word and position coordinates.';
   }
