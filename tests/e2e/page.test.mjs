@@ -359,6 +359,32 @@ test('exports: the concatenated cross terms are exactly zero with W = I; PNG and
   }
 });
 
+// A folded lane's logit terms are not sent with its views (skipTerms), so its figure shows an old
+// picture, or none, until opening the decomposition brings them. An export asked for in that
+// moment (the details opened and the JSON picked in one task) must wait for them: an export from
+// the old picture wrote {title} alone here.
+test('a folded decomposition exported as it opens: the file holds the current terms', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    const n = (await tokenTexts(page)).length;
+    const figure = page.locator('[data-figure="concatenated-terms"] .fig');
+    assert.equal(await figure.getAttribute('aria-busy'), 'true', 'folded, its terms are not the view\'s');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.evaluate(() => {
+      const slot = document.querySelector('[data-figure="concatenated-terms"]');
+      for (let node = slot; node; node = node.parentElement) if (node.matches('details:not([open])')) node.open = true;
+      slot.querySelector('.fig-menu-button').click();
+      [...slot.querySelectorAll('[role="menuitem"]')].find((item) => /JSON/.test(item.textContent)).click();
+    })]);
+    const json = JSON.parse(await readFile(await download.path(), 'utf8'));
+    assert.equal(json.matrices?.length, 4, `four terms in ${JSON.stringify(json).slice(0, 120)}`);
+    for (const m of json.matrices) assert.deepEqual([m.rows, m.cols, m.values.length], [n, n, n * n]);
+    assert.equal(await figure.getAttribute('aria-busy'), null, 'open, it shows the view\'s terms');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('controls: causal mask, an invalid d and synthetic vectors', async () => {
   const { page, problems, close } = await openPage({ hash: '#v=synthetic&s=the%20cat%20sat' });
   try {

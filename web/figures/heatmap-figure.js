@@ -72,6 +72,7 @@ export class HeatmapFigure {
     this.tiles = [];
     this.spec = null;
     this.selected = null;
+    this.waiting = null; // { promise, resolve } while the figure is stale: settled by the next update
 
     this.root = element('div', { class: 'fig' });
     this.tileBox = element('div', { class: 'fig-tiles' });
@@ -98,11 +99,12 @@ export class HeatmapFigure {
     this.valuesBox.addEventListener('toggle', () => this.#fillValues());
     // One line under the map: the values disclosure and the export menu (styles/lab.css, .fig-foot).
     const foot = element('div', { class: 'fig-foot' });
+    // A figure waiting for its values (stale) exports them once they come, never the old ones.
     foot.append(this.valuesBox, exportBar(title, {
-      png: () => this.#png(),
-      svg: () => this.toSvg(),
-      csv: () => this.#csv(),
-      json: () => jsonBlob(this.#data()),
+      png: () => this.#current().then(() => this.#png()),
+      svg: () => this.#current().then(() => this.toSvg()),
+      csv: () => this.#current().then(() => this.#csv()),
+      json: () => this.#current().then(() => jsonBlob(this.#data())),
     }));
     this.root.append(this.tileBox, legend, this.readout, this.live, foot);
     slot.replaceChildren(this.root);
@@ -121,6 +123,11 @@ export class HeatmapFigure {
   update(spec) {
     const shown = this.spec;
     this.spec = spec;
+    if (this.waiting) {
+      this.waiting.resolve();
+      this.waiting = null;
+      this.root.removeAttribute('aria-busy');
+    }
     // The arrays this figure reads from now on, and those it no longer does (buffers: hold and release).
     if (this.buffers) {
       for (const values of tileValues(spec)) this.buffers.hold(values);
@@ -130,6 +137,24 @@ export class HeatmapFigure {
     // nobody is looking at would cost more than the maths of a keystroke.
     this.dirty = true;
     if (this.visible) this.#render();
+  }
+
+  /**
+   * Says that the values shown are not the current view's (a view that brought none for this
+   * figure, e.g. a folded lane's logit terms): the picture stays until the next update, the figure
+   * is aria-busy meanwhile, and an export waits for that update.
+   */
+  stale() {
+    if (this.waiting) return;
+    let resolve;
+    const promise = new Promise((settle) => { resolve = settle; });
+    this.waiting = { promise, resolve };
+    this.root.setAttribute('aria-busy', 'true');
+  }
+
+  // Settles once the figure shows the current view's values (at once unless it is stale).
+  #current() {
+    return this.waiting?.promise ?? Promise.resolve();
   }
 
   #render() {

@@ -84,8 +84,11 @@ export function createLanes(root, { onPickToken, schemes = SCHEMES.slice(0, 3), 
         }
         // An input-only lane (its attention covered, its decomposition folded), or a folded lane
         // whose terms stayed where they were computed (termsFolded), brought no terms: the figure
-        // keeps its last picture until the page asks for them.
-        if (data.inputOnly || data.termsFolded) continue;
+        // keeps its last picture, stale, until the page asks for them (opening the decomposition).
+        if (data.inputOnly || data.termsFolded) {
+          lanes[scheme].terms?.stale();
+          continue;
+        }
         lanes[scheme].terms?.update(termsSpec(name, data, words, about));
       }
     },
