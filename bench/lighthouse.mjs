@@ -47,22 +47,23 @@ if (!/^[\w.-]+$/.test(LABEL)) throw new RangeError(`--label: letters, digits, '.
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new RangeError(`--runs: a positive integer, got ${RUNS}`);
 
 // What the report reads from a Lighthouse result (LHR), in the issue's order.
-// kind: how a value prints; audit: the LHR audit whose numericValue it is; category: a score;
-// observed: a field of the metrics audit, measured in the trace rather than simulated.
+// short: its column heading in the doc (as Lighthouse's report abbreviates it); kind: how a value
+// prints; audit: the LHR audit whose numericValue it is; category: a score; observed: a field of
+// the metrics audit, measured in the trace rather than simulated.
 export const METRICS = [
-  { key: 'performance', label: 'Performance score', category: 'performance' },
-  { key: 'tbt', label: 'Total Blocking Time', audit: 'total-blocking-time', kind: 'ms' },
-  { key: 'maxFid', label: 'Max potential first input delay', audit: 'max-potential-fid', kind: 'ms' },
-  { key: 'tti', label: 'Time to Interactive', audit: 'interactive', kind: 's' },
-  { key: 'cls', label: 'Cumulative Layout Shift', audit: 'cumulative-layout-shift', kind: 'cls' },
-  { key: 'mainThread', label: 'Main-thread work', audit: 'mainthread-work-breakdown', kind: 's' },
-  { key: 'bytes', label: 'Bytes transferred', audit: 'total-byte-weight', kind: 'KiB' },
-  { key: 'fcp', label: 'First Contentful Paint', audit: 'first-contentful-paint', kind: 's' },
-  { key: 'lcp', label: 'Largest Contentful Paint', audit: 'largest-contentful-paint', kind: 's' },
-  { key: 'observedFcp', label: 'First Contentful Paint in the trace (not simulated)', observed: 'observedFirstContentfulPaint', kind: 'ms' },
-  { key: 'accessibility', label: 'Accessibility score', category: 'accessibility' },
-  { key: 'bestPractices', label: 'Best Practices score', category: 'best-practices' },
-  { key: 'seo', label: 'SEO score', category: 'seo' },
+  { key: 'performance', label: 'Performance score', short: 'Perf.', category: 'performance' },
+  { key: 'tbt', label: 'Total Blocking Time', short: 'TBT', audit: 'total-blocking-time', kind: 'ms' },
+  { key: 'maxFid', label: 'Max potential first input delay', short: 'Max potential FID', audit: 'max-potential-fid', kind: 'ms' },
+  { key: 'tti', label: 'Time to Interactive', short: 'TTI', audit: 'interactive', kind: 's' },
+  { key: 'cls', label: 'Cumulative Layout Shift', short: 'CLS', audit: 'cumulative-layout-shift', kind: 'cls' },
+  { key: 'mainThread', label: 'Main-thread work', short: 'Main-thread work', audit: 'mainthread-work-breakdown', kind: 's' },
+  { key: 'bytes', label: 'Bytes transferred', short: 'Bytes', audit: 'total-byte-weight', kind: 'KiB' },
+  { key: 'fcp', label: 'First Contentful Paint', short: 'FCP', audit: 'first-contentful-paint', kind: 's' },
+  { key: 'lcp', label: 'Largest Contentful Paint', short: 'LCP', audit: 'largest-contentful-paint', kind: 's' },
+  { key: 'observedFcp', label: 'First Contentful Paint in the trace (not simulated)', short: 'FCP in the trace', observed: 'observedFirstContentfulPaint', kind: 'ms' },
+  { key: 'accessibility', label: 'Accessibility score', short: 'A11y', category: 'accessibility' },
+  { key: 'bestPractices', label: 'Best Practices score', short: 'Best Pr.', category: 'best-practices' },
+  { key: 'seo', label: 'SEO score', short: 'SEO', category: 'seo' },
 ];
 
 export const median = (xs) => {
@@ -116,10 +117,6 @@ const format = (kind, v) => {
   return String(v);
 };
 
-// The doc's column headings: the metrics' names as Lighthouse's report abbreviates them.
-const SHORT = { performance: 'Perf.', tbt: 'TBT', maxFid: 'Max potential FID', tti: 'TTI', cls: 'CLS', mainThread: 'Main-thread work',
-  bytes: 'Bytes', fcp: 'FCP', lcp: 'LCP', observedFcp: 'FCP in the trace', accessibility: 'A11y', bestPractices: 'Best Pr.', seo: 'SEO' };
-
 /**
  * The doc section: a table per preset with a row per label (labels in the record's order, oldest
  * first), then each label's conditions. A row per label keeps the table as wide as the metrics
@@ -134,7 +131,7 @@ export function section(record) {
     'trace"; A11y, Best Pr.: the Accessibility and Best Practices scores; held: runs whose first paint Chromium',
     `held (FCP in the trace ≥ ${HELD_PAINT_MS} ms); CPU index: Lighthouse's CPU benchmark index (higher is faster).`);
   for (const preset of ['mobile', 'desktop']) {
-    lines.push('', `| ${preset} preset | ${METRICS.map(({ key }) => SHORT[key]).join(' | ')} | held | CPU index |`);
+    lines.push('', `| ${preset} preset | ${METRICS.map(({ short }) => short).join(' | ')} | held | CPU index |`);
     lines.push(`|---|${METRICS.map(() => '---:').join('|')}|---:|---:|`);
     for (const l of labels) {
       const r = record[l][preset];
