@@ -18,7 +18,7 @@ export const ROW_ROOM_PX = 12;
 const MIN_FONT_PX = 8;
 const MAX_FONT_PX = 11;
 const EDGE_PX = 4; // the gap between a label and the map
-const MAX_REMEMBERED_FITS = 4096; // fitted labels kept per axis (a bound, not a tuning)
+const MAX_REMEMBERED_FITS = 4096; // fitted labels kept per pen (a bound, not a tuning)
 
 /** Every step-th label when rows are `pitch` px apart: the smallest step whose labels are MIN_PITCH_PX apart. */
 export function labelStep(pitch) {
@@ -58,7 +58,7 @@ const axes = new WeakMap();
 let sizes = null;
 function observeSize(axis) {
   sizes ??= new ResizeObserver((entries) => {
-    for (const entry of entries) axes.get(entry.target)?.resize(entry.contentRect.width, entry.contentRect.height);
+    redrawAll(entries.map((entry) => axes.get(entry.target)?.resize(entry.contentRect.width, entry.contentRect.height)));
   });
   axes.set(axis.root, axis);
   sizes.observe(axis.root);
@@ -67,12 +67,50 @@ function observeSize(axis) {
 // weakly: a figure thrown away takes its axes with it).
 const live = new Set();
 globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener('change', () => {
+  const shown = [];
   for (const ref of live) {
     const axis = ref.deref();
-    if (axis) axis.redraw(true);
+    if (axis) shown.push(axis);
     else live.delete(ref);
   }
+  redrawAll(shown);
 });
+
+// Redraws the given axes whole (falsy entries skipped) in three passes: every colour read, then
+// every canvas sized, then every label drawn. Sizing a canvas leaves its style to be updated, and
+// both reading the page's colours and setting a context's font bring style up to date at once,
+// so axis after axis would recalculate style once per axis (six at a first view of three lanes).
+function redrawAll(list) {
+  const drawable = list.filter((axis) => axis?.drawable());
+  for (const axis of drawable) axis.readStyle();
+  for (const axis of drawable) axis.size();
+  for (const axis of drawable) axis.redraw();
+}
+
+// fitText's answers, by context font and room: the same words at the same size fit the same way
+// on every axis (measureText ignores the canvas's transform), so three lanes' axes measure each
+// word once between them, not once each. A new token redraws every label, and measuring them all
+// again cost about 0.5 ms a keystroke at 64 tokens (three maps, two axes). Bounded: at most
+// MAX_REMEMBERED_PENS pens (the oldest dropped), MAX_REMEMBERED_FITS words each.
+const MAX_REMEMBERED_PENS = 16;
+const fits = new Map(); // `${font}|${room}` → Map word → fitted text
+
+/** fitText(g, text, room) for context g whose font is `font`, remembered across axes. */
+export function fittedText(g, font, text, room) {
+  const key = `${font}|${room}`;
+  let texts = fits.get(key);
+  if (!texts) {
+    if (fits.size >= MAX_REMEMBERED_PENS) fits.delete(fits.keys().next().value);
+    fits.set(key, texts = new Map());
+  }
+  let fitted = texts.get(text);
+  if (fitted === undefined) {
+    fitted = fitText(g, text, room);
+    if (texts.size >= MAX_REMEMBERED_FITS) texts.clear();
+    texts.set(text, fitted);
+  }
+  return fitted;
+}
 
 /**
  * One axis: `kind` 'rows' (words down the left side) or 'cols' (along the top, read upwards).
@@ -109,47 +147,64 @@ export class TokenAxis {
     this.words = words;
     this.count = count;
     this.length = lengthPx;
-    this.redraw(false);
+    this.redraw();
     if (this.activeIndex !== null) this.highlight(this.activeIndex);
   }
 
+  /** Takes the axis box's new size (CSS px) → this axis when it changed (to be redrawn), else null. */
   resize(width, height) {
-    if (Math.abs(width - this.width) < 0.5 && Math.abs(height - this.height) < 0.5) return;
+    if (Math.abs(width - this.width) < 0.5 && Math.abs(height - this.height) < 0.5) return null;
     this.width = width;
     this.height = height;
-    this.redraw(true);
+    return this;
   }
 
-  // Draws the labels: all of them when the thinning, the size or the colours changed (or `full`),
-  // else only the slots whose word changed, each in its own band.
-  redraw(full) {
-    if (!this.words || this.width === 0 || this.height === 0 || !this.root.isConnected) return;
-    const rows = this.kind === 'rows';
+  /** Whether there is anything to draw: words, a size, and a place in the document. */
+  drawable() {
+    return this.words !== null && this.width > 0 && this.height > 0 && this.root.isConnected;
+  }
+
+  // The labels' frame for the current words and size: how many, how thinned, how long the axis.
+  #frame() {
     const count = this.count;
-    const length = this.length || (rows ? this.height : this.width);
-    const pitch = length / Math.max(count, 1);
-    const step = labelStep(pitch);
-    const dpr = globalThis.devicePixelRatio || 1;
-    const frame = { count, step, length, width: this.width, height: this.height, dpr };
-    const same = this.frame && Object.keys(frame).every((key) => this.frame[key] === frame[key]);
+    const length = this.length || (this.kind === 'rows' ? this.height : this.width);
+    return { count, step: labelStep(length / Math.max(count, 1)), length, width: this.width, height: this.height, dpr: globalThis.devicePixelRatio || 1 };
+  }
+
+  /** Reads the page's colour and font for the labels (forces a style update if one is due). */
+  readStyle() {
+    const style = getComputedStyle(this.root);
+    this.colour = style.color || EXPORT_INK.text;
+    this.fontFamily = style.fontFamily || EXPORT_FONT;
+  }
+
+  /** Sizes and clears the canvas for the current frame: every label is drawn again after it. */
+  size() {
+    const frame = this.#frame();
+    this.frame = frame;
+    const w = Math.max(1, Math.round(frame.width * frame.dpr));
+    const h = Math.max(1, Math.round(frame.height * frame.dpr));
+    if (this.canvas.width !== w) this.canvas.width = w;
+    if (this.canvas.height !== h) this.canvas.height = h;
     const g = this.canvas.getContext('2d');
-    if (full || !same || this.colour === null) {
-      this.frame = frame;
-      // Read while the page's layout is clean (an observer callback, or a colour-scheme change).
-      if (full || this.colour === null) {
-        const style = getComputedStyle(this.root);
-        this.colour = style.color || EXPORT_INK.text;
-        this.fontFamily = style.fontFamily || EXPORT_FONT;
-      }
-      const w = Math.max(1, Math.round(this.width * dpr));
-      const h = Math.max(1, Math.round(this.height * dpr));
-      if (this.canvas.width !== w) this.canvas.width = w;
-      if (this.canvas.height !== h) this.canvas.height = h;
-      g.setTransform(dpr, 0, 0, dpr, 0, 0);
-      g.clearRect(0, 0, this.width, this.height);
-      this.drawn = [];
-      this.font = null; // the pen is set again (a resized canvas has lost its context's state)
-    }
+    g.setTransform(frame.dpr, 0, 0, frame.dpr, 0, 0);
+    g.clearRect(0, 0, frame.width, frame.height);
+    this.drawn = [];
+    this.font = null; // the pen is set again (a resized canvas has lost its context's state)
+  }
+
+  // Draws the labels: all of them when the thinning or the size changed (or size() cleared the
+  // canvas), else only the slots whose word changed, each in its own band.
+  redraw() {
+    if (!this.drawable()) return;
+    const rows = this.kind === 'rows';
+    const frame = this.#frame();
+    const same = this.frame && Object.keys(frame).every((key) => this.frame[key] === frame[key]);
+    if (this.colour === null) this.readStyle(); // the first draw; later, redrawAll reads them
+    if (!same) this.size();
+    const g = this.canvas.getContext('2d');
+    const { count, step, length } = frame;
+    const pitch = length / Math.max(count, 1);
     const spacing = pitch * step;
     this.pen(g, spacing, rows);
     const shown = Math.ceil(count / step);
@@ -165,7 +220,7 @@ export class TokenAxis {
         : { x: centre - spacing / 2, y: 0, width: spacing, height: this.height };
       g.clearRect(band.x, band.y, band.width, band.height);
       if (text === null) { this.drawn[k] = undefined; continue; }
-      const fitted = this.fitted(g, text, room);
+      const fitted = fittedText(g, this.font, text, room);
       if (rows) {
         g.fillText(fitted, this.width - EDGE_PX, centre);
       } else {
@@ -193,20 +248,6 @@ export class TokenAxis {
     g.textBaseline = 'middle';
     g.textAlign = rows ? 'right' : 'left';
     this.font = font;
-  }
-
-  // fitText's answer for the context's font, remembered: a new token redraws every label, and
-  // measuring them all again cost about 0.5 ms a keystroke at 64 tokens (three maps, two axes).
-  fitted(g, text, room) {
-    const key = `${this.font}|${room}`;
-    if (this.fits?.key !== key) this.fits = { key, texts: new Map() };
-    let fitted = this.fits.texts.get(text);
-    if (fitted === undefined) {
-      fitted = fitText(g, text, room);
-      if (this.fits.texts.size > MAX_REMEMBERED_FITS) this.fits.texts.clear();
-      this.fits.texts.set(text, fitted);
-    }
-    return fitted;
   }
 
   highlight(index) {
