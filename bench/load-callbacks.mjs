@@ -1,0 +1,106 @@
+// The page's script callbacks during a first load, by the module they enter: a trace of the default
+// link in headless Chromium, from navigation until the analyses are in (the summary no longer busy),
+// whose main-thread FunctionCall events (an event listener, an observer's callback, a timer, an
+// animation frame: each call into the page's script from the browser) are named through the
+// build's source maps by the web/ module of the function called, and their thread time (tdur,
+// which a shared core's waits do not inflate) added up per module. A call's time includes all it
+// called, style and layout it forced among them. Per load: { modules: { 'web/…': ms }, calls: n }.
+//   node bench/load-callbacks.mjs [--reps N] [--baseline DIR] [--phone] [--top K] [--out FILE]
+// 1280 × 800 by default (three lanes side by side), --phone 412 × 823 at 1.75 device pixels per CSS
+// pixel (Lighthouse's mobile screen, the lanes as tabs). Each round is a fresh browser context.
+// --baseline DIR: another build's dist/ (a copy of an earlier commit's), loaded in turn with this
+// one, round by round. Prints each module's median over the rounds, the top K (default 12).
+import { readFile, writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SourceMapConsumer } from 'source-map-js';
+import { comparisonOptions, median, optionReader } from './options.mjs';
+import { launchChromium, serveDir, closeServer, summaryAnalysed } from '../tests/e2e/browser.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 5);
+const flags = optionReader(operands);
+const TOP = Number(flags('--top', '12'));
+const PHONE = operands.includes('--phone');
+if (!Number.isInteger(TOP) || TOP < 1) throw new RangeError(`--top: a positive integer, got ${TOP}`);
+const SCREEN = PHONE
+  ? { viewport: { width: 412, height: 823 }, isMobile: true, deviceScaleFactor: 1.75, hasTouch: true }
+  : { viewport: { width: 1280, height: 800 } };
+
+/** A resolver: (served path, 1-based line, column) → the web/ module (source path) there, else the served path. */
+function moduleNamer(dist) {
+  const maps = new Map();
+  return async (path, line, column) => {
+    if (!maps.has(path)) maps.set(path, await readFile(join(dist, `${path}.map`), 'utf8').then((t) => new SourceMapConsumer(JSON.parse(t)), () => null));
+    const source = maps.get(path)?.originalPositionFor({ line, column })?.source;
+    return source ? source.replace(/^(\.\.\/)+/, '') : path;
+  };
+}
+
+// One load of dist's default link → { modules, calls }.
+async function loadOnce(browser, dist) {
+  const { server, baseUrl } = await serveDir(dist, { precompress: true });
+  const context = await browser.newContext(SCREEN);
+  try {
+    const page = await context.newPage();
+    await browser.startTracing(page, { categories: ['devtools.timeline', '__metadata'] });
+    await page.goto(baseUrl);
+    await page.waitForFunction(summaryAnalysed, null, { timeout: 60000 });
+    const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
+    const names = new Map();
+    for (const e of events) if (e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
+    // The page's renderer: the one that parsed the page (the browser may hold others, e.g. a blank tab's).
+    const pid = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url?.startsWith(baseUrl))?.pid;
+    const calls = events.filter((e) => e.ph === 'X' && e.name === 'FunctionCall' && e.pid === pid && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain'
+      && e.args?.data?.url?.startsWith(baseUrl));
+    const nameOf = moduleNamer(dist);
+    const modules = {};
+    for (const e of outermost(calls)) {
+      const { url, lineNumber, columnNumber } = e.args.data;
+      const module = await nameOf(url.slice(baseUrl.length), lineNumber, columnNumber);
+      modules[module] = (modules[module] ?? 0) + (e.tdur ?? e.dur) / 1000;
+    }
+    return { modules, calls: calls.length };
+  } finally {
+    await context.close();
+    await closeServer(server);
+  }
+}
+
+// The calls not nested in another (a call's time already holds those it made).
+function outermost(calls) {
+  const sorted = [...calls].sort((a, b) => a.ts - b.ts || b.dur - a.dur);
+  const out = [];
+  let end = -Infinity;
+  for (const e of sorted) {
+    if (e.ts >= end) { out.push(e); end = e.ts + e.dur; }
+  }
+  return out;
+}
+
+const builds = [{ name: 'this build', dist: join(ROOT, 'dist') }];
+if (BASELINE) builds.unshift({ name: 'baseline', dist: BASELINE });
+const rounds = builds.map(() => []);
+const browser = await launchChromium();
+const runtime = `Chromium ${browser.version()} (headless)`;
+try {
+  for (let r = 0; r < REPS; r++) {
+    for (const [i, build] of builds.entries()) rounds[i].push(await loadOnce(browser, build.dist));
+  }
+} finally {
+  await browser.close();
+}
+const modules = [...new Set(rounds.flat().flatMap((round) => Object.keys(round.modules)))];
+const medians = builds.map((_, i) => Object.fromEntries(modules.map((m) => [m, +median(rounds[i].map((round) => round.modules[m] ?? 0)).toFixed(2)])));
+const order = modules.sort((a, b) => medians.at(-1)[b] - medians.at(-1)[a]).slice(0, TOP);
+console.log(`thread time of the page's script callbacks at load, by module entered (median of ${REPS} loads, ms):`);
+console.log(`${builds.map((b) => b.name.padStart(12)).join('')}  module`);
+for (const m of order) console.log(`${medians.map((x) => x[m].toFixed(2).padStart(12)).join('')}  ${m}`);
+if (OUT) {
+  const record = {
+    runtime, cpu: cpus()[0]?.model, screen: PHONE ? 'phone 412 × 823' : '1280 × 800',
+    builds: builds.map((b, i) => ({ name: b.name, dist: b.dist, medians: medians[i], rounds: rounds[i] })),
+  };
+  await writeFile(OUT, JSON.stringify(record, null, 1));
+}
