@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SourceMapConsumer } from 'source-map-js';
 import { comparisonOptions, median, optionReader } from './options.mjs';
+import { outermost, pageMainThread } from './trace-events.mjs';
 import { launchChromium, serveDir, closeServer, summaryAnalysed } from '../tests/e2e/browser.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -48,11 +49,8 @@ async function loadOnce(browser, dist) {
     await page.goto(baseUrl);
     await page.waitForFunction(summaryAnalysed, null, { timeout: 60000 });
     const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
-    const names = new Map();
-    for (const e of events) if (e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
-    // The page's renderer: the one that parsed the page (the browser may hold others, e.g. a blank tab's).
-    const pid = events.find((e) => e.name === 'ParseHTML' && e.args?.beginData?.url?.startsWith(baseUrl))?.pid;
-    const calls = events.filter((e) => e.ph === 'X' && e.name === 'FunctionCall' && e.pid === pid && names.get(`${e.pid}:${e.tid}`) === 'CrRendererMain'
+    const main = pageMainThread(events);
+    const calls = events.filter((e) => e.ph === 'X' && e.name === 'FunctionCall' && e.pid === main.pid && e.tid === main.tid
       && e.args?.data?.url?.startsWith(baseUrl));
     const nameOf = moduleNamer(dist);
     const modules = {};
@@ -66,17 +64,6 @@ async function loadOnce(browser, dist) {
     await context.close();
     await closeServer(server);
   }
-}
-
-// The calls not nested in another (a call's time already holds those it made).
-function outermost(calls) {
-  const sorted = [...calls].sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  const out = [];
-  let end = -Infinity;
-  for (const e of sorted) {
-    if (e.ts >= end) { out.push(e); end = e.ts + e.dur; }
-  }
-  return out;
 }
 
 const builds = [{ name: 'this build', dist: join(ROOT, 'dist') }];

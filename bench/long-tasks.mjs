@@ -22,6 +22,7 @@
 // Prints one JSON line per window; --out writes { runtime, throttle, results } for bench/report.mjs.
 import { writeFile } from 'node:fs/promises';
 import { browserSettled } from './settle.mjs';
+import { outermost, pageMainThread } from './trace-events.mjs';
 import { launchChromium, serveDir, closeServer, assertNothingCompressed, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 
 const args = process.argv.slice(2);
@@ -53,28 +54,15 @@ const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtoo
  */
 export function readTrace(json) {
   const events = JSON.parse(json).traceEvents ?? [];
-  const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   const tasks = events.filter((e) => e.ph === 'X' && (e.name === 'RunTask' || e.name === 'ThreadControllerImpl::RunTask') && e.dur != null);
-  const started = events.find((e) => e.name === 'TracingStartedInBrowser')?.args?.data?.frames?.find((f) => !f.parent);
-  let main = started && mains.find((m) => m.pid === started.processId);
-  if (!main) {
-    const busy = (m) => tasks.filter((t) => t.pid === m.pid && t.tid === m.tid).reduce((s, t) => s + t.dur, 0);
-    main = mains.sort((a, b) => busy(b) - busy(a))[0];
-  }
-  if (!main) throw new Error('the trace has no renderer main thread (CrRendererMain)');
+  const main = pageMainThread(events);
   const marks = {};
   for (const e of events) if (e.cat?.includes('blink.user_timing') && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n' || e.ph === 'b')) marks[e.name] ??= e.ts;
-  // Tasks nest (a RunTask inside another, as two trace categories record it): only the outermost count.
-  const outermost = [];
-  for (const t of tasks.filter((t) => t.pid === main.pid && t.tid === main.tid).sort((a, b) => a.ts - b.ts || b.dur - a.dur)) {
-    const last = outermost.at(-1);
-    if (last && t.ts < last.ts + last.dur) continue;
-    outermost.push(t);
-  }
+  const onMain = outermost(tasks.filter((t) => t.pid === main.pid && t.tid === main.tid));
   const devtools = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' &&
     /DevToolsSession/.test(e.args?.chrome_mojo_event_info?.mojo_interface_tag ?? ''));
   const harness = (t) => devtools.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur);
-  return { tasks: outermost.map((t) => ({ start: t.ts, ms: t.dur / 1000, cpuMs: (t.tdur ?? t.dur) / 1000, harness: harness(t) })), marks };
+  return { tasks: onMain.map((t) => ({ start: t.ts, ms: t.dur / 1000, cpuMs: (t.tdur ?? t.dur) / 1000, harness: harness(t) })), marks };
 }
 
 /**

@@ -16,35 +16,13 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { comparisonOptions, median } from './options.mjs';
+import { outermost, pageMainThread } from './trace-events.mjs';
 import { launchChromium, serveDir, closeServer, summaryAnalysed } from '../tests/e2e/browser.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { reps: REPS, baseline: BASELINE, out: OUT } = comparisonOptions(process.argv.slice(2), 5);
 const PHONE = { viewport: { width: 412, height: 823 }, isMobile: true, deviceScaleFactor: 1.75, hasTouch: true };
 const LOOKUP = 'FontCache::GetFontPlatformData';
-
-/** The page's renderer main thread in a trace: the CrRendererMain with the most events. */
-function pageMainThread(events) {
-  const names = new Map();
-  for (const e of events) if (e.name === 'thread_name') names.set(`${e.pid}:${e.tid}`, e.args.name);
-  const counts = new Map();
-  for (const e of events) {
-    const key = `${e.pid}:${e.tid}`;
-    if (names.get(key) === 'CrRendererMain') counts.set(key, (counts.get(key) ?? 0) + 1);
-  }
-  return [...counts].sort((a, b) => b[1] - a[1])[0][0];
-}
-
-// The calls not nested in another (a lookup may make a second one inside it, for the same font).
-function outermost(calls) {
-  const sorted = [...calls].sort((a, b) => a.ts - b.ts || b.dur - a.dur);
-  let end = -Infinity;
-  return sorted.filter((e) => {
-    if (e.ts < end) return false;
-    end = e.ts + e.dur;
-    return true;
-  });
-}
 
 // One load of dist's page: → the numbers above, from the page's main thread.
 async function round(baseUrl) {
@@ -55,8 +33,8 @@ async function round(baseUrl) {
     await page.goto(baseUrl);
     await page.waitForFunction(summaryAnalysed, null, { timeout: 60000 });
     const { traceEvents } = JSON.parse((await browser.stopTracing()).toString());
-    const main = pageMainThread(traceEvents);
-    const on = (name) => traceEvents.filter((e) => e.name === name && e.ph === 'X' && `${e.pid}:${e.tid}` === main);
+    const { pid, tid } = pageMainThread(traceEvents);
+    const on = (name) => traceEvents.filter((e) => e.name === name && e.ph === 'X' && e.pid === pid && e.tid === tid);
     const wall = (events) => events.reduce((s, e) => s + e.dur, 0) / 1000;
     const lookups = outermost(on(LOOKUP));
     return {
