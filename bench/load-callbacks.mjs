@@ -10,13 +10,13 @@
 // pixel (Lighthouse's mobile screen, the lanes as tabs). Each round is a fresh browser context.
 // --baseline DIR: another build's dist/ (a copy of an earlier commit's), loaded in turn with this
 // one, round by round. Prints each module's median over the rounds, the top K (default 12).
-import { readFile, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SourceMapConsumer } from 'source-map-js';
 import { comparisonOptions, median, optionReader } from './options.mjs';
 import { outermost, pageMainThread } from './trace-events.mjs';
+import { sourcePositions } from './source-positions.mjs';
 import { launchChromium, serveDir, closeServer, summaryAnalysed } from '../tests/e2e/browser.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -29,34 +29,26 @@ const SCREEN = PHONE
   ? { viewport: { width: 412, height: 823 }, isMobile: true, deviceScaleFactor: 1.75, hasTouch: true }
   : { viewport: { width: 1280, height: 800 } };
 
-/** A resolver: (served path, 1-based line, column) → the web/ module (source path) there, else the served path. */
-function moduleNamer(dist) {
-  const maps = new Map();
-  return async (path, line, column) => {
-    if (!maps.has(path)) maps.set(path, await readFile(join(dist, `${path}.map`), 'utf8').then((t) => new SourceMapConsumer(JSON.parse(t)), () => null));
-    const source = maps.get(path)?.originalPositionFor({ line, column })?.source;
-    return source ? source.replace(/^(\.\.\/)+/, '') : path;
-  };
-}
-
 // One load of dist's default link → { modules, calls }.
 async function loadOnce(browser, dist) {
   const { server, baseUrl } = await serveDir(dist, { precompress: true });
   const context = await browser.newContext(SCREEN);
   try {
     const page = await context.newPage();
-    await browser.startTracing(page, { categories: ['devtools.timeline', '__metadata'] });
+    await browser.startTracing(page, { categories: ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', '__metadata'] });
     await page.goto(baseUrl);
     await page.waitForFunction(summaryAnalysed, null, { timeout: 60000 });
     const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
     const main = pageMainThread(events);
     const calls = events.filter((e) => e.ph === 'X' && e.name === 'FunctionCall' && e.pid === main.pid && e.tid === main.tid
       && e.args?.data?.url?.startsWith(baseUrl));
-    const nameOf = moduleNamer(dist);
+    // Trace positions are 1-based lines and 0-based columns, as source maps take them.
+    const positionOf = sourcePositions(dist);
     const modules = {};
     for (const e of outermost(calls)) {
       const { url, lineNumber, columnNumber } = e.args.data;
-      const module = await nameOf(url.slice(baseUrl.length), lineNumber, columnNumber);
+      const path = url.slice(baseUrl.length);
+      const module = (await positionOf(path, lineNumber, columnNumber))?.source ?? path;
       modules[module] = (modules[module] ?? 0) + (e.tdur ?? e.dur) / 1000;
     }
     return { modules, calls: calls.length };

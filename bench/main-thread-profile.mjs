@@ -10,9 +10,8 @@
 //                                      [--dist DIR] [--out FILE]
 // "(program)" is the browser's own work on that thread (style, layout, paint, parsing), "(idle)"
 // the thread waiting; both are printed but are not the page's script.
-import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { SourceMapConsumer } from 'source-map-js';
+import { writeFile } from 'node:fs/promises';
+import { sourcePositions } from './source-positions.mjs';
 import { browserSettled } from './settle.mjs';
 import { DIST as DEFAULT_DIST, launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
 import { optionReader } from './options.mjs';
@@ -37,21 +36,14 @@ const SAMPLING_US = 100;
 
 /** A name for a profile node's function: its original source and line where a map has it. */
 function namer(baseUrl) {
-  const maps = new Map(); // served path → SourceMapConsumer, or null without a map
-  const mapFor = async (path) => {
-    if (!maps.has(path)) {
-      const text = await readFile(join(DIST, `${path}.map`), 'utf8').catch(() => null);
-      maps.set(path, text === null ? null : new SourceMapConsumer(JSON.parse(text)));
-    }
-    return maps.get(path);
-  };
+  const positionOf = sourcePositions(DIST);
   return async ({ functionName, url, lineNumber, columnNumber }) => {
     if (!url.startsWith(baseUrl)) return functionName || url || '(native)';
     const path = url.slice(baseUrl.length);
     // Profile positions are 0-based; source maps take 1-based lines and 0-based columns.
-    const at = (await mapFor(path))?.originalPositionFor({ line: lineNumber + 1, column: columnNumber });
-    if (!at?.source) return `${functionName || '(anonymous)'} ${path}:${lineNumber + 1}`;
-    return `${at.name ?? (functionName || '(anonymous)')} ${at.source.replace(/^(\.\.\/)+/, '')}:${at.line}`;
+    const at = await positionOf(path, lineNumber + 1, columnNumber);
+    if (!at) return `${functionName || '(anonymous)'} ${path}:${lineNumber + 1}`;
+    return `${at.name ?? (functionName || '(anonymous)')} ${at.source}:${at.line}`;
   };
 }
 
