@@ -178,9 +178,8 @@ export class TokenAxis {
     this.fontFamily = style.fontFamily || EXPORT_FONT;
   }
 
-  /** Sizes and clears the canvas for the current frame: every label is drawn again after it. */
-  size() {
-    const frame = this.#frame();
+  /** Sizes and clears the canvas for `frame` (the current one): every label is drawn again after it. */
+  size(frame = this.#frame()) {
     this.frame = frame;
     const w = Math.max(1, Math.round(frame.width * frame.dpr));
     const h = Math.max(1, Math.round(frame.height * frame.dpr));
@@ -201,7 +200,7 @@ export class TokenAxis {
     const frame = this.#frame();
     const same = this.frame && Object.keys(frame).every((key) => this.frame[key] === frame[key]);
     if (this.colour === null) this.readStyle(); // the first draw; later, redrawAll reads them
-    if (!same) this.size();
+    if (!same) this.size(frame);
     const g = this.canvas.getContext('2d');
     const { count, step, length } = frame;
     const pitch = length / Math.max(count, 1);
