@@ -6,8 +6,9 @@
 // which a shared core's waits do not inflate) added up per module. A call's time includes all it
 // called, style and layout it forced among them. Per load: { modules: { 'web/…': ms }, calls: n }.
 //   node bench/load-callbacks.mjs [--reps N] [--baseline DIR] [--phone] [--top K] [--out FILE]
-// 1280 × 800 by default (three lanes side by side), --phone 412 × 823 at 1.75 device pixels per CSS
-// pixel (Lighthouse's mobile screen, the lanes as tabs). Each round is a fresh browser context.
+// 1280 × 800 by default (three lanes side by side), --phone Lighthouse's mobile screen
+// (bench/phone-screen.mjs: 412 × 823 at 1.75 device pixels per CSS pixel, the lanes as tabs).
+// Each round is a fresh browser context.
 // --baseline DIR: another build's dist/ (a copy of an earlier commit's), loaded in turn with this
 // one, round by round. Prints each module's median over the rounds, the top K (default 12).
 import { writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { comparisonOptions, median, optionReader } from './options.mjs';
 import { outermost, pageMainThread } from './trace-events.mjs';
 import { sourcePositions } from './source-positions.mjs';
+import { PHONE as PHONE_SCREEN } from './phone-screen.mjs';
 import { launchChromium, serveDir, closeServer, summaryAnalysed } from '../tests/e2e/browser.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -24,10 +26,10 @@ const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions
 const flags = optionReader(operands);
 const TOP = Number(flags('--top', '12'));
 const PHONE = operands.includes('--phone');
+const unknown = operands.filter((arg) => arg !== '--phone');
+if (unknown.length) throw new RangeError(`unknown arguments: ${unknown.join(' ')}`);
 if (!Number.isInteger(TOP) || TOP < 1) throw new RangeError(`--top: a positive integer, got ${TOP}`);
-const SCREEN = PHONE
-  ? { viewport: { width: 412, height: 823 }, isMobile: true, deviceScaleFactor: 1.75, hasTouch: true }
-  : { viewport: { width: 1280, height: 800 } };
+const SCREEN = PHONE ? PHONE_SCREEN : { viewport: { width: 1280, height: 800 } };
 
 // One load of dist's default link → { modules, calls }.
 async function loadOnce(browser, dist) {
@@ -78,7 +80,7 @@ console.log(`${builds.map((b) => b.name.padStart(12)).join('')}  module`);
 for (const m of order) console.log(`${medians.map((x) => x[m].toFixed(2).padStart(12)).join('')}  ${m}`);
 if (OUT) {
   const record = {
-    runtime, cpu: cpus()[0]?.model, screen: PHONE ? 'phone 412 × 823' : '1280 × 800',
+    runtime, cpu: cpus()[0]?.model, screen: PHONE ? `phone ${PHONE_SCREEN.viewport.width} × ${PHONE_SCREEN.viewport.height}` : '1280 × 800',
     builds: builds.map((b, i) => ({ name: b.name, dist: b.dist, medians: medians[i], rounds: rounds[i] })),
   };
   await writeFile(OUT, JSON.stringify(record, null, 1));

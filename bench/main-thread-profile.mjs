@@ -15,6 +15,7 @@ import { sourcePositions } from './source-positions.mjs';
 import { browserSettled } from './settle.mjs';
 import { DIST as DEFAULT_DIST, launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
 import { optionReader } from './options.mjs';
+import { PHONE } from './phone-screen.mjs';
 
 const args = process.argv.slice(2);
 const option = optionReader(args);
@@ -31,7 +32,6 @@ if (!(THROTTLE >= 1)) throw new RangeError(`--throttle: a rate ≥ 1, got ${THRO
 if (!Number.isInteger(TOP) || TOP < 1) throw new RangeError(`--top: a positive integer, got ${TOP}`);
 if (args.length) throw new RangeError(`unknown arguments: ${args.join(' ')}`);
 
-const PHONE = { viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true };
 const SAMPLING_US = 100;
 
 /** A name for a profile node's function: its original source and line where a map has it. */

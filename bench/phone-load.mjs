@@ -16,12 +16,12 @@ import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { comparisonOptions, median } from './options.mjs';
+import { PHONE } from './phone-screen.mjs';
 import { outermost, pageMainThread } from './trace-events.mjs';
 import { launchChromium, serveDir, closeServer, summaryAnalysed } from '../tests/e2e/browser.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { reps: REPS, baseline: BASELINE, out: OUT } = comparisonOptions(process.argv.slice(2), 5);
-const PHONE = { viewport: { width: 412, height: 823 }, isMobile: true, deviceScaleFactor: 1.75, hasTouch: true };
 const LOOKUP = 'FontCache::GetFontPlatformData';
 
 // One load of dist's page: → the numbers above, from the page's main thread.
@@ -62,7 +62,7 @@ const result = {};
 for (const { name, dist, rounds } of builds) {
   const row = { dist, reps: REPS, ...Object.fromEntries(KEYS.map((key) => [key, median(rounds.map((x) => x[key]))])), rounds };
   result[name] = row;
-  console.log(`phone-load ${name} (median of ${REPS} loads at 412 × 823): longest task ${row.longestTaskMs.toFixed(1)} ms of thread time; ` +
+  console.log(`phone-load ${name} (median of ${REPS} loads at ${PHONE.viewport.width} × ${PHONE.viewport.height}): longest task ${row.longestTaskMs.toFixed(1)} ms of thread time; ` +
     `${row.lookups} font lookups, ${row.lookupWallMs.toFixed(0)} ms wall; ${row.canvases} canvases to the compositor, ` +
     `${row.updateLayersMs.toFixed(1)} ms updating layers`);
 }
