@@ -36,6 +36,7 @@ import { loadavg } from 'node:os';
 import { launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 import { useStandIn } from '../tests/e2e/fixtures/pretrained-stand-in.mjs';
 import { CPU_CATEGORIES, keystrokeCpu } from './keystroke-cpu.mjs';
+import { TYPED, sentence } from './keystroke-text.mjs';
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf('--out');
@@ -55,13 +56,9 @@ const CPU = cpuIndex >= 0 && args.splice(cpuIndex, 1).length > 0;
 const THROTTLE_RATE = 4;
 const SIZES = args.map(Number).filter((n) => n > 0);
 const NS = SIZES.length ? SIZES : [16, 64, 512];
-const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
-  'distant hill every day people walk along river to market where old man sells bread milk').split(' ');
-const TYPED = ' and the cat sat on the mat';
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 30);
 const WARM_UP_KEYS = 20;
 
-const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
 const { server, baseUrl } = await serveDir(DIST_DIR, { precompress: true });  // as a static host serves it

@@ -24,6 +24,7 @@ import { writeFile } from 'node:fs/promises';
 import { browserSettled } from './settle.mjs';
 import { outermost, pageMainThread } from './trace-events.mjs';
 import { launchChromium, serveDir, closeServer, assertNothingCompressed, trainedHeadsShown } from '../tests/e2e/browser.mjs';
+import { TYPED, sentence } from './keystroke-text.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -38,9 +39,6 @@ if (!(SETTLE_MS >= 0)) throw new RangeError(`--settle: milliseconds ≥ 0, got $
 if (!(THROTTLE >= 1)) throw new RangeError(`--throttle: a rate ≥ 1, got ${THROTTLE}`);
 const LONG_MS = 50;
 const N = 512;
-const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
-  'distant hill every day people walk along river to market where old man sells bread milk').split(' ');
-const TYPED = ' and the cat sat on the mat';
 // What the trace records: the tasks (toplevel, devtools.timeline), the marks that split windows
 // (blink.user_timing) and the thread and process names (__metadata, always on).
 const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', '__metadata'];
@@ -134,7 +132,7 @@ async function main() {
 
     // Typing at 512 tokens, then the pause after it.
     const box = page.locator('#sentence');
-    await box.fill(Array.from({ length: N }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' '));
+    await box.fill(sentence(N));
     await page.waitForFunction(engineQuiet, N, { timeout });
     await page.waitForTimeout(500);
     await box.focus();

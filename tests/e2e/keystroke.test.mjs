@@ -6,10 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageSuite, readFigure } from './browser.mjs';
+import { sentence } from '../../bench/keystroke-text.mjs';
 
 const openPage = pageSuite();
-const WORDS = 'the quick brown fox jumps over a lazy dog while king and queen of the city watch from distant hill every day people walk along river to market where old man sells bread milk'.split(' ');
-const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
 const box = (page) => page.getByLabel('Sentence', { exact: true });
 const field = (page, name) => page.locator(`[data-field="${name}"]`).first().textContent();
 

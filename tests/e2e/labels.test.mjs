@@ -5,12 +5,10 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { exportFrom, pageSuite, reveal } from './browser.mjs';
+import { sentence } from '../../bench/keystroke-text.mjs';
 
 const openPage = pageSuite();
 const tokenTexts = (page) => page.locator('#tokens .token-text').allTextContents();
-const WORDS = ('the quick brown fox jumps over a lazy dog while king and queen of the city watch from ' +
-  'distant hill every day people walk along river to market where old man sells bread milk').split(' ');
-const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
 
 /**
  * A figure's axes as drawn: per tile, the labels on each axis's canvas (token-axes.js keeps them
