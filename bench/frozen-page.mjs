@@ -57,7 +57,7 @@ function freezeDocument(files) {
  * the scripts, preloads and policy taken out.
  */
 export async function freezePage({ out, tokens = 64, dist = DEFAULT_DIST }) {
-  if (!Number.isInteger(tokens) || tokens < 1) throw new RangeError(`tokens: a positive integer, got ${tokens}`);
+  if (!Number.isInteger(tokens) || tokens < 1) throw new RangeError(`tokens (--tokens): a positive integer, got ${tokens}`);
   const { server, baseUrl } = await serveDir(dist, { precompress: true });
   const browser = await launchChromium();
   let frozen;
@@ -86,7 +86,6 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const tokens = Number(option('--tokens', '64'));
   const dist = option('--dist', DEFAULT_DIST);
   if (!out) throw new RangeError('--out: the folder to write the frozen page to');
-  if (!Number.isInteger(tokens) || tokens < 1) throw new RangeError(`--tokens: a positive integer, got ${tokens}`);
   if (args.length) throw new RangeError(`unknown arguments: ${args.join(' ')}`);
   console.log(JSON.stringify({ out, tokens, ...await freezePage({ out, tokens, dist }) }));
 }
