@@ -28,7 +28,8 @@
 // a loaded machine inflates far less than the wall-clock latency; tracing costs some time itself,
 // so compare --cpu runs with --cpu runs. --dist serves another build (default dist/), e.g. a copy
 // of an earlier commit's, to compare two builds in one sitting, or bench/control-keystroke, a page
-// that takes the keystroke's path with none of the lab's work (the path's floor on this machine);
+// that takes the keystroke's path with none of the lab's work (the path's floor on this machine),
+// or the lab's document with that path and none of its work (bench/frozen-page.mjs writes it);
 // --label names it in the record. Prints a JSON line per measurement; --out also writes them
 // to FILE as { runtime, results } for bench/report.mjs (./scripts/bench does).
 import { writeFile } from 'node:fs/promises';
