@@ -31,8 +31,9 @@ if (unknown.length) throw new RangeError(`unknown arguments: ${unknown.join(' ')
 if (!Number.isInteger(TOP) || TOP < 1) throw new RangeError(`--top: a positive integer, got ${TOP}`);
 const SCREEN = PHONE ? PHONE_SCREEN : { viewport: { width: 1280, height: 800 } };
 
-// One load of dist's default link → { modules, calls }.
-async function loadOnce(browser, dist) {
+// One load of dist's default link → { modules, calls }. positionOf: dist's sourcePositions, one per
+// build, so each map is read and parsed once for all the rounds.
+async function loadOnce(browser, dist, positionOf) {
   const { server, baseUrl } = await serveDir(dist, { precompress: true });
   const context = await browser.newContext(SCREEN);
   try {
@@ -45,7 +46,6 @@ async function loadOnce(browser, dist) {
     const calls = events.filter((e) => e.ph === 'X' && e.name === 'FunctionCall' && e.pid === main.pid && e.tid === main.tid
       && e.args?.data?.url?.startsWith(baseUrl));
     // Trace positions are 1-based lines and 0-based columns, as source maps take them.
-    const positionOf = sourcePositions(dist);
     const modules = {};
     for (const e of outermost(calls)) {
       const { url, lineNumber, columnNumber } = e.args.data;
@@ -62,12 +62,13 @@ async function loadOnce(browser, dist) {
 
 const builds = [{ name: 'this build', dist: join(ROOT, 'dist') }];
 if (BASELINE) builds.unshift({ name: 'baseline', dist: BASELINE });
+const positions = builds.map((build) => sourcePositions(build.dist));
 const rounds = builds.map(() => []);
 const browser = await launchChromium();
 const runtime = `Chromium ${browser.version()} (headless)`;
 try {
   for (let r = 0; r < REPS; r++) {
-    for (const [i, build] of builds.entries()) rounds[i].push(await loadOnce(browser, build.dist));
+    for (const [i, build] of builds.entries()) rounds[i].push(await loadOnce(browser, build.dist, positions[i]));
   }
 } finally {
   await browser.close();
