@@ -149,6 +149,7 @@ void score_by_offset(std::size_t max_offset, std::size_t d, double base, float* 
             store(terms.data() + i, phase(position, load(plan.w_hi.data() + i), load(plan.w_lo.data() + i), shift));
         }
 #endif
+        POSENC_SCALAR_TAIL
         for (; i < pairs; ++i) terms[i] = phase(position, plan.w_hi[i], plan.w_lo[i], plan.shift[i]);
         double sum = 0.0;
         for (std::size_t t = 0; t < pairs; ++t) sum += terms[t];

@@ -67,6 +67,7 @@ __attribute__((noinline)) RowBounds quantize_row(const float* row, std::size_t d
     store(lanes, top);
     for (float lane : lanes) largest = max_of(largest, lane);
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < d; ++j) largest = max_of(largest, std::fabs(row[j]));
     // fround(max/127), as the PELVEC01 writer does (data/README.md); 0 for a zero (or all-subnormal) row.
     // |x·inverse| ≤ 127·(1 + 2u) < 127.5, so the codes need no clamp. A scale so small that its
@@ -94,6 +95,7 @@ __attribute__((noinline)) RowBounds quantize_row(const float* row, std::size_t d
         sum_x = sum_lanes(acc_x);
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < d; ++j) {
         const float x = row[j];
         const float q = (x * inverse + kMagic) - kMagic;
@@ -188,6 +190,7 @@ void approximate_scores(const QuantizedRows& rows, const QuantizedQuery& q, std:
         _mm_storeu_ps(out + (r - r0), f);
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; r < r1; ++r) {
         const std::int8_t* row = codes + r * stride;
         std::int32_t sum = 0;

@@ -55,6 +55,7 @@ Counts count_scores(const float* content, float alpha, const float* position, st
         for (std::int32_t k : counts) c.at_least += static_cast<std::uint32_t>(-k);
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; r < v; ++r) {
         const float s = alpha * content[r] + position[r];
         c.best = max_of(c.best, s);
@@ -340,6 +341,7 @@ float scan_scores(const float* c, const float* q, float alpha, std::size_t v, fl
         for (std::int32_t k : counts) count += static_cast<std::uint32_t>(-k);
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; r < v; ++r) {
         float s = alpha * c[r];
         if (kPosition) s = s + q[r];
@@ -372,6 +374,7 @@ void collect_rows(const float* c, const float* q, float alpha, std::size_t v, fl
         }
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; r < v; ++r) keep(r);
 }
 }  // namespace

@@ -24,6 +24,7 @@ float dot(const float* a, const float* b, std::size_t d) {
     }
     sum = sum_lanes(acc0 + acc1);
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < d; ++j) {
         sum = sum + a[j] * b[j];
     }
@@ -208,6 +209,7 @@ RowScan scan_row(const float* row, std::size_t count) {
         sum = sum_lanes(total);
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) {
         m = max_of(m, row[j]);
         lo = min_of(lo, row[j]);
@@ -254,6 +256,7 @@ __attribute__((noinline)) float exp_shifted(const float* row, std::size_t count,
     }
     sum = sum_lanes(acc);
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) {
         const float x = row[j] - shift;
         const float e = InRange ? fastmath::exp_in_range<float, std::int32_t>(x)
@@ -277,6 +280,7 @@ void scale_in_place(float* row, std::size_t count, float factor) {
 #if POSENC_SIMD
     for (; j + kLanes <= count; j += kLanes) store(row + j, load(row + j) * Batch(factor));
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) row[j] = row[j] * factor;
 }
 
@@ -286,6 +290,7 @@ void add_scaled(float* out, const float* x, float a, std::size_t count) {
 #if POSENC_SIMD
     for (; j + kLanes <= count; j += kLanes) store(out + j, load(out + j) + Batch(a) * load(x + j));
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) out[j] = out[j] + a * x[j];
 }
 }  // namespace
@@ -377,6 +382,7 @@ void weighted_sum(const float* weights, const float* v, std::size_t n_q, std::si
         weighted_rows<1>(weights + i * n_k, v, n_k, d, visible, output + i * d);
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; i < n_q; ++i) {
         const std::size_t visible = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
         const float* w = weights + i * n_k;

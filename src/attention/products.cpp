@@ -196,6 +196,7 @@ __attribute__((noinline)) void scale_into(float alpha, const float* e, std::size
 #if POSENC_SIMD
     for (; i + kLanes <= count; i += kLanes) store(out + i, Batch(alpha) * load(e + i));
 #endif
+    POSENC_SCALAR_TAIL
     for (; i < count; ++i) out[i] = alpha * e[i];
 }
 
@@ -240,6 +241,7 @@ float max_abs(const float* m, std::size_t count) {
     store(parts, lanes);
     for (float part : parts) best = max_of(part, best);
 #endif
+    POSENC_SCALAR_TAIL
     for (; i < count; ++i) best = max_of(std::fabs(m[i]), best);
     return best;
 }

@@ -22,6 +22,16 @@
 
 namespace posenc {
 
+// Put before a kernel's scalar tail: after its batch loop the tail runs fewer than kLanes times,
+// so vector code the compiler would make for it never runs and only adds bytes (about 250 per
+// kernel in the wasm core, whose embedded copy has a size budget). Without SIMD the tail is the
+// whole loop, left to the compiler.
+#if POSENC_SIMD && defined(__clang__)
+#define POSENC_SCALAR_TAIL _Pragma("clang loop vectorize(disable) interleave(disable) unroll(disable)")
+#else
+#define POSENC_SCALAR_TAIL
+#endif
+
 #if POSENC_SIMD
 using Batch = xsimd::batch<float>;
 using IntBatch = xsimd::batch<std::int32_t>;

@@ -11,6 +11,7 @@ void add_encoding(const float* e, float alpha, const float* pe, std::size_t coun
 #if POSENC_SIMD
     for (; j + kLanes <= count; j += kLanes) store(out + j, Batch(alpha) * load(e + j) + load(pe + j));
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) out[j] = alpha * e[j] + pe[j];
 }
 

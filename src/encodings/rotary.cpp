@@ -28,6 +28,7 @@ void rotate_span(const float* x, float* out, const PhasePlan& plan, const SplitP
                                    load(plan.w_lo.data() + j), shift));
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < end; ++j) {
         const std::size_t partner = pairing == Layout::interleaved ? (j ^ 1u) : j + partner_delta;
         out[j] = rotate_lane(position, x[j], x[partner], plan.w_hi[j], plan.w_lo[j], plan.shift[j]);

@@ -160,6 +160,7 @@ void xpos_rotate(const float* x, std::size_t n, std::size_t d, double base, doub
 #if POSENC_SIMD
         for (; j + kLanes <= d; j += kLanes) store(row + j, load(row + j) * load(scale.data() + j));
 #endif
+        POSENC_SCALAR_TAIL
         for (; j < d; ++j) row[j] *= scale[j];
     }
 }

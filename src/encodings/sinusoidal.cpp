@@ -18,6 +18,7 @@ void sinusoidal_table(std::size_t n, std::size_t d, double base, Layout layout, 
             store(row + j, phase(position, load(plan.w_hi.data() + j), load(plan.w_lo.data() + j), shift));
         }
 #endif
+        POSENC_SCALAR_TAIL
         for (; j < d; ++j) {
             row[j] = phase(position, plan.w_hi[j], plan.w_lo[j], plan.shift[j]);
         }

@@ -79,6 +79,7 @@ void adamw_update(const std::vector<TensorSpec>& specs, float* params, const flo
             store(v + i, vi);
         }
 #endif
+        POSENC_SCALAR_TAIL
         for (; i < end; ++i) adamw_lane(params[i], m[i], v[i], grads[i], k);
     }
 }

@@ -69,6 +69,7 @@ void causal_softmax_row_backward(const Real* p, Real* g, std::size_t i, std::siz
         }
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) {
         const Real ds = p[j] * (g[j] - dot);
         if (d_t5) {

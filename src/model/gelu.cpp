@@ -54,6 +54,7 @@ void gelu_forward(const float* x, std::size_t count, float* y, float* tanh_out) 
         store(tanh_out + i, tb);
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; i < count; ++i) gelu_lanes<float, std::int32_t, 1>(x + i, y + i, tanh_out + i);
 }
 
@@ -62,6 +63,7 @@ void gelu_backward(const float* x, const float* tanh_in, const float* dy, std::s
 #if POSENC_SIMD
     for (; i < simd_prefix(count); i += kLanes) store(dx + i, load(dy + i) * gelu_slope<Batch, float>(load(x + i), load(tanh_in + i)));
 #endif
+    POSENC_SCALAR_TAIL
     for (; i < count; ++i) dx[i] = dy[i] * gelu_slope<float, float>(x[i], tanh_in[i]);
 }
 

@@ -69,6 +69,7 @@ void layernorm_backward(const Real* x, const Real* dy, std::size_t N, std::size_
             gx_sum = sum_lanes(gx_acc);
         }
 #endif
+        POSENC_SCALAR_TAIL
         for (; j < d; ++j) g_sum = g_sum + layernorm_grad_terms(row, g_row, w, mu, rs, dw, db, j, gx_sum);
         const Real g_mean = g_sum * inv_d, gx_mean = gx_sum * inv_d;
         row_apply<Real>(d, [&](std::size_t j, auto f) {

@@ -58,6 +58,7 @@ Real row_accumulate(std::size_t count, Term term) {
         total = sum_lanes(acc);
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) total = total + term(j, Real(0));
     return total;
 }
@@ -71,6 +72,7 @@ void row_apply(std::size_t count, Step step) {
         for (; j < simd_prefix(count); j += kLanes) step(j, Batch(0.0f));
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) step(j, Real(0));
 }
 
@@ -115,6 +117,7 @@ Real row_max(const Real* x, std::size_t count) {
         }
     }
 #endif
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) best = x[j] > best ? x[j] : best;
     return best;
 }
