@@ -246,4 +246,19 @@ float max_abs(const float* m, std::size_t count) {
     return best;
 }
 
+// x·0 is ±0 for a finite x and NaN for ±∞ or NaN, and a NaN stays in the running sum: a multiply
+// and an add a value, no branch.
+bool all_finite(const float* m, std::size_t count) {
+    float sum = 0.0f;
+    std::size_t i = 0;
+#if POSENC_SIMD
+    Batch lanes(0.0f);
+    for (; i + kLanes <= count; i += kLanes) lanes = lanes + load(m + i) * Batch(0.0f);
+    sum = sum_lanes(lanes);
+#endif
+    POSENC_SCALAR_TAIL
+    for (; i < count; ++i) sum = sum + m[i] * 0.0f;
+    return sum == sum;
+}
+
 }  // namespace posenc

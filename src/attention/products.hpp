@@ -55,4 +55,7 @@ void logit_terms(const float* q_a, const float* q_b, const float* k_a, const flo
 // symmetric colour scale needs).
 float max_abs(const float* m, std::size_t count);
 
+// Whether every one of count values is finite (no ±∞, no NaN).
+bool all_finite(const float* m, std::size_t count);
+
 }  // namespace posenc

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "attention/products.hpp"
 #include "base/names.hpp"
 #include "compare/compare.hpp"
 #include "encodings/phases.hpp"
@@ -25,13 +26,8 @@ namespace posenc::bindings {
 inline float* heap(std::uintptr_t address) { return reinterpret_cast<float*>(address); }
 
 // Finite inputs can still overflow float32 inside a kernel (α·E or q·kᵀ·scale beyond ~3.4e38);
-// the result is then checked rather than handed back full of NaN.
-inline bool all_finite(const float* p, std::size_t count) {
-    for (std::size_t i = 0; i < count; ++i) {
-        if (!std::isfinite(p[i])) return false;
-    }
-    return true;
-}
+// the result is then checked (posenc::all_finite) rather than handed back full of NaN.
+using posenc::all_finite;
 
 // The enums that cross as indices into the core's names (kLayoutNames, kConcatModeNames, which
 // the JS API maps names with): nullptr when value is one, else the message naming the argument.

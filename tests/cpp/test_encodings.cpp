@@ -272,3 +272,23 @@ TEST_CASE("compare, heads = 0: the rotary term is the rotated q·k", "[encodings
         }
     }
 }
+
+TEST_CASE("all_finite: false for one ±∞ or NaN at any place of any tail, true otherwise", "[encodings][property]") {
+    const float bad[] = {std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                         std::numeric_limits<float>::quiet_NaN()};
+    for (std::size_t count = 0; count <= 19; ++count) {
+        std::vector<float> v = random_values(count, 700 + count, 1e38f);
+        if (count > 0) v[0] = std::numeric_limits<float>::max();  // finite, however large
+        if (count > 1) v[1] = -0.0f;
+        INFO("count = " << count);
+        CHECK(posenc::all_finite(v.data(), count));
+        for (std::size_t at = 0; at < count; ++at) {
+            for (const float x : bad) {
+                std::vector<float> w = v;
+                w[at] = x;
+                INFO("at " << at << ": " << x);
+                CHECK_FALSE(posenc::all_finite(w.data(), count));
+            }
+        }
+    }
+}
