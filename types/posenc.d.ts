@@ -153,8 +153,9 @@ export interface CompareOptions extends SchemeParameters {
    */
   inputOnly?: readonly Scheme[];
   /**
-   * Schemes (among `schemes`) whose terms nobody will read this call: computed as ever, but not
-   * copied out of the core's memory, so their lanes' terms come back empty (termMaxAbs still set).
+   * Schemes (among `schemes`) whose terms nobody will read this call: their weights are the same
+   * bits, but the terms are not formed where the weights can do without them, nor copied out, so
+   * their lanes' terms and termMaxAbs come back empty.
    */
   skipTerms?: readonly Scheme[];
 }
@@ -185,6 +186,7 @@ export interface Lane {
   /** Asked for with options.inputOnly: only x, width and the scheme's parameters were computed. */
   inputOnly?: true;
   xMaxAbs: number;
+  /** max|term t| per term; empty when the lane brings no terms (inputOnly, skipTerms). */
   termMaxAbs: number[];
   /** alibi: the slopes. */
   slopes?: Float64Array;

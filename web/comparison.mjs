@@ -20,7 +20,7 @@ export function compareWith(heap, table, c, embeddings, n, d, options) {
   const [input, reduced] = heap.reserve(n * d, concatWords === undefined ? 0 : n * d);
   heap.write(input, embeddings);
   if (concatWords !== undefined) heap.write(reduced, concatWords);
-  heap.call(c.configure(args.mask, schemeMask(args.inputOnly), args.params));
+  heap.call(c.configure(args.mask, schemeMask(args.inputOnly), schemeMask(args.skipTerms), args.params));
   heap.call(c.run(input, n, d, args.alpha, args.base, args.layout, args.pairing, args.dPos, args.concat, args.causal,
     args.heads, args.seed, args.scale, concatWords === undefined ? 0 : reduced));
   return lanes(table, c.lanes(), args, n, d, options.reuse);
@@ -58,8 +58,9 @@ function compareArgs(table, options, d, extra = []) {
 
 // compare()'s result from the core's heap views of its lanes (lanes_view in
 // src/bindings/analysis.cpp), copied out — into reuse's array of the same place and size if any
-// (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512) — but the
-// terms of skipTerms' lanes (4·n² floats a lane, 12 MB for three at n = 512), which stay empty.
+// (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512). skipTerms'
+// lanes come from the core without terms (nor their maxima): the core sums them into the weights
+// without forming them (4·n² floats a lane, 12 MB for three at n = 512).
 function lanes(table, raw, args, n, d, reuse) {
   const { schemes, params, dPos, heads } = args;
   const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
@@ -73,7 +74,7 @@ function lanes(table, raw, args, n, d, reuse) {
       width: core.width,
       x: copy(core.x, old?.x),
       weights: copy(core.weights, old?.weights),
-      terms: args.skipTerms.includes(name) ? new Float32Array(0) : copy(core.terms, old?.terms),
+      terms: copy(core.terms, old?.terms),
       termNames: [...table.byName[name].terms],
       xMaxAbs: core.magnitudes[0],
       termMaxAbs: Array.from(core.magnitudes.subarray(1)),
@@ -128,7 +129,7 @@ export function analysis(core, heap, table, vectors) {
       const maxTokens = checkInt('maxTokens', options.maxTokens ?? LIMITS.maxCompareTokens, 1, LIMITS.maxCompareTokens);
       const peTables = checkBoolean('peTables', options.peTables ?? false);
       set?.[VECTOR_HANDLE]();  // throws once the set is disposed
-      const raw = handle.update(wellFormed(text), { ...args, schemes: args.mask, inputOnly: schemeMask(args.inputOnly), d, maxTokens, peTables });
+      const raw = handle.update(wellFormed(text), { ...args, schemes: args.mask, inputOnly: schemeMask(args.inputOnly), skipTerms: schemeMask(args.skipTerms), d, maxTokens, peTables });
       if (raw.error) throw new RangeError(raw.error);
       const n = raw.tokens.length;
       const result = n ? lanes(table, raw, args, n, d, options.reuse) : null;

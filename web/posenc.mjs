@@ -426,7 +426,8 @@ class Lab {
    * scheme keeps (vectors.reduce(E, n, d) for PCA); by default it keeps E's leading coordinates.
    * options.reuse: a previous result of compare() whose arrays may be overwritten with this
    * call's (those of the same place and length are; it must not be read as the old result after).
-   * Each lane also reports xMaxAbs = max|x| and termMaxAbs[t] = max|term t| (colour ranges).
+   * Each lane also reports xMaxAbs = max|x| and termMaxAbs[t] = max|term t| (colour ranges; no
+   * termMaxAbs for the lanes that bring no terms: options.inputOnly and options.skipTerms).
    * The lab remembers its last call: rows unchanged since then keep their products (docs/API.md).
    */
   compare(embeddings, n, d, options = {}) {

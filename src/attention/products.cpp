@@ -19,6 +19,33 @@ __attribute__((noinline)) void sum_terms(const float* terms, std::size_t count, 
     }
 }
 
+// In passes over out, each adding one term in sum_terms' order (add_encoding's 1·x is exact).
+// Without c, the two +0 adds are left out: they change nothing unless term 0 is −0 and term 3
+// is −0 too (−0 + −0 is −0, where (−0 + 0 + 0) + −0 is +0). The one lane without cross terms,
+// concatenated, has sinusoidal position terms, which never are: a double sum from +0 (which
+// never reads −0) times a positive scale.
+__attribute__((noinline)) void sum_identity_terms(const float* m, float a, const float* c, const float* p_rows,
+                                                  std::ptrdiff_t p_step, std::size_t n, float* out) {
+    const std::size_t nn = n * n;
+    if (c) {
+        add_encoding(m, a, c, nn, out);
+        // out[i][j] += c[j][i], in 16×16 tiles so the column reads stay in cache.
+        constexpr std::size_t kTile = 16;
+        for (std::size_t i0 = 0; i0 < n; i0 += kTile) {
+            for (std::size_t j0 = 0; j0 < n; j0 += kTile) {
+                for (std::size_t i = i0; i < std::min(n, i0 + kTile); ++i)
+                    for (std::size_t j = j0; j < std::min(n, j0 + kTile); ++j) out[i * n + j] = out[i * n + j] + c[j * n + i];
+            }
+        }
+    } else {
+        scale_into(a, m, nn, out);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        float* row = out + i * n;
+        add_encoding(row, 1.0f, p_rows + static_cast<std::ptrdiff_t>(i) * p_step, n, row);
+    }
+}
+
 // out (n×n) = scale·x·xᵀ for x with n rows of d floats at row stride `stride` (a leading block
 // of wider rows is allowed). x·xᵀ is symmetric: only blocks touching the upper triangle are
 // computed (≈ n²/2 products instead of n²) and the lower triangle is copied from the upper, so

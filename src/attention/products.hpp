@@ -8,6 +8,8 @@
 //   terms       — four n×n blocks (count = n·n entries each); logit_terms': [a·a, a·b, b·a, b·b]·scale
 //                 for q = q_a + q_b, k = k_a + k_b
 //   by_offset   — 2n − 1 entries, index j − i + n − 1: a value that depends on key − query only
+//   rows, step  — an n×n operand given by row: row i starts at rows + i·step (step = n: a matrix;
+//                 step = −1 from by_offset + n − 1: row i is by_offset[n − 1 − i …], key − query)
 // Every product is the same float products summed in the same order as attention_scores'
 // (c = 0 … d − 1, one scale multiply), so a product made in pieces (row reuse) or by symmetry
 // is bit-identical to the whole one.
@@ -20,6 +22,12 @@ namespace posenc {
 
 // out = terms[0] + terms[1] + terms[2] + terms[3] (four blocks of count entries each).
 void sum_terms(const float* terms, std::size_t count, float* out);
+
+// out (n×n) = sum_terms of the four terms a·m, c, cᵀ and p (given by rows, step), bit for bit,
+// without forming them: out[i][j] = ((a·m[i][j] + c[i][j]) + c[j][i]) + p_i[j]. c null: both
+// middle terms are +0, which leaves the sum's bits alone wherever p holds no −0.
+void sum_identity_terms(const float* m, float a, const float* c, const float* p_rows, std::ptrdiff_t p_step,
+                        std::size_t n, float* out);
 
 // out (n×n) = scale·x·xᵀ, bit-symmetric (the upper triangle computed, the lower copied).
 void gram(const float* x, std::size_t n, std::size_t d, std::size_t stride, float scale, std::vector<float>& pack,

@@ -102,14 +102,16 @@ emscripten::val lanes_view(const posenc::CompareResult& result, posenc::SchemeSe
 }
 
 // Holds one compare() result between calls so its buffers are reused, and hands JS views of them
-// (valid until the next call that may grow the heap). configure() sets the scheme set and its
-// input-only subset (bit s for posenc::Scheme s) and the scheme parameters for the following run() calls.
+// (valid until the next call that may grow the heap). configure() sets the scheme set, its
+// input-only and skip-terms subsets (bit s for posenc::Scheme s) and the scheme parameters for the
+// following run() calls.
 class Comparison {
 public:
     // params: the scheme parameters in kParamTable's order. Returns "" or what is wrong.
-    std::string configure(std::uint32_t schemes, std::uint32_t input_only, emscripten::val params) {
+    std::string configure(std::uint32_t schemes, std::uint32_t input_only, std::uint32_t skip_terms, emscripten::val params) {
         schemes_ = schemes;
         input_only_ = input_only;
+        skip_terms_ = skip_terms;
         if (const char* e = scheme_options(params, options_)) return e;
         return {};
     }
@@ -125,6 +127,7 @@ public:
         cfg.d = d;
         cfg.schemes = schemes_;
         cfg.input_only = input_only_;
+        cfg.skip_terms = skip_terms_;
         cfg.options = options_;
         if (const char* e = posenc::validate(cfg)) return e;
         posenc::compare(cfg, heap(embeddings), result_, concat_words ? heap(concat_words) : nullptr);
@@ -139,6 +142,7 @@ private:
     posenc::CompareResult result_;
     posenc::SchemeSet schemes_ = posenc::kClassicSchemes;
     posenc::SchemeSet input_only_ = 0;
+    posenc::SchemeSet skip_terms_ = 0;
     posenc::SchemeOptions options_;
 };
 
@@ -349,7 +353,7 @@ class AnalysisHandle {
 public:
     void attach(WordVectors& vectors) { vectors_ = &vectors; }
 
-    // settings: { schemes, inputOnly (bit s for posenc::Scheme s), params (kParamTable's order), alpha, base,
+    // settings: { schemes, inputOnly, skipTerms (bit s for posenc::Scheme s), params (kParamTable's order), alpha, base,
     // layout, pairing, dPos, concat, causal, heads, seed, scale, d (synthetic), maxTokens, peTables }.
     // → { error } or { tokens, total, unknown, embeddings, words, pe, peConcat, …lanes_view } (no
     // lanes when there are no tokens; pe and peConcat: Analysis::pe, pe_concat).
@@ -357,6 +361,7 @@ public:
         posenc::CompareConfig cfg;
         cfg.schemes = s["schemes"].as<std::uint32_t>();
         cfg.input_only = s["inputOnly"].as<std::uint32_t>();
+        cfg.skip_terms = s["skipTerms"].as<std::uint32_t>();
         const char* error = scheme_options(s["params"], cfg.options);
         if (!error) {
             error = compare_config(s["alpha"].as<double>(), s["base"].as<double>(), s["layout"].as<int>(), s["pairing"].as<int>(),

@@ -9,7 +9,6 @@
 
 #include <emscripten/val.h>
 
-#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string>

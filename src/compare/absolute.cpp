@@ -20,14 +20,15 @@ POSENC_COLD void extend_table(std::vector<float>& table, CompareCache::TableKey&
 }
 
 namespace {
-// out (n×n) = scale·PE·PEᵀ for a sinusoidal table PE (n×d, rows at positions 0 … n − 1):
+// scale·PE·PEᵀ for a sinusoidal table PE (n×d, rows at positions 0 … n − 1), by offset: the
+// returned table (2n − 1 entries, s.work.bias_by_offset) holds entry (i, j) at j − i + n − 1.
 // PE(i)·PE(j) = Σ_k sin(iω_k)sin(jω_k) + cos(iω_k)cos(jω_k) = Σ_k cos((i − j)ω_k) = PE(|i − j|)·PE(0),
-// so n dot products (in double, one rounding to float) and an n×n fill replace n² dot products.
-// out is exactly a function of |i − j|; against the float64 product of the float32 table rows it
+// so n dot products (in double, one rounding to float) replace n² dot products. Each entry is
+// exactly a function of |i − j|; against the float64 product of the float32 table rows it
 // differs by the table's own rounding, ≤ d·2^-24·scale (PE entries are within 2^-24 of
 // sin/cos; both sides are sums of d/2 such cos values or pairs of products).
-POSENC_COLD void sinusoid_products(const float* table, std::size_t n, std::size_t d, float scale, CompareResult& s,
-                                   std::vector<float>& by_distance, float* out) {
+POSENC_COLD const float* sinusoid_by_offset(const float* table, std::size_t n, std::size_t d, float scale, CompareResult& s,
+                                            std::vector<float>& by_distance) {
     // by_distance[k] = PE(k)·PE(0)·scale depends on the settings only: the last call's entries are
     // kept while they stay the same (by_distance arrives emptied otherwise).
     const std::size_t known = std::min(n, by_distance.size());
@@ -39,9 +40,19 @@ POSENC_COLD void sinusoid_products(const float* table, std::size_t n, std::size_
     }
     s.work.bias_by_offset.resize(2 * n - 1);
     for (std::size_t k = 0; k < n; ++k) s.work.bias_by_offset[n - 1 + k] = s.work.bias_by_offset[n - 1 - k] = by_distance[k];
-    fill_by_offset(s.work.bias_by_offset.data(), n, false, out);
+    return s.work.bias_by_offset.data();
 }
-}  // namespace
+
+// The four W = I terms of a decomposed lane, as sources (not yet formed): term 0 = a·m, terms 1
+// and 2 = c and cᵀ (c null: both exactly +0), term 3's row i at p_rows + i·p_step
+// (products.hpp's rows and step).
+struct IdentitySources {
+    const float* m;
+    float a;
+    const float* c;
+    const float* p_rows;
+    std::ptrdiff_t p_step;
+};
 
 // W = I terms of a decomposed scheme (n×n each, times scale) without forming products that are
 // known in advance:
@@ -49,37 +60,55 @@ POSENC_COLD void sinusoid_products(const float* table, std::size_t n, std::size_
 //                    coordinates only, shared when those are αE itself, widened without a basis)
 //   cross terms      concatenated: exactly 0 (disjoint coordinates); otherwise a·bᵀ and its
 //                    transpose (the same products in the same order, so bit for bit)
-//   position·position sinusoidal tables from the n offsets (sinusoid_products); learned: the
+//   position·position sinusoidal tables from the n offsets (sinusoid_by_offset); learned: the
 //                    symmetric product
-POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
-                                bool concat_shares_content, CompareResult& s, float* terms) {
-    const std::size_t n = cfg.n, d = cfg.d, nn = n * n;
+// The kept products are refreshed here (row reuse); the sources stay valid until the next lane runs.
+POSENC_COLD IdentitySources identity_sources(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                                             bool concat_shares_content, CompareResult& s) {
+    const std::size_t n = cfg.n, d = cfg.d;
+    const auto by_offset = [n](const float* table) { return table + (n - 1); };
     const std::size_t keep = lane_reuse(s, scheme, lane.cache.product, s.cache.last_n);
     if (scheme == Scheme::concatenated) {
+        const float* p = by_offset(sinusoid_by_offset(s.pe_concat.data(), n, cfg.d_pos, scale, s, lane.cache.distances));
+        if (concat_shares_content) return {content_dots(cfg, s), scale, nullptr, p, -1};
         const std::size_t d_word = lane.width - cfg.d_pos;
-        if (concat_shares_content) {
-            scale_into(scale, content_dots(cfg, s), nn, terms);
-        } else {
-            refresh_product(lane.x.data(), lane.x.data(), n, d_word, lane.width, scale, keep, s.cache.last_n, s.work.gram_pack,
-                            lane.cache.product);
-            std::copy_n(lane.cache.product.data(), nn, terms);
-        }
-        std::fill(terms + nn, terms + 3 * nn, 0.0f);
-        sinusoid_products(s.pe_concat.data(), n, cfg.d_pos, scale, s, lane.cache.distances, terms + 3 * nn);
-        return;
+        refresh_product(lane.x.data(), lane.x.data(), n, d_word, lane.width, scale, keep, s.cache.last_n, s.work.gram_pack,
+                        lane.cache.product);
+        return {lane.cache.product.data(), 1.0f, nullptr, p, -1};
     }
     const float* position = scheme == Scheme::additive ? s.pe.data() : s.cache.table.data();
-    scale_into(scale, content_dots(cfg, s), nn, terms);
+    const float* dots = content_dots(cfg, s);
     refresh_product(s.work.content.data(), position, n, d, d, scale, keep, s.cache.last_n, s.work.gram_pack, lane.cache.product);
-    std::copy_n(lane.cache.product.data(), nn, terms + nn);
-    transpose(terms + nn, n, terms + 2 * nn);
     if (scheme == Scheme::additive) {
-        sinusoid_products(position, n, d, scale, s, lane.cache.distances, terms + 3 * nn);
-    } else {
-        refresh_product(position, position, n, d, d, scale, lane_reuse(s, scheme, lane.cache.position, s.cache.last_n), s.cache.last_n,
-                        s.work.gram_pack, lane.cache.position);
-        std::copy_n(lane.cache.position.data(), nn, terms + 3 * nn);
+        return {dots, scale, lane.cache.product.data(), by_offset(sinusoid_by_offset(position, n, d, scale, s, lane.cache.distances)), -1};
     }
+    refresh_product(position, position, n, d, d, scale, lane_reuse(s, scheme, lane.cache.position, s.cache.last_n), s.cache.last_n,
+                    s.work.gram_pack, lane.cache.position);
+    return {dots, scale, lane.cache.product.data(), lane.cache.position.data(), static_cast<std::ptrdiff_t>(n)};
+}
+}  // namespace
+
+POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                                bool concat_shares_content, CompareResult& s, float* terms) {
+    const std::size_t n = cfg.n, nn = n * n;
+    const IdentitySources src = identity_sources(cfg, scheme, lane, scale, concat_shares_content, s);
+    if (src.a == 1.0f) std::copy_n(src.m, nn, terms);
+    else scale_into(src.a, src.m, nn, terms);
+    if (src.c) {
+        std::copy_n(src.c, nn, terms + nn);
+        transpose(src.c, n, terms + 2 * nn);
+    } else {
+        std::fill(terms + nn, terms + 3 * nn, 0.0f);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        std::copy_n(src.p_rows + static_cast<std::ptrdiff_t>(i) * src.p_step, n, terms + 3 * nn + i * n);
+    }
+}
+
+POSENC_COLD void identity_logits(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                                 bool concat_shares_content, CompareResult& s, float* logits) {
+    const IdentitySources src = identity_sources(cfg, scheme, lane, scale, concat_shares_content, s);
+    sum_identity_terms(src.m, src.a, src.c, src.p_rows, src.p_step, cfg.n, logits);
 }
 
 POSENC_COLD void run_absolute_lanes(const CompareConfig& cfg, const float* embeddings, const float* concat_words,

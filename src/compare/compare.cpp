@@ -126,6 +126,7 @@ struct LaneRun {
     const float* word_part;      // decomposed lanes with heads: x's two summands, n×w each
     const float* position_part;
     bool concat_shares_content;
+    bool keep_terms;   // head 0's terms are formed (the lane is not in cfg.skip_terms)
     std::size_t n, w, nn, d_head;
     float base_scale;  // cfg.scale, or 1/√d_head
 };
@@ -153,7 +154,8 @@ POSENC_COLD void size_buffers(const LaneRun& run, Kind kind, std::size_t head_co
     const std::size_t n = run.n, w = run.w, d_head = run.d_head;
     CompareWorkspace& work = run.s.work;
     run.lane.weights.resize(head_count * run.nn);
-    run.lane.terms.resize(run.lane.term_count * run.nn);
+    if (run.keep_terms) run.lane.terms.resize(run.lane.term_count * run.nn);
+    else run.lane.terms.clear();
     if (run.cfg.heads > 0) {
         work.q.resize(n * d_head);
         work.k.resize(n * d_head);
@@ -181,6 +183,9 @@ POSENC_COLD QueryKey project_head(const LaneRun& run, std::size_t head) {
     return {work.q.data(), work.k.data()};
 }
 
+// Whether this head's logits go to the lane's terms first (head 0 of a lane that keeps them).
+bool into_terms(const LaneRun& run, std::size_t head) { return head == 0 && run.keep_terms; }
+
 // The content logits q·kᵀ·scale: head 0's first term, or straight into the head's weights.
 // softmax_rows never reads above the diagonal of a causal row, so unmasked logits serve both
 // cases wherever they are needed anyway (head 0's terms).
@@ -189,7 +194,7 @@ POSENC_COLD void content_logits(const LaneRun& run, std::size_t head, QueryKey q
     const CompareConfig& cfg = run.cfg;
     CompareResult& s = run.s;
     const std::size_t n = run.n, nn = run.nn, d_head = run.d_head;
-    float* logits = head == 0 ? run.lane.terms.data() : weights;
+    float* logits = into_terms(run, head) ? run.lane.terms.data() : weights;
     if (cfg.heads == 0 && !rotated) {
         // W = I: αE·αEᵀ is the same for every unrotated lane; computed once a call.
         scale_into(scale, content_dots(cfg, s), nn, logits);
@@ -202,31 +207,38 @@ POSENC_COLD void content_logits(const LaneRun& run, std::size_t head, QueryKey q
     } else if (qk.q == qk.k) {
         gram(qk.q, n, d_head, d_head, scale, s.work.gram_pack, logits);
     } else {
+        // Head 0 unmasked: its terms, and NoPE's unmasked weights, need the whole matrix.
         attention_scores(qk.q, qk.k, n, n, d_head, scale, head == 0 ? false : cfg.causal, logits);
     }
 }
 
-// Head 0's logits are its only term: the weights start as a copy.
+// Head 0's logits are its only term: the weights start as a copy (made straight into the
+// weights when the terms are skipped).
 void weights_from_term(const LaneRun& run, std::size_t head, float* weights) {
-    if (head == 0) std::copy_n(run.lane.terms.data(), run.nn, weights);
+    if (into_terms(run, head)) std::copy_n(run.lane.terms.data(), run.nn, weights);
 }
 
 // ---- One function per kind (kind_of): a head's logits into weights, and head 0's terms --------
 
 // Absolute and concatenated: x = word part + position part, so head 0's logits split into four
 // terms (Ke et al.). With W = I the logits are the terms' sum, derived rather than computed
-// again, so terms and weights agree whatever the terms' rounding.
+// again, so terms and weights agree whatever the terms' rounding; skipped terms are summed as
+// they would be, without being formed.
 POSENC_COLD void decomposed_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
     const CompareConfig& cfg = run.cfg;
     const std::size_t n = run.n, w = run.w, d_head = run.d_head;
     float* terms = run.lane.terms.data();
+    if (cfg.heads == 0 && !run.keep_terms) {
+        identity_logits(cfg, run.scheme, run.lane, run.base_scale, run.concat_shares_content, run.s, weights);
+        return;
+    }
     if (cfg.heads == 0) {
         identity_terms(cfg, run.scheme, run.lane, run.base_scale, run.concat_shares_content, run.s, terms);
         sum_terms(terms, run.nn, weights);
         return;
     }
     attention_scores(qk.q, qk.k, n, n, d_head, run.base_scale, cfg.causal, weights);
-    if (head != 0) return;
+    if (!into_terms(run, head)) return;
     // Head 0's terms: each summand through the head's own projections.
     CompareWorkspace& work = run.s.work;
     work.projected.resize(4 * n * d_head);
@@ -257,14 +269,15 @@ POSENC_COLD void rotated_logits(const LaneRun& run, std::size_t head, QueryKey q
     weights_from_term(run, head, weights);
 }
 
-// Logit bias: the content logits plus a bias by key − query; head 0 keeps the two as its terms.
+// Logit bias: the content logits plus a bias by key − query; head 0 keeps the two as its terms
+// (1·bias is exact, so adding in place gives the bits of their sum).
 POSENC_COLD void biased_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
     const std::size_t n = run.n, nn = run.nn;
     content_logits(run, head, qk, run.base_scale, false, weights);
     bias_table(run.cfg, run.scheme, head, run.lane, run.s);
     const float* by_offset = run.s.work.bias_by_offset.data();
     float* terms = run.lane.terms.data();
-    if (head == 0) {
+    if (into_terms(run, head)) {
         fill_by_offset(by_offset, n, false, terms + nn);
         add_encoding(terms, 1.0f, terms + nn, nn, weights);
     } else {
@@ -317,7 +330,8 @@ POSENC_COLD void run_scheme(const CompareConfig& cfg, Scheme scheme, const float
         clear_products(lane);
         return;
     }
-    const LaneRun run{cfg, scheme, lane, s, word_part, position_part, concat_shares_content, n, w, n * n, d_head, base_scale};
+    const LaneRun run{cfg,      scheme,   lane, s,     word_part, position_part, concat_shares_content,
+                      !has(cfg.skip_terms, scheme), n, w,        n * n,         d_head, base_scale};
     size_buffers(run, kind, head_count);
     const HeadLogits logits = kHeadLogits[static_cast<int>(kind)];
     for (std::size_t head = 0; head < head_count; ++head) {

@@ -12,7 +12,8 @@
 //                     αE + L (learned); every other scheme acts on q, k or the logits, so αE
 //   lane.weights    — h'×n×n attention weights, one n×n block per head
 //   lane.terms      — t×n×n logit terms of head 0 (or W = I), scaled like the logits, before the
-//                     mask; they sum (to float rounding) to head 0's pre-mask logits:
+//                     mask (empty for a lane in CompareConfig::skip_terms); they sum (to float
+//                     rounding) to head 0's pre-mask logits:
 //                       additive, concatenated, learned: t = 4 [content·content, content·position,
 //                         position·content, position·position]
 //                       rotary, xpos, rope_pi, rope_ntk, yarn: t = 1 [rotated content·content]
@@ -30,8 +31,8 @@
 //   lane.buckets     — t5: n×n bucket of (key − query), bidirectional unless causal
 //   lane.masked, lane.unmasked — nope: n×n weights of head 0 (or W = I) with and without the
 //                      causal mask, whatever cfg.causal is
-//   lane.max_abs     — 1 + t values: max|x|, then max|term| of each term (1 for an
-//                      input-only lane, CompareConfig::input_only)
+//   lane.max_abs     — 1 + t values: max|x|, then max|term| of each term (1 for a lane
+//                      without terms: CompareConfig::input_only, skip_terms)
 // Tokens sit at positions 0 … n − 1 in every scheme.
 // Row reuse (W = I): a CompareResult remembers the inputs of its last call. When the next call
 // has the same configuration (n aside) and its first p rows of embeddings (and concat_words) are
@@ -102,6 +103,10 @@ struct CompareConfig {
     // parameters are made (weights, terms, masked, unmasked come back empty, max_abs holds max|x|
     // alone). Their kept products are dropped, so the next call computing them starts afresh.
     SchemeSet input_only = 0;
+    // Lanes (a subset of schemes) whose logit terms nobody will read this call — the page's
+    // folded decompositions: their weights are made as ever, bit for bit, but no term is formed
+    // where the weights can do without (terms come back empty, max_abs holds max|x| alone).
+    SchemeSet skip_terms = 0;
     SchemeOptions options;
 };
 

@@ -77,6 +77,7 @@ POSENC_COLD const char* validate(const CompareConfig& cfg) {
     if (!std::isfinite(cfg.scale) || cfg.scale < 0.0f) return "scale must be a finite number ≥ 0 (0 means 1/√d_head)";
     if (cfg.schemes == 0 || (cfg.schemes & ~kAllSchemes) != 0) return "schemes must be a non-empty set of known schemes";
     if ((cfg.input_only & ~cfg.schemes) != 0) return "inputOnly must name only schemes that are computed (in schemes)";
+    if ((cfg.skip_terms & ~cfg.schemes) != 0) return "skipTerms must name only schemes that are computed (in schemes)";
     const bool concatenated = has(cfg.schemes, Scheme::concatenated);
     if (concatenated) {
         if (cfg.d_pos < 2 || cfg.d_pos % 2 != 0) return "d_pos must be an even number ≥ 2";

@@ -201,3 +201,59 @@ TEST_CASE("compare: input-only lanes bring x and parameters alone, and the next 
     REQUIRE(error != nullptr);
     CHECK(std::string(error).find("inputOnly") != std::string::npos);
 }
+
+TEST_CASE("compare: skip-terms lanes give the weights of a full call without forming their terms", "[compare][reuse]") {
+    // The page's folded decompositions (CompareConfig::skip_terms) while typing, with heads or
+    // W = I, causal or not: every call's weights (and NoPE's masked and unmasked) equal a full
+    // call's bits, skipped lanes bring no terms and max|x| alone, the others their terms, and the
+    // remembering result still equals a fresh one with the same set. Sizes cross the 16-entry
+    // tiles of the summed terms (n = 1 … 17, then 33). Tolerance: none.
+    const bool causal = GENERATE(false, true);
+    const std::size_t heads = GENERATE(0, 2);
+    const auto mode = GENERATE(posenc::ConcatMode::same_width, posenc::ConcatMode::widened);
+    const std::size_t d = 12;
+    CompareConfig cfg = every_lane(d, causal);
+    cfg.heads = heads;
+    cfg.concat_mode = mode;
+    Sentence s(d);
+    CompareResult kept;
+    const posenc::SchemeSet patterns[] = {posenc::kAllSchemes, 0, posenc::kClassicSchemes, posenc::kAllSchemes & ~posenc::kClassicSchemes};
+    for (std::size_t n = 1; n <= 33; n += n < 17 ? 1 : 16) {
+        while (s.n() < n) s.append();
+        s.set_row(n - 1);
+        cfg.skip_terms = patterns[n % 4];
+        INFO("n = " << n << ", heads " << heads << ", causal " << causal << ", skip-terms set " << cfg.skip_terms);
+        check_call(cfg, s, true, kept);
+        CompareConfig full_cfg = cfg;
+        full_cfg.n = s.n();
+        full_cfg.skip_terms = 0;
+        CompareResult full;
+        posenc::compare(full_cfg, s.e.data(), full, s.words.data());
+        for (unsigned i = 0; i < posenc::kSchemeCount; ++i) {
+            const Scheme scheme = static_cast<Scheme>(i);
+            const SchemeResult& lane = kept.lane(scheme);
+            const SchemeResult& whole = full.lane(scheme);
+            INFO("scheme " << i);
+            CHECK(posenc::test::same_bits(lane.x, whole.x));
+            CHECK(posenc::test::same_bits(lane.weights, whole.weights));
+            CHECK(posenc::test::same_bits(lane.masked, whole.masked));
+            CHECK(posenc::test::same_bits(lane.unmasked, whole.unmasked));
+            CHECK(lane.term_count == whole.term_count);
+            REQUIRE_FALSE(whole.terms.empty());
+            if (posenc::has(cfg.skip_terms, scheme)) {
+                CHECK(lane.terms.empty());
+                CHECK(lane.max_abs == std::vector<float>{whole.max_abs[0]});
+            } else {
+                CHECK(posenc::test::same_bits(lane.terms, whole.terms));
+                CHECK(lane.max_abs == whole.max_abs);
+            }
+        }
+    }
+    // A skip-terms set naming a lane that is not computed is refused, by its JS name.
+    cfg.n = s.n();
+    cfg.schemes = posenc::kClassicSchemes;
+    cfg.skip_terms = posenc::kAllSchemes;
+    const char* error = posenc::validate(cfg);
+    REQUIRE(error != nullptr);
+    CHECK(std::string(error).find("skipTerms") != std::string::npos);
+}

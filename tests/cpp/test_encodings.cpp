@@ -1,6 +1,7 @@
 // encodings.hpp (additive and concatenated inputs) and products.hpp's logit decomposition (Ke et al., TUPE)
 // on its own and as compare() uses it (heads = 0, W = I): additive terms add up to the full
-// logits, concatenation's cross terms are exactly zero, the rotary term is the rotated q·k.
+// logits, concatenation's cross terms are exactly zero, the rotary term is the rotated q·k; the
+// terms summed without being formed (sum_identity_terms), and all_finite.
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
@@ -268,6 +269,48 @@ TEST_CASE("compare, heads = 0: the rotary term is the rotated q·k", "[encodings
                 double norm2 = 0.0;
                 for (std::size_t c = 0; c < d; ++c) norm2 += static_cast<double>(x[i * d + c]) * x[i * d + c];
                 CHECK(std::fabs(r.rotary.terms[i * n + i] - scale * norm2) <= 1e-5 * scale * norm2);
+            }
+        }
+    }
+}
+
+TEST_CASE("sum_identity_terms gives sum_terms' bits for the four terms it is handed as sources", "[encodings][property]") {
+    // n across the 16×16 tiles and the batch width (tails 1 … 15 of a tile, several tiles); the
+    // sources hold −0 (term 0 at every position, term 3 at one), tiny and large values, so every
+    // rounding and signed zero is exercised; without cross terms, term 3 holds no −0 (the
+    // kernel's precondition there). Tolerance: none (the same float adds in the same order,
+    // contraction off).
+    for (std::size_t n : {1, 2, 3, 4, 5, 7, 15, 16, 17, 31, 33, 40}) {
+        const std::size_t nn = n * n;
+        std::vector<float> m = random_values(nn, 300 + n, 3.0f), c = random_values(nn, 400 + n, 2.0f);
+        const std::vector<float> p_plain = random_values(nn, 500 + n, 1.0f), by_offset = random_values(2 * n - 1, 600 + n, 1.0f);
+        for (std::size_t k = 0; k < nn; k += 3) m[k] = -0.0f;
+        if (nn > 2) {
+            m[nn / 2 + 1] = 1e-30f;
+            c[nn - 1] = -3e30f;
+        }
+        for (const float a : {1.0f, 0.37f}) {
+            for (const bool cross : {true, false}) {
+                for (const bool offsets : {true, false}) {
+                    INFO("n = " << n << ", a = " << a << ", cross " << cross << ", by offset " << offsets);
+                    std::vector<float> p = p_plain;
+                    if (cross) p[0] = -0.0f;  // against term 0's −0 there
+                    std::vector<float> terms(4 * nn, 0.0f);
+                    for (std::size_t k = 0; k < nn; ++k) terms[k] = a * m[k];
+                    for (std::size_t i = 0; i < n; ++i) {
+                        for (std::size_t j = 0; j < n; ++j) {
+                            terms[nn + i * n + j] = cross ? c[i * n + j] : 0.0f;
+                            terms[2 * nn + i * n + j] = cross ? c[j * n + i] : 0.0f;
+                            terms[3 * nn + i * n + j] = offsets ? by_offset[j - i + n - 1] : p[i * n + j];
+                        }
+                    }
+                    std::vector<float> want(nn), got(nn, 99.0f);
+                    posenc::sum_terms(terms.data(), nn, want.data());
+                    const float* rows = offsets ? by_offset.data() + (n - 1) : p.data();
+                    posenc::sum_identity_terms(m.data(), a, cross ? c.data() : nullptr, rows,
+                                               offsets ? -1 : static_cast<std::ptrdiff_t>(n), n, got.data());
+                    CHECK(std::memcmp(got.data(), want.data(), nn * sizeof(float)) == 0);
+                }
             }
         }
     }

@@ -43,8 +43,8 @@ import { freshCopy } from './buffer-pool.js';
 // read by the analyses, so the page gets copies (sent: on buffers the page gave back where there
 // are some); made here they cost the worker one copy and the page's thread none, where a
 // structured clone would copy again on the page's side. A folded lane's logit terms (4·n² floats,
-// 4 MB per lane at n = 512) stay in the core's memory (compute skips them) and are not sent; the
-// lane says so (termsFolded), and unfolding it asks again. The sinusoidal tables travel as the
+// 4 MB per lane at n = 512) are not even formed (compute's skipTerms) and so not sent; the lane
+// says so (termsFolded), and unfolding it asks again. The sinusoidal tables travel as the
 // view's pe and peConcat, only when they change.
 function shownResult(result, moreOpen, sent) {
   if (!result) return result;
