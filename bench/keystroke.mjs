@@ -11,7 +11,8 @@
 // For each n: fills the Sentence box with n tokens, types and deletes 20 characters unmeasured
 // (warm-up), lets the analyses finish, then types one
 // character at a time with pauses (so each keystroke starts from a quiet page: the analyses
-// after the last key have ended, which the readout's second write marks) and times
+// after the last key have ended, which the readout's second write marks; the bench waits for
+// them without polling, which would give each key frames of the bench's own) and times
 // keydown → the task that runs right after the first frame painted since the engine readout
 // changed (the page writes the readout in the task that applies the lab worker's view; the next
 // frame's requestAnimationFrame callback posts a message, whose task runs after that frame's
@@ -60,6 +61,11 @@ const NS = SIZES.length ? SIZES : [16, 64, 512];
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 30);
 const WARM_UP_KEYS = 20;
 
+const withTimeout = (promise, ms, what) => {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`keystroke: ${what} took over ${ms} ms`)), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+};
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
 const { server, baseUrl } = await serveDir(DIST_DIR, { precompress: true });  // as a static host serves it
@@ -79,6 +85,14 @@ try {
     const engine = document.getElementById('engine');
     let pending = null;
     let lastKey = null; // pending, until the view's readout; lastKey, until the next key
+    // The bench waits for key k's analyses by a promise asked for before the key, not by polling:
+    // Playwright's waitForFunction polls at every animation frame, so each key would run with a
+    // frame of the bench's own (a commit of every layer) and its call's script in its way.
+    let waiting = null; // { k, resolve }
+    const settleWaiting = () => {
+      if (waiting && window.__keys[waiting.k]?.analysed !== undefined) { waiting.resolve(); waiting = null; }
+    };
+    window.__analysed = (k) => new Promise((resolve) => { waiting = { k, resolve }; settleWaiting(); });
     document.addEventListener('keydown', () => { pending = lastKey = window.__lastKey = { t0: performance.now() }; }, true);
     // The first frame after the box's edit (its vsync's time). Asked for at the edit's input
     // event, when the edit has asked for a frame anyway: a frame asked for at keydown would be
@@ -92,6 +106,7 @@ try {
       // have ended (app.js, showEngine): a write with no key waiting is the latter.
       if (!pending) {
         if (lastKey?.readout !== undefined) lastKey.analysed ??= performance.now();
+        settleWaiting();
         return;
       }
       if (!/last recompute/.test(engine.textContent)) return;
@@ -147,10 +162,12 @@ try {
     if (CPU) await browser.startTracing(page, { categories: CPU_CATEGORIES });
     const heavy = [];
     for (let k = 0; k < KEYSTROKES; k++) {
-      await page.keyboard.type(TYPED[k % TYPED.length]);
       // Let the analyses after the pause end before the next key (a quiet start each time): a
-      // key that comes while they run waits for their current slice in the worker.
-      await page.waitForFunction((k) => window.__keys[k]?.analysed !== undefined, k, { timeout: 60000 });
+      // key that comes while they run waits for their current slice in the worker. The wait is
+      // asked for before the key, so no call of the bench reaches the page while it is measured.
+      const analysed = page.evaluate((k) => window.__analysed(k), k);
+      await page.keyboard.type(TYPED[k % TYPED.length]);
+      await withTimeout(analysed, 60000, `key ${k}'s analyses`);
       await page.waitForTimeout(400);
       const text = await page.locator('#engine').textContent();
       const m = text.match(/analyses (\d+) ms/);

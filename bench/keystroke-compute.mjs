@@ -1,0 +1,92 @@
+// The lab worker's compute for one typed key, in Node: the worker's own session
+// (pipeline/lab-session.js) on GloVe at n tokens, driven as the page drives it — the buffers of
+// each view given back before the next key, the shown tables' keys sent — one character appended
+// per key (bench/keystroke-text.mjs's). Two rhythms: keys typed straight on ("typing"), and each
+// key after the analyses of the last one have run to their end ("paused": a reader's pause, as
+// bench/keystroke.mjs types; the analyses leave the worker's caches cold for the next key). Each
+// round is a first visit in a Node process of its own; every number is a median of the keys of a
+// round, then over the rounds. The browser's worker runs the same code (bench/keystroke.mjs --cpu
+// measures it there, with the messages around it).
+//   node bench/keystroke-compute.mjs [--reps N] [--baseline DIR] [--out FILE] [n …]   (default 64 512)
+// --baseline DIR: another build's dist/ (e.g. a copy of an earlier commit's), run round by round
+// alternating with this one, so the two see the same machine; the ratio of their medians is
+// printed.
+import { writeFile } from 'node:fs/promises';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { comparisonOptions, median, roundInProcess } from './options.mjs';
+import { TYPED, sentence } from './keystroke-text.mjs';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 5);
+const SIZES = operands.length && operands[0] !== '--child' ? operands.map(Number) : [64, 512];
+for (const n of SIZES) if (!Number.isInteger(n) || n < 1) throw new RangeError(`sizes: positive integers, got ${n}`);
+const WARM_UP_KEYS = 20;
+const KEYS = 40;
+
+// One round (run as `--child DIST n` in a process of its own): → { typing, paused } (ms, medians of KEYS keys).
+async function round(dist, n) {
+  const url = pathToFileURL(dist.endsWith('/') ? dist : `${dist}/`);
+  const { load } = await import(new URL('posenc.mjs', url));
+  const { createLabSources, createLabSession } = await import(new URL('pipeline/lab-session.js', url));
+  const { DEFAULTS } = await import(new URL('pipeline/state.js', url));
+  const { createBufferPool } = await import(new URL('pipeline/buffer-pool.js', url));
+  const lab = await load({ assetsUrl: url });
+  const buffers = createBufferPool();
+  const session = createLabSession(lab, createLabSources(lab), { buffers });
+  await session.loadGlove();
+  let text = sentence(n);
+  let shown = {};
+  let last = null;
+  let typed = 0;
+  // One key: the next character appended; → the compute's milliseconds.
+  const key = () => {
+    text += TYPED[typed++ % TYPED.length];
+    const started = performance.now();
+    if (last) {
+      buffers.give(last.transfer);
+      shown = { ...shown, ...last.view.shownKeys };
+    }
+    last = session.compute({ state: { ...DEFAULTS, vectors: 'glove', sentence: text }, trainedAvailable: false, trainedAsked: false, inputOnly: [], shown });
+    return performance.now() - started;
+  };
+  for (let k = 0; k < WARM_UP_KEYS; k++) key();
+  const typing = Array.from({ length: KEYS }, key);
+  const paused = Array.from({ length: KEYS }, () => {
+    for (const _ of session.analyses()) { /* every slice, as the pause lets them run */ }
+    return key();
+  });
+  return { typing: median(typing), paused: median(paused) };
+}
+
+if (operands[0] === '--child') {
+  console.log(JSON.stringify(await round(operands[1], Number(operands[2]))));
+  process.exit(0);
+}
+const builds = [{ dist: join(ROOT, 'dist/') }];
+if (BASELINE) builds.unshift({ dist: BASELINE });
+const result = {};
+for (const n of SIZES) {
+  const rounds = builds.map(() => []);
+  for (let r = 0; r < REPS; r++) {
+    for (const [i, build] of builds.entries()) rounds[i].push(await roundInProcess(import.meta.url, [build.dist, n]));
+  }
+  for (const [i, build] of builds.entries()) {
+    const name = BASELINE && i === 0 ? 'baseline' : 'current';
+    const row = { dist: build.dist, n, reps: REPS, keys: KEYS, typingMs: median(rounds[i].map((x) => x.typing)),
+      pausedMs: median(rounds[i].map((x) => x.paused)), rounds: rounds[i] };
+    (result[name] ??= []).push(row);
+    console.log(`keystroke-compute ${name}, n = ${n}: ${row.typingMs.toFixed(2)} ms a key typing on, ${row.pausedMs.toFixed(2)} ms after ` +
+      `a pause's analyses (median of ${REPS} rounds of ${KEYS} keys)`);
+  }
+  if (BASELINE) {
+    const [base, cur] = [result.baseline.at(-1), result.current.at(-1)];
+    console.log(`keystroke-compute n = ${n}: current / baseline ${(cur.typingMs / base.typingMs).toFixed(2)} typing on, ` +
+      `${(cur.pausedMs / base.pausedMs).toFixed(2)} after a pause`);
+  }
+}
+if (OUT) {
+  await writeFile(OUT, `${JSON.stringify({ date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', cpus: cpus().length,
+    cpu: cpus()[0]?.model, node: process.version, result }, null, 1)}\n`);
+}
