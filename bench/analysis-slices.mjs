@@ -13,7 +13,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { comparisonOptions, median, roundInProcess } from './options.mjs';
+import { alternatingRounds, answerAsChild, comparedBuilds, comparisonOptions, median } from './options.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 5);
@@ -45,21 +45,13 @@ async function round(dist, n) {
   return { longest: Math.max(...slices), total: slices.reduce((a, b) => a + b, 0), slices: slices.length };
 }
 
-if (operands[0] === '--child') {
-  console.log(JSON.stringify(await round(operands[1], Number(operands[2]))));
-  process.exit(0);
-}
-const builds = [{ dist: join(ROOT, 'dist/') }];
-if (BASELINE) builds.unshift({ dist: BASELINE });
+await answerAsChild(operands, (dist, n) => round(dist, Number(n)));
+const builds = comparedBuilds(ROOT, BASELINE);
 const result = {};
 for (const n of SIZES) {
-  const rounds = builds.map(() => []);
-  for (let r = 0; r < REPS; r++) {
-    for (const [i, build] of builds.entries()) rounds[i].push(await roundInProcess(import.meta.url, [build.dist, n]));
-  }
-  for (const [i, build] of builds.entries()) {
-    const name = BASELINE && i === 0 ? 'baseline' : 'current';
-    const row = { dist: build.dist, n, reps: REPS, longestMs: median(rounds[i].map((x) => x.longest)),
+  const rounds = await alternatingRounds(import.meta.url, builds.map((b) => b.dist), [n], REPS);
+  for (const [i, { name, dist }] of builds.entries()) {
+    const row = { dist, n, reps: REPS, longestMs: median(rounds[i].map((x) => x.longest)),
       totalMs: median(rounds[i].map((x) => x.total)), slices: median(rounds[i].map((x) => x.slices)), rounds: rounds[i] };
     (result[name] ??= []).push(row);
     console.log(`analysis-slices ${name}, n = ${n}: longest slice ${row.longestMs.toFixed(1)} ms, all ${row.totalMs.toFixed(0)} ms ` +

@@ -13,9 +13,8 @@
 // printed.
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { comparisonOptions, median, roundInProcess } from './options.mjs';
+import { alternatingRounds, answerAsChild, comparedBuilds, comparisonOptions, median } from './options.mjs';
 import { TYPED, sentence } from './keystroke-text.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -60,21 +59,13 @@ async function round(dist, n) {
   return { typing: median(typing), paused: median(paused) };
 }
 
-if (operands[0] === '--child') {
-  console.log(JSON.stringify(await round(operands[1], Number(operands[2]))));
-  process.exit(0);
-}
-const builds = [{ dist: join(ROOT, 'dist/') }];
-if (BASELINE) builds.unshift({ dist: BASELINE });
+await answerAsChild(operands, (dist, n) => round(dist, Number(n)));
+const builds = comparedBuilds(ROOT, BASELINE);
 const result = {};
 for (const n of SIZES) {
-  const rounds = builds.map(() => []);
-  for (let r = 0; r < REPS; r++) {
-    for (const [i, build] of builds.entries()) rounds[i].push(await roundInProcess(import.meta.url, [build.dist, n]));
-  }
-  for (const [i, build] of builds.entries()) {
-    const name = BASELINE && i === 0 ? 'baseline' : 'current';
-    const row = { dist: build.dist, n, reps: REPS, keys: KEYS, typingMs: median(rounds[i].map((x) => x.typing)),
+  const rounds = await alternatingRounds(import.meta.url, builds.map((b) => b.dist), [n], REPS);
+  for (const [i, { name, dist }] of builds.entries()) {
+    const row = { dist, n, reps: REPS, keys: KEYS, typingMs: median(rounds[i].map((x) => x.typing)),
       pausedMs: median(rounds[i].map((x) => x.paused)), rounds: rounds[i] };
     (result[name] ??= []).push(row);
     console.log(`keystroke-compute ${name}, n = ${n}: ${row.typingMs.toFixed(2)} ms a key typing on, ${row.pausedMs.toFixed(2)} ms after ` +

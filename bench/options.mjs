@@ -2,6 +2,7 @@
 // and rounds run in a Node process of their own (a first visit: the modules keep one lab per
 // folder with its caches, and a fresh process's code and memory are as cold as a new page's).
 import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
@@ -37,4 +38,29 @@ export function median(xs) {
 export async function roundInProcess(scriptUrl, args) {
   const { stdout } = await promisify(execFile)(process.execPath, [fileURLToPath(scriptUrl), '--child', ...args.map(String)]);
   return JSON.parse(stdout);
+}
+
+/**
+ * The rounds of two builds (or one) in turn, so that both see the same machine: reps rounds of
+ * `node script --child DIST ...args` for each dist, alternating. → one array of rounds per dist.
+ */
+export async function alternatingRounds(scriptUrl, dists, args, reps) {
+  const rounds = dists.map(() => []);
+  for (let r = 0; r < reps; r++) {
+    for (const [i, dist] of dists.entries()) rounds[i].push(await roundInProcess(scriptUrl, [dist, ...args]));
+  }
+  return rounds;
+}
+
+/** The builds a comparison runs: dist/ of the checkout at root, after --baseline's when given. → [{ name, dist }]. */
+export function comparedBuilds(root, baseline) {
+  const current = { name: 'current', dist: join(root, 'dist/') };
+  return baseline ? [{ name: 'baseline', dist: baseline }, current] : [current];
+}
+
+/** In a round's own process (`--child` first among operands): prints round(...the rest)'s JSON line and exits. */
+export async function answerAsChild(operands, round) {
+  if (operands[0] !== '--child') return;
+  console.log(JSON.stringify(await round(...operands.slice(1))));
+  process.exit(0);
 }

@@ -68,6 +68,25 @@ std::size_t check_call(const CompareConfig& base, const Sentence& s, bool with_w
     return kept.cache.reuse_rows;
 }
 
+// The same call on a fresh result with a lane set (input_only, skip_terms) emptied: what the set
+// must leave alone.
+CompareResult full_call(CompareConfig cfg, const Sentence& s, posenc::SchemeSet CompareConfig::*cleared) {
+    cfg.n = s.n();
+    cfg.*cleared = 0;
+    CompareResult full;
+    posenc::compare(cfg, s.e.data(), full, s.words.data());
+    return full;
+}
+
+// A lane set (input_only, skip_terms) naming a lane that is not computed is refused, by its JS name.
+void check_refused_outside_schemes(CompareConfig cfg, posenc::SchemeSet CompareConfig::*set, const char* js_name) {
+    cfg.schemes = posenc::kClassicSchemes;
+    cfg.*set = posenc::kAllSchemes;
+    const char* error = posenc::validate(cfg);
+    REQUIRE(error != nullptr);
+    CHECK(std::string(error).find(js_name) != std::string::npos);
+}
+
 }  // namespace
 
 TEST_CASE("compare: a remembering result gives a fresh result's bits after every edit", "[compare][reuse]") {
@@ -164,11 +183,7 @@ TEST_CASE("compare: input-only lanes bring x and parameters alone, and the next 
         cfg.input_only = patterns[n % 4];
         INFO("n = " << n << ", input-only set " << cfg.input_only);
         check_call(cfg, s, true, kept);
-        CompareConfig full_cfg = cfg;
-        full_cfg.n = s.n();
-        full_cfg.input_only = 0;
-        CompareResult full;
-        posenc::compare(full_cfg, s.e.data(), full, s.words.data());
+        const CompareResult full = full_call(cfg, s, &CompareConfig::input_only);
         for (unsigned i = 0; i < posenc::kSchemeCount; ++i) {
             const Scheme scheme = static_cast<Scheme>(i);
             const SchemeResult& lane = kept.lane(scheme);
@@ -193,13 +208,8 @@ TEST_CASE("compare: input-only lanes bring x and parameters alone, and the next 
             }
         }
     }
-    // An input-only set naming a lane that is not computed is refused, by its JS name.
     cfg.n = s.n();
-    cfg.schemes = posenc::kClassicSchemes;
-    cfg.input_only = posenc::kAllSchemes;
-    const char* error = posenc::validate(cfg);
-    REQUIRE(error != nullptr);
-    CHECK(std::string(error).find("inputOnly") != std::string::npos);
+    check_refused_outside_schemes(cfg, &CompareConfig::input_only, "inputOnly");
 }
 
 TEST_CASE("compare: skip-terms lanes give the weights of a full call without forming their terms", "[compare][reuse]") {
@@ -224,11 +234,7 @@ TEST_CASE("compare: skip-terms lanes give the weights of a full call without for
         cfg.skip_terms = patterns[n % 4];
         INFO("n = " << n << ", heads " << heads << ", causal " << causal << ", skip-terms set " << cfg.skip_terms);
         check_call(cfg, s, true, kept);
-        CompareConfig full_cfg = cfg;
-        full_cfg.n = s.n();
-        full_cfg.skip_terms = 0;
-        CompareResult full;
-        posenc::compare(full_cfg, s.e.data(), full, s.words.data());
+        const CompareResult full = full_call(cfg, s, &CompareConfig::skip_terms);
         for (unsigned i = 0; i < posenc::kSchemeCount; ++i) {
             const Scheme scheme = static_cast<Scheme>(i);
             const SchemeResult& lane = kept.lane(scheme);
@@ -249,11 +255,6 @@ TEST_CASE("compare: skip-terms lanes give the weights of a full call without for
             }
         }
     }
-    // A skip-terms set naming a lane that is not computed is refused, by its JS name.
     cfg.n = s.n();
-    cfg.schemes = posenc::kClassicSchemes;
-    cfg.skip_terms = posenc::kAllSchemes;
-    const char* error = posenc::validate(cfg);
-    REQUIRE(error != nullptr);
-    CHECK(std::string(error).find("skipTerms") != std::string::npos);
+    check_refused_outside_schemes(cfg, &CompareConfig::skip_terms, "skipTerms");
 }
