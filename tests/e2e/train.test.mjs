@@ -247,6 +247,8 @@ test('reduced motion is respected and a 390 px phone fits the section', async ()
   page.on('pageerror', (e) => problems.push(e.message));
   try {
     await page.goto(`${suite.baseUrl}#${QUICK}&t.steps=10&t.schemes=rotary`);
+    // As open() does: a click made while the analyses' sentences grow the summary above can be lost.
+    await waitForSummary(page);
     const train = section(page);
     await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name: 'Train' }).click();
     // The section is built as the reader nears it: wait for it rather than read it at once.
