@@ -25,7 +25,8 @@ void sum_terms(const float* terms, std::size_t count, float* out);
 
 // out (n×n) = sum_terms of the four terms a·m, c, cᵀ and p (given by rows, step), bit for bit,
 // without forming them: out[i][j] = ((a·m[i][j] + c[i][j]) + c[j][i]) + p_i[j]. c null: both
-// middle terms are +0, which leaves the sum's bits alone wherever p holds no −0.
+// middle terms are +0, which leaves the sum's bits alone wherever p holds no −0. out aliases
+// none of the sources.
 void sum_identity_terms(const float* m, float a, const float* c, const float* p_rows, std::ptrdiff_t p_step,
                         std::size_t n, float* out);
 
