@@ -1,7 +1,7 @@
 // Screenshots of the built page (dist/) in Debian's headless Firefox ESR and Chromium, at several
 // window sizes, for looking at the layout in both engines (not a test: nothing is compared).
 // Each is taken on the default link (or --hash) once GloVe and the default lanes' trained heads
-// have loaded and the summary has its sentences, at device scale 1, with the focus (and so the text caret) taken off the sentence.
+// have loaded (where the link shows them) and the summary has its sentences, at device scale 1, with the focus (and so the text caret) taken off the sentence.
 //   node scripts/screenshots.mjs [--browser firefox,chromium] [--sizes 1280x800,1920x1080,390x844]
 //                                [--out build-e2e/screenshots/engines] [--hash '#s=…'] [--full]
 // Writes OUT/<browser>-<width>x<height>.png (the first screen) and, with --full,
@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SKIPPED_OFF_SCREEN, closeServer, serveDir } from '../tests/e2e/browser.mjs';
 import { DEFAULT_LANES, launchFirefox, launchPuppeteerChromium, openPage, waitForLab } from '../tests/e2e/firefox.mjs';
+import { TRAINED_HEADS, readHash } from '../dist/pipeline/state.js'; // the built page's own link reader
 
 const LAUNCH = { firefox: launchFirefox, chromium: launchPuppeteerChromium };
 const DEFAULTS = { browser: 'firefox,chromium', sizes: '1280x800,1920x1080,390x844', out: 'build-e2e/screenshots/engines' };
@@ -49,6 +50,18 @@ async function paintWholePage(page) {
   }, SKIPPED_OFF_SCREEN);
 }
 
+/**
+ * What the page at `hash` shows once it has loaded, as waitForLab's options: GloVe unless the link
+ * picks synthetic vectors, and trained heads in the default lanes it keeps unless it picks the
+ * encoding alone or random heads (h=0, h=2, …), so that a screenshot of such a link waits for
+ * nothing the page will never show.
+ */
+export function awaitedFor(hash) {
+  const { state } = readHash(hash);
+  const trained = state.heads === TRAINED_HEADS ? DEFAULT_LANES.filter((scheme) => state.schemes.includes(scheme)) : [];
+  return { glove: state.vectors === 'glove', trained, analyses: true };
+}
+
 /** Takes one browser's screenshots at every size → the paths written. */
 async function shoot(name, url, sizes, out, full) {
   const browser = await LAUNCH[name]();
@@ -57,7 +70,7 @@ async function shoot(name, url, sizes, out, full) {
     for (const { width, height } of sizes) {
       const { page, problems, close } = await openPage(browser, url, { width, height });
       try {
-        await waitForLab(page, { trained: DEFAULT_LANES, analyses: true });
+        await waitForLab(page, awaitedFor(new URL(url).hash));
         await page.evaluate(() => document.fonts.ready);
         await page.evaluate(() => { document.activeElement?.blur(); scrollTo(0, 0); });
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -1,8 +1,9 @@
 // scripts/screenshots.mjs's arguments: window sizes and browser names parse, and a malformed one is
-// refused by name (RangeError naming the option), never dropped or guessed.
+// refused by name (RangeError naming the option), never dropped or guessed; a --hash waits only for
+// what its page shows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseBrowsers, parseSizes } from '../../scripts/screenshots.mjs';
+import { awaitedFor, parseBrowsers, parseSizes } from '../../scripts/screenshots.mjs';
 
 test('--sizes: WIDTHxHEIGHT pairs, comma-separated, in order', () => {
   assert.deepEqual(parseSizes('1280x800,1920x1080, 390x844'),
@@ -19,3 +20,12 @@ test('--browser: firefox and chromium, in the order given; anything else is refu
     assert.throws(() => parseBrowsers(bad), (error) => error instanceof RangeError && /^--browser: /.test(error.message), bad);
   }
 });
+
+test('--hash: the wait asks for trained heads and GloVe only where the link shows them', () => {
+  assert.deepEqual(awaitedFor(''), { glove: true, trained: ['additive', 'concatenated', 'rotary'], analyses: true });
+  assert.deepEqual(awaitedFor('#h=0'), { glove: true, trained: [], analyses: true });
+  assert.deepEqual(awaitedFor('#h=2'), { glove: true, trained: [], analyses: true });
+  assert.deepEqual(awaitedFor('#v=synthetic&h=0'), { glove: false, trained: [], analyses: true });
+  assert.deepEqual(awaitedFor('#sch=rotary,alibi'), { glove: true, trained: ['rotary'], analyses: true });
+});
+
