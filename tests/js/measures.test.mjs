@@ -15,7 +15,7 @@ import { orthogonalityMeasure } from '../../dist/pipeline/measures/orthogonality
 import { shiftMeasure } from '../../dist/pipeline/measures/shift.js';
 import { retrievalMeasure } from '../../dist/pipeline/measures/retrieval.js';
 import { createDecoderCache, neighborsMeasure } from '../../dist/pipeline/measures/neighbors.js';
-import { orthogonalityArgs, retrievalArgs, shiftArgs } from '../../dist/pipeline/measures/analyses.js';
+import { analysisCompare, orthogonalityArgs, retrievalArgs, shiftArgs } from '../../dist/pipeline/measures/analyses.js';
 
 /** Runs a generator to its end (what the page's scheduler does between keystrokes) → its value. */
 function drain(generator) {
@@ -44,6 +44,33 @@ describe('orthogonalityMeasure: the random-pair spreads in slices', () => {
     }
     // Cached per lab: a second run computes no spread, so it never yields.
     assert.equal([...orthogonalityMeasure(lab, args)].length, 0);
+  });
+});
+
+describe('analysisCompare: the compares the analyses read', () => {
+  it('bring the weights and x of a full compare, bit for bit, and form no terms', async () => {
+    const lab = await load();
+    const source = syntheticSource(lab, 32);
+    const pipeline = createPipeline(lab);
+    const state = { ...DEFAULTS, vectors: 'synthetic', d: 32, heads: 2, sentence: 'the cat sat on the mat' };
+    const settings = settleSettings(lab, state, source);
+    const view = pipeline.run(state, source, settings);
+    const run = analysisCompare(view, { lab, pipeline });
+    const sameBits = (a, b) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+    // The sentence with the view's heads (its lanes and the other schemes), W = I, and a shifted sentence.
+    for (const [heads, words] of [[2, view.tokens], [0, view.tokens], [2, ['so', 'well', ...view.tokens]]]) {
+      const got = run(heads, words, lab.SCHEMES);
+      const full = pipeline.compare(view, heads, words, undefined, lab.SCHEMES);
+      for (const scheme of lab.SCHEMES) {
+        const label = `${scheme}, ${heads} heads, ${words.length} words`;
+        assert.ok(sameBits(got[scheme].weights, full[scheme].weights), `${label}: weights`);
+        assert.ok(sameBits(got[scheme].x, full[scheme].x), `${label}: x`);
+        assert.ok(full[scheme].terms.length > 0, `${label}: a full compare has terms`);
+        if (!view.result[scheme] || heads !== 2 || words !== view.tokens) {
+          assert.equal(got[scheme].terms?.length ?? 0, 0, `${label}: no terms formed`);
+        }
+      }
+    }
   });
 });
 

@@ -66,7 +66,7 @@ export function compareOptions(lab, state, settings, schemes) {
 }
 
 /**
- * → { run(state, source, settings, { inputOnly, skipTerms }?) → view, compare(view, heads, tokens, E?, schemes?), dispose() }.
+ * → { run(state, source, settings, { inputOnly, skipTerms }?) → view, compare(view, heads, tokens, E?, schemes?, { terms }?), dispose() }.
  * inputOnly: lanes whose n×n parts no figure will show; skipTerms: lanes whose terms nothing will
  * read (compare()'s options of those names).
  * view: { state, source, settings, tokens, total, textCut, unknown, E (n×d unscaled), result
@@ -105,14 +105,16 @@ export function createPipeline(lab) {
     /**
      * lab.compare for a view's settings with other heads, tokens or schemes (the analyses after
      * typing pauses); E: the tokens' word vectors (default: embedded here). Only the
-     * concatenated scheme needs the PCA word part, so it is made only then.
+     * concatenated scheme needs the PCA word part, so it is made only then. terms: false for a
+     * caller that reads no logit terms (compare()'s skipTerms for every scheme).
      */
-    compare(view, heads, tokens, E, schemes = view.state.schemes) {
+    compare(view, heads, tokens, E, schemes = view.state.schemes, { terms = true } = {}) {
       const { state, source, settings } = view;
       const vectors = E ?? source.embed(tokens).vectors;
       const concatWords = schemes.includes('concatenated') ? source.concatWords(vectors, tokens.length) : null;
       return lab.compare(vectors, tokens.length, settings.d, {
         ...compareOptions(lab, state, settings, schemes), heads, ...(concatWords ? { concatWords } : {}),
+        ...(terms ? {} : { skipTerms: schemes }),
       });
     },
     dispose() {

@@ -10,19 +10,22 @@ import { comparedRandomHeads } from '../shared-rules.js';
 // Compares for the analyses. For the sentence itself they are cached per snapshot and heads and
 // merged scheme by scheme, so each scheme is computed once per pause (the keystroke's own result
 // serves the lanes' schemes; the retrieval's compare of the others serves the shift panel's
-// unshifted side); only x and the weights are kept (≈ 12 MB at n = 512), not the n×n terms.
+// unshifted side); only x and the weights are kept (≈ 12 MB at n = 512): their compares neither
+// form nor copy out the n×n terms (4·n² floats a scheme, 44 MB for all eleven at n = 512).
 // Shifted sentences are used once and not kept.
-/** → run(heads, words, schemes) → a lab.compare result holding at least `schemes`. */
+const NO_TERMS = { terms: false }; // the analyses read x and the weights alone
+
+/** → run(heads, words, schemes) → a lab.compare result holding at least `schemes` (their terms empty). */
 export function analysisCompare(snapshot, { lab, pipeline }) {
   snapshot.compares ??= new Map();
   const { settings, tokens, result } = snapshot;
   return (heads, words, schemes) => {
-    if (words !== tokens) return pipeline.compare(snapshot, heads, words, undefined, schemes);
+    if (words !== tokens) return pipeline.compare(snapshot, heads, words, undefined, schemes, NO_TERMS);
     let entry = snapshot.compares.get(heads) ?? (heads === settings.heads ? result : null);
     // An input-only lane (a trained map covered it while typing) has no weights: computed here.
     const missing = schemes.filter((scheme) => !entry?.[scheme] || entry[scheme].inputOnly);
     if (missing.length) {
-      const fresh = pipeline.compare(snapshot, heads, words, snapshot.E, missing);
+      const fresh = pipeline.compare(snapshot, heads, words, snapshot.E, missing, NO_TERMS);
       for (const scheme of missing) fresh[scheme] = { width: fresh[scheme].width, x: fresh[scheme].x, weights: fresh[scheme].weights };
       const lanes = Object.fromEntries(missing.map((scheme) => [scheme, fresh[scheme]]));
       entry = entry ? { ...fresh, ...entry, ...lanes, schemes: lab.SCHEMES.filter((s) => entry[s] || fresh[s]) } : fresh;
