@@ -281,6 +281,11 @@ export interface WordVectorSet {
   retained(k: number): number;
   reduce(x: Matrix, n: number, k: number): Float32Array;
   reducedVocabulary(k: number): Vocabulary;
+  /**
+   * reducedVocabulary(k) a slice at a time: yields after each core call (a few thousand rows
+   * projected, then the vocabulary made of them) and returns the same, cached vocabulary.
+   */
+  reducing(k: number): Generator<undefined, Vocabulary, undefined>;
   dispose(): void;
 }
 

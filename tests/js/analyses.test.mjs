@@ -422,6 +422,38 @@ for (const simd of [true, false]) {
         copy.dispose();
       });
 
+      it('reducing(k) yields between slices of rows and gives reducedVocabulary(k)\'s bits; an unfinished one is taken up', () => {
+        const k = 50;
+        const rows = glove.rows();
+        const copy = lab.vocabulary(glove.reduce(rows, glove.size, k), glove.size, k);
+        // Words from every slice of rows (the sentence's are all among the first 2,500).
+        const far = [19999, 17500, 12345, 7777, 2500, 2499];
+        const queries = new Float32Array((n + far.length) * glove.dim);
+        queries.set(E);
+        far.forEach((row, i) => queries.set(rows.subarray(row * glove.dim, (row + 1) * glove.dim), (n + i) * glove.dim));
+        const q = glove.reduce(queries, n + far.length, k);
+        const want = copy.nearest(q, n + far.length, { truth: [...truth, ...far] });
+        // Three slices, then the run is dropped (a newer keystroke); the next call takes it up.
+        const dropped = glove.reducing(k);
+        for (let i = 0; i < 3; i++) assert.equal(dropped.next().done, false);
+        const run = glove.reducing(k);
+        let yields = 0;
+        let step;
+        while (!(step = run.next()).done) yields += 1;
+        // 20,000 rows in slices of 2,500 (three done before), then the vocabulary made of them.
+        assert.equal(yields, 8 - 3 + 1);
+        assert.equal(step.value, glove.reducedVocabulary(k), 'cached alike');
+        assert.equal([...glove.reducing(k)].length, 0, 'made: no slice left');
+        const got = step.value.nearest(q, n + far.length, { truth: [...truth, ...far] });
+        for (const key of ['best', 'cosine', 'rank']) {
+          assert.ok(got[key].every((x, i) => Object.is(x, want[key][i])), `${key}: ${got[key]} vs ${want[key]}`);
+        }
+        const neighbours = (vocab) => JSON.stringify(vocab.neighbors(q.subarray(n * k, (n + 1) * k), 10));
+        assert.equal(neighbours(step.value), neighbours(copy));
+        assert.throws(() => glove.reducing(0).next(), /k must be/);
+        copy.dispose();
+      });
+
       it('reducedVocabulary(k) decodes the words from their first k PCA coordinates (rank 1)', () => {
         const R = glove.reduce(E, n, 100);
         for (const k of [88, 74]) { // 88 per the brief; 74 = d − dPos with compare's default dPos = 26

@@ -1,7 +1,8 @@
 // web/pipeline/vocab.js's word-vector source for GloVe: concatWords(E, n) projects only the rows that
 // differ from its last call and copies the rest, so it must return exactly what the word-vector
 // set's reduce(E, n, dim) returns for every sentence, however it changed since the last one. Its
-// decoder's identityOf decodes a new text a slice of positions per call, with one call's scores.
+// decoder's identityOf decodes a new text a slice of positions per call (the first token alone),
+// with one call's scores.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { load } from '../../dist/posenc.mjs';
@@ -40,8 +41,8 @@ describe('vocab.js GloVe source', () => {
     }
   });
 
-  it('identityOf decodes a new text in slices of 32 positions, with the scores of one identity call', async () => {
-    // 100 tokens: three slices (32, 64, 96) then the whole text, the last slice a partial chunk.
+  it('identityOf decodes a new text in slices (one token, then 16 positions each), with the scores of one identity call', async () => {
+    // 100 tokens: seven slices (1, 16, 32, … 96) then the whole text, the last slice a partial chunk.
     const words = 'the king and the queen walk along the river to the old market every day zzblorf'.split(' ');
     const tokens = Array.from({ length: 100 }, (_, i) => words[(i * 7) % words.length]);
     const { vectors: E } = glove.embed(tokens);
@@ -53,7 +54,7 @@ describe('vocab.js GloVe source', () => {
       let yields = 0;
       let step;
       while (!(step = run.next()).done) yields += 1;
-      assert.equal(yields, 3);
+      assert.equal(yields, 7);
       const { best, rank } = other.identity(tokens, E, options);
       const hits = [...rank].filter((r) => r === 1).length;
       const counted = [...rank].filter((r) => r > 0).length;
