@@ -12,7 +12,7 @@ export const VECTOR_HANDLE = Symbol('vectorHandle');
 // A word-vector set living in wasm memory; see Lab.loadVectors.
 const FOUND_CACHE = 1 << 14; // words whose row WordVectorSet.embed remembers
 // Rows projected per core call of reducing(): GloVe's 20,000 in eight calls of a few milliseconds
-// each, where one call took about 80 ms on a 2 GHz EPYC (its first run, in V8's baseline tier).
+// each, where one call over them all is one long task (its first run in V8's baseline tier).
 const REDUCE_ROWS = 2500;
 
 export class WordVectorSet {

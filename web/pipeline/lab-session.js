@@ -63,6 +63,10 @@ function shownResult(result, moreOpen, sent) {
   return out;
 }
 
+// Resolves in a later task (a zero-delay timer: pipeline/tasks.js's nextTask would bring its
+// scheduler code into the element's bundle, whose budget has little room left).
+const aTaskLater = () => new Promise((resolve) => setTimeout(resolve, 0));
+
 export function createLabSources(lab) {
   const gloves = new Map(); // URL ('' = the lab's own) → Promise of its source
   const synthetics = new Map(); // d → synthetic vectors (sessions may ask for several d)
@@ -73,10 +77,14 @@ export function createLabSources(lab) {
     // them does (an element whose figures may need neither).
     glove(url = '', warm = true) {
       if (!gloves.has(url)) {
-        const loading = lab.loadVectors(url ? new URL(url) : 'glove').then((vectors) => {
+        const loading = lab.loadVectors(url ? new URL(url) : 'glove').then(async (vectors) => {
           const source = vectorSetSource(lab, vectors);
           if (warm) {
+            // Each in a task of its own (the PCA axes take tens of milliseconds), so a
+            // keystroke's compute meanwhile waits for one part, not for the whole load.
+            await aTaskLater();
             wordSpreadOf(source);
+            await aTaskLater();
             source.warmUp?.();
           }
           return source;

@@ -173,7 +173,7 @@ function* decode(search, word, index, queries, width, tokens) {
 // decoded at each position, so it is asked for the first token, then the first IDENTITY_CHUNK,
 // 2·IDENTITY_CHUNK, … and each call decodes only the new positions: a new text's first decode is
 // a slice per chunk, not one long task. The first token alone, because a set's first decode also
-// makes its unit rows (about 35 ms for GloVe on a 2 GHz EPYC): a slice of their own.
+// makes its unit rows (tens of milliseconds for GloVe): a slice of their own.
 function* cachedIdentity(vectorSet, word, E, tokens, options) {
   const d = E.length / tokens.length;
   for (let n = 1; n < tokens.length; n = n === 1 ? IDENTITY_CHUNK : n + IDENTITY_CHUNK) {
