@@ -19,6 +19,9 @@
 // task of 40–90 ms here, a task of the bench's and not the page's. The waits there poll with
 // CDP's Runtime.evaluate instead (a task well under 1 ms each). Any task that runs a DevTools
 // message is the bench's own: it is left out of the counts and reported apart (harness*).
+// Each window also lists the page's workers' tasks over 50 ms (`workers`, the same fields; the
+// lab worker's and any other dedicated worker of the page's renderer): the main thread does not
+// wait for them, but a keystroke's compute sent meanwhile does.
 // Prints one JSON line per window; --out writes { runtime, throttle, results } for bench/report.mjs.
 import { writeFile } from 'node:fs/promises';
 import { browserSettled } from './settle.mjs';
@@ -45,7 +48,8 @@ const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtoo
 
 /**
  * A trace's main-thread tasks of the page's renderer → [{ start (µs, trace clock), ms, cpuMs,
- * harness }], and the user-timing marks → { name: ts }. The page's renderer is the process of the
+ * harness }], its dedicated workers' tasks (workerTasks, alike, harness false) and the user-timing
+ * marks → { name: ts }. The page's renderer is the process of the
  * trace's main frame (TracingStartedInBrowser), else the CrRendererMain thread that ran the most
  * task time. harness: the task received a DevTools session's message (the bench's own evaluation,
  * not the page's work).
@@ -60,7 +64,13 @@ export function readTrace(json) {
   const devtools = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' &&
     /DevToolsSession/.test(e.args?.chrome_mojo_event_info?.mojo_interface_tag ?? ''));
   const harness = (t) => devtools.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur);
-  return { tasks: onMain.map((t) => ({ start: t.ts, ms: t.dur / 1000, cpuMs: (t.tdur ?? t.dur) / 1000, harness: harness(t) })), marks };
+  const row = (t) => ({ start: t.ts, ms: t.dur / 1000, cpuMs: (t.tdur ?? t.dur) / 1000, harness: harness(t) });
+  // Each worker thread's outermost tasks (tasks of two threads overlap without nesting).
+  const workerThreads = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === main.pid &&
+    /^DedicatedWorker/.test(e.args?.name ?? '')).map((e) => e.tid);
+  const workerTasks = workerThreads.flatMap((tid) => outermost(tasks.filter((t) => t.pid === main.pid && t.tid === tid)))
+    .map((t) => ({ ...row(t), harness: false })).sort((a, b) => a.start - b.start);
+  return { tasks: onMain.map(row), workerTasks, marks };
 }
 
 /**
@@ -128,7 +138,7 @@ async function main() {
     await waitInPage(cdp, engineQuiet, null, timeout);
     await page.waitForTimeout(SETTLE_MS);
     const load = readTrace((await browser.stopTracing()).toString());
-    results.push({ window: 'load', ...longTasks(load.tasks) });
+    results.push({ window: 'load', ...longTasks(load.tasks), workers: longTasks(load.workerTasks) });
 
     // Typing at 512 tokens, then the pause after it.
     const box = page.locator('#sentence');
@@ -150,8 +160,8 @@ async function main() {
     const typed = readTrace((await browser.stopTracing()).toString());
     const { 'typing-start': t0, 'typing-end': t1 } = typed.marks;
     if (t0 == null || t1 == null) throw new Error('the trace lost the typing marks (blink.user_timing)');
-    results.push({ window: 'typing', ...longTasks(typed.tasks, t0, t1) });
-    results.push({ window: 'pause', ...longTasks(typed.tasks, t1) });
+    results.push({ window: 'typing', ...longTasks(typed.tasks, t0, t1), workers: longTasks(typed.workerTasks, t0, t1) });
+    results.push({ window: 'pause', ...longTasks(typed.tasks, t1), workers: longTasks(typed.workerTasks, t1) });
     assertNothingCompressed(server);
     for (const row of results) console.log(JSON.stringify({ throttle: THROTTLE, ...row }));
     if (OUT) await writeFile(OUT, JSON.stringify({ runtime: `Chromium ${browser.version()} (headless)`, throttle: THROTTLE, settleMs: SETTLE_MS, build: DIST ?? 'dist/', results }, null, 1));

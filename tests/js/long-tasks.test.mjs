@@ -25,6 +25,15 @@ const trace = {
     { ph: 'X', name: 'Receive mojo message', ts: 700100, dur: 100, pid: 2, tid: 20,
       args: { chrome_mojo_event_info: { mojo_interface_tag: 'blink.mojom.DevToolsSession' } } }, // not the page's thread
     { ph: 'R', cat: 'blink.user_timing', name: 'mark', ts: 150000 },
+    // Two workers of the page's renderer, whose tasks overlap each other's; one of another renderer.
+    { ph: 'M', name: 'thread_name', args: { name: 'DedicatedWorker thread' }, pid: 1, tid: 11 },
+    { ph: 'M', name: 'thread_name', args: { name: 'DedicatedWorker thread' }, pid: 1, tid: 12 },
+    { ph: 'M', name: 'thread_name', args: { name: 'DedicatedWorker thread' }, pid: 2, tid: 21 },
+    task(100000, 120000, 110000, { pid: 1, tid: 11 }),
+    task(100500, 100000, 90000, { pid: 1, tid: 11 }, 'ThreadControllerImpl::RunTask'), // nested
+    task(150000, 55000, 54000, { pid: 1, tid: 12 }),  // inside the other worker's task: counts
+    task(300000, 10000, 10000, { pid: 1, tid: 12 }),
+    task(300000, 99000, 99000, { pid: 2, tid: 21 }),  // another renderer's worker
   ],
 };
 
@@ -33,6 +42,13 @@ test('the page renderer\'s outermost tasks, wall and thread time, and the marks'
   assert.deepEqual(tasks, [{ start: 1000, ms: 80, cpuMs: 30, harness: false }, { start: 200000, ms: 70, cpuMs: 65, harness: false },
     { start: 400000, ms: 20, cpuMs: 20, harness: false }, { start: 600000, ms: 60, cpuMs: 12, harness: true }]);
   assert.deepEqual(marks, { mark: 150000 });
+});
+
+test('the page\'s workers\' outermost tasks, each thread on its own, none of them the bench\'s', () => {
+  const { workerTasks } = readTrace(JSON.stringify(trace));
+  assert.deepEqual(workerTasks, [{ start: 100000, ms: 120, cpuMs: 110, harness: false }, { start: 150000, ms: 55, cpuMs: 54, harness: false },
+    { start: 300000, ms: 10, cpuMs: 10, harness: false }]);
+  assert.deepEqual(longTasks(workerTasks).all, [120, 55]);
 });
 
 test('long tasks by wall time and by thread time, within a window', () => {
