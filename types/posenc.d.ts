@@ -145,7 +145,7 @@ export interface CompareOptions extends SchemeParameters {
   scale?: number;
   /** The same words in the basis whose leading coordinates the concatenated scheme keeps. */
   concatWords?: Matrix;
-  /** A previous result whose arrays of the same length may be overwritten. */
+  /** A previous result whose arrays of the same length, or whose buffers where they have room, may be overwritten. */
   reuse?: CompareResult;
   /**
    * Schemes (among `schemes`) whose lanes bring x alone: weights, terms, masked and unmasked come

@@ -7,6 +7,7 @@ import {
   CLASSIC_SCHEMES, COMPARE_OPTIONS, CONCAT_MODES, FLOAT32_MIN_NORMAL, LAYOUTS, LIMITS, SCHEMES, checkBase, checkDPos,
   checkElements, checkEvenDim, checkFloat32, checkLaneNames, checkMatrix, checkSchemes, checkText, schemeMask, schemeOptionValues, wellFormed,
 } from './options.mjs';
+import { copyInto } from './buffer-room.mjs';
 import { FAMILY } from './scheme-table.mjs';
 import { VECTOR_HANDLE, WordVectorSet } from './vectors.mjs';
 
@@ -57,24 +58,24 @@ function compareArgs(table, options, d, extra = []) {
 }
 
 // compare()'s result from the core's heap views of its lanes (lanes_view in
-// src/bindings/analysis.cpp), copied out — into reuse's array of the same place and size if any
-// (overwriting it spares allocating and zeroing up to ~12 MB per call at n = 512). skipTerms'
+// src/bindings/analysis.cpp), copied out — into reuse's array of the same place, or its buffer
+// when it has room (buffer-room.mjs: overwriting spares allocating and zeroing up to ~12 MB per
+// call at n = 512, and a fresh buffer's page faults at any n). skipTerms'
 // lanes come from the core without terms (nor their maxima): the core sums them into the weights
 // without forming them (4·n² floats a lane, 12 MB for three at n = 512).
 function lanes(table, raw, args, n, d, reuse) {
   const { schemes, params, dPos, heads } = args;
   const result = { n, d, dPos, heads: Math.max(heads, 1), schemes: [...schemes] };
-  const copy = (view, old) => (old instanceof Float32Array && old.length === view.length ? (old.set(view), old) : view.slice());
-  if (schemes.includes('additive')) result.pe = copy(raw.pe, reuse?.pe);
-  if (schemes.includes('concatenated')) result.peConcat = copy(raw.peConcat, reuse?.peConcat);
+  if (schemes.includes('additive')) result.pe = copyInto(raw.pe, reuse?.pe);
+  if (schemes.includes('concatenated')) result.peConcat = copyInto(raw.peConcat, reuse?.peConcat);
   for (const name of schemes) {
     const core = raw.lanes[SCHEMES.indexOf(name)];
     const old = reuse?.[name];
     const lane = {
       width: core.width,
-      x: copy(core.x, old?.x),
-      weights: copy(core.weights, old?.weights),
-      terms: copy(core.terms, old?.terms),
+      x: copyInto(core.x, old?.x),
+      weights: copyInto(core.weights, old?.weights),
+      terms: copyInto(core.terms, old?.terms),
       termNames: [...table.byName[name].terms],
       xMaxAbs: core.magnitudes[0],
       termMaxAbs: Array.from(core.magnitudes.subarray(1)),
@@ -84,8 +85,8 @@ function lanes(table, raw, args, n, d, reuse) {
     if (name === 't5') lane.buckets = raw.buckets.slice();
     if (name === 'learned') lane.trainedLength = params[table.paramNames.indexOf('trainedLength')];
     if (name === 'nope') {
-      lane.masked = copy(core.masked, old?.masked);
-      lane.unmasked = copy(core.unmasked, old?.unmasked);
+      lane.masked = copyInto(core.masked, old?.masked);
+      lane.unmasked = copyInto(core.unmasked, old?.unmasked);
     }
     if (table.byName[name].family === FAMILY.rotation) {
       lane.frequencies = core.parameters.slice();

@@ -3,7 +3,8 @@
 // them back with the next compute (web/pipeline/lab-client.js).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { HEADROOM, MIN_RECYCLED_BYTES, SPARE_FIT, createBufferPool } from '../../web/pipeline/buffer-pool.js';
+import { MIN_RECYCLED_BYTES, createBufferPool } from '../../web/pipeline/buffer-pool.js';
+import { HEADROOM, SPARE_FIT } from '../../web/buffer-room.mjs';
 import { createViewBuffers } from '../../web/page/view-buffers.js';
 import { createLabClient } from '../../web/pipeline/lab-client.js';
 

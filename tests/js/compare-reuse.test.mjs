@@ -80,7 +80,7 @@ for (const simd of [true, false]) {
       assert.ok(compared > 40 * 11);
     });
 
-    it('options.reuse overwrites the previous result\'s arrays of the same length, with a fresh call\'s values', () => {
+    it('options.reuse overwrites the previous result\'s arrays of the same length, or their buffers where they have room, with a fresh call\'s values', () => {
       const versions = Array(12).fill(0);
       const options = { schemes: ['additive', 'concatenated', 'rotary', 'nope'], dPos: 6 };
       const first = typing.compare(sentence(12, versions), 12, D, options);
@@ -93,11 +93,23 @@ for (const simd of [true, false]) {
         assert.equal(array, firstArrays[key], `${key} is the reused array`);
         assert.ok(sameBits(array, want[key]), `${key} holds this call's values`);
       }
-      // A longer sentence: nothing has the right length, so new arrays; the old ones stay as they were.
+      // A longer sentence: no buffer of the first call's (each its array's size) has room, so new
+      // arrays, on buffers with room for a few more tokens; the old ones stay as they were.
       const before = Float32Array.from(second.additive.weights);
       const third = typing.compare(sentence(13, versions), 13, D, { ...options, reuse: second });
       assert.notEqual(third.additive.weights, second.additive.weights);
       assert.ok(sameBits(second.additive.weights, before));
+      // One token more, then one less: every array lands on the third call's buffers, with a fresh call's values.
+      let last = third;
+      for (const n of [14, 13]) {
+        const buffers = Object.fromEntries(Object.entries(arraysOf(last)).map(([key, array]) => [key, array.buffer]));
+        last = typing.compare(sentence(n, versions), n, D, { ...options, reuse: last });
+        const wanted = arraysOf(fresh.compare(sentence(n, versions), n, D, options));
+        for (const [key, array] of Object.entries(arraysOf(last))) {
+          assert.equal(array.buffer, buffers[key], `${n} tokens: ${key} on the last call's buffer`);
+          assert.ok(sameBits(array, wanted[key]), `${n} tokens: ${key} holds this call's values`);
+        }
+      }
       assert.throws(() => typing.compare(e, 12, D, { reuse: 5 }), TypeError);
       assert.throws(() => typing.compare(e, 12, D, { reuse: null }), TypeError);
     });

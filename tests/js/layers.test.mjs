@@ -19,7 +19,7 @@ const WEB = resolve(dirname(fileURLToPath(import.meta.url)), '../../web');
 // Keeping the arrows one way is what lets the element bundle take only what it shows, and lets each
 // layer be tested without the ones above it. Prefixes are paths under web/; the longest match wins.
 const LAYERS = [
-  { name: 'API', paths: ['posenc.mjs', 'options.mjs', 'heap.mjs', 'assets.mjs', 'vectors.mjs', 'comparison.mjs', 'model.mjs', 'checks.mjs', 'cores.mjs', 'scheme-table.mjs', 'packed-weights.mjs', 'model-file.mjs'] },
+  { name: 'API', paths: ['posenc.mjs', 'options.mjs', 'heap.mjs', 'buffer-room.mjs', 'assets.mjs', 'vectors.mjs', 'comparison.mjs', 'model.mjs', 'checks.mjs', 'cores.mjs', 'scheme-table.mjs', 'packed-weights.mjs', 'model-file.mjs'] },
   { name: 'pipeline', paths: ['pipeline/', 'formats/'] },
   { name: 'results', paths: ['results/'] },
   { name: 'figures', paths: ['figures/', 'styles/'] },

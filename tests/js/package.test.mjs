@@ -36,7 +36,7 @@ const BUNDLED = JSON.parse(await readFile(join(ROOT, 'dist/licences/packages.jso
 const EXPECTED_FILES = [
   'dist/glove-6b-100d-20k.LICENCE.txt', 'dist/licences/packages.json', 'dist/posenc-lab.html-data.json', 'dist/web-types.json', ...BUNDLED.map((r) => `dist/licences/${r.file}`),
   'CHANGELOG.md', 'CITATION.cff', 'LICENSE', 'README.md', 'package.json',
-  'dist/anywidget.mjs', 'dist/checks.mjs', 'dist/options.mjs', 'dist/heap.mjs', 'dist/assets.mjs', 'dist/vectors.mjs', 'dist/comparison.mjs', 'dist/custom-elements.json', 'dist/glove-6b-100d-20k.i8', 'dist/posenc-fallback.png', 'dist/model.mjs', 'dist/model-file.mjs', 'dist/packed-weights.mjs', 'dist/posenc.mjs', 'dist/scheme-table.mjs', 'dist/scheme-table.d.mts',
+  'dist/anywidget.mjs', 'dist/checks.mjs', 'dist/options.mjs', 'dist/heap.mjs', 'dist/buffer-room.mjs', 'dist/assets.mjs', 'dist/vectors.mjs', 'dist/comparison.mjs', 'dist/custom-elements.json', 'dist/glove-6b-100d-20k.i8', 'dist/posenc-fallback.png', 'dist/model.mjs', 'dist/model-file.mjs', 'dist/packed-weights.mjs', 'dist/posenc.mjs', 'dist/scheme-table.mjs', 'dist/scheme-table.d.mts',
   'dist/posenc-core-scalar.mjs', 'dist/posenc-core-scalar.wasm', 'dist/posenc-core-simd.mjs', 'dist/posenc-core-simd.wasm',
   'dist/posenc-lab.js', 'dist/posenc-lab.mjs', 'dist/posenc-lab-worker.mjs', 'dist/posenc-lab-core-scalar.mjs', 'dist/posenc-svg.mjs', 'dist/posenc-train-live.mjs', 'dist/posenc-model-heads.mjs', 'dist/posenc-lab-standalone.js', 'dist/cores.mjs', 'dist/moby-dick.txt',
   'dist/models/manifest.json', 'dist/models/additive.q8.safetensors', 'dist/models/concatenated.q8.safetensors', 'dist/models/rotary.q8.safetensors',

@@ -9,17 +9,19 @@
 //   give(buffers): keep these (those under MIN_RECYCLED_BYTES, detached ones among them, are
 //     skipped; the oldest go beyond maxBytes),
 //   copy(array, transfer) → a copy of the typed array `array` (same type and length) on the first
-//     kept buffer big enough for it and less than SPARE_FIT× its size, else on a fresh one with
-//     HEADROOM for a few more tokens (whole 4 KB pages); one under MIN_RECYCLED_BYTES on a fresh
-//     buffer of its own size; its buffer is pushed onto `transfer`,
+//     kept buffer that serves it, else on a fresh one with room for a few more tokens (both by
+//     web/buffer-room.mjs's rule); one under MIN_RECYCLED_BYTES on a fresh buffer of its own size;
+//     its buffer is pushed onto `transfer`,
 //   spare: the buffers kept, oldest first }.
 // A copy may sit on a buffer longer than itself: readers use the array, never its .buffer's length.
 
-// Arrays under this many bytes are neither given back nor kept: their few pages cost less than
-// sending their buffers back and forth.
-export const MIN_RECYCLED_BYTES = 64 * 1024;
-export const HEADROOM = 1.125;  // a fresh buffer's room over the array: n² grows 6.3% from 64 to 66 tokens
-export const SPARE_FIT = 1.5;   // a kept buffer serves arrays from 1/1.5 of its size up
+import { PAGE_BYTES, fits, roomyBuffer } from '../buffer-room.mjs';
+
+// Arrays under one page are neither given back nor kept: a fresh buffer that small costs about
+// what its trip back from the page does, a few µs; from one page up a fresh one costs ten times
+// the trip and more (bench/fresh-buffers.mjs, headless Chromium: 30 µs fresh against 3 µs for a
+// 4 KB buffer).
+export const MIN_RECYCLED_BYTES = PAGE_BYTES;
 
 /** A copy of the typed array `array` on a fresh buffer of its own size, pushed onto `transfer`. */
 export function freshCopy(array, transfer) {
@@ -40,8 +42,8 @@ export function createBufferPool({ maxBytes = 64 << 20 } = {}) {
     copy(array, transfer) {
       const size = array.byteLength;
       if (size < MIN_RECYCLED_BYTES) return freshCopy(array, transfer);
-      const i = spare.findIndex((buffer) => buffer.byteLength >= size && buffer.byteLength < size * SPARE_FIT);
-      const buffer = i < 0 ? new ArrayBuffer(Math.ceil((size * HEADROOM) / 4096) * 4096) : spare.splice(i, 1)[0];
+      const i = spare.findIndex((buffer) => fits(buffer, size));
+      const buffer = i < 0 ? roomyBuffer(size) : spare.splice(i, 1)[0];
       const copy = new array.constructor(buffer, 0, array.length);
       copy.set(array);
       transfer.push(buffer);
