@@ -453,8 +453,10 @@ function recompute({ typed = false } = {}) {
   const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys,
     recycle: viewBuffers.take() })
     .then((next) => {
-      typing.flush(); // a typed edit waiting for this view, made before the view's writes
+      // A typed edit waiting for this view is made after the view's writes: its editing command
+      // lays the page out once, for both, where made first it and the frame each laid it out.
       if (next && work.isCurrent(mine)) paint(next, sent, started);
+      typing.flush();
     }, (error) => {
       typing.flush();
       // Inputs are validated before they reach the lab, so this is a bug: say so rather than

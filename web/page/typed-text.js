@@ -38,9 +38,9 @@ export const HOLD_LIMIT_MS = 40;
  * asks for a frame at once, and the view, a worker's trip later, misses it and waits for the next
  * vsync. A held edit is made first whenever anything else may read or move the caret: another
  * key, a pointer press, another edit; and after HOLD_LIMIT_MS at the latest.
- * → { flush() }: makes the held edit now, if any. The caller flushes as the view arrives, before
- * painting it: the editing commands bring style and layout up to date first, which costs least
- * while the page is still as the last frame left it.
+ * → { flush() }: makes the held edit now, if any. The caller flushes in the task that paints the
+ * view, after its writes: the editing command brings style and layout up to date, the writes' with
+ * its own, and the frame after has no layout left to do.
  */
 export function followTyping(box, onText, { holdLimitMs = HOLD_LIMIT_MS } = {}) {
   let foretold = null; // the text sent at beforeinput, until its edit is checked
