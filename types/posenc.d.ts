@@ -220,6 +220,8 @@ export interface AnalysisOptions extends Omit<CompareOptions, 'concatWords'> {
   maxTokens?: number;
   /** Also return the sinusoidal tables pe (n × d) and peConcat (n × dPos). */
   peTables?: boolean;
+  /** A previous update's vectors, overwritten in place or on their buffer where it has room. */
+  reuseVectors?: Float32Array;
 }
 
 export interface AnalysisUpdate {

@@ -103,8 +103,9 @@ function lanes(table, raw, args, n, d, reuse) {
  * lanes out. vectors: a WordVectorSet (from loadVectors; keep it undisposed while this lives)
  * or { synthetic: d } for synthetic vectors of even width d. → { update(text, options), dispose() }.
  * update(text, options): options are compare()'s (reuse included; no concatWords: the PCA word
- * part of a set's vectors is made inside) plus maxTokens (default LIMITS.maxCompareTokens) and
- * peTables (default false). → { tokens, total (tokens before the cut to maxTokens), unknown:
+ * part of a set's vectors is made inside) plus maxTokens (default LIMITS.maxCompareTokens),
+ * peTables (default false) and reuseVectors (a previous update's vectors, overwritten as reuse's
+ * arrays are). → { tokens, total (tokens before the cut to maxTokens), unknown:
  * boolean[], vectors: Float32Array(n·d) unscaled word vectors, result: compare()'s result,
  * pe, peConcat: with peTables the sinusoidal tables n×d and n×dPos (sinusoidal()'s, the
  * lanes' own when additive or concatenated is chosen), else null }; result, pe and peConcat
@@ -126,7 +127,11 @@ export function analysis(core, heap, table, vectors) {
       if (!handle) throw new RangeError('analysis: already disposed');
       checkText(text);
       if (options.concatWords !== undefined) throw new TypeError('options.concatWords is not an analysis option: the analysis makes the word part itself');
-      const args = compareArgs(table, options, d, ['maxTokens', 'peTables']);
+      const args = compareArgs(table, options, d, ['maxTokens', 'peTables', 'reuseVectors']);
+      const { reuseVectors } = options;
+      if (reuseVectors !== undefined && !(reuseVectors instanceof Float32Array)) {
+        throw new TypeError('reuseVectors must be a previous update\'s vectors (a Float32Array)');
+      }
       const maxTokens = checkInt('maxTokens', options.maxTokens ?? LIMITS.maxCompareTokens, 1, LIMITS.maxCompareTokens);
       const peTables = checkBoolean('peTables', options.peTables ?? false);
       set?.[VECTOR_HANDLE]();  // throws once the set is disposed
@@ -139,7 +144,7 @@ export function analysis(core, heap, table, vectors) {
         tokens: raw.tokens,
         total: raw.total,
         unknown: Array.from(raw.unknown, Boolean),
-        vectors: raw.embeddings.slice(),
+        vectors: copyInto(raw.embeddings, reuseVectors),
         result,
         pe: peTable(result?.pe, raw.pe),
         peConcat: peTable(result?.peConcat, raw.peConcat),

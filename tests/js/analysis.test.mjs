@@ -60,20 +60,25 @@ for (const simd of [true, false]) {
       });
     }
 
-    it('keeps the bits while typing, editing and clearing (its cache against a fresh analysis)', () => {
+    it('keeps the bits while typing, editing and clearing (its cache against a fresh analysis), its arrays on the last ones\' buffers', () => {
       const kept = lab.analysis(glove);
       const options = { ...OPTIONS, schemes: ['additive', 'concatenated', 'rotary', 'nope'], peTables: true };
       const texts = [];
       for (let cut = 1; cut <= 40; cut++) texts.push(TEXT.slice(0, cut));
       texts.push('The queen sat on the throne', '', 'the', 'The queen sat on the throne, and');
       let last = null;
+      let lastVectors = null;
+      let onLastBuffer = 0;
       for (const text of texts) {
-        const got = kept.update(text, { ...options, ...(last ? { reuse: last } : {}) });
+        const got = kept.update(text, { ...options, ...(last ? { reuse: last, reuseVectors: lastVectors } : {}) });
         const fresh = lab.analysis(glove);
         assertSameBits(got, fresh.update(text, options), JSON.stringify(text));
         fresh.dispose();
-        last = got.result ?? last;
+        // A new token needs more room than the last vectors had, but a buffer with room serves the next ones.
+        if (lastVectors && got.vectors.length !== lastVectors.length && got.vectors.buffer === lastVectors.buffer) onLastBuffer++;
+        if (got.result) [last, lastVectors] = [got.result, got.vectors];
       }
+      assert.ok(onLastBuffer >= 3, `vectors of a new length on the last update's buffer ${onLastBuffer} times`);
       kept.dispose();
     });
 
@@ -89,6 +94,7 @@ for (const simd of [true, false]) {
       assert.throws(() => analysis.update(TEXT, { bogus: 1 }), { name: 'TypeError', message: /bogus/ });
       assert.throws(() => analysis.update(TEXT, { concatWords: new Float32Array(1) }), { name: 'TypeError', message: /concatWords/ });
       assert.throws(() => analysis.update(TEXT, { peTables: 1 }), { name: 'TypeError', message: /peTables/ });
+      assert.throws(() => analysis.update(TEXT, { reuseVectors: [1, 2] }), { name: 'TypeError', message: /reuseVectors/ });
       assert.throws(() => analysis.update(TEXT, { schemes: ['alibi'], alibiHeads: 2, alibiHead: 5 }), { name: 'RangeError', message: /alibiHead/ });
       assert.equal(analysis.update(TEXT).tokens.length, 16, 'usable after errors');
       assert.throws(() => lab.analysis({ synthetic: 7 }), { name: 'RangeError', message: /synthetic/ });

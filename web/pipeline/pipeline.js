@@ -92,7 +92,7 @@ export function createPipeline(lab) {
       const text = textCut ? state.sentence.slice(0, LIMITS.maxTextLength) : state.sentence;
       const out = analysis.update(text, {
         ...compareOptions(lab, state, settings, state.schemes), heads: settings.heads, maxTokens: MAX_TOKENS, peTables: true, inputOnly, skipTerms,
-        ...(last?.result ? { reuse: last.result } : {}),
+        ...(last?.result ? { reuse: last.result, reuseVectors: last.E } : {}),
       });
       const n = out.tokens.length;
       const view = {
