@@ -453,8 +453,8 @@ function recompute({ typed = false } = {}) {
   const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys,
     recycle: viewBuffers.take() })
     .then((next) => {
-      // A typed edit waiting for this view is made after the view's writes: its editing command
-      // lays the page out once, for both, where made first it and the frame each laid it out.
+      // A typed edit waiting for this view is made after the view's writes: the editing command
+      // brings layout up to date for both, and the frame after has none left to do.
       if (next && work.isCurrent(mine)) paint(next, sent, started);
       typing.flush();
     }, (error) => {

@@ -40,7 +40,8 @@ export const HOLD_LIMIT_MS = 40;
  * key, a pointer press, another edit; and after HOLD_LIMIT_MS at the latest.
  * → { flush() }: makes the held edit now, if any. The caller flushes in the task that paints the
  * view, after its writes: the editing command brings style and layout up to date, the writes' with
- * its own, and the frame after has no layout left to do.
+ * its own, and the frame after has no layout left to do (made first, it left the writes' layout to
+ * the frame: the same two passes a key, in another order).
  */
 export function followTyping(box, onText, { holdLimitMs = HOLD_LIMIT_MS } = {}) {
   let foretold = null; // the text sent at beforeinput, until its edit is checked
