@@ -190,7 +190,8 @@ export class WordVectorSet {
       const from = part.done;
       const count = Math.min(REDUCE_ROWS, this.size - from);
       if (count > 0) {
-        part.rows.set(this.#overRows(count * k, (rows, out) => this.#live().reduce(rows + 4 * from * dim, count, k, out)), from * k);
+        this.#overRows(count * k, (rows, out) => this.#live().reduce(rows + 4 * from * dim, count, k, out),
+          part.rows.subarray(from * k, (from + count) * k));
         part.done = from + count;
       } else {
         this.#reduced.set(k, this.#lab.vocabulary(part.rows, this.size, k));
@@ -255,11 +256,14 @@ export class WordVectorSet {
   }
 
   // A core kernel run straight over the set's rows where they lie in its heap (no copy out and
-  // in): call(rows address, out address) → its status; → a copy of its `floats` floats of output.
-  #overRows(floats, call) {
+  // in): call(rows address, out address) → its status; → its `floats` floats of output, copied
+  // into `into` (a Float32Array of that length) when given, else into a new array.
+  #overRows(floats, call, into = null) {
     const [out] = this.#heap.reserve(floats);
     this.#heap.call(call(this.#live().rows().byteOffset, out));
-    return this.#heap.read(out, floats);
+    if (!into) return this.#heap.read(out, floats);
+    into.set(this.#heap.view(out, floats));
+    return into;
   }
 
   #rowOf(word) {
