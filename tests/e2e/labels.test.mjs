@@ -47,6 +47,13 @@ async function showFigure(page, name) {
   await reveal(page, `[data-figure="${name}"]`); // a lane's input and decomposition are folded
   await page.locator(`[data-figure="${name}"]`).scrollIntoViewIfNeeded();
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // An axis draws once its size is known (a ResizeObserver's callback after the figure's first
+  // layout on screen), which a loaded machine can put a few frames later: wait for every shown
+  // axis to have drawn, then let the assertions say what is missing if one never does.
+  await page.waitForFunction((figure) => [...document.querySelectorAll(`[data-figure="${figure}"] .fig-tile`)]
+    .filter((tile) => !tile.closest('[hidden]') && !tile.hidden)
+    .every((tile) => [...tile.querySelectorAll('.token-axis')].every((axis) => !axis.checkVisibility() || axis.drawnLabels.length > 0)),
+  name, { timeout: 10_000 }).catch(() => {});
 }
 
 /** Whether two boxes overlap by more than half a pixel. */
