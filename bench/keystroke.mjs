@@ -66,6 +66,12 @@ const withTimeout = (promise, ms, what) => {
   const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(`keystroke: ${what} took over ${ms} ms`)), ms); });
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 };
+// What a typed key does to the tokens: a space ends a word (the tokens stay), the first letter
+// after a space adds a token (the maps grow by a row and a column, every axis label moves), any
+// other letter changes the last token's word. The row's median mixes the three in TYPED's
+// proportions (8, 8 and 14 of 30 keys), so each kind's median is given too (keyToPixelsByKind).
+const KEY_KINDS = ['space', 'newToken', 'changedWord'];
+const keyKinds = (keys) => keys.map((k, i) => (k.key === ' ' ? 'space' : keys[i - 1]?.key === ' ' ? 'newToken' : 'changedWord'));
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
 
 const { server, baseUrl } = await serveDir(DIST_DIR, { precompress: true });  // as a static host serves it
@@ -93,7 +99,7 @@ try {
       if (waiting && window.__keys[waiting.k]?.analysed !== undefined) { waiting.resolve(); waiting = null; }
     };
     window.__analysed = (k) => new Promise((resolve) => { waiting = { k, resolve }; settleWaiting(); });
-    document.addEventListener('keydown', () => { pending = lastKey = window.__lastKey = { t0: performance.now() }; }, true);
+    document.addEventListener('keydown', (event) => { pending = lastKey = window.__lastKey = { t0: performance.now(), key: event.key }; }, true);
     // The first frame after the box's edit (its vsync's time). Asked for at the edit's input
     // event, when the edit has asked for a frame anyway: a frame asked for at keydown would be
     // one the page itself might not need (the page holds a typed edit until its view arrives).
@@ -179,6 +185,8 @@ try {
     const strips = keys.filter((k) => k.strips).map((k) => k.strips - k.t0);
     const recompute = keys.map((k) => k.recomputeMs);
     const share = (test) => +(keys.filter(test).length / Math.max(1, keys.length)).toFixed(2);
+    const kinds = keyKinds(keys);
+    const byKind = (kind) => latency.filter((_, i) => kinds[i] === kind);
     const row = {
       n, heads, cpuThrottle, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
@@ -186,8 +194,10 @@ try {
       viewAppliedMedian: +quantile(keys.map((k) => k.readout - k.t0), 0.5).toFixed(1),
       editedMedian: +quantile(keys.filter((k) => k.edited).map((k) => k.edited - k.t0), 0.5).toFixed(1),
       firstFrameEarly: share((k) => k.firstFrame <= k.t0), viewInFirstFrame: share((k) => k.viewFrame === k.firstFrame),
+      keyToPixelsByKind: Object.fromEntries(KEY_KINDS.map((kind) => [kind, { keys: byKind(kind).length, median: byKind(kind).length ? quantile(byKind(kind), 0.5) : null }])),
       ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
-      ...(cpu ? { mainCpuMedian: +quantile(cpu.map((c) => c.main), 0.5).toFixed(2), workerCpuMedian: +quantile(cpu.map((c) => c.worker), 0.5).toFixed(2) } : {}),
+      ...(cpu ? { mainCpuMedian: +quantile(cpu.map((c) => c.main), 0.5).toFixed(2), workerCpuMedian: +quantile(cpu.map((c) => c.worker), 0.5).toFixed(2),
+        mainCpuByKind: Object.fromEntries(KEY_KINDS.map((kind) => [kind, +quantile(cpu.filter((_, i) => kinds[i] === kind).map((c) => c.main), 0.5).toFixed(2)])) } : {}),
     };
     results.push(row);
     console.log(JSON.stringify(row));
