@@ -223,6 +223,49 @@ describe('maps that name their words', () => {
     assert.notEqual(colours.light, colours.dark, `light ${colours.light}, dark ${colours.dark}`);
   });
 
+  it('labels take the new colours when the theme changes while the page is open', async () => {
+    const { page, close } = await openPage({ colorScheme: 'light', glove: false, hash: '#v=synthetic' });
+    // The ink of the first row label: its most opaque pixels (small antialiased text may have none
+    // quite opaque, and the canvas stores colour premultiplied by alpha, so a channel read back at
+    // alpha 200 or more is within 2 of what was drawn), against the axis's own colour.
+    const ink = () => page.evaluate(() => {
+      const axis = document.querySelector('[data-figure="additive-attention"] .token-axis-rows');
+      const canvas = axis.querySelector('canvas');
+      const [label] = axis.drawnLabels;
+      const dpr = canvas.width / axis.getBoundingClientRect().width;
+      const { data } = canvas.getContext('2d').getImageData(0, Math.floor(label.y * dpr), canvas.width, Math.max(1, Math.floor(label.height * dpr)));
+      let top = 3;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > data[top]) top = i;
+      return { alpha: data[top], rgb: [data[top - 3], data[top - 2], data[top - 1]], colour: getComputedStyle(axis).color };
+    });
+    const drawnIn = ({ alpha, rgb, colour }, name) => {
+      assert.ok(alpha >= 200, `${name}: a label has ink (most opaque pixel's alpha ${alpha})`);
+      const want = colour.match(/\d+/g).map(Number);
+      assert.ok(rgb.every((c, i) => Math.abs(c - want[i]) <= 2), `${name}: the labels are drawn in the axis colour ${colour}, not rgb(${rgb})`);
+    };
+    try {
+      await showFigure(page, 'additive-attention');
+      const light = await ink();
+      drawnIn(light, 'light');
+      // A new token first (the axis redraws every label on a canvas that keeps its size), then
+      // the theme: the labels must be drawn again in the dark colours, not in the light ones kept.
+      await page.locator('#sentence').press('End');
+      await page.keyboard.type(' cat');
+      await page.waitForFunction(() => /cat/.test([...document.querySelectorAll('#tokens .token-text')].map((t) => t.textContent).join(' ')));
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.waitForFunction((before) => {
+        const axis = document.querySelector('[data-figure="additive-attention"] .token-axis-rows');
+        return getComputedStyle(axis).color !== before;
+      }, light.colour);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const dark = await ink();
+      assert.notEqual(dark.colour, light.colour);
+      drawnIn(dark, 'dark');
+    } finally {
+      await close();
+    }
+  });
+
   it('the PNG export carries the words: a gutter left of and above the map, with text in it', async () => {
     const { page, problems, close } = await openPage();
     try {
