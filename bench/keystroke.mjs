@@ -69,7 +69,8 @@ const withTimeout = (promise, ms, what) => {
 // What a typed key does to the tokens: a space ends a word (the tokens stay), the first letter
 // after a space adds a token (the maps grow by a row and a column, every axis label moves), any
 // other letter changes the last token's word. The row's median mixes the three in TYPED's
-// proportions (8, 8 and 14 of 30 keys), so each kind's median is given too (keyToPixelsByKind).
+// proportions (8, 8 and 14 of 30 keys), so each kind's median is given too (keyToPixelsByKind,
+// and with --cpu mainCpuByKind).
 const KEY_KINDS = ['space', 'newToken', 'changedWord'];
 const keyKinds = (keys) => keys.map((k, i) => (k.key === ' ' ? 'space' : keys[i - 1]?.key === ' ' ? 'newToken' : 'changedWord'));
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
@@ -186,7 +187,11 @@ try {
     const recompute = keys.map((k) => k.recomputeMs);
     const share = (test) => +(keys.filter(test).length / Math.max(1, keys.length)).toFixed(2);
     const kinds = keyKinds(keys);
-    const byKind = (kind) => latency.filter((_, i) => kinds[i] === kind);
+    // Each kind's median of the per-key values xs (null for a kind no key was).
+    const perKind = (xs, digits) => Object.fromEntries(KEY_KINDS.map((kind) => {
+      const of = xs.filter((_, i) => kinds[i] === kind);
+      return [kind, of.length ? +quantile(of, 0.5).toFixed(digits) : null];
+    }));
     const row = {
       n, heads, cpuThrottle, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
@@ -194,10 +199,10 @@ try {
       viewAppliedMedian: +quantile(keys.map((k) => k.readout - k.t0), 0.5).toFixed(1),
       editedMedian: +quantile(keys.filter((k) => k.edited).map((k) => k.edited - k.t0), 0.5).toFixed(1),
       firstFrameEarly: share((k) => k.firstFrame <= k.t0), viewInFirstFrame: share((k) => k.viewFrame === k.firstFrame),
-      keyToPixelsByKind: Object.fromEntries(KEY_KINDS.map((kind) => [kind, { keys: byKind(kind).length, median: byKind(kind).length ? quantile(byKind(kind), 0.5) : null }])),
+      keyToPixelsByKind: perKind(latency, 1),
       ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
       ...(cpu ? { mainCpuMedian: +quantile(cpu.map((c) => c.main), 0.5).toFixed(2), workerCpuMedian: +quantile(cpu.map((c) => c.worker), 0.5).toFixed(2),
-        mainCpuByKind: Object.fromEntries(KEY_KINDS.map((kind) => [kind, +quantile(cpu.filter((_, i) => kinds[i] === kind).map((c) => c.main), 0.5).toFixed(2)])) } : {}),
+        mainCpuByKind: perKind(cpu.map((c) => c.main), 2) } : {}),
     };
     results.push(row);
     console.log(JSON.stringify(row));
