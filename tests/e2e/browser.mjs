@@ -201,9 +201,9 @@ export async function exportFrom(page, scope, title, format) {
 
 /**
  * Reads a figure's canvases (`[data-figure="name"]`, those matching `canvases`, not hidden) after
- * scrolling it into view and letting it paint: size, the matrix's rows and cols (a map larger
- * than its device pixels is painted at their size), opaque pixels, distinct colours, a data URL
- * of the pixels, the accessible name and whether it is laid out.
+ * scrolling it into view and letting it paint: the size painted, the matrix's rows and cols (a
+ * map larger than its device pixels is painted at their size), opaque pixels, distinct colours, a
+ * data URL of the pixels, the accessible name and whether it is laid out.
  */
 export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ramp):not(.axis-canvas)' } = {}) {
   await reveal(page, `[data-figure="${name}"]`);
@@ -214,7 +214,17 @@ export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ra
   return page.evaluate(({ figure, selector }) => [...document.querySelectorAll(`[data-figure="${figure}"] ${selector}`)]
     .filter((c) => !c.closest('[hidden]'))
     .map((canvas) => {
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      // A map's canvas may be larger than what it shows: object-view-box's inset crops its right
+      // and bottom (web/figures/heatmap.js), and what lies there is never shown, so never read.
+      const [, right = 0, bottom = 0] = (canvas.style.objectViewBox ?? '').match(/[\d.]+/g)?.map(Number) ?? [];
+      const width = canvas.width - right;
+      const height = canvas.height - bottom;
+      let shown = canvas;
+      if (right || bottom) {
+        shown = Object.assign(document.createElement('canvas'), { width, height });
+        shown.getContext('2d').drawImage(canvas, 0, 0);
+      }
+      const { data } = shown.getContext('2d').getImageData(0, 0, width, height);
       const colours = new Set();
       let opaque = 0;
       for (let i = 0; i < data.length; i += 4) {
@@ -223,12 +233,12 @@ export async function readFigure(page, name, { canvases = 'canvas:not(.legend-ra
       }
       return {
         opaque,
-        width: canvas.width,
-        height: canvas.height,
-        rows: Number(canvas.dataset.rows ?? canvas.height),
-        cols: Number(canvas.dataset.cols ?? canvas.width),
+        width,
+        height,
+        rows: Number(canvas.dataset.rows ?? height),
+        cols: Number(canvas.dataset.cols ?? width),
         colours: colours.size,
-        pixels: canvas.toDataURL(),
+        pixels: shown.toDataURL(),
         label: canvas.getAttribute('aria-label') ?? '',
         visible: canvas.getBoundingClientRect().width > 0,
       };

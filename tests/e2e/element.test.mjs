@@ -345,7 +345,9 @@ test('schemes="alibi,nope,yarn" paints those lanes (NoPE with and without the ma
     assert.equal(nope.length, 2);
     assert.notEqual(nope[0], nope[1], 'the causal mask changes NoPE\'s map');
     const painted = await page.evaluate(() => [...document.getElementById('more').shadowRoot.querySelectorAll('canvas.map-canvas')].every((canvas) => {
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+      // Only the corner a map shows (object-view-box, as tests/e2e/browser.mjs readFigure reads it).
+      const [, right = 0, bottom = 0] = (canvas.style.objectViewBox ?? '').match(/[\d.]+/g)?.map(Number) ?? [];
+      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width - right, canvas.height - bottom);
       for (let i = 3; i < data.length; i += 4) if (data[i] !== 255) return false;
       return true;
     }));

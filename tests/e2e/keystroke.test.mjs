@@ -89,6 +89,33 @@ test('a keystroke at 64 tokens writes only the few nodes whose value changes', a
   }
 });
 
+test('a new token paints each lane\'s attention map a cell larger on the canvas it had', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    await box(page).fill(sentence(40));
+    await settle(page, 40);
+    const maps = '#lanes [data-figure$="-attention"] > .fig canvas.map-canvas';
+    const sizes = () => page.locator(maps).evaluateAll((canvases) => canvases.map((c) => `${c.width} × ${c.height}`));
+    const before = await sizes();
+    assert.equal(before.length, 3);
+    await box(page).focus();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' x');
+    await settle(page, 41);
+    // Resizing a canvas drops its backing store (web/figures/heatmap.js): 40 and 41 cells both
+    // fit in 64 pixels, so the canvases stay, and each shows its 41 × 41 corner.
+    assert.deepEqual(await sizes(), before);
+    assert.deepEqual(before, ['64 × 64', '64 × 64', '64 × 64']);
+    for (const scheme of ['additive', 'concatenated', 'rotary']) {
+      const [map] = await readFigure(page, `${scheme}-attention`, { canvases: '> .fig canvas.map-canvas' });
+      assert.deepEqual([map.width, map.height, map.rows, map.cols], [41, 41, 41, 41], scheme);
+    }
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('the selected token keeps aria-pressed and the one tab stop as the tokens change', async () => {
   const { page, problems, close } = await openPage({ hash: '#v=synthetic' });
   try {

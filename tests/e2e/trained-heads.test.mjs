@@ -241,7 +241,7 @@ describe('trained heads in the lanes', () => {
       await page.keyboard.type(' the cat sat');
       // Figures off screen paint when they scroll in (web/figures/heatmap-figure.js), so bring the strip back.
       await page.locator('#lanes [data-scheme="additive"] .trained-strip').scrollIntoViewIfNeeded();
-      await page.waitForFunction(() => document.querySelector('#lanes [data-scheme="additive"] .trained-strip canvas.map-canvas').width === 17);
+      await page.waitForFunction(() => document.querySelector('#lanes [data-scheme="additive"] .trained-strip canvas.map-canvas').dataset.cols === '17');
       const [after] = await readFigure(page, 'additive-attention', STRIP);
       assert.notEqual(after.pixels, before.pixels);
       assert.ok((await stripValues(page, 'additive')).every(Number.isFinite));

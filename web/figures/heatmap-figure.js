@@ -11,6 +11,9 @@ import { element, setAttr, setClass, setHidden, setStyle, setText } from './dom.
 import { ROW_ROOM_PX, TokenAxis, drawTokenLabels, gutterFor } from './token-axes.js';
 import { watchOnScreen } from './on-screen.js';
 
+// A map's canvas grows 32 cells at a time, not one per new token (paintMatrix's room).
+const ROOM = 32;
+
 // One observer for every map's size (CSS px): the labels' thinning and the painted resolution
 // follow it. Its callbacks run after layout and before paint, so a new size shows at once.
 const resized = new WeakMap();
@@ -177,6 +180,7 @@ export class HeatmapFigure {
       paintMatrix(tile.canvas, data.values, data.rows, data.cols, {
         palette: this.palette, min: spec.min, max: spec.max, offset: data.offset ?? 0,
         width: tile.width ? Math.ceil(tile.width * dpr) : data.cols, height: tile.width ? Math.ceil(height * dpr) : data.rows,
+        room: ROOM,
       });
       setAttr(tile.canvas, 'data-rows', String(data.rows));
       setAttr(tile.canvas, 'data-cols', String(data.cols));

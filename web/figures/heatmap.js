@@ -10,6 +10,7 @@
 // same curve: tests/js/heatmap-ramps.test.mjs compares every entry with d3's interpolateRdBu).
 // RdBu runs red → blue in d3, so t is reversed.
 import { interpolateViridis, schemeRdBu } from 'd3-scale-chromatic';
+import { setStyle } from './dom.js';
 
 const rdBu = bSpline(schemeRdBu[11]);
 const PALETTES = {
@@ -101,24 +102,39 @@ function pixelsOf(ramp) {
 // otherwise allocate 1 MB per paint, at every keystroke).
 const images = new WeakMap(); // canvas → { image, pixels }
 
+// Where CSS can show a canvas's top left corner alone (object-view-box: Chromium), a map's canvas
+// keeps its size while the matrix grows within it: resizing a canvas drops its backing store, and
+// three maps resized on each new token were most of that key's extra main-thread CPU, spent at the
+// next commit (docs/BENCHMARKS.md, round 28). Elsewhere (Firefox) the canvas takes the matrix's
+// size, as the export's canvases do.
+const CROPS = globalThis.CSS?.supports('object-view-box', 'inset(0)');
+
 /**
  * Paints a rows×cols row-major matrix one canvas pixel per cell; CSS scales it up (pixelated), so
- * a pointer position maps to a cell by its fraction of the canvas. A matrix larger than the
+ * a pointer position maps to a cell by its fraction of the canvas's box. A matrix larger than the
  * pixels it is shown on (`width` × `height`, device pixels, when given) is painted at that size
  * instead, each pixel the cell under its centre: what the browser's pixelated downscale would
  * show, without painting and scaling the cells nobody sees. `offset` lets one painter read a slice
- * of a bigger array (head 0 of heads×n×n) without copying.
+ * of a bigger array (head 0 of heads×n×n) without copying. `room` (where CSS can crop): the canvas
+ * is a multiple of `room` pixels each way, the matrix is painted in its top left corner and only
+ * that corner is shown, so a matrix a cell larger seldom resizes the canvas (what lies beyond the
+ * corner is left over and never shown).
  */
-export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0, width = cols, height = rows } = {}) {
+export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0, width = cols, height = rows, room = 0 } = {}) {
   const ramp = pixelRampOf(palette);
   const w = Math.max(1, Math.min(cols, Math.floor(width)));
   const h = Math.max(1, Math.min(rows, Math.floor(height)));
-  if (canvas.width !== w) canvas.width = w;
-  if (canvas.height !== h) canvas.height = h;
+  // The canvas: stride × tall pixels, the painted w × h in its top left corner.
+  const step = CROPS ? room || 1 : 1;
+  const stride = Math.ceil(w / step) * step;
+  const tall = Math.ceil(h / step) * step;
+  if (canvas.width !== stride) canvas.width = stride;
+  if (canvas.height !== tall) canvas.height = tall;
+  if (step > 1) setStyle(canvas, 'objectViewBox', `inset(0 ${stride - w}px ${tall - h}px 0)`);
   const context = canvas.getContext('2d');
   let cached = images.get(canvas);
-  if (!cached || cached.image.width !== w || cached.image.height !== h) {
-    const image = context.createImageData(w, h);
+  if (!cached || cached.image.width !== stride || cached.image.height !== tall) {
+    const image = context.createImageData(stride, tall);
     images.set(canvas, cached = { image, pixels: new Uint32Array(image.data.buffer) });
   }
   const { image, pixels } = cached;
@@ -126,12 +142,13 @@ export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', m
   const span = max - min;
   const scale = span > 0 ? last / span : 0;
   const middle = span > 0 ? 0 : last >> 1;
+  // Inlined rampIndex: these loops run for up to ~3 M cells per keystroke. NaN → low end.
   if (w === cols && h === rows) {
-    // Inlined rampIndex: this loop runs for up to ~3 M cells per keystroke. NaN → low end.
-    const cells = rows * cols;
-    for (let cell = 0; cell < cells; cell++) {
-      const t = (values[offset + cell] - min) * scale + middle;
-      pixels[cell] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
+    for (let y = 0, cell = offset; y < h; y++) {
+      for (let p = y * stride, end = p + w; p < end; p++) {
+        const t = (values[cell++] - min) * scale + middle;
+        pixels[p] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
+      }
     }
   } else {
     const colOf = new Int32Array(w);
@@ -140,11 +157,11 @@ export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', m
       const row = offset + Math.floor(((y + 0.5) * rows) / h) * cols;
       for (let x = 0; x < w; x++) {
         const t = (values[row + colOf[x]] - min) * scale + middle;
-        pixels[y * w + x] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
+        pixels[y * stride + x] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
       }
     }
   }
-  context.putImageData(image, 0, 0);
+  context.putImageData(image, 0, 0, 0, 0, w, h);
 }
 
 // The legend's strip as a CSS gradient through LEGEND_STOPS + 1 evenly spaced ramp entries: the
