@@ -5,7 +5,7 @@
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageSuite, readFigure } from './browser.mjs';
+import { pageSuite, readFigure, summaryAnalysed } from './browser.mjs';
 import { sentence } from '../../bench/keystroke-text.mjs';
 
 const openPage = pageSuite();
@@ -234,6 +234,53 @@ test('a keystroke after the analyses overwrites the lanes in place and shows wha
   } finally {
     await typed.close();
     await fresh.close();
+  }
+});
+
+test('typing leaves the summary\'s sentences as they read, marked busy, and a control\'s view shows its stand-ins', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    await box(page).fill(sentence(12));
+    await settle(page, 12);
+    await page.waitForFunction(summaryAnalysed);
+    // Every change to the summary from here on: its three sentences and aria-busy, as they read
+    // after the task that changed them.
+    await page.evaluate(() => {
+      window.__summaries = [];
+      const summary = document.getElementById('summary');
+      new MutationObserver(() => window.__summaries.push({
+        busy: summary.getAttribute('aria-busy'),
+        texts: [...summary.querySelectorAll('.summary-text')].map((span) => span.textContent),
+      })).observe(summary, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['aria-busy'] });
+    });
+    const before = await page.locator('#summary .summary-text').allTextContents();
+    await box(page).focus();
+    await box(page).press('End');
+    await page.keyboard.type(' the cat', { delay: 40 });
+    await settle(page, 14);
+    await page.waitForFunction(summaryAnalysed);
+    const typing = await page.evaluate(() => window.__summaries.splice(0));
+    // The sentences change only where the analyses write them (busy false); a typed key's view
+    // marks them busy and leaves them, so no stand-in (U+2012) is ever shown.
+    let shown = before;
+    for (const [i, { busy, texts }] of typing.entries()) {
+      assert.ok(texts.every((text) => !text.includes('\u2012')), `change ${i}: no stand-ins while typing: ${texts.join(' | ')}`);
+      if (busy === 'true') assert.deepEqual(texts, shown, `change ${i}: a typed view leaves the sentences as they read`);
+      shown = texts;
+    }
+    assert.equal(typing[0]?.busy, 'true', 'the first key marks the summary busy');
+    assert.equal(typing.at(-1).busy, 'false', 'the analyses after the pause end it');
+
+    // A control's view is of other settings: it writes its sentences with stand-ins at once.
+    await page.locator('#scheme-boxes input[value="rotary"]').uncheck();
+    await page.waitForFunction(summaryAnalysed);
+    const control = await page.evaluate(() => window.__summaries);
+    assert.ok(control.some(({ busy, texts }) => busy === 'true' && texts.every((text) => text.includes('\u2012'))),
+      `the control's view shows stand-ins in all three sentences: ${JSON.stringify(control)}`);
+    assert.ok(control.at(-1).texts.every((text) => !text.includes('\u2012')), 'and the analyses fill them in');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
   }
 });
 

@@ -455,7 +455,7 @@ function recompute({ typed = false } = {}) {
     .then((next) => {
       // A typed edit waiting for this view is made after the view's writes: the editing command
       // brings layout up to date for both, and the frame after has none left to do.
-      if (next && work.isCurrent(mine)) paint(next, sent, started);
+      if (next && work.isCurrent(mine)) paint(next, sent, started, typed);
       typing.flush();
     }, (error) => {
       typing.flush();
@@ -469,7 +469,7 @@ function recompute({ typed = false } = {}) {
   return painted;
 }
 
-function paint(next, sent, started) {
+function paint(next, sent, started, typed) {
   firstView();
   const { settings, source } = next;
   // The lanes first: the captions write their numbers into the lanes in the document, so a lane
@@ -514,7 +514,7 @@ function paint(next, sent, started) {
   if (pe) peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
   shownKeys.pe = peKey;
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
-  if (next.summaries) summarise(next.summaries, true);
+  if (next.summaries) summarise(typed ? null : next.summaries, true);
   view.recomputeMs = performance.now() - started;
   showEngine();
   scheduleHeavy();
@@ -601,11 +601,13 @@ function analyse(mine) {
 
 // ---- The plain-language summary ----------------------------------------------------------
 
-// Written whole after each view with stand-ins for the analyses' numbers (prose.js), then again
-// with the numbers once the analyses are done: the same lines both times. aria-busy says which.
+// Written whole once the analyses are done. A view of other settings (the first, a control's)
+// writes it first with stand-ins for the analyses' numbers (prose.js): the same lines both times.
+// A typed key's view (texts null) leaves the sentences as they read, so that typing does not lay
+// the three paragraphs out twice a key, stand-ins then numbers. aria-busy says which it is.
 function summarise(texts, pending) {
   for (const which of ['disturb', 'shift', 'orth']) {
-    if (texts[which] !== null) setText(document.querySelector(`#summary-${which} .summary-text`), texts[which]);
+    if (texts && texts[which] !== null) setText(document.querySelector(`#summary-${which} .summary-text`), texts[which]);
   }
   setAttr($('summary'), 'aria-busy', String(pending));
 }
