@@ -5,9 +5,13 @@
 // another process holds the core, so on a shared, loaded machine it still compares two builds
 // where wall-clock medians are mostly waiting.
 //
-// keystrokeCpu(json, keys) → [{ main, worker }] ms per key, or null when the trace's keydowns do not
-// pair one to one with keys. json: the trace (Playwright's browser.stopTracing()); keys: the
-// bench's [{ t0, painted }] in the page's clock (performance.now() ms), in order.
+// keystrokeCpu(json, keys) → [{ main, worker, style, layout, paint }] ms per key, or null when the
+// trace's keydowns do not pair one to one with keys. style, layout and paint are the main thread's
+// part of it that the engine spent bringing style up to date (UpdateLayoutTree), laying out
+// (Layout) and painting (PrePaint, Paint, Layerize), wherever the task that did it began: what the
+// page's writes cost the engine, apart from the page's script. json: the trace (Playwright's
+// browser.stopTracing()); keys: the bench's [{ t0, painted }] in the page's clock
+// (performance.now() ms), in order.
 
 export const CPU_CATEGORIES = ['toplevel', 'devtools.timeline', '__metadata'];
 
@@ -22,11 +26,33 @@ export function keystrokeCpu(json, keys) {
   const pid = keydowns[0]?.pid;
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.pid === pid)
     .map((e) => ({ ts: e.ts, ms: (e.tdur ?? e.dur) / 1000, where: thread(e) }));
+  const mainTid = keydowns[0]?.tid;
+  const phases = Object.fromEntries(Object.entries(PHASES).map(([phase, names]) => [phase, outermost(events.filter((e) =>
+    e.ph === 'X' && e.pid === pid && e.tid === mainTid && names.includes(e.name)))]));
   return keys.map((key, i) => {
     // The trace clock (µs) and the page's (ms) differ by an offset; the keydown pins it.
     const from = keydowns[i].ts;
     const to = from + (key.painted - key.t0) * 1000;
-    const sum = (where) => tasks.filter((t) => t.ts >= from && t.ts <= to && where(t.where)).reduce((s, t) => s + t.ms, 0);
-    return { main: sum((w) => w === 'CrRendererMain'), worker: sum((w) => /^DedicatedWorker/.test(w)) };
+    const within = (list) => list.filter((t) => t.ts >= from && t.ts <= to);
+    const sum = (where) => within(tasks).filter((t) => where(t.where)).reduce((s, t) => s + t.ms, 0);
+    const phase = (name) => within(phases[name]).reduce((s, t) => s + t.ms, 0);
+    return { main: sum((w) => w === 'CrRendererMain'), worker: sum((w) => /^DedicatedWorker/.test(w)),
+      style: phase('style'), layout: phase('layout'), paint: phase('paint') };
   });
+}
+
+// The engine's rendering phases on the main thread, by their trace events' names.
+const PHASES = { style: ['UpdateLayoutTree'], layout: ['Layout'], paint: ['PrePaint', 'Paint', 'Layerize'] };
+
+// Events → [{ ts, ms }] of those not inside another of the list (a layer's Paint nests in the
+// document's), ms their thread time.
+function outermost(list) {
+  const out = [];
+  let end = -Infinity;
+  for (const e of list.sort((a, b) => a.ts - b.ts)) {
+    if (e.ts < end) continue;
+    end = e.ts + e.dur;
+    out.push({ ts: e.ts, ms: (e.tdur ?? e.dur) / 1000 });
+  }
+  return out;
 }

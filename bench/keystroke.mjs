@@ -25,7 +25,8 @@
 // painted alone first). Then types continuously (one key
 // every 60 ms for 3 s) at the largest n and records the frame intervals (requestAnimationFrame
 // timestamps) and long tasks meanwhile. --cpu also traces the measured keystrokes and adds each
-// row's thread time per key on the main thread and in the workers (bench/keystroke-cpu.mjs), which
+// row's thread time per key on the main thread and in the workers (bench/keystroke-cpu.mjs), and
+// the engine's style, layout and paint on the main thread per kind of key (renderCpuByKind), which
 // a loaded machine inflates far less than the wall-clock latency; tracing costs some time itself,
 // so compare --cpu runs with --cpu runs. --dist serves another build (default dist/), e.g. a copy
 // of an earlier commit's, to compare two builds in one sitting, or bench/control-keystroke, a page
@@ -70,7 +71,7 @@ const withTimeout = (promise, ms, what) => {
 // after a space adds a token (the maps grow by a row and a column, every axis label moves), any
 // other letter changes the last token's word. The row's median mixes the three in TYPED's
 // proportions (8, 8 and 14 of 30 keys), so each kind's median is given too (keyToPixelsByKind,
-// and with --cpu mainCpuByKind).
+// and with --cpu mainCpuByKind); perKey holds each key's own values, in order.
 const KEY_KINDS = ['space', 'newToken', 'changedWord'];
 const keyKinds = (keys) => keys.map((k, i) => (k.key === ' ' ? 'space' : keys[i - 1]?.key === ' ' ? 'newToken' : 'changedWord'));
 const quantile = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]; };
@@ -202,7 +203,13 @@ try {
       keyToPixelsByKind: perKind(latency, 1),
       ...(strips.length ? { keyToTrainedMedian: quantile(strips, 0.5), keyToTrainedP90: quantile(strips, 0.9) } : {}),
       ...(cpu ? { mainCpuMedian: +quantile(cpu.map((c) => c.main), 0.5).toFixed(2), workerCpuMedian: +quantile(cpu.map((c) => c.worker), 0.5).toFixed(2),
-        mainCpuByKind: perKind(cpu.map((c) => c.main), 2) } : {}),
+        mainCpuByKind: perKind(cpu.map((c) => c.main), 2),
+        // The engine's share of the main thread's CPU, per kind: style, layout and paint.
+        renderCpuByKind: Object.fromEntries(['style', 'layout', 'paint'].map((phase) => [phase, perKind(cpu.map((c) => c[phase]), 2)])) } : {}),
+      // Each key's own values, in order, so that two builds' blocks can be compared key by key.
+      perKey: { kind: kinds, keyToPixels: latency.map((ms) => +ms.toFixed(1)),
+        ...(cpu ? Object.fromEntries(['main', 'worker', 'style', 'layout', 'paint'].map((what) =>
+          [`${what}Cpu`, cpu.map((c) => +c[what].toFixed(2))])) : {}) },
     };
     results.push(row);
     console.log(JSON.stringify(row));
