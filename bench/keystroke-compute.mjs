@@ -50,7 +50,7 @@ async function round(dist, n) {
       buffers.give(received);
       shown = { ...shown, ...last.view.shownKeys };
     }
-    last = session.compute({ state: { ...DEFAULTS, vectors: 'glove', sentence: text }, trainedAvailable: false, trainedAsked: false, inputOnly: [], shown });
+    last = session.compute({ state: { ...DEFAULTS, vectors: 'glove', sentence: text }, trainedAvailable: false, trainedAsked: false, inputOnly: [], shown, summaries: false });
     received = structuredClone(last.transfer, { transfer: last.transfer });
     return performance.now() - started;
   };

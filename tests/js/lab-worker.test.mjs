@@ -205,6 +205,15 @@ describe('the lab worker', () => {
     }
   });
 
+  it('a compute asked for no summaries (a typed key\'s, which the page leaves as it reads) brings none; the analyses still write them', async () => {
+    const view = await labClient.compute({ gen: 44, state: STATE, trainedAvailable: false, trainedAsked: false, inputOnly: [], shown: {}, summaries: false });
+    assert.ok(view.n > 0);
+    assert.equal(view.summaries, null);
+    let analysed = null;
+    await labClient.analyse(44, (name, data) => { if (name === 'summaries') analysed = data; });
+    assert.ok(['disturb', 'shift', 'orth'].every((which) => typeof analysed?.[which] === 'string'), JSON.stringify(analysed));
+  });
+
   it('the summary\'s cross-term ratio is the same whether the additive lane\'s terms were skipped (folded) or sent', async () => {
     const orth = async (gen, state) => {
       const view = await compute(gen, state);

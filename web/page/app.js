@@ -450,12 +450,13 @@ function recompute({ typed = false } = {}) {
   // The trained lanes' passes run in the same trip, on the tokens the worker finds.
   const trained = state.heads === TRAINED_HEADS
     ? trainedHeads.passRequests({ schemes: state.schemes, layer: state.headLayer, head: state.headIndex }) : [];
-  const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys,
+  // A typed key's view leaves the summary as it reads (summarise), so the worker writes none.
+  const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys, summaries: !typed,
     recycle: viewBuffers.take() })
     .then((next) => {
       // A typed edit waiting for this view is made after the view's writes: the editing command
       // brings layout up to date for both, and the frame after has none left to do.
-      if (next && work.isCurrent(mine)) paint(next, sent, started, typed);
+      if (next && work.isCurrent(mine)) paint(next, sent, started);
       typing.flush();
     }, (error) => {
       typing.flush();
@@ -469,7 +470,7 @@ function recompute({ typed = false } = {}) {
   return painted;
 }
 
-function paint(next, sent, started, typed) {
+function paint(next, sent, started) {
   firstView();
   const { settings, source } = next;
   // The lanes first: the captions write their numbers into the lanes in the document, so a lane
@@ -514,7 +515,7 @@ function paint(next, sent, started, typed) {
   if (pe) peFigure.update({ pe, peConcat, n, d: settings.d, dPos: settings.dPos, layout: state.layout });
   shownKeys.pe = peKey;
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
-  if (next.summaries) summarise(typed ? null : next.summaries, true);
+  summarise(next.summaries, true);
   view.recomputeMs = performance.now() - started;
   showEngine();
   scheduleHeavy();
@@ -603,8 +604,8 @@ function analyse(mine) {
 
 // Written whole once the analyses are done. A view of other settings (the first, a control's)
 // writes it first with stand-ins for the analyses' numbers (prose.js): the same lines both times.
-// A typed key's view (texts null) leaves the sentences as they read, so that typing does not lay
-// the three paragraphs out twice a key, stand-ins then numbers. aria-busy says which it is.
+// A typed key's view brings none (texts null) and leaves the sentences as they read, so that
+// typing does not lay the three paragraphs out at every key. aria-busy says which it is.
 function summarise(texts, pending) {
   for (const which of ['disturb', 'shift', 'orth']) {
     if (texts && texts[which] !== null) setText(document.querySelector(`#summary-${which} .summary-text`), texts[which]);

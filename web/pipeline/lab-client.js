@@ -74,12 +74,12 @@ function channelCalls(channel, open, { post, request, forget }) {
   return {
     glove: (url, { warm = true } = {}) => request('glove', { channel, url, warm }),
     neighbors: (selected) => request('neighbors', { channel, selected }),
-    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {}, recycle = [] }) {
+    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {}, summaries = true, recycle = [] }) {
       let promise;
       [open.compute, promise] = newest(open.compute, gen);
       if (open.analysis) { open.analysis.resolve(null); open.analysis = null; }
       const given = [...new Set([...open.spare.splice(0), ...recycle])].filter((buffer) => buffer.byteLength >= MIN_RECYCLED_BYTES);
-      post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, recycle: given }, given);
+      post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, summaries, recycle: given }, given);
       return promise;
     },
     analyse(gen, onAnalysis, options) {

@@ -8,9 +8,10 @@
 // createLabSession(lab, sources, { buffers }) → {
 //   loadGlove(url?, warm?) → Promise<{ label }> (url: another copy of the GloVe file, absolute;
 //     default the lab's own; warm: see createLabSources), loadCustom(bytes, label) → Promise<{ info, size, dim }>,
-//   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures, shown }) → { view (below),
+//   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures, shown, summaries }) → { view (below),
 //     transfer (the buffers of the view's arrays, its own copies: send them, do not copy them) };
-//     figures: the settings figures wanted, default all,
+//     figures: the settings figures wanted, default all; summaries: false leaves the view's
+//     summaries out (null), for a client that keeps the sentences it shows,
 //   analyses(options) → a generator: yields between its expensive parts, and yields { name, data } for
 //     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'; options as
 //     lab-measures.js's analyses),
@@ -111,7 +112,7 @@ function sourceInfo(source, dWord) {
 }
 
 /** A compute's answer → { view (above), transfer }, from the pipeline's view and the settings figures. */
-function reply(view, { state, settings, source, figures: { keys, ...figures }, shown, measures, buffers }) {
+function reply(view, { state, settings, source, figures: { keys, ...figures }, shown, summaries, measures, buffers }) {
   // The sinusoidal tables follow the length and the encoding's settings, not the words.
   const peKey = JSON.stringify([view.n, settings.d, settings.dPos, state.base, state.layout, state.pairing, state.concat]);
   const newPe = view.n > 0 && peKey !== shown.pe;
@@ -125,7 +126,7 @@ function reply(view, { state, settings, source, figures: { keys, ...figures }, s
   };
   if (view.n > 0) {
     out.normRatio = meanNormRatio(view.E, view.pe, view.n, settings.d, settings.alpha);
-    out.summaries = measures.pendingSummaries(view);
+    if (summaries) out.summaries = measures.pendingSummaries(view);
   }
   return { view: out, transfer };
 }
@@ -159,14 +160,14 @@ export function createLabSession(lab, sources = createLabSources(lab), { buffers
       return { label: sources.custom.label, size: vectors.size, dim: vectors.dim };
     },
 
-    compute({ state, trainedAvailable, trainedAsked, inputOnly, figures: wanted, shown = {} }) {
+    compute({ state, trainedAvailable, trainedAsked, inputOnly, figures: wanted, shown = {}, summaries = true }) {
       const source = sourceFor(state);
       const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
       const skipTerms = state.schemes.filter((scheme) => !state.moreOpen.includes(scheme));
       const view = pipeline.run(state, source, settings, { inputOnly, skipTerms });
       snapshot = view.n > 0 ? view : null;
       const figures = measures.settingsFigures(state, source, settings, view.n, { wanted, shown });
-      return reply(view, { state, settings, source, figures, shown, measures, buffers });
+      return reply(view, { state, settings, source, figures, shown, summaries, measures, buffers });
     },
 
     * analyses(options) {
