@@ -271,8 +271,10 @@ test('typing leaves the summary\'s sentences as they read, marked busy, and a co
     assert.equal(typing[0]?.busy, 'true', 'the first key marks the summary busy');
     assert.equal(typing.at(-1).busy, 'false', 'the analyses after the pause end it');
 
-    // A control's view is of other settings: it writes its sentences with stand-ins at once.
+    // A control's view is of other settings: it writes its sentences with stand-ins at once. Its
+    // compute leaves at the next frame, so the summary reads analysed until that view is painted.
     await page.locator('#scheme-boxes input[value="rotary"]').uncheck();
+    await page.waitForFunction(() => window.__summaries.some(({ busy }) => busy === 'true'));
     await page.waitForFunction(summaryAnalysed);
     const control = await page.evaluate(() => window.__summaries);
     assert.ok(control.some(({ busy, texts }) => busy === 'true' && texts.every((text) => text.includes('\u2012'))),
