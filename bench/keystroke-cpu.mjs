@@ -37,12 +37,13 @@ export function keystrokeCpu(json, keys) {
     const sum = (where) => within(tasks).filter((t) => where(t.where)).reduce((s, t) => s + t.ms, 0);
     const phase = (name) => within(phases[name]).reduce((s, t) => s + t.ms, 0);
     return { main: sum((w) => w === 'CrRendererMain'), worker: sum((w) => /^DedicatedWorker/.test(w)),
-      style: phase('style'), layout: phase('layout'), paint: phase('paint') };
+      ...Object.fromEntries(Object.keys(PHASES).map((name) => [name, phase(name)])) };
   });
 }
 
-// The engine's rendering phases on the main thread, by their trace events' names.
-const PHASES = { style: ['UpdateLayoutTree'], layout: ['Layout'], paint: ['PrePaint', 'Paint', 'Layerize'] };
+// The engine's rendering phases on the main thread, by their trace events' names (each key's
+// values carry them by these keys).
+export const PHASES = { style: ['UpdateLayoutTree'], layout: ['Layout'], paint: ['PrePaint', 'Paint', 'Layerize'] };
 
 // Events → [{ ts, ms }] of those not inside another of the list (a layer's Paint nests in the
 // document's), ms their thread time.

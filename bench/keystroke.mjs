@@ -38,7 +38,7 @@ import { writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 import { useStandIn } from '../tests/e2e/fixtures/pretrained-stand-in.mjs';
-import { CPU_CATEGORIES, keystrokeCpu } from './keystroke-cpu.mjs';
+import { CPU_CATEGORIES, PHASES, keystrokeCpu } from './keystroke-cpu.mjs';
 import { TYPED, sentence } from './keystroke-text.mjs';
 
 const args = process.argv.slice(2);
@@ -205,10 +205,10 @@ try {
       ...(cpu ? { mainCpuMedian: +quantile(cpu.map((c) => c.main), 0.5).toFixed(2), workerCpuMedian: +quantile(cpu.map((c) => c.worker), 0.5).toFixed(2),
         mainCpuByKind: perKind(cpu.map((c) => c.main), 2),
         // The engine's share of the main thread's CPU, per kind: style, layout and paint.
-        renderCpuByKind: Object.fromEntries(['style', 'layout', 'paint'].map((phase) => [phase, perKind(cpu.map((c) => c[phase]), 2)])) } : {}),
+        renderCpuByKind: Object.fromEntries(Object.keys(PHASES).map((phase) => [phase, perKind(cpu.map((c) => c[phase]), 2)])) } : {}),
       // Each key's own values, in order, so that two builds' blocks can be compared key by key.
       perKey: { kind: kinds, keyToPixels: latency.map((ms) => +ms.toFixed(1)),
-        ...(cpu ? Object.fromEntries(['main', 'worker', 'style', 'layout', 'paint'].map((what) =>
+        ...(cpu ? Object.fromEntries(['main', 'worker', ...Object.keys(PHASES)].map((what) =>
           [`${what}Cpu`, cpu.map((c) => +c[what].toFixed(2))])) : {}) },
     };
     results.push(row);
