@@ -1,5 +1,6 @@
 // The first screen shows the comparison, in headless Chromium: at 1280 × 800
-// the sentence box and every lane's attention map are in view before any scrolling; at 390 × 844
+// the sentence box and every lane's attention map are in view before any scrolling, and the lanes'
+// formulas are drawn with no fallback font; at 390 × 844
 // the first attention map lies within the first two screens; the settings are a folded panel that
 // the keyboard opens, at every width, its open state in the URL with its values. Screenshots go to build-e2e/screenshots/first-screen-*.png — look at them.
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
@@ -98,6 +99,38 @@ test(`${SHORT_PHONE.width} × ${SHORT_PHONE.height}: a lane's formula is laid ou
     assert.ok(box.bottom - box.top >= 10, `near the screen it is laid out (${box.bottom - box.top} px tall)`);
     assert.deepEqual(problems, []);
   } finally {
+    await close();
+  }
+});
+
+// The formulas name the math fonts (styles/lab.css). Under the generic math family alone, Chromium
+// on Linux draws MathML's italic letters by falling back character by character, and each fallback
+// is a synchronous request from the main thread to the browser process (27 in this first view).
+// Read from a trace of the load (category `fonts`) on the page's renderer.
+test('1280 × 800: the lanes\' formulas are drawn with no fallback font', async () => {
+  const categories = ['fonts', 'devtools.timeline', '__metadata'];
+  const { page, problems, close } = await openPage({
+    hash: '#v=synthetic', width: 1280, height: 800, prepare: (context) => context.browser().startTracing(undefined, { categories }),
+  });
+  let traced = true;
+  try {
+    const formulas = '#lanes .lane:not(.tab-off) .lane-formula math';
+    await page.waitForFunction((s) => {
+      const shown = [...document.querySelectorAll(s)];
+      return shown.length >= 3 && shown.every((math) => math.checkVisibility({ contentVisibilityAuto: true }) && math.getBoundingClientRect().height > 0);
+    }, formulas, { timeout: 10000 });
+    await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+    traced = false;
+    const { traceEvents } = JSON.parse((await page.context().browser().stopTracing()).toString());
+    const origin = new URL(page.url()).origin;
+    const renderers = new Set(traceEvents.filter((e) => e.name === 'ParseHTML' && e.args?.beginData?.url?.startsWith(origin)).map((e) => e.pid));
+    assert.ok(renderers.size > 0, 'the trace has the page\'s renderer');
+    const named = (name) => traceEvents.filter((e) => e.name === name && renderers.has(e.pid) && e.ph === 'X').length;
+    assert.ok(named('FontCache::GetFontPlatformData') > 0, 'the trace records the renderer\'s font lookups');
+    assert.equal(named('FontCache::FallbackFontForCharacter'), 0, 'characters looked up in a fallback font');
+    assert.deepEqual(problems, []);
+  } finally {
+    if (traced) await page.context().browser().stopTracing().catch(() => {});
     await close();
   }
 });
