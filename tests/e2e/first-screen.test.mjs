@@ -103,10 +103,10 @@ test(`${SHORT_PHONE.width} × ${SHORT_PHONE.height}: a lane's formula is laid ou
   }
 });
 
-// The formulas name the math fonts (styles/lab.css). Under the generic math family alone, Chromium
+// The formulas name the math fonts (styles/page.css). Under the generic math family alone, Chromium
 // on Linux draws MathML's italic letters by falling back character by character, and each fallback
-// is a synchronous request from the main thread to the browser process (27 in this first view).
-// Read from a trace of the load (category `fonts`) on the page's renderer.
+// is a synchronous request from the main thread to the browser process. Read from a trace of the
+// load (category `fonts`) on the page's renderer.
 test('1280 × 800: the lanes\' formulas are drawn with no fallback font', async () => {
   const categories = ['fonts', 'devtools.timeline', '__metadata'];
   const { page, problems, close } = await openPage({
