@@ -13,6 +13,8 @@
 // browser.stopTracing()); keys: the bench's [{ t0, painted }] in the page's clock
 // (performance.now() ms), in order.
 
+import { outermost } from './trace-events.mjs';
+
 export const CPU_CATEGORIES = ['toplevel', 'devtools.timeline', '__metadata'];
 
 export function keystrokeCpu(json, keys) {
@@ -27,8 +29,9 @@ export function keystrokeCpu(json, keys) {
   const tasks = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && e.pid === pid)
     .map((e) => ({ ts: e.ts, ms: (e.tdur ?? e.dur) / 1000, where: thread(e) }));
   const mainTid = keydowns[0]?.tid;
+  // A layer's Paint nests in the document's: each phase's outermost events count, at their thread time.
   const phases = Object.fromEntries(Object.entries(PHASES).map(([phase, names]) => [phase, outermost(events.filter((e) =>
-    e.ph === 'X' && e.pid === pid && e.tid === mainTid && names.includes(e.name)))]));
+    e.ph === 'X' && e.pid === pid && e.tid === mainTid && names.includes(e.name))).map((e) => ({ ts: e.ts, ms: (e.tdur ?? e.dur) / 1000 }))]));
   return keys.map((key, i) => {
     // The trace clock (µs) and the page's (ms) differ by an offset; the keydown pins it.
     const from = keydowns[i].ts;
@@ -44,16 +47,3 @@ export function keystrokeCpu(json, keys) {
 // The engine's rendering phases on the main thread, by their trace events' names (each key's
 // values carry them by these keys).
 export const PHASES = { style: ['UpdateLayoutTree'], layout: ['Layout'], paint: ['PrePaint', 'Paint', 'Layerize'] };
-
-// Events → [{ ts, ms }] of those not inside another of the list (a layer's Paint nests in the
-// document's), ms their thread time.
-function outermost(list) {
-  const out = [];
-  let end = -Infinity;
-  for (const e of list.sort((a, b) => a.ts - b.ts)) {
-    if (e.ts < end) continue;
-    end = e.ts + e.dur;
-    out.push({ ts: e.ts, ms: (e.tdur ?? e.dur) / 1000 });
-  }
-  return out;
-}
