@@ -222,9 +222,15 @@ export interface AnalysisOptions extends Omit<CompareOptions, 'concatWords'> {
   peTables?: boolean;
   /** A previous update's vectors, overwritten in place or on their buffer where it has room. */
   reuseVectors?: Float32Array;
+  /**
+   * Options as the last successful update's and the text giving its tokens and total again:
+   * nothing is computed or copied, and the update is { repeated: true } (the last arrays stand).
+   */
+  skipRepeat?: boolean;
 }
 
 export interface AnalysisUpdate {
+  repeated?: undefined;
   tokens: string[];
   /** Tokens in the text before the cut to maxTokens. */
   total: number;
@@ -239,8 +245,14 @@ export interface AnalysisUpdate {
   peConcat: Float32Array | null;
 }
 
+/** What update gives with skipRepeat when nothing changed: the last update's arrays stand. */
+export interface AnalysisRepeat {
+  repeated: true;
+}
+
 /** One keystroke in one wasm call: see Lab.analysis. */
 export interface Analysis {
+  update(text: string, options: AnalysisOptions & { skipRepeat: true }): AnalysisUpdate | AnalysisRepeat;
   update(text: string, options?: AnalysisOptions): AnalysisUpdate;
   dispose(): void;
 }

@@ -111,7 +111,10 @@ function lanes(table, raw, args, n, d, reuse) {
  * lanes' own when additive or concatenated is chosen), else null }; result, pe and peConcat
  * are null when there are no tokens. The same bits as tokenize, embed, reduce, compare and
  * sinusoidal called one by one; rows of the tokens a call shares (from the start) with the last
- * one are not computed again.
+ * one are not computed again. skipRepeat (default false): when the options are the last
+ * successful update's (reuse and reuseVectors aside) and the text gives its tokens and total
+ * again, with tokens, nothing is computed or copied, and the update → { repeated: true } alone:
+ * the last update's arrays stand (a space typed after a word, say).
  */
 export function analysis(core, heap, table, vectors) {
   const set = vectors instanceof WordVectorSet ? vectors : null;
@@ -122,21 +125,29 @@ export function analysis(core, heap, table, vectors) {
   const d = set ? set.dim : checkEvenDim('synthetic', vectors.synthetic);
   let handle = new core.Analysis();
   if (set) handle.attach(set[VECTOR_HANDLE]());
+  let lastSettings = null; // the last successful update's options as the core took them (JSON)
   return {
     update(text, options = {}) {
       if (!handle) throw new RangeError('analysis: already disposed');
       checkText(text);
       if (options.concatWords !== undefined) throw new TypeError('options.concatWords is not an analysis option: the analysis makes the word part itself');
-      const args = compareArgs(table, options, d, ['maxTokens', 'peTables', 'reuseVectors']);
+      const args = compareArgs(table, options, d, ['maxTokens', 'peTables', 'reuseVectors', 'skipRepeat']);
       const { reuseVectors } = options;
       if (reuseVectors !== undefined && !(reuseVectors instanceof Float32Array)) {
         throw new TypeError('reuseVectors must be a previous update\'s vectors (a Float32Array)');
       }
       const maxTokens = checkInt('maxTokens', options.maxTokens ?? LIMITS.maxCompareTokens, 1, LIMITS.maxCompareTokens);
       const peTables = checkBoolean('peTables', options.peTables ?? false);
+      const skipRepeat = checkBoolean('skipRepeat', options.skipRepeat ?? false);
       set?.[VECTOR_HANDLE]();  // throws once the set is disposed
-      const raw = handle.update(wellFormed(text), { ...args, schemes: args.mask, inputOnly: schemeMask(args.inputOnly), skipTerms: schemeMask(args.skipTerms), d, maxTokens, peTables });
+      const settings = { ...args, schemes: args.mask, inputOnly: schemeMask(args.inputOnly), skipTerms: schemeMask(args.skipTerms), d, maxTokens, peTables };
+      const key = JSON.stringify(settings);
+      const same = key === lastSettings;
+      lastSettings = null; // until this update has succeeded
+      const raw = handle.update(wellFormed(text), { ...settings, skipRepeat: skipRepeat && same });
       if (raw.error) throw new RangeError(raw.error);
+      lastSettings = key;
+      if (raw.repeated) return { repeated: true };
       const n = raw.tokens.length;
       const result = n ? lanes(table, raw, args, n, d, options.reuse) : null;
       const peTable = (lane, view) => (n && peTables ? lane ?? view.slice() : null);

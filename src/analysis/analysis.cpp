@@ -12,14 +12,15 @@
 namespace posenc {
 
 const char* Analysis::update(std::string_view text, const WordSource& source, CompareConfig cfg, std::size_t max_tokens,
-                             bool pe_tables) {
+                             bool pe_tables, bool skip_repeat) {
+    repeated_ = false;
     const std::size_t d = source.set ? source.set->dim : source.synthetic_d;
     if (max_tokens < 1 || max_tokens > limits::kMaxCompareTokens)
         return limits::limit_message("maxTokens must be between 1 and ", limits::kMaxCompareTokens);
     if (!source.set && (d < 2 || d % 2 != 0 || d > limits::kMaxDim))
         return limits::limit_message("d must be an even number from 2 to ", limits::kMaxDim);
     std::vector<std::string> all = tokenize(text, source.set);
-    total_tokens_ = all.size();
+    const std::size_t total = all.size();
     all.resize(std::min(all.size(), max_tokens));
     const std::size_t n = all.size();
     cfg.n = n;
@@ -31,6 +32,13 @@ const char* Analysis::update(std::string_view text, const WordSource& source, Co
             return e;
         }
     }
+    // Same settings (the caller's word), source and tokens: the same results, already here. A call
+    // refused for its settings cleared tokens_, so the call after it is never a repeat.
+    if (skip_repeat && n > 0 && source.set == last_set_ && d == d_ && total == total_tokens_ && all == tokens_) {
+        repeated_ = true;
+        return nullptr;
+    }
+    total_tokens_ = total;
     // The rows kept: those of the leading tokens equal to the last call's, from the same source.
     std::size_t same = 0;
     if (source.set == last_set_ && d == d_) {

@@ -46,8 +46,13 @@ public:
     // cfg: every compare() field but n and d, which the text and the source decide. Returns
     // nullptr on success, else a message naming what is wrong (the last result is then empty).
     // An empty text (no tokens) is valid: n = 0 and no lanes.
+    // skip_repeat: the caller vouches that cfg and pe_tables are the last successful call's. If
+    // the text then gives that call's tokens again (and total) from the same source, and it had
+    // tokens, nothing is computed: every product stands as it was, and repeated() says so. A space
+    // typed after a word is such a call, and at n = 512 the lanes cost milliseconds.
     const char* update(std::string_view text, const WordSource& source, CompareConfig cfg, std::size_t max_tokens,
-                       bool pe_tables = false);
+                       bool pe_tables = false, bool skip_repeat = false);
+    bool repeated() const { return repeated_; }  // the last update computed nothing (see above)
 
     const std::vector<std::string>& tokens() const { return tokens_; }
     std::size_t total_tokens() const { return total_tokens_; }  // before the cut to max_tokens
@@ -73,6 +78,7 @@ private:
     std::vector<float> pe_, pe_concat_;
     CompareCache::TableKey pe_key_, pe_concat_key_;
     bool pe_from_lanes_ = false, pe_concat_from_lanes_ = false;
+    bool repeated_ = false;
 };
 
 }  // namespace posenc

@@ -354,9 +354,11 @@ public:
     void attach(WordVectors& vectors) { vectors_ = &vectors; }
 
     // settings: { schemes, inputOnly, skipTerms (bit s for posenc::Scheme s), params (kParamTable's order), alpha, base,
-    // layout, pairing, dPos, concat, causal, heads, seed, scale, d (synthetic), maxTokens, peTables }.
+    // layout, pairing, dPos, concat, causal, heads, seed, scale, d (synthetic), maxTokens, peTables,
+    // skipRepeat (Analysis::update's skip_repeat) }.
     // → { error } or { tokens, total, unknown, embeddings, words, pe, peConcat, …lanes_view } (no
-    // lanes when there are no tokens; pe and peConcat: Analysis::pe, pe_concat).
+    // lanes when there are no tokens; pe and peConcat: Analysis::pe, pe_concat), or { repeated:
+    // true } alone when skipRepeat found the last call's tokens again (nothing computed).
     emscripten::val update(const std::string& text, emscripten::val s) {
         posenc::CompareConfig cfg;
         cfg.schemes = s["schemes"].as<std::uint32_t>();
@@ -375,7 +377,15 @@ public:
         } else {
             source.synthetic_d = s["d"].as<std::size_t>();
         }
-        if (!error) error = analysis_.update(text, source, cfg, s["maxTokens"].as<std::size_t>(), s["peTables"].as<bool>());
+        if (!error) {
+            error = analysis_.update(text, source, cfg, s["maxTokens"].as<std::size_t>(), s["peTables"].as<bool>(),
+                                     s["skipRepeat"].as<bool>());
+        }
+        if (!error && analysis_.repeated()) {
+            emscripten::val out = emscripten::val::object();
+            out.set("repeated", true);
+            return out;
+        }
         if (!error && !analysis_.tokens().empty()) error = overflow_error(analysis_.result());
         emscripten::val out = error || analysis_.tokens().empty() ? emscripten::val::object()
                                                                   : lanes_view(analysis_.result(), cfg.schemes);

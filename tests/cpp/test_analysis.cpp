@@ -86,10 +86,10 @@ Steps separate_steps(const std::string& text, const WordSource& source, CompareC
     return s;
 }
 
-void check_against_steps(Analysis& analysis, const std::string& text, const WordSource& source, const CompareConfig& cfg,
-                         std::size_t max_tokens = 1024) {
+// What the analysis holds, against the separate steps for text (with PE tables).
+void check_holds_steps(const Analysis& analysis, const std::string& text, const WordSource& source, const CompareConfig& cfg,
+                       std::size_t max_tokens = 1024) {
     INFO("text \"" << text << "\"");
-    REQUIRE(analysis.update(text, source, cfg, max_tokens, true) == nullptr);
     const Steps want = separate_steps(text, source, cfg, max_tokens);
     CHECK(analysis.tokens() == want.tokens);
     CHECK(analysis.total_tokens() == posenc::tokenize(text, source.set).size());
@@ -107,6 +107,13 @@ void check_against_steps(Analysis& analysis, const std::string& text, const Word
     posenc::sinusoidal_table(n, cfg.d_pos, cfg.base, cfg.layout, pe_concat.data());
     CHECK(same_bits(analysis.pe(), pe));
     CHECK(same_bits(analysis.pe_concat(), pe_concat));
+}
+
+void check_against_steps(Analysis& analysis, const std::string& text, const WordSource& source, const CompareConfig& cfg,
+                         std::size_t max_tokens = 1024) {
+    REQUIRE(analysis.update(text, source, cfg, max_tokens, true) == nullptr);
+    CHECK_FALSE(analysis.repeated());
+    check_holds_steps(analysis, text, source, cfg, max_tokens);
 }
 
 }  // namespace
@@ -181,4 +188,55 @@ TEST_CASE("Analysis: bad settings are refused by name and leave it usable", "[an
     REQUIRE(error != nullptr);
     CHECK(std::string(error).find("d_pos") != std::string::npos);
     check_against_steps(analysis, "a cat sat", WordSource{&set, nullptr, 0}, all_lanes());
+}
+
+TEST_CASE("Analysis: a text with the last call's tokens computes nothing when asked to skip repeats", "[analysis][reuse]") {
+    const posenc::VectorSet set = small_set();
+    const posenc::Pca pca = posenc::principal_components(set.rows.data(), set.count, set.dim);
+    const WordSource glove{&set, &pca, 0};
+    const CompareConfig cfg = all_lanes();
+    Analysis analysis;
+    const auto skipping = [&](const std::string& text, const WordSource& source, const CompareConfig& c, std::size_t max_tokens = 1024) {
+        REQUIRE(analysis.update(text, source, c, max_tokens, true, true) == nullptr);
+        return analysis.repeated();
+    };
+    check_against_steps(analysis, "the king sat", glove, cfg);
+    SECTION("a space, spaces and a line break give the same tokens: nothing changes") {
+        CHECK(skipping("the king sat ", glove, cfg));
+        CHECK(skipping("  the king\nsat  ", glove, cfg));
+        check_holds_steps(analysis, "the king sat", glove, cfg);
+    }
+    SECTION("settings the caller vouches for are taken on its word: the last results stand") {
+        // Proof that nothing was computed: a new base would change every sinusoidal lane.
+        CompareConfig other = cfg;
+        other.base = 500.0;
+        CHECK(skipping("the king sat ", glove, other));
+        check_holds_steps(analysis, "the king sat", glove, cfg);
+    }
+    SECTION("another token, word or source is computed") {
+        CHECK_FALSE(skipping("the king sat on", glove, cfg));
+        check_holds_steps(analysis, "the king sat on", glove, cfg);
+        CHECK_FALSE(skipping("the king sa", glove, cfg));
+        check_holds_steps(analysis, "the king sa", glove, cfg);
+        CHECK_FALSE(skipping("the king sa", WordSource{nullptr, nullptr, kDim}, cfg));
+        check_holds_steps(analysis, "the king sa", WordSource{nullptr, nullptr, kDim}, cfg);
+    }
+    SECTION("the same kept tokens with another total are computed (the count is shown)") {
+        check_against_steps(analysis, "the king sat", glove, cfg, 2);
+        CHECK_FALSE(skipping("the king sat on", glove, cfg, 2));
+        check_holds_steps(analysis, "the king sat on", glove, cfg, 2);
+    }
+    SECTION("without skip_repeat, or after no tokens or a refused call, it computes") {
+        REQUIRE(analysis.update("the king sat ", glove, cfg, 1024, true) == nullptr);
+        CHECK_FALSE(analysis.repeated());
+        CHECK_FALSE(skipping("", glove, cfg));
+        CHECK_FALSE(skipping(" ", glove, cfg));
+        check_against_steps(analysis, "the king sat", glove, cfg);
+        CompareConfig bad = cfg;
+        bad.d_pos = 3;
+        REQUIRE(analysis.update("the king sat", glove, bad, 1024, true, true) != nullptr);
+        CHECK_FALSE(analysis.repeated());
+        CHECK_FALSE(skipping("the king sat", glove, cfg));
+        check_holds_steps(analysis, "the king sat", glove, cfg);
+    }
 }

@@ -82,6 +82,34 @@ for (const simd of [true, false]) {
       kept.dispose();
     });
 
+    it('with skipRepeat, computes nothing for the last tokens under the last options, and everything otherwise', () => {
+      const analysis = lab.analysis(glove);
+      const options = { ...OPTIONS, peTables: true, skipRepeat: true };
+      const first = analysis.update(TEXT, options);
+      assert.deepEqual(analysis.update(`${TEXT}  \n`, options), { repeated: true }, 'spaces and a line break');
+      assert.deepEqual(analysis.update(`${TEXT} `, { ...options, reuse: first.result }), { repeated: true }, 'reuse aside');
+      // Anything else is computed, and gives a fresh analysis's bits.
+      const fresh = (text, o) => { const f = lab.analysis(glove); const got = f.update(text, o); f.dispose(); return got; };
+      for (const [why, text, o] of [
+        ['another base', TEXT, { ...options, base: 500 }],
+        ['the base back', TEXT, options],
+        ['another token', `${TEXT} a`, options],
+        ['another word', `${TEXT} an`, options],
+        ['without skipRepeat', `${TEXT} an `, { ...options, skipRepeat: false }],
+        ['another cut', TEXT, { ...options, maxTokens: 5 }],
+      ]) {
+        const got = analysis.update(text, o);
+        assert.equal(got.repeated, undefined, why);
+        assertSameBits(got, fresh(text, { ...o, skipRepeat: false }), why);
+      }
+      assert.throws(() => analysis.update(TEXT, { ...options, maxTokens: 5, dPos: 3 }), { name: 'RangeError', message: /dPos/ });
+      assert.deepEqual(analysis.update(`${TEXT} `, { ...options, maxTokens: 5 }), { repeated: true }, 'a refused update changes nothing');
+      assert.equal(analysis.update('', options).result, null);
+      assert.equal(analysis.update(' ', options).result, null, 'no tokens is never a repeat');
+      assert.throws(() => analysis.update(TEXT, { skipRepeat: 1 }), { name: 'TypeError', message: /skipRepeat/ });
+      analysis.dispose();
+    });
+
     it('cuts at maxTokens, counts them all, and refuses bad options by name', () => {
       const analysis = lab.analysis(glove);
       const cut = analysis.update(TEXT, { maxTokens: 5 });
