@@ -325,3 +325,38 @@ test('a typed character waits for its view: the box and the tokens change in one
     await close();
   }
 });
+
+test('a space leaves the tokens as they are: the worker computes nothing and no figure is drawn again, and the next letter draws them', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    await box(page).fill(sentence(64));
+    await settle(page, 64);
+    await box(page).focus();
+    await page.keyboard.press('End');
+    // Every figure draws on canvases: their pixels are put, their labels filled in.
+    await page.evaluate(() => {
+      window.__drawn = 0;
+      const proto = CanvasRenderingContext2D.prototype;
+      for (const name of ['putImageData', 'fillText', 'fillRect', 'drawImage']) {
+        const original = proto[name];
+        proto[name] = function counted(...args) { window.__drawn++; return original.apply(this, args); };
+      }
+    });
+    const drawnBy = async (key) => {
+      await page.evaluate(() => { window.__drawn = 0; });
+      const mutations = await mutationsOfOneKey(page, key);
+      return { drawn: await page.evaluate(() => window.__drawn), mutations };
+    };
+    const space = await drawnBy(' ');
+    assert.equal(space.drawn, 0, 'a space: nothing drawn');
+    assert.deepEqual(space.mutations.filter((m) => !/#engine/.test(m)), [], 'a space: only the readout is written');
+    assert.equal(await box(page).inputValue(), `${sentence(64)} `, 'the space is in the box');
+    const letter = await drawnBy('x');
+    assert.ok(letter.drawn > 0, 'a new token: the maps are drawn');
+    await settle(page, 65);
+    assert.equal(await page.locator('#tokens button.token').last().locator('.token-text').textContent(), 'x');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

@@ -167,6 +167,34 @@ describe('the lab worker', () => {
     assert.notEqual(newest.shownKeys.pe, first.shownKeys.pe);
   });
 
+  it('a typed key that leaves the tokens as the client shows them is answered { repeated: true }, anything else in full', async () => {
+    const typed = (gen, repeatOf, state, more = {}) => labClient.compute({ gen, repeatOf, state, trainedAvailable: false, trainedAsked: false, inputOnly: [], ...more });
+    const shown = await typed(40, null, STATE);
+    assert.ok(shown.result, 'no repeat asked: a full view');
+    const spaced = { ...STATE, sentence: `${STATE.sentence}  ` };
+    assert.deepEqual(await typed(41, 40, spaced), { repeated: true }, 'a space: the view shown stands');
+    assert.deepEqual(await typed(42, 41, spaced), { repeated: true }, 'a repeat of a repeat');
+    // Anything but the same tokens under the same settings, shown, is computed and sent whole.
+    const full = [
+      ['the client shows an older view (it dropped the last as stale)', 40, spaced],
+      ['no repeatOf (another action than typing)', null, spaced],
+      ['another token', 42, { ...spaced, sentence: `${spaced.sentence}and` }],
+    ];
+    let gen = 43;
+    for (const [why, repeatOf, state] of full) {
+      const view = await typed(gen, repeatOf, state);
+      assert.equal(view.repeated, undefined, why);
+      assert.ok(view.result, why);
+      gen++;
+    }
+    // Settings the text does not carry: the view changes although the tokens do not.
+    const base = await typed(gen, gen - 1, { ...STATE, sentence: `${STATE.sentence} and`, base: 500 });
+    assert.equal(base.repeated, undefined, 'another base');
+    const summaries = await typed(gen + 1, gen, { ...STATE, sentence: `${STATE.sentence} and `, base: 500 }, { summaries: false });
+    assert.equal(summaries.repeated, undefined, 'no summaries asked, where the last compute asked for them');
+    assert.deepEqual(await typed(gen + 2, gen + 1, { ...STATE, sentence: `${STATE.sentence} and  `, base: 500 }, { summaries: false }), { repeated: true });
+  });
+
   it('a compute brings the trained lanes\' passes on its own tokens, and skips one whose ids the lane shows', async (t) => {
     if (!lab.pretrained.some((m) => m.name === 'rotary')) return t.skip('this dist/ ships no models');
     await client.load('rotary');

@@ -109,6 +109,7 @@ const pacing = createFramePacing({ run: recompute, ready: () => lab !== null });
 let typing = { flush() {} }; // the sentence box's held edit (typed-text.js), once wired
 let lastHeavyMs = null;
 let shownKeys = {};       // what the painted tables and settings figures are keyed by (the worker's shownKeys)
+let shownGen = null;      // the generation of the view the lanes show (a typed key's repeatOf)
 
 // The lanes' arrays go back to the worker once no figure shows them (view-buffers.js).
 const viewBuffers = createViewBuffers();
@@ -451,12 +452,13 @@ function recompute({ typed = false } = {}) {
   const trained = state.heads === TRAINED_HEADS
     ? trainedHeads.passRequests({ schemes: state.schemes, layer: state.headLayer, head: state.headIndex }) : [];
   // A typed key's view leaves the summary as it reads (summarise), so the worker writes none.
-  const painted = client.compute({ gen: mine, state: sent, trainedAvailable: trainedHeads.available, trainedAsked, inputOnly: coveredLanes(), trained, shown: shownKeys, summaries: !typed,
-    recycle: viewBuffers.take() })
+  // A typed key whose tokens are those shown (a space, say) comes back as { repeated: true }.
+  const painted = client.compute({ gen: mine, repeatOf: typed ? shownGen : null, state: sent, trainedAvailable: trainedHeads.available, trainedAsked,
+    inputOnly: coveredLanes(), trained, shown: shownKeys, summaries: !typed, recycle: viewBuffers.take() })
     .then((next) => {
       // A typed edit waiting for this view is made after the view's writes: the editing command
       // brings layout up to date for both, and the frame after has none left to do.
-      if (next && work.isCurrent(mine)) paint(next, sent, started);
+      if (next && work.isCurrent(mine)) (next.repeated ? keep : paint)(next, sent, started, mine);
       typing.flush();
     }, (error) => {
       typing.flush();
@@ -470,7 +472,17 @@ function recompute({ typed = false } = {}) {
   return painted;
 }
 
-function paint(next, sent, started) {
+// The worker computed nothing: every figure shows this text already, and the readout says so.
+function keep(next, sent, started, gen) {
+  view.state = sent;
+  view.recomputeMs = performance.now() - started;
+  shownGen = gen;
+  showEngine();
+  scheduleHeavy();
+}
+
+function paint(next, sent, started, gen) {
+  shownGen = null; // until the lanes show this view
   firstView();
   const { settings, source } = next;
   // The lanes first: the captions write their numbers into the lanes in the document, so a lane
@@ -517,6 +529,7 @@ function paint(next, sent, started) {
   setText(ui.normRatio, `‖PE‖ / ‖αE‖ = ${next.normRatio.toFixed(3)} (mean over tokens)`);
   summarise(next.summaries, true);
   view.recomputeMs = performance.now() - started;
+  shownGen = gen;
   showEngine();
   scheduleHeavy();
 }

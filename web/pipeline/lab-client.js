@@ -4,9 +4,9 @@
 //
 // Messages, page → worker (each may name a channel; 0 when it does not):
 //   { type: 'start' }                            → { type: 'started', simd, pretrained, schemeTable } | { type: 'start-failed', message }
-//   { type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, recycle }
+//   { type: 'compute', channel, gen, repeatOf, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, summaries, recycle }
 //                                                → { type: 'view', channel, gen, view } | { …, error }   (lab-session.js: view,
-//                                                  plus view.trained: the passes of model-host.js)
+//                                                  plus view.trained: the passes of model-host.js; or a repeat's { repeated: true })
 //   { type: 'analyse', channel, gen, options }   → { type: 'analysis', channel, gen, name, data }… then { type: 'analysed', channel, gen, ms }
 //   { type: 'glove' (url, warm) | 'custom' | 'neighbors', id, channel, … }   → { type: 'reply', id, value } | { …, error }
 //   { type: 'close', channel }                   (no answer: the channel's session is dropped)
@@ -18,7 +18,8 @@
 // compute resolves with the view, or null when a newer compute was sent meanwhile; its `trained`
 // ([{ lane, name, layer, head, shownIds? }], loaded models only) asks for those lanes' passes on the view's
 // tokens, which come back in view.trained (model-host.js: passes); its `shown` is the shownKeys of
-// the last view the caller painted (lab-session.js); its `recycle` (ArrayBuffers) gives back the
+// the last view the caller painted (lab-session.js), and its `repeatOf` that view's gen, for a
+// caller that takes { repeated: true } for "the view you show stands" (lab-session.js); its `recycle` (ArrayBuffers) gives back the
 // buffers of earlier views' arrays that nothing reads any more, for the worker to send the next views
 // on (buffer-pool.js; they are detached here; those under its MIN_RECYCLED_BYTES stay) — with them
 // go those of the views this client dropped as overtaken, which nobody saw; analyse calls
@@ -74,12 +75,12 @@ function channelCalls(channel, open, { post, request, forget }) {
   return {
     glove: (url, { warm = true } = {}) => request('glove', { channel, url, warm }),
     neighbors: (selected) => request('neighbors', { channel, selected }),
-    compute({ gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {}, summaries = true, recycle = [] }) {
+    compute({ gen, repeatOf = null, state, trainedAvailable, trainedAsked, inputOnly, figures, trained = [], shown = {}, summaries = true, recycle = [] }) {
       let promise;
       [open.compute, promise] = newest(open.compute, gen);
       if (open.analysis) { open.analysis.resolve(null); open.analysis = null; }
       const given = [...new Set([...open.spare.splice(0), ...recycle])].filter((buffer) => buffer.byteLength >= MIN_RECYCLED_BYTES);
-      post({ type: 'compute', channel, gen, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, summaries, recycle: given }, given);
+      post({ type: 'compute', channel, gen, repeatOf, state, trainedAvailable, trainedAsked, inputOnly, figures, trained, shown, summaries, recycle: given }, given);
       return promise;
     },
     analyse(gen, onAnalysis, options) {

@@ -98,6 +98,11 @@ class LabChannels {
     if (!session) return; // 'started' says why
     try {
       const { view, transfer } = session.compute(message);
+      // A repeat's trained lanes show its tokens' passes already.
+      if (view.repeated) {
+        this.#post({ type: 'view', channel, gen: message.gen, view });
+        return;
+      }
       // The trained lanes' passes ride along: one answer per keystroke, every array transferred.
       const trained = this.#models.passes(view.n > 0 ? message.trained ?? [] : [], view.tokens);
       view.trained = trained.passes;

@@ -8,10 +8,16 @@
 // createLabSession(lab, sources, { buffers }) → {
 //   loadGlove(url?, warm?) → Promise<{ label }> (url: another copy of the GloVe file, absolute;
 //     default the lab's own; warm: see createLabSources), loadCustom(bytes, label) → Promise<{ info, size, dim }>,
-//   compute({ state, trainedAvailable, trainedAsked, inputOnly, figures, shown, summaries }) → { view (below),
-//     transfer (the buffers of the view's arrays, its own copies: send them, do not copy them) };
+//   compute({ gen, repeatOf, state, trainedAvailable, trainedAsked, inputOnly, figures, shown, summaries, trained })
+//     → { view (below), transfer (the buffers of the view's arrays, its own copies: send them, do
+//     not copy them) };
 //     figures: the settings figures wanted, default all; summaries: false leaves the view's
-//     summaries out (null), for a client that keeps the sentences it shows,
+//     summaries out (null), for a client that keeps the sentences it shows; trained: the
+//     trained lanes' pass requests (model-host.js), which the view's passes answer;
+//     gen: the client's number for this compute; repeatOf: the gen of the last answer the client
+//     shows (null: none) — when it is this session's last answer, everything but the text is asked
+//     as then, and the text gives the same tokens (a space typed), nothing is computed and the
+//     view is { repeated: true } alone: the client's figures stand, and so do the analyses' caches,
 //   analyses(options) → a generator: yields between its expensive parts, and yields { name, data } for
 //     each analysis done ('retrieval', 'shift', 'orth', then 'summaries'; options as
 //     lab-measures.js's analyses),
@@ -134,11 +140,15 @@ function reply(view, { state, settings, source, figures: { keys, ...figures }, s
 // Fresh copies, for a session without a pool (one in the page's own thread sends nothing).
 const FRESH = { copy: freshCopy };
 
+// The answer to a compute whose view would be the last one again (see compute's repeatOf).
+const REPEATED = Object.freeze({ view: Object.freeze({ repeated: true }), transfer: Object.freeze([]) });
+
 export function createLabSession(lab, sources = createLabSources(lab), { buffers = FRESH } = {}) {
   let glove = null;
   const pipeline = createPipeline(lab);
   const measures = createMeasures(lab, pipeline);
   let snapshot = null; // the last view with tokens, worker-side (its source and arrays)
+  let answered = null; // the last compute answered: { gen, source, asked } (see compute)
 
   function sourceFor(state) {
     if (state.vectors === 'glove' && glove) return glove;
@@ -160,11 +170,21 @@ export function createLabSession(lab, sources = createLabSources(lab), { buffers
       return { label: sources.custom.label, size: vectors.size, dim: vectors.dim };
     },
 
-    compute({ state, trainedAvailable, trainedAsked, inputOnly, figures: wanted, shown = {}, summaries = true }) {
+    compute({ gen = null, repeatOf = null, state, trainedAvailable, trainedAsked, inputOnly, figures: wanted, shown = {}, summaries = true, trained = null }) {
       const source = sourceFor(state);
       const settings = settleSettings(lab, state, source, { trainedAvailable, trainedAsked });
       const skipTerms = state.schemes.filter((scheme) => !state.moreOpen.includes(scheme));
-      const view = pipeline.run(state, source, settings, { inputOnly, skipTerms });
+      // Everything asked but the text (and the ids a trained lane shows, which the lane keeps):
+      // the same, for a client that shows the last answer, leaves the text's tokens the only
+      // thing that can change the view.
+      const { sentence, ...settingsAsked } = state;
+      const passes = trained?.map(({ shownIds, ...request }) => request) ?? null;
+      const asked = JSON.stringify([settingsAsked, trainedAvailable, trainedAsked, inputOnly, wanted ?? null, summaries, passes]);
+      const skipRepeat = repeatOf !== null && repeatOf === answered?.gen && source === answered.source && asked === answered.asked;
+      answered = null; // until this compute has succeeded
+      const view = pipeline.run(state, source, settings, { inputOnly, skipTerms, skipRepeat });
+      answered = { gen, source, asked };
+      if (view.repeated) return REPEATED; // the snapshot, its caches and the client's figures stand
       snapshot = view.n > 0 ? view : null;
       const figures = measures.settingsFigures(state, source, settings, view.n, { wanted, shown });
       return reply(view, { state, settings, source, figures, shown, summaries, measures, buffers });
