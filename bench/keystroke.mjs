@@ -8,7 +8,9 @@
 // --trained: then switches Heads to the shipped trained models (the default page's) and measures
 // again at every size (rows marked heads: 'trained'); --stand-in V uses the tests' stand-in models with a
 // V-word vocabulary instead (tests/e2e/fixtures/pretrained-stand-in.mjs), for when dist/ ships none.
-// For each n: fills the Sentence box with n tokens, types and deletes 20 characters unmeasured
+// For each n: fills the Sentence box with n tokens (fewer where the typed keys would pass the page's
+// cut at 512 tokens, so that the last of them reaches n: past it a key leaves the kept tokens as
+// they are and the page computes nothing; startTokens in the row), types and deletes 20 characters unmeasured
 // (warm-up), lets the analyses finish, then types one
 // character at a time with pauses (so each keystroke starts from a quiet page: the analyses
 // after the last key have ended, which the readout's second write marks; the bench waits for
@@ -39,7 +41,7 @@ import { loadavg } from 'node:os';
 import { launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 import { useStandIn } from '../tests/e2e/fixtures/pretrained-stand-in.mjs';
 import { CPU_CATEGORIES, PHASES, keystrokeCpu } from './keystroke-cpu.mjs';
-import { TYPED, sentence } from './keystroke-text.mjs';
+import { TYPED, sentence, startingTokens } from './keystroke-text.mjs';
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf('--out');
@@ -61,6 +63,7 @@ const SIZES = args.map(Number).filter((n) => n > 0);
 const NS = SIZES.length ? SIZES : [16, 64, 512];
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 30);
 const WARM_UP_KEYS = 20;
+const CONTINUOUS_KEYS = 50; // at most, one every 60 ms for 3 s
 
 const withTimeout = (promise, ms, what) => {
   let timer;
@@ -153,8 +156,9 @@ try {
     await page.waitForTimeout(400);
   };
   const measure = async (n, heads, cpuThrottle = 1) => {
-    await box.fill(sentence(n));
-    await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent), n, { timeout: 120000 });
+    const start = startingTokens(n, KEYSTROKES);
+    await box.fill(sentence(start));
+    await page.waitForFunction((n) => new RegExp(`n = ${n},.*analyses`).test(document.getElementById('engine').textContent), start, { timeout: 120000 });
     await box.focus();
     await page.keyboard.press('End');
     // Warm-up, not measured: V8 compiles hot wasm and JS with its optimising tiers in background
@@ -165,7 +169,7 @@ try {
       await page.waitForTimeout(120);
     }
     for (let k = 0; k < WARM_UP_KEYS; k++) await page.keyboard.press('Backspace');
-    await quietAt(n);
+    await quietAt(start);
     await page.evaluate(() => { window.__keys = []; });
     if (CPU) await browser.startTracing(page, { categories: CPU_CATEGORIES });
     const heavy = [];
@@ -194,7 +198,7 @@ try {
       return [kind, of.length ? +quantile(of, 0.5).toFixed(digits) : null];
     }));
     const row = {
-      n, heads, cpuThrottle, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
+      n, heads, cpuThrottle, startTokens: start, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
       recomputeMedian: quantile(recompute, 0.5), analysesMedian: heavy.length ? quantile(heavy, 0.5) : null,
       viewAppliedMedian: +quantile(keys.map((k) => k.readout - k.t0), 0.5).toFixed(1),
@@ -240,8 +244,9 @@ try {
 
   // Continuous typing at the largest n: frame intervals and long tasks.
   const n = Math.max(...NS);
-  await box.fill(sentence(n));
-  await quietAt(n);
+  const start = startingTokens(n, CONTINUOUS_KEYS);
+  await box.fill(sentence(start));
+  await quietAt(start);
   await box.focus();
   await page.keyboard.press('End');
   await page.evaluate(() => {
@@ -254,7 +259,7 @@ try {
   const typingStart = await page.evaluate(() => performance.now());
   const started = Date.now();
   let i = 0;
-  while (Date.now() - started < 3000) {
+  while (Date.now() - started < 3000 && i < CONTINUOUS_KEYS) {
     await page.keyboard.type(TYPED[i++ % TYPED.length]);
     await page.waitForTimeout(60);
   }
@@ -272,7 +277,7 @@ try {
   // A frame that missed its vsync slot shows up as an interval of two slots or more.
   const missed = (gaps) => gaps.filter((x) => x > 16.7 * 1.5).length;
   const row = {
-    n, keysTyped: i, frames: typingIntervals.length,
+    n, startTokens: start, keysTyped: i, frames: typingIntervals.length,
     frameMedian: quantile(typingIntervals, 0.5), frameP95: quantile(typingIntervals, 0.95), frameMax: maxOf(typingIntervals),
     framesOver16_7: missed(typingIntervals),
     longTasks: typingLong.length, longTaskMax: maxOf(typingLong.map((e) => e.duration)),
