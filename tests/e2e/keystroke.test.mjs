@@ -5,7 +5,7 @@
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageSuite, readFigure, summaryAnalysed } from './browser.mjs';
+import { pageSuite, readFigure, summaryAnalysed, trainedHeadsShown } from './browser.mjs';
 import { sentence } from '../../bench/keystroke-text.mjs';
 
 const openPage = pageSuite();
@@ -17,6 +17,14 @@ async function settle(page, tokens) {
   await page.waitForFunction((n) => document.querySelectorAll('#tokens button.token').length === n &&
     new RegExp(`n = ${n},`).test(document.getElementById('engine').textContent), tokens);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+/** The box filled with the bench's sentence of n tokens, settled, and the caret at its end. */
+async function typingAtEnd(page, n) {
+  await box(page).fill(sentence(n));
+  await settle(page, n);
+  await box(page).focus();
+  await page.keyboard.press('End');
 }
 
 /** The mutations one typed character causes, as "type attribute target" strings. */
@@ -56,10 +64,7 @@ function assertSelection(states, index, what) {
 test('a keystroke at 64 tokens writes only the few nodes whose value changes', async () => {
   const { page, problems, close } = await openPage();
   try {
-    await box(page).fill(sentence(64));
-    await settle(page, 64);
-    await box(page).focus();
-    await page.keyboard.press('End');
+    await typingAtEnd(page, 64);
     // "milk" → "milke": one token's text, its unknown mark and name, the token count and the
     // readouts that follow the numbers, not ≈ 200 writes (every token's aria-label, aria-pressed
     // and tabindex, every caption, every hidden flag), which repainting every token would make.
@@ -326,37 +331,38 @@ test('a typed character waits for its view: the box and the tokens change in one
   }
 });
 
-test('a space leaves the tokens as they are: the worker computes nothing and no figure is drawn again, and the next letter draws them', async () => {
-  const { page, problems, close } = await openPage();
-  try {
-    await box(page).fill(sentence(64));
-    await settle(page, 64);
-    await box(page).focus();
-    await page.keyboard.press('End');
-    // Every figure draws on canvases: their pixels are put, their labels filled in.
-    await page.evaluate(() => {
-      window.__drawn = 0;
-      const proto = CanvasRenderingContext2D.prototype;
-      for (const name of ['putImageData', 'fillText', 'fillRect', 'drawImage']) {
-        const original = proto[name];
-        proto[name] = function counted(...args) { window.__drawn++; return original.apply(this, args); };
-      }
-    });
-    const drawnBy = async (key) => {
-      await page.evaluate(() => { window.__drawn = 0; });
-      const mutations = await mutationsOfOneKey(page, key);
-      return { drawn: await page.evaluate(() => window.__drawn), mutations };
-    };
-    const space = await drawnBy(' ');
-    assert.equal(space.drawn, 0, 'a space: nothing drawn');
-    assert.deepEqual(space.mutations.filter((m) => !/#engine/.test(m)), [], 'a space: only the readout is written');
-    assert.equal(await box(page).inputValue(), `${sentence(64)} `, 'the space is in the box');
-    const letter = await drawnBy('x');
-    assert.ok(letter.drawn > 0, 'a new token: the maps are drawn');
-    await settle(page, 65);
-    assert.equal(await page.locator('#tokens button.token').last().locator('.token-text').textContent(), 'x');
-    assert.deepEqual(problems, []);
-  } finally {
-    await close();
-  }
-});
+for (const heads of ['identity', 'default']) {
+  test(`a space leaves the tokens as they are: the worker computes nothing and no figure is drawn again, and the next letter draws them (${heads} heads)`, async () => {
+    const { page, problems, close } = await openPage({ heads });
+    try {
+      // The default link's trained lanes: their passes come with each view, and a repeat's lanes keep theirs.
+      if (heads === 'default') await page.waitForFunction(trainedHeadsShown, true, { timeout: 60000 });
+      await typingAtEnd(page, 64);
+      // Every figure draws on canvases: their pixels are put, their labels filled in.
+      await page.evaluate(() => {
+        window.__drawn = 0;
+        const proto = CanvasRenderingContext2D.prototype;
+        for (const name of ['putImageData', 'fillText', 'fillRect', 'drawImage']) {
+          const original = proto[name];
+          proto[name] = function counted(...args) { window.__drawn++; return original.apply(this, args); };
+        }
+      });
+      const drawnBy = async (key) => {
+        await page.evaluate(() => { window.__drawn = 0; });
+        const mutations = await mutationsOfOneKey(page, key);
+        return { drawn: await page.evaluate(() => window.__drawn), mutations };
+      };
+      const space = await drawnBy(' ');
+      assert.equal(space.drawn, 0, 'a space: nothing drawn');
+      assert.deepEqual(space.mutations.filter((m) => !/#engine/.test(m)), [], 'a space: only the readout is written');
+      assert.equal(await box(page).inputValue(), `${sentence(64)} `, 'the space is in the box');
+      const letter = await drawnBy('x');
+      assert.ok(letter.drawn > 0, 'a new token: the maps are drawn');
+      await settle(page, 65);
+      assert.equal(await page.locator('#tokens button.token').last().locator('.token-text').textContent(), 'x');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+}
