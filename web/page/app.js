@@ -458,7 +458,10 @@ function recompute({ typed = false } = {}) {
     .then((next) => {
       // A typed edit waiting for this view is made after the view's writes: the editing command
       // brings layout up to date for both, and the frame after has none left to do.
-      if (next && work.isCurrent(mine)) (next.repeated ? keep : paint)(next, sent, started, mine);
+      if (next && work.isCurrent(mine)) {
+        if (next.repeated) keep(sent, started, mine);
+        else paint(next, sent, started, mine);
+      }
       typing.flush();
     }, (error) => {
       typing.flush();
@@ -473,7 +476,7 @@ function recompute({ typed = false } = {}) {
 }
 
 // The worker computed nothing: every figure shows this text already, and the readout says so.
-function keep(next, sent, started, gen) {
+function keep(sent, started, gen) {
   view.state = sent;
   view.recomputeMs = performance.now() - started;
   shownGen = gen;
