@@ -1,5 +1,5 @@
 // Keystroke-to-pixels on the real page (dist/index.html with GloVe) in headless Chromium.
-//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [--throttled N,… | none] [--cpu] [--dist DIR --label TEXT] [n …]
+//   node bench/keystroke.mjs [--out FILE] [--trained] [--stand-in V] [--throttled N,… | none] [--cpu] [--dist DIR --label TEXT] [--pause MS] [n …]
 //   (default 16 64 512 tokens; KEYSTROKES=30 per size)
 // Every size is measured on the desktop profile (the machine's own CPU), then the --throttled
 // sizes (default 64) again with the CPU slowed 4× (CDP Emulation.setCPUThrottlingRate, as
@@ -54,6 +54,11 @@ const throttledIndex = args.indexOf('--throttled');
 const THROTTLED_NS = throttledIndex >= 0 ? args.splice(throttledIndex, 2)[1].split(',').map(Number).filter((n) => n > 0) : [64];
 const distIndex = args.indexOf('--dist');
 const DIST_DIR = distIndex >= 0 ? args.splice(distIndex, 2)[1] : undefined;
+// --pause MS: how long the page stays quiet after each key's analyses before the next key
+// (default 400). A key after a longer quiet costs the page more (docs/BENCHMARKS.md, round 32).
+const pauseIndex = args.indexOf('--pause');
+const PAUSE_MS = pauseIndex >= 0 ? Number(args.splice(pauseIndex, 2)[1]) : 400;
+if (!(PAUSE_MS >= 0)) throw new RangeError(`--pause: milliseconds ≥ 0, got ${PAUSE_MS}`);
 const labelIndex = args.indexOf('--label');
 const LABEL = labelIndex >= 0 ? args.splice(labelIndex, 2)[1] : null;
 const cpuIndex = args.indexOf('--cpu');
@@ -180,7 +185,7 @@ try {
       const analysed = page.evaluate((k) => window.__analysed(k), k);
       await page.keyboard.type(TYPED[k % TYPED.length]);
       await withTimeout(analysed, 60000, `key ${k}'s analyses`);
-      await page.waitForTimeout(400);
+      await page.waitForTimeout(PAUSE_MS);
       const text = await page.locator('#engine').textContent();
       const m = text.match(/analyses (\d+) ms/);
       if (m) heavy.push(Number(m[1]));
@@ -198,7 +203,7 @@ try {
       return [kind, of.length ? +quantile(of, 0.5).toFixed(digits) : null];
     }));
     const row = {
-      n, heads, cpuThrottle, startTokens: start, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
+      n, heads, cpuThrottle, pauseMs: PAUSE_MS, startTokens: start, tokens: keys.map((k) => k.n).at(-1), keystrokes: keys.length,
       keyToPixelsMedian: quantile(latency, 0.5), keyToPixelsP90: quantile(latency, 0.9), keyToPixelsMax: Math.max(...latency),
       recomputeMedian: quantile(recompute, 0.5), analysesMedian: heavy.length ? quantile(heavy, 0.5) : null,
       viewAppliedMedian: +quantile(keys.map((k) => k.readout - k.t0), 0.5).toFixed(1),
