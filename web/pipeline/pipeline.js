@@ -70,7 +70,7 @@ export function compareOptions(lab, state, settings, schemes) {
  * inputOnly: lanes whose n×n parts no figure will show; skipTerms: lanes whose terms nothing will
  * read (compare()'s options of those names); skipRepeat: when the text gives the last run's
  * tokens again under the same options (lab.analysis's skipRepeat), run computes nothing and
- * gives { repeated: true, last } (last: that run's view, whose arrays stand).
+ * gives { repeated: true }: the last view with tokens, and its arrays, stand.
  * view: { state, source, settings, tokens, total, textCut, unknown, E (n×d unscaled), result
  * (compare()'s, for state.schemes), n, pe, peConcat (the sinusoidal tables n×d and n×d_p the PE
  * figure and the norm readout show) } — n = 0 (and result null) for a text
@@ -96,8 +96,7 @@ export function createPipeline(lab) {
         ...compareOptions(lab, state, settings, state.schemes), heads: settings.heads, maxTokens: MAX_TOKENS, peTables: true, inputOnly, skipTerms,
         ...(last?.result ? { reuse: last.result, reuseVectors: last.E } : {}), skipRepeat,
       });
-      // A repeat needs tokens, so the last run had them and is `last`.
-      if (out.repeated) return { repeated: true, last };
+      if (out.repeated) return { repeated: true };
       const n = out.tokens.length;
       const view = {
         state, source, settings, tokens: out.tokens, total: out.total, textCut, unknown: out.unknown, E: out.vectors,
