@@ -12,6 +12,12 @@ export const TYPED = ' and the cat sat on the mat';
 /** n words of WORDS, every 7th in turn (n tokens for the lab's tokenizer). */
 export const sentence = (n) => Array.from({ length: n }, (_, i) => WORDS[(i * 7) % WORDS.length]).join(' ');
 
+/**
+ * Typing on: a key every TYPING_ON.everyMs for TYPING_ON.ms, at most TYPING_ON.keys keys (the
+ * bound a row's starting tokens are set by; about 45 fit in the time here).
+ */
+export const TYPING_ON = Object.freeze({ ms: 3000, everyMs: 60, keys: 50 });
+
 /** The tokens the first `keys` characters of TYPED add: a letter right after a typed space starts one. */
 export function tokensTyped(keys) {
   let added = 0;

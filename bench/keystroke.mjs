@@ -41,7 +41,7 @@ import { loadavg } from 'node:os';
 import { launchChromium, serveDir, closeServer, trainedHeadsShown } from '../tests/e2e/browser.mjs';
 import { useStandIn } from '../tests/e2e/fixtures/pretrained-stand-in.mjs';
 import { CPU_CATEGORIES, PHASES, keystrokeCpu } from './keystroke-cpu.mjs';
-import { TYPED, sentence, startingTokens } from './keystroke-text.mjs';
+import { TYPED, TYPING_ON, sentence, startingTokens } from './keystroke-text.mjs';
 
 const args = process.argv.slice(2);
 const outIndex = args.indexOf('--out');
@@ -68,7 +68,6 @@ const SIZES = args.map(Number).filter((n) => n > 0);
 const NS = SIZES.length ? SIZES : [16, 64, 512];
 const KEYSTROKES = Number(process.env.KEYSTROKES ?? 30);
 const WARM_UP_KEYS = 20;
-const CONTINUOUS_KEYS = 50; // at most, one every 60 ms for 3 s
 
 const withTimeout = (promise, ms, what) => {
   let timer;
@@ -249,7 +248,7 @@ try {
 
   // Continuous typing at the largest n: frame intervals and long tasks.
   const n = Math.max(...NS);
-  const start = startingTokens(n, CONTINUOUS_KEYS);
+  const start = startingTokens(n, TYPING_ON.keys);
   await box.fill(sentence(start));
   await quietAt(start);
   await box.focus();
@@ -264,9 +263,9 @@ try {
   const typingStart = await page.evaluate(() => performance.now());
   const started = Date.now();
   let i = 0;
-  while (Date.now() - started < 3000 && i < CONTINUOUS_KEYS) {
+  while (Date.now() - started < TYPING_ON.ms && i < TYPING_ON.keys) {
     await page.keyboard.type(TYPED[i++ % TYPED.length]);
-    await page.waitForTimeout(60);
+    await page.waitForTimeout(TYPING_ON.everyMs);
   }
   const typingEnd = await page.evaluate(() => performance.now());
   await page.waitForTimeout(1500);  // the analyses after the last key

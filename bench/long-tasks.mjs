@@ -27,7 +27,7 @@ import { writeFile } from 'node:fs/promises';
 import { browserSettled } from './settle.mjs';
 import { outermost, pageMainThread } from './trace-events.mjs';
 import { launchChromium, serveDir, closeServer, assertNothingCompressed, trainedHeadsShown } from '../tests/e2e/browser.mjs';
-import { TYPED, sentence, startingTokens } from './keystroke-text.mjs';
+import { TYPED, TYPING_ON, sentence, startingTokens } from './keystroke-text.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -42,7 +42,6 @@ if (!(SETTLE_MS >= 0)) throw new RangeError(`--settle: milliseconds ≥ 0, got $
 if (!(THROTTLE >= 1)) throw new RangeError(`--throttle: a rate ≥ 1, got ${THROTTLE}`);
 const LONG_MS = 50;
 const N = 512;
-const TYPING_KEYS = 50; // at most, one every 60 ms for 3 s
 // What the trace records: the tasks (toplevel, devtools.timeline), the marks that split windows
 // (blink.user_timing) and the thread and process names (__metadata, always on).
 const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtools.timeline', 'blink.user_timing', '__metadata'];
@@ -144,7 +143,7 @@ async function main() {
     // Typing up to 512 tokens (not past the page's cut, where a key computes nothing), then the
     // pause after it.
     const box = page.locator('#sentence');
-    const start = startingTokens(N, TYPING_KEYS);
+    const start = startingTokens(N, TYPING_ON.keys);
     await box.fill(sentence(start));
     await page.waitForFunction(engineQuiet, start, { timeout });
     await page.waitForTimeout(500);
@@ -153,9 +152,9 @@ async function main() {
     await browser.startTracing(page, { categories: CATEGORIES });
     await page.evaluate(() => performance.mark('typing-start'));
     const started = Date.now();
-    for (let i = 0; Date.now() - started < 3000 && i < TYPING_KEYS; i++) {
+    for (let i = 0; Date.now() - started < TYPING_ON.ms && i < TYPING_ON.keys; i++) {
       await page.keyboard.type(TYPED[i % TYPED.length]);
-      await page.waitForTimeout(60);
+      await page.waitForTimeout(TYPING_ON.everyMs);
     }
     await page.evaluate(() => performance.mark('typing-end'));
     await page.waitForFunction(engineQuiet, null, { timeout });
