@@ -381,10 +381,13 @@ export class Model {
    * the end of a sentence costs about one row; the values equal a fresh pass bit for bit.
    * options.layer and options.head (0-based, both or neither): attention is that head's n×n map
    * alone (what one figure shows; a keystroke then copies n² floats, not L·h·n²).
+   * options.into: a Float32Array of exactly attention's length, which receives the map and is
+   * returned as attention, so that a caller who keeps its arrays (a worker whose buffers the page
+   * gives back) makes no fresh one per call.
    */
   inspect(tokens, n, options = {}) {
-    checkOptions('options', options, ['ropeScaling', 'layer', 'head']);
-    return this.#inspect(tokens, n, options.ropeScaling, oneMap(options, this.config.layers, this.config.heads));
+    checkOptions('options', options, ['ropeScaling', 'layer', 'head', 'into']);
+    return this.#inspect(tokens, n, options.ropeScaling, oneMap(options, this.config.layers, this.config.heads), options.into);
   }
 
   /** Float32Array(n − 1): entry i is −ln p(tokens[i + 1] | tokens[0 … i]) (inspect's surprise). */
@@ -395,13 +398,14 @@ export class Model {
   }
 
   // The core's inspect. map: layer·heads + head, −1 for every map, or null for none (the core is
-  // given no attention buffer and copies none; attention is then null).
-  #inspect(tokens, n, scaling, map) {
+  // given no attention buffer and copies none; attention is then null). into: inspect's.
+  #inspect(tokens, n, scaling, map, into) {
     checkInt('n', n, 1, 2 ** 31 - 1);
     checkIds('tokens', tokens, n, '(n)');
     const [rope, factor] = ropeScaling(scaling);
     const { layers, heads } = this.config;
     const mapFloats = map === null ? 0 : (map < 0 ? layers * heads : 1) * n * n;
+    if (into !== undefined) checkInto(into, mapFloats);
     return this.#scratch(n + mapFloats + n, (address) => {
       const attentionAt = address + 4 * n;
       const surpriseAt = attentionAt + 4 * mapFloats;
@@ -409,7 +413,7 @@ export class Model {
       const error = this.#live().inspect(address, n, rope, factor, map ?? -1, map === null ? 0 : attentionAt, surpriseAt);
       if (error) throw new RangeError(error);
       return {
-        attention: map === null ? null : this.#core.HEAPF32.slice(attentionAt / 4, attentionAt / 4 + mapFloats),
+        attention: map === null ? null : heapFloats(this.#core.HEAPF32, attentionAt / 4, mapFloats, into),
         surprise: this.#core.HEAPF32.slice(surpriseAt / 4, surpriseAt / 4 + n - 1),
       };
     });
@@ -541,6 +545,19 @@ function oneMap({ layer, head }, layers, heads) {
   if (layer === undefined && head === undefined) return -1;
   if (layer === undefined || head === undefined) throw new TypeError('options.layer and options.head go together: give both or neither');
   return checkInt('options.layer', layer, 0, layers - 1) * heads + checkInt('options.head', head, 0, heads - 1);
+}
+
+// inspect's options.into: a Float32Array of the map's `floats` floats.
+function checkInto(into, floats) {
+  if (!(into instanceof Float32Array)) throw new TypeError('options.into must be a Float32Array');
+  if (into.length !== floats) throw new RangeError(`options.into holds ${into.length} floats; the map has ${floats}`);
+}
+
+// `floats` floats of the heap from index `at`: written into `into` when given, else a fresh copy.
+function heapFloats(heap, at, floats, into) {
+  if (!into) return heap.slice(at, at + floats);
+  into.set(heap.subarray(at, at + floats));
+  return into;
 }
 
 function isArrayLike(values) {

@@ -26,6 +26,26 @@ describe('the worker\'s buffer pool', () => {
     assert.equal(pool.spare.length, 0, 'a buffer is used once');
   });
 
+  it('lends an array to be written on a kept buffer, else a fresh one (roomy from one page up), sent in transfer', () => {
+    const pool = createBufferPool();
+    const given = new ArrayBuffer(BIG * 4 + 8);
+    pool.give([given]);
+    const transfer = [];
+    const lent = pool.array(Float32Array, BIG, transfer);
+    assert.ok(lent instanceof Float32Array);
+    assert.equal(lent.buffer, given);
+    assert.equal(lent.length, BIG);
+    assert.deepEqual(transfer, [given]);
+    assert.equal(pool.spare.length, 0, 'a buffer is used once');
+    const fresh = pool.array(Int32Array, BIG + 1, transfer);
+    assert.ok(fresh instanceof Int32Array);
+    assert.equal(fresh.length, BIG + 1);
+    assert.equal(fresh.buffer.byteLength, Math.ceil(((BIG + 1) * 4 * HEADROOM) / 4096) * 4096);
+    const small = pool.array(Float32Array, BIG - 1, transfer);
+    assert.equal(small.buffer.byteLength, (BIG - 1) * 4, 'under one page: a buffer of its own size');
+    assert.deepEqual(transfer, [given, fresh.buffer, small.buffer]);
+  });
+
   it('a fresh buffer has headroom in whole pages; the copy keeps the array\'s type and length', () => {
     const pool = createBufferPool();
     const transfer = [];

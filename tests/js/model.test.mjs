@@ -67,6 +67,28 @@ for (const simd of [true, false]) {
       m.dispose();
     });
 
+    it('inspect writes the map into options.into when given: the same bits, that array returned', () => {
+      const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+      const m = lab.createModel(config('rotary', { context: 20 }));
+      m.trainStep(copyBatch(4, 8, 0).tokens, 4, 8, { lr: 0.05 });
+      const { layers, heads } = m.config;
+      const ids = [2, 3, 4, 5, 6, 7, 8];
+      const n = ids.length;
+      const plain = m.inspect(ids, n, { layer: layers - 1, head: 1 });
+      // On a buffer longer than the map, as the lab worker's pool lends them, at an offset, filled with junk.
+      const into = new Float32Array(new ArrayBuffer(4 * (n * n + 9)), 8, n * n).fill(-3);
+      const got = m.inspect(ids, n, { layer: layers - 1, head: 1, into });
+      assert.equal(got.attention, into);
+      assert.deepEqual(bits(into), bits(plain.attention));
+      assert.deepEqual(bits(got.surprise), bits(plain.surprise));
+      const every = new Float32Array(layers * heads * n * n);
+      assert.deepEqual(bits(m.inspect(ids, n, { into: every }).attention), bits(m.attention(ids, n)), 'every map');
+      assert.throws(() => m.inspect(ids, n, { layer: 0, head: 0, into: new Float32Array(n * n + 1) }), /options\.into holds 50 floats; the map has 49/);
+      assert.throws(() => m.inspect(ids, n, { layer: 0, head: 0, into: new Float64Array(n * n) }), /options\.into must be a Float32Array/);
+      assert.throws(() => m.inspect(ids, n, { into: new Float32Array(n * n) }), RangeError, 'every map is L·h·n² floats');
+      m.dispose();
+    });
+
     it('attention rows are causal distributions; logits have n·V entries', () => {
       const m = lab.createModel(config('alibi'));
       const n = 5;

@@ -8,10 +8,11 @@
 // createBufferPool({ maxBytes }) → {
 //   give(buffers): keep these (those under MIN_RECYCLED_BYTES, detached ones among them, are
 //     skipped; the oldest go beyond maxBytes),
-//   copy(array, transfer) → a copy of the typed array `array` (same type and length) on the first
-//     kept buffer that serves it, else on a fresh one with room for a few more tokens (both by
-//     web/buffer-room.mjs's rule); one under MIN_RECYCLED_BYTES on a fresh buffer of its own size;
-//     its buffer is pushed onto `transfer`,
+//   array(Type, length, transfer) → a typed array of that type and length, to be written, on the
+//     first kept buffer that serves it, else on a fresh one with room for a few more tokens (both
+//     by web/buffer-room.mjs's rule); one under MIN_RECYCLED_BYTES on a fresh buffer of its own
+//     size; its buffer is pushed onto `transfer`,
+//   copy(array, transfer) → a copy of the typed array `array` on the pool's array(…) for it,
 //   spare: the buffers kept, oldest first }.
 // A copy may sit on a buffer longer than itself: readers use the array, never its .buffer's length.
 
@@ -32,6 +33,18 @@ export function freshCopy(array, transfer) {
 
 export function createBufferPool({ maxBytes = 64 << 20 } = {}) {
   const spare = []; // ArrayBuffers, oldest first
+  const array = (Type, length, transfer) => {
+    const size = length * Type.BYTES_PER_ELEMENT;
+    if (size < MIN_RECYCLED_BYTES) {
+      const fresh = new Type(length);
+      transfer.push(fresh.buffer);
+      return fresh;
+    }
+    const i = spare.findIndex((buffer) => fits(buffer, size));
+    const buffer = i < 0 ? roomyBuffer(size) : spare.splice(i, 1)[0];
+    transfer.push(buffer);
+    return new Type(buffer, 0, length);
+  };
   return {
     spare,
     give(buffers = []) {
@@ -39,14 +52,11 @@ export function createBufferPool({ maxBytes = 64 << 20 } = {}) {
       let bytes = spare.reduce((sum, buffer) => sum + buffer.byteLength, 0);
       while (bytes > maxBytes) bytes -= spare.shift().byteLength;
     },
-    copy(array, transfer) {
-      const size = array.byteLength;
-      if (size < MIN_RECYCLED_BYTES) return freshCopy(array, transfer);
-      const i = spare.findIndex((buffer) => fits(buffer, size));
-      const buffer = i < 0 ? roomyBuffer(size) : spare.splice(i, 1)[0];
-      const copy = new array.constructor(buffer, 0, array.length);
-      copy.set(array);
-      transfer.push(buffer);
+    array,
+    copy(values, transfer) {
+      if (values.byteLength < MIN_RECYCLED_BYTES) return freshCopy(values, transfer);
+      const copy = array(values.constructor, values.length, transfer);
+      copy.set(values);
       return copy;
     },
   };
