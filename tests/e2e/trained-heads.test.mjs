@@ -228,6 +228,33 @@ describe('trained heads in the lanes', () => {
     }
   });
 
+  it('a lane repaints the map it kept after identity heads showed instead, although the page gave the worker back what no figure showed', async () => {
+    // 40 tokens: each map (40² floats) is big enough to go back to the worker (view-buffers.js).
+    const words = Array.from({ length: 40 }, (_, i) => ['the', 'king', 'sat', 'on', 'his', 'throne'][i % 6]).join('%20');
+    const { page, problems, close } = await open(`#s=${words}`, { heads: 'default' });
+    const label = () => page.locator('[data-figure="rotary-attention"] > .fig canvas.map-canvas').getAttribute('aria-label');
+    try {
+      await waitForTrained(page, ['rotary']);
+      const [before] = await readFigure(page, 'rotary-attention', MAP);
+      assert.match(before.label, /trained model/);
+      await page.locator('#lane-heads-identity').click();
+      await page.waitForFunction(() => /W\u00a0=\u00a0I/.test(document.querySelector('[data-figure="rotary-attention"] > .fig canvas.map-canvas').getAttribute('aria-label')));
+      // A key typed while identity heads show: its compute carries back every map no figure reads.
+      await page.locator('#sentence').focus();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(' ');
+      await page.waitForTimeout(300);
+      await page.locator('#lane-heads-trained').click();
+      await page.waitForFunction(() => /trained model/.test(document.querySelector('[data-figure="rotary-attention"] > .fig canvas.map-canvas').getAttribute('aria-label')));
+      const [after] = await readFigure(page, 'rotary-attention', MAP);
+      assert.equal(after.label, await label());
+      assert.equal(after.pixels, before.pixels, 'the same words: the same trained map');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
   it('a lane without a model says so; typing updates the strip; a long sentence is a note in the learned lane', async () => {
     const { page, problems, close } = await open(`#${SENTENCE}&h=trained&sch=additive,learned,xpos`);
     try {

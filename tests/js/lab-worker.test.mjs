@@ -217,6 +217,31 @@ describe('the lab worker', () => {
     assert.deepEqual(rerun.attention, expected.attention, 'other ids shown: the pass runs');
   });
 
+  it('a trained lane\'s map comes on a buffer given back: the same numbers as the model\'s own', async (t) => {
+    if (!lab.pretrained.some((m) => m.name === 'rotary')) return t.skip('this dist/ ships no models');
+    await client.load('rotary');
+    // 96 tokens: the map (96² floats) is big enough to go round (buffer-pool.js).
+    const long = { ...STATE, sentence: Array.from({ length: 96 }, (_, i) => ['the', 'king', 'sat', 'on', 'a', 'throne'][i % 6]).join(' ') };
+    const request = { lane: 'rotary', name: 'rotary', layer: 0, head: 1 };
+    const local = await lab.loadPretrained('rotary');
+    const expected = (view) => {
+      const { ids } = idsFor(view.tokens, vocabularyIndex(local.vocab), local.unknownId);
+      return local.inspect(ids, ids.length, { layer: 0, head: 1 }).attention;
+    };
+    // A buffer of a size no fresh one has (those are whole 4 KB pages), filled with junk. Every
+    // lane input only (its maps covered), so no identity map takes the buffer first.
+    const given = new Float32Array(96 * 96 + 3).fill(-7).buffer;
+    const size = given.byteLength;
+    const view = await labClient.compute({ gen: 50, state: long, trainedAvailable: true, trainedAsked: false, inputOnly: STATE.schemes, trained: [request], recycle: [given] });
+    assert.equal(view.n, 96);
+    assert.equal(given.byteLength, 0, 'given back, not copied: detached here');
+    const pass = view.trained.rotary;
+    assert.equal(pass.attention.buffer.byteLength, size, 'the map came on the buffer given');
+    assert.equal(pass.attention.length, 96 * 96);
+    assert.deepEqual(pass.attention, expected(view));
+    local.dispose();
+  });
+
   it('the summary comes whole with each view, placeholders where the analyses\' numbers go, each as wide as its number', async () => {
     for (const [gen, state] of [[40, STATE], [42, { ...STATE, heads: 2, shiftK: 1 }]]) {
       const pending = (await compute(gen, state)).summaries;

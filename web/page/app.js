@@ -141,6 +141,7 @@ const trainedHeads = createTrainedHeads({
   onPickHeads: (heads) => { state.heads = heads; requestRecompute(); },
   onPickHead: (pick) => { Object.assign(state, pick); requestRecompute(); },
   requestUpdate: requestRecompute,
+  buffers: viewBuffers,
 });
 const captions = createCaptions({ ui, trainedHeads, showControlError });
 // Scheme parameters: inputs marked data-param="<state field>" (the settings box and some lanes
@@ -510,6 +511,7 @@ function paint(next, sent, started, gen) {
 
   tokenList.render(tokens, next.unknown, next.total, next.textCut);
   // Trained maps first: the identity maps they cover are then not painted at all.
+  viewBuffers.lend(Object.values(next.trained ?? {}).map((pass) => pass.attention));
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
     layer: state.headLayer, head: state.headIndex, asked: trainedAsked, passes: next.trained });
   if (!trainedHeads.loading) trainedSettled();

@@ -96,9 +96,10 @@ function hideLanes(heads) {
  * onPickHead({ headLayer, headIndex }) when the reader picks a head (1-based, for the state and the
  * URL); requestUpdate() when a model arrives or fails, a lane's first map arrives or a model
  * refuses the words; saveData: load models only on request; models: where the models live and
- * run (the lab worker's model client, web/pipeline/model-client.js).
+ * run (the lab worker's model client, web/pipeline/model-client.js); buffers: the page's view
+ * buffers (web/page/view-buffers.js), which hear which maps a lane still holds, or null.
  */
-export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpdate, saveData = browserSavesData(), models: client }) {
+export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpdate, saveData = browserSavesData(), models: client, buffers = null }) {
   if (typeof client?.load !== 'function') throw new TypeError('models must be a model client (web/pipeline/model-client.js)');
   // With Save-Data, nothing is requested until the load button (or an explicit link) asks.
   const heads = { entries: [], boxes: new Map(), requested: !saveData, figures: {} };
@@ -108,7 +109,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
     requestUpdate,
     onProgress: (scheme, record) => { const parts = heads.boxes.get(scheme); if (parts) setText(parts.note, loadingText(scheme, record)); },
   });
-  heads.lane = { models: heads.models, requestUpdate, figureOf: (scheme) => heads.figures[scheme]?.attention };
+  heads.lane = { models: heads.models, requestUpdate, figureOf: (scheme) => heads.figures[scheme]?.attention, buffers };
   return {
     /** Called once the lab has loaded; reads its list of shipped models (the worker loads them). */
     setLab(loaded) { heads.entries = loaded.pretrained ?? []; },

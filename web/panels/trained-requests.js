@@ -11,10 +11,20 @@ import { clampHead, idsFor, sameIds } from '../pipeline/model-ids.js';
 import { markPending, paintMap, paintStrip, refuse, reserveStrip, showShownStrip } from './trained-lane.js';
 
 // lane: { models (the model records, trained-models.js), requestUpdate() (when an answer changes
-// what the page shows), figureOf(scheme) (the lane's attention figure now) }.
+// what the page shows), figureOf(scheme) (the lane's attention figure now), buffers (the page's
+// view buffers, web/page/view-buffers.js, or null) }.
 function paint(lane, scheme, parts) {
   paintMap(scheme, parts, lane.figureOf(scheme));
   paintStrip(scheme, parts);
+}
+
+// The lane's shown outputs become `shown` (or null). The lane holds its shown map (view-buffers.js)
+// as its figure does: the lane paints it again after the figure showed another (identity heads
+// and back), so its buffer goes back to the worker only once neither reads it.
+function setShown(lane, parts, shown) {
+  lane.buffers?.hold(shown?.attention);
+  lane.buffers?.release(parts.shown?.attention);
+  parts.shown = shown;
 }
 
 // The lane's one model request: the chosen head's map and the strip of `want`, painted when the
@@ -35,12 +45,12 @@ function requestPass(lane, scheme, parts) {
     }
     if (reply.refused) {
       parts.refused = { ...want, message: reply.refused };
-      parts.shown = null;
+      setShown(lane, parts, null);
       lane.requestUpdate();
       return;
     }
     const first = !parts.shown;
-    parts.shown = { ...want, attention: reply.attention, surprise: reply.surprise };
+    setShown(lane, parts, { ...want, attention: reply.attention, surprise: reply.surprise });
     parts.refused = null;
     if (!parts.slot.isConnected || parts.box.hidden) return;
     paint(lane, scheme, parts);
@@ -70,9 +80,9 @@ function takePass(lane, scheme, record, parts, pass) {
     lane.requestUpdate();
   } else if (pass.refused !== undefined) {
     parts.refused = { ...want, message: pass.refused };
-    parts.shown = null;
+    setShown(lane, parts, null);
   } else {
-    parts.shown = { ...want, attention: pass.attention, surprise: pass.surprise };
+    setShown(lane, parts, { ...want, attention: pass.attention, surprise: pass.surprise });
     parts.refused = null;
   }
 }

@@ -104,7 +104,7 @@ class LabChannels {
         return;
       }
       // The trained lanes' passes ride along: one answer per keystroke, every array transferred.
-      const trained = this.#models.passes(view.n > 0 ? message.trained ?? [] : [], view.tokens);
+      const trained = this.#models.passes(view.n > 0 ? message.trained ?? [] : [], view.tokens, this.#buffers);
       view.trained = trained.passes;
       this.#post({ type: 'view', channel, gen: message.gen, view }, [...transfer, ...trained.transfer]);
     } catch (error) {

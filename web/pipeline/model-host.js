@@ -8,15 +8,16 @@
 // its heads, so all lanes' maps come first.
 //
 // createModelHost(lab, post) → { handle(message) → whether the message was a model message,
-//   passes(requests, tokens) → the keystroke's trained passes (below) }.
+//   passes(requests, tokens, buffers) → the keystroke's trained passes (below) }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
 import { idsFor, sameIds, vocabularyIndex } from './model-ids.js';
 
 // What a model cannot do (a learned table past its rows) the core refuses with a RangeError: the
 // lane says so and shows its identity map. Anything else is an error.
-function run(model, ids, layer, head) {
+// into: inspect's (a Float32Array the map is written into), or undefined.
+function run(model, ids, layer, head, into) {
   try {
-    return model.inspect(ids, ids.length, { layer, head });
+    return model.inspect(ids, ids.length, { layer, head, into });
   } catch (error) {
     if (error instanceof RangeError) return { refused: error.message };
     return { error: error?.message ?? String(error) };
@@ -190,12 +191,14 @@ async function inspect(loads, post, { lane, seq, name, ids, layer, head }) {
 // The keystroke's trained passes, run right after its compute so that the one answer carries every
 // lane's map and strip (no second trip per lane). requests: [{ lane, name, layer, head }] (0-based)
 // for models the page holds as loaded, each with the ids the lane shows for that model and head
-// (shownIds, optional); tokens: the view's n tokens.
+// (shownIds, optional); tokens: the view's n tokens; buffers: the worker's pool (buffer-pool.js),
+// whose buffers the page gives back once no lane shows their map.
 // → { passes: { lane → { name, layer, head, ids: Int32Array(n), then attention: Float32Array(n·n)
 //   and surprise: Float32Array(n − 1) (null from a heads-only model), or unchanged: true (the ids
 //   are shownIds: no pass run), or refused: message, or error: message } },
-//   transfer: their buffers (fresh arrays, sent, not copied) }.
-function passes(loads, requests, tokens) {
+//   transfer: their buffers (sent, not copied) }. Each map is written onto a buffer from the
+//   pool: a fresh 1 MB one (n = 512) costs milliseconds of page faults (web/buffer-room.mjs).
+function passes(loads, requests, tokens, buffers) {
   const out = {};
   const transfer = [];
   for (const { lane, name, layer, head, shownIds } of requests) {
@@ -209,10 +212,12 @@ function passes(loads, requests, tokens) {
       out[lane] = { name, layer, head, ids, unchanged: true };
       continue;
     }
-    const pass = { name, layer, head, ids, ...run(model, ids, layer, head) };
+    const mapBuffer = [];
+    const into = buffers.array(Float32Array, ids.length * ids.length, mapBuffer);
+    const pass = { name, layer, head, ids, ...run(model, ids, layer, head, into) };
     if (pass.surprise && !loads.isComplete(name, model)) pass.surprise = null;
     transfer.push(ids.buffer);
-    if (pass.attention) transfer.push(pass.attention.buffer);
+    if (pass.attention) transfer.push(...mapBuffer);
     if (pass.surprise) transfer.push(pass.surprise.buffer);
     out[lane] = pass;
   }
@@ -223,7 +228,7 @@ export function createModelHost(lab, post) {
   const loads = new ModelLoads(lab, post);
   const queue = new InspectQueue((request) => inspect(loads, post, request), post);
   return {
-    passes: (requests, tokens) => passes(loads, requests, tokens),
+    passes: (requests, tokens, buffers) => passes(loads, requests, tokens, buffers),
     handle(message) {
       if (message.type === 'load') loads.start(message.name);
       else if (message.type === 'cancel') loads.cancel(message.name);
