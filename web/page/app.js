@@ -7,7 +7,7 @@
 // below), so no task of it blocks input for long, and the Train section waits until it is near.
 import { client, gloveLoaded } from './lab-start.js';
 import {
-  DEFAULTS, FIELDS, INPUT_RANGES, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
+  DEFAULTS, FIELDS, LANES_NARROW, MAX_LANES, SCHEME_IDS, TRAINED_HEADS, WIDE_SCREEN_PX, parseField, readHash, writeHash,
 } from '../pipeline/state.js';
 import { createLanes } from '../panels/lanes.js';
 import { SCHEME_NAMES } from '../pipeline/schemes.js';
@@ -31,7 +31,7 @@ import { createLaneColumns } from './lane-columns.js';
 import { createLaneTabs } from './lane-tabs.js';
 import { createMeasureTabs } from './measure-tabs.js';
 import { createNumberInputs } from './number-inputs.js';
-import { fillEnumSelects } from './enum-selects.js';
+import { applyInputRanges, buildSchemeBoxes, syncSchemeBoxes, writeControls } from './controls.js';
 import { buildWhenNear, buildWhenOpened, documentParsed } from './when-near.js';
 import { vectorFileLabel } from '../formats/vector-file-rules.js';
 import { followTyping } from './typed-text.js';
@@ -47,14 +47,7 @@ const $ = (id) => document.getElementById(id);
 // built once the document is parsed, a task later at least.
 await documentParsed();
 
-// The scheme picker: one box per scheme, in the table's order, labelled as the lanes are.
-$('scheme-boxes').replaceChildren(...SCHEME_IDS.map((id) => {
-  const label = document.createElement('label');
-  const box = document.createElement('input');
-  Object.assign(box, { type: 'checkbox', name: 'scheme', value: id });
-  label.append(box, ` ${SCHEME_NAMES[id]}`);
-  return label;
-}));
+buildSchemeBoxes($('scheme-boxes'));
 
 const ui = {
   sentence: $('sentence'),
@@ -211,7 +204,7 @@ if ($('train-root')) {
 }
 
 async function start() {
-  applyInputRanges();
+  applyInputRanges(ui);
   applyHash({ initial: true });
   wireControls();
   // Shown as soon as it is in (page/lab-start.js asked for it): the worker fetches it while its core starts.
@@ -265,55 +258,13 @@ function applyHash({ initial = false } = {}) {
   trainedAsked = new URLSearchParams(location.hash.slice(1)).get(FIELDS.heads[0]) === TRAINED_HEADS;
   ui.urlNote.hidden = notes.length === 0;
   ui.urlNote.textContent = notes.length ? `Some values in the link were not understood: ${notes.join(' ')}` : '';
-  writeControls();
+  writeControls(ui, state, { numbers, disclosures, measureTabs, limit: laneLimit() });
   if (!initial) requestRecompute();
 }
 
-function writeControls() {
-  ui.sentence.value = state.sentence;
-  ui.vectors.value = state.vectors;
-  ui.dim.value = String(state.d);
-  ui.concat.value = state.concat;
-  ui.base.value = String(state.base);
-  ui.layout.value = state.layout;
-  ui.pairing.value = state.pairing;
-  ui.causal.checked = state.causal;
-  ui.shiftK.value = String(state.shiftK);
-  ui.maxDistance.value = String(state.maxDistance);
-  ui.spreadFollow.checked = state.spreadLength === 0;
-  if (state.spreadLength) ui.spreadLength.value = String(state.spreadLength);
-  numbers.writeParams();
-  syncPicker();
-  disclosures.apply(state);
-  measureTabs.sync();
-  // d_p, α and heads depend on the word vectors; recompute() writes them.
-}
-
-/**
- * min, max and step of d, d_p, k, K and every scheme-parameter input (the lanes' templates' too)
- * from INPUT_RANGES; the enum selects' options from the core's names.
- */
-function applyInputRanges() {
-  fillEnumSelects({ concat: ui.concat, layout: ui.layout, pairing: ui.pairing });
-  const params = [document, document.getElementById('lane-texts').content].flatMap((root) => [...root.querySelectorAll('[data-param]')]);
-  const inputs = [[ui.dim, 'd'], [ui.dpos, 'dPos'], [ui.shiftK, 'shiftK'], [ui.maxDistance, 'maxDistance'],
-    ...params.map((input) => [input, input.dataset.param])];
-  for (const [input, name] of inputs) Object.assign(input, INPUT_RANGES[name]);
-}
-
-/** Boxes follow state.schemes; at the limit the others are disabled, and the hint says why. */
+// The scheme picker's boxes and hint, for the chosen schemes and this screen's width.
 function syncPicker() {
-  const chosen = state.schemes;
-  const limit = laneLimit();
-  for (const box of ui.schemeBoxes) {
-    box.checked = chosen.includes(box.value);
-    box.disabled = box.checked ? chosen.length === 1 : chosen.length >= limit;
-  }
-  ui.schemeCount.textContent = `(${chosen.length} of at most ${limit})`;
-  ui.schemeWhy.textContent = chosen.length > limit
-    ? `${chosen.length} lanes are chosen, more than fit side by side at this width, so they wrap into rows; uncheck some to choose others.`
-    : chosen.length === limit ? `${limit} chosen — the most for this screen width: uncheck one to choose another.`
-      : chosen.length === 1 ? 'At least one scheme stays chosen.' : '';
+  syncSchemeBoxes(ui, state.schemes, laneLimit());
 }
 
 /** A scheme's lane with its figures, cloned from its template the first time. */
