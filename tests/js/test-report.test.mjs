@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -197,6 +197,39 @@ test('times out', { timeout: 20 }, () => new Promise((resolve) => setTimeout(res
     const count = (name) => Number(tap.match(new RegExp(`^# ${name} (\\d+)$`, 'm'))[1]);
     assert.deepEqual(totals('tap', tap), { passed: count('pass'), failed: count('fail') + count('cancelled') });
     assert.deepEqual(totals('tap', tap), { passed: 3, failed: 4 }, 'passes, sub passes, passes inside; fails, parent, fails inside, times out');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('scripts/test\'s node --test: a file that never ends is one failure naming that file; one left alive after its tests ends', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'test-report-hang-'));
+  try {
+    // A browser that never answers: a test awaits for ever while a timer keeps the process alive.
+    writeFileSync(join(dir, 'hangs.test.mjs'), `
+import { test } from 'node:test';
+test('before the hang', () => {});
+test('never ends', () => { setInterval(() => {}, 1000); return new Promise(() => {}); });
+`);
+    // A server left open: every test passed, but a handle would keep the file running.
+    writeFileSync(join(dir, 'open.test.mjs'), `
+import { test } from 'node:test';
+test('passes, leaving a timer', () => { setInterval(() => {}, 1000); });
+`);
+    const script = fileURLToPath(new URL('../../scripts/test', import.meta.url));
+    const line = readFileSync(script, 'utf8').match(/^node_test=\(.*\)$/m);
+    assert.ok(line, 'scripts/test defines its node --test command as the array node_test');
+    const { NODE_TEST_CONTEXT, ...env } = process.env;
+    const started = Date.now();
+    const { stdout, status } = spawnSync('bash', ['-c', `${line[0]}; "\${node_test[@]}" hangs.test.mjs open.test.mjs`], {
+      cwd: dir, encoding: 'utf8', env: { ...env, NODE_TEST_FILE_MS: '1500' }, timeout: 60000,
+    });
+    assert.notEqual(status, null, 'the run ended by itself');
+    assert.notEqual(status, 0);
+    assert.ok(Date.now() - started < 30000, 'the run ends soon after the file limit');
+    assert.deepEqual(totals('tap', stdout), { passed: 2, failed: 1 }, 'before the hang, passes leaving a timer; the hung file');
+    assert.match(run('tap', stdout).printed, /failed: .*hangs\.test\.mjs\n\s+test timed out after 1500ms/);
+    assert.deepEqual(invoke('failed-files', stdout).stdout.trim().split('\n'), [join(dir, 'hangs.test.mjs')]);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
