@@ -242,6 +242,24 @@ describe('the lab worker', () => {
     local.dispose();
   });
 
+  it('a refused trained pass leaves the buffer it was given to the next map', async (t) => {
+    if (!['learned', 'rotary'].every((name) => lab.pretrained.some((m) => m.name === name))) return t.skip('this dist/ ships no models');
+    await Promise.all([client.load('learned'), client.load('rotary')]);
+    // 96 tokens: past the learned table's rows (so refused), and a map (96² floats) big enough to
+    // go round (buffer-pool.js). A buffer of a size no fresh one has; every lane input only, so
+    // no identity map takes it.
+    const long = { ...STATE, sentence: Array.from({ length: 96 }, (_, i) => ['the', 'king', 'sat', 'on', 'a', 'throne'][i % 6]).join(' ') };
+    const given = new Float32Array(96 * 96 + 3).buffer;
+    const size = given.byteLength;
+    const ask = (gen, name, recycle) => labClient.compute({ gen, state: long, trainedAvailable: true, trainedAsked: false, inputOnly: STATE.schemes,
+      trained: [{ lane: name, name, layer: 0, head: 0 }], recycle });
+    const refused = (await ask(60, 'learned', [given])).trained.learned;
+    assert.match(refused.refused, /context|position|rows/i);
+    assert.equal(refused.attention, undefined);
+    const next = (await ask(61, 'rotary', [])).trained.rotary;
+    assert.equal(next.attention.buffer.byteLength, size, 'the next map came on the buffer the refused pass was given');
+  });
+
   it('the summary comes whole with each view, placeholders where the analyses\' numbers go, each as wide as its number', async () => {
     for (const [gen, state] of [[40, STATE], [42, { ...STATE, heads: 2, shiftK: 1 }]]) {
       const pending = (await compute(gen, state)).summaries;

@@ -212,12 +212,13 @@ function passes(loads, requests, tokens, buffers) {
       out[lane] = { name, layer, head, ids, unchanged: true };
       continue;
     }
-    // The map's buffer is sent below with the map, which a refused pass does not bring.
+    // The map's buffer is sent below with the map; a pass without one (refused) leaves it to the pool.
     const into = buffers.array(Float32Array, ids.length * ids.length, []);
     const pass = { name, layer, head, ids, ...run(model, ids, layer, head, into) };
     if (pass.surprise && !loads.isComplete(name, model)) pass.surprise = null;
     transfer.push(ids.buffer);
     if (pass.attention) transfer.push(pass.attention.buffer);
+    else buffers.give([into.buffer]);
     if (pass.surprise) transfer.push(pass.surprise.buffer);
     out[lane] = pass;
   }
