@@ -212,7 +212,7 @@ function passes(loads, requests, tokens, buffers) {
       out[lane] = { name, layer, head, ids, unchanged: true };
       continue;
     }
-    // The map's buffer is sent below with the map; a pass without one (refused) leaves it to the pool.
+    // The map's buffer is sent below with the map; a pass without one (refused, failed) leaves it to the pool.
     const into = buffers.array(Float32Array, ids.length * ids.length, []);
     const pass = { name, layer, head, ids, ...run(model, ids, layer, head, into) };
     if (pass.surprise && !loads.isComplete(name, model)) pass.surprise = null;
