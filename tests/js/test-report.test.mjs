@@ -202,34 +202,41 @@ test('times out', { timeout: 20 }, () => new Promise((resolve) => setTimeout(res
   }
 });
 
-test('scripts/test\'s node --test: a file that never ends is one failure naming that file; one left alive after its tests ends', () => {
+test('scripts/test\'s node --test: a file that never ends is one failure naming that file and the test it was in; one left alive after its tests ends', () => {
   const dir = mkdtempSync(join(tmpdir(), 'test-report-hang-'));
   try {
     // A browser that never answers: a test awaits for ever while a timer keeps the process alive.
     writeFileSync(join(dir, 'hangs.test.mjs'), `
-import { test } from 'node:test';
-test('before the hang', () => {});
-test('never ends', () => { setInterval(() => {}, 1000); return new Promise(() => {}); });
+import { describe, it } from 'node:test';
+describe('a page', () => {
+  it('before the hang', () => {});
+  it('never ends', () => { setInterval(() => {}, 1000); return new Promise(() => {}); });
+  it('after the hang', () => {});
+});
 `);
     // A server left open: every test passed, but a handle would keep the file running.
     writeFileSync(join(dir, 'open.test.mjs'), `
 import { test } from 'node:test';
 test('passes, leaving a timer', () => { setInterval(() => {}, 1000); });
 `);
-    const script = fileURLToPath(new URL('../../scripts/test', import.meta.url));
-    const line = readFileSync(script, 'utf8').match(/^node_test=\(.*\)$/m);
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const line = readFileSync(join(root, 'scripts/test'), 'utf8').match(/^node_test=\([^)]*\)$/m);
     assert.ok(line, 'scripts/test defines its node --test command as the array node_test');
     const { NODE_TEST_CONTEXT, ...env } = process.env;
+    const unfinished = join(dir, 'unfinished.log');
+    const files = ['hangs.test.mjs', 'open.test.mjs'].map((f) => join(dir, f));
     const started = Date.now();
-    const { stdout, status } = spawnSync('bash', ['-c', `${line[0]}; "\${node_test[@]}" hangs.test.mjs open.test.mjs`], {
-      cwd: dir, encoding: 'utf8', env: { ...env, NODE_TEST_FILE_MS: '1500' }, timeout: 60000,
+    // From the repository's root, as scripts/test runs it (the array names the reporter by $PWD).
+    const { stdout, status } = spawnSync('bash', ['-c', `${line[0]}; "\${node_test[@]}" --test-reporter-destination="$0" "$@"`, unfinished, ...files], {
+      cwd: root, encoding: 'utf8', env: { ...env, NODE_TEST_FILE_MS: '1500' }, timeout: 60000,
     });
     assert.notEqual(status, null, 'the run ended by itself');
     assert.notEqual(status, 0);
     assert.ok(Date.now() - started < 30000, 'the run ends soon after the file limit');
     assert.deepEqual(totals('tap', stdout), { passed: 2, failed: 1 }, 'before the hang, passes leaving a timer; the hung file');
     assert.match(run('tap', stdout).printed, /failed: .*hangs\.test\.mjs\n\s+test timed out after 1500ms/);
-    assert.deepEqual(invoke('failed-files', stdout).stdout.trim().split('\n'), [join(dir, 'hangs.test.mjs')]);
+    assert.deepEqual(invoke('failed-files', stdout).stdout.trim().split('\n'), [files[0]]);
+    assert.equal(readFileSync(unfinished, 'utf8'), `${files[0]}: unfinished: a page › never ends\n`);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
