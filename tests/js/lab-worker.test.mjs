@@ -251,12 +251,12 @@ describe('the lab worker', () => {
     const long = { ...STATE, sentence: Array.from({ length: 96 }, (_, i) => ['the', 'king', 'sat', 'on', 'a', 'throne'][i % 6]).join(' ') };
     const given = new Float32Array(96 * 96 + 3).buffer;
     const size = given.byteLength;
-    const ask = (gen, name, recycle) => labClient.compute({ gen, state: long, trainedAvailable: true, trainedAsked: false, inputOnly: STATE.schemes,
-      trained: [{ lane: name, name, layer: 0, head: 0 }], recycle });
-    const refused = (await ask(60, 'learned', [given])).trained.learned;
+    const passOf = async (gen, name, recycle) => (await labClient.compute({ gen, state: long, trainedAvailable: true, trainedAsked: false,
+      inputOnly: STATE.schemes, trained: [{ lane: name, name, layer: 0, head: 0 }], recycle })).trained[name];
+    const refused = await passOf(60, 'learned', [given]);
     assert.match(refused.refused, /context|position|rows/i);
     assert.equal(refused.attention, undefined);
-    const next = (await ask(61, 'rotary', [])).trained.rotary;
+    const next = await passOf(61, 'rotary', []);
     assert.equal(next.attention.buffer.byteLength, size, 'the next map came on the buffer the refused pass was given');
   });
 
