@@ -5,8 +5,8 @@
 import { createServer } from 'node:http';
 import { readFile, writeFile } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { chromium } from 'playwright-core';
 import { bestRoofline } from './roofline.mjs';
+import { launchChromium } from '../tests/e2e/browser.mjs';
 
 const [out = 'build-bench/chromium.json', pattern = ''] = process.argv.slice(2);
 const root = new URL('../', import.meta.url);
@@ -25,11 +25,7 @@ const server = createServer(async (req, res) => {
 });
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const base = `http://127.0.0.1:${server.address().port}/`;
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
-    '--disable-sync', '--no-first-run', '--disable-quic'],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage();
   page.on('console', (m) => process.stderr.write(`chromium: ${m.text()}\n`));

@@ -10,7 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { launch } from 'chrome-launcher';
 import { browserSettled } from './settle.mjs';
-import { CHROMIUM_ARGS } from '../tests/e2e/browser.mjs';
+import { CHROMIUM, CHROMIUM_ARGS } from '../tests/e2e/browser.mjs';
 
 const LIGHTHOUSE = fileURLToPath(new URL('../node_modules/.bin/lighthouse', import.meta.url));
 
@@ -26,11 +26,11 @@ export const paintHeld = (observedFcp) => observedFcp != null && observedFcp >= 
 export const heldRuns = (runs) => runs.filter((r) => paintHeld(r.observedFcp)).length;
 
 // Lighthouse runs in a browser that has finished starting (settle.mjs: Chromium's own start-up
-// work, its omnibox popup's renderer among it, would otherwise share the cores with the page):
+// work would otherwise share the cores with the page):
 // launched here with Lighthouse's own launcher and flags, then handed to Lighthouse by its port.
 // preset: one of PRESETS; extraArgs: more of Lighthouse's own flags.
 async function runLighthouse(url, preset, outFile, extraArgs) {
-  const chrome = await launch({ chromePath: '/usr/bin/chromium', chromeFlags: ['--headless=new', ...CHROMIUM_ARGS], logLevel: 'silent' });
+  const chrome = await launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', ...CHROMIUM_ARGS], logLevel: 'silent' });
   try {
     console.error(`lighthouse: the browser settled ${(await browserSettled() / 1000).toFixed(1)} s after it started`);
     const argv = [url, ...preset.args, ...extraArgs, `--port=${chrome.port}`, '--output=json', `--output-path=${outFile}`, '--quiet'];
