@@ -11,15 +11,15 @@ import { serve } from '../../scripts/serve.mjs';
 export const DIST = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 // Debian's Chromium, through chromium.sh: it merges the --disable-features lists that a launcher
-// and CHROMIUM_ARGS each pass (Chromium would keep only the last).
-export const CHROMIUM_BINARY = '/usr/bin/chromium';
+// and CHROMIUM_ARGS each pass (Chromium would keep only the last), and names the package when
+// the browser is missing.
 export const CHROMIUM = fileURLToPath(new URL('./chromium.sh', import.meta.url));
 
 // Root needs --no-sandbox; the next six stop Chromium's background connections. The features
 // turned off are its omnibox popups (chrome://omnibox-popup.top-chrome, a WebUI page): Chromium
-// 156 loads them in a renderer of its own for each new window, headless too, about 1 s of CPU in
-// the 2 s after a browser context opens, so a page opened in a fresh context shared the 2 cores
-// with the browser's own window work through its load. A reader's window has long done that.
+// 156 loads them in a renderer of their own for each new window, headless too, a second or so of
+// CPU as each browser context opens, so a page opened in a fresh context shared the 2 cores with
+// the browser's own window work through its load. A reader's window has long done that.
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic',

@@ -4,7 +4,7 @@
 // Playwright's, so browser.mjs's helpers do not apply).
 import { access, constants } from 'node:fs/promises';
 import puppeteer from 'puppeteer-core';
-import { CHROMIUM, CHROMIUM_ARGS, CHROMIUM_BINARY, summaryAnalysed } from './browser.mjs';
+import { CHROMIUM, CHROMIUM_ARGS, summaryAnalysed } from './browser.mjs';
 
 export const FIREFOX = '/usr/bin/firefox-esr';
 
@@ -17,10 +17,7 @@ export async function launchFirefox() {
 }
 
 /** Debian's headless Chromium under puppeteer (CDP), for scripts that drive both engines alike. */
-export async function launchPuppeteerChromium() {
-  await access(CHROMIUM_BINARY, constants.X_OK).catch(() => {
-    throw new Error(`${CHROMIUM_BINARY} is missing: install Debian's chromium package (./scripts/setup installs it)`);
-  });
+export function launchPuppeteerChromium() {
   return puppeteer.launch({ browser: 'chrome', executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
