@@ -25,8 +25,8 @@ async function processes() {
   return table;
 }
 
-/** CPU seconds used so far by every process below root (root itself excluded). */
-async function descendantsCpu(root) {
+/** The processes below root (root itself excluded) → [{ pid, ticks (user + system) }]. */
+export async function descendants(root) {
   const table = await processes();
   const below = new Set([root]);
   let grew = true;
@@ -35,9 +35,12 @@ async function descendantsCpu(root) {
     for (const [pid, { ppid }] of table) if (!below.has(pid) && below.has(ppid)) { below.add(pid); grew = true; }
   }
   below.delete(root);
-  let ticks = 0;
-  for (const pid of below) ticks += table.get(pid).ticks;
-  return ticks / TICKS_PER_S;
+  return [...below].map((pid) => ({ pid, ticks: table.get(pid).ticks }));
+}
+
+/** CPU seconds used so far by every process below root (root itself excluded). */
+async function descendantsCpu(root) {
+  return (await descendants(root)).reduce((sum, { ticks }) => sum + ticks, 0) / TICKS_PER_S;
 }
 
 /**

@@ -4,32 +4,23 @@
 // window opens, which would share the cores with the page under test.
 // Needs Debian's /usr/bin/chromium; Linux only (/proc).
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
 import { launchChromium } from './browser.mjs';
+import { descendants } from '../../bench/settle.mjs';
 
 /**
- * The processes below root → [{ pid, args, title }] (read from /proc; a process gone meanwhile is
- * left out). args: the command line split at its NULs; title: all of it, NULs as spaces, for
- * Chromium's child processes, which rewrite their command line as one string.
+ * The processes below root → [{ pid, args, title }] (settle.mjs finds them; a process gone
+ * meanwhile is left out). args: the command line split at its NULs; title: all of it, NULs as
+ * spaces, for Chromium's child processes, which rewrite their command line as one string.
  */
-async function descendants(root) {
-  const table = [];
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = await readFile(`/proc/${name}/stat`, 'utf8').catch(() => null);
-    const cmdline = await readFile(`/proc/${name}/cmdline`, 'utf8').catch(() => null);
-    if (stat === null || cmdline === null) continue;
-    // "pid (comm) state ppid …": comm may hold spaces and parentheses, so read after the last ')'.
-    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-    table.push({ pid: Number(name), ppid, args: cmdline.split('\0').filter(Boolean), title: cmdline.replaceAll('\0', ' ') });
+async function commandLines(root) {
+  const found = [];
+  for (const { pid } of await descendants(root)) {
+    const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => null);
+    if (cmdline !== null) found.push({ pid, args: cmdline.split('\0').filter(Boolean), title: cmdline.replaceAll('\0', ' ') });
   }
-  const below = new Set([root]);
-  for (let grew = true; grew;) {
-    grew = false;
-    for (const p of table) if (!below.has(p.pid) && below.has(p.ppid)) { below.add(p.pid); grew = true; }
-  }
-  return table.filter((p) => p.pid !== root && below.has(p.pid));
+  return found;
 }
 
 test('Chromium runs with one --disable-features list and no omnibox popup renderer in a new window', async () => {
@@ -38,7 +29,7 @@ test('Chromium runs with one --disable-features list and no omnibox popup render
     const context = await browser.newContext();
     const page = await context.newPage();
     await page.goto('about:blank');
-    const processes = await descendants(process.pid);
+    const processes = await commandLines(process.pid);
     const main = processes.find((p) => p.args.includes('--remote-debugging-pipe'));
     assert.ok(main, `no browser process below this one: ${processes.map((p) => p.args[0]).join(', ')}`);
     const lists = main.args.filter((a) => a.startsWith('--disable-features='));
@@ -50,7 +41,7 @@ test('Chromium runs with one --disable-features list and no omnibox popup render
     }
     // With the popups on, their renderer runs about 0.1 s after the window's first page loaded.
     for (let waited = 0; waited < 2500; waited += 250) {
-      const popups = (await descendants(process.pid)).filter((p) => / --top-chrome-webui( |$)/.test(p.title));
+      const popups = (await commandLines(process.pid)).filter((p) => / --top-chrome-webui( |$)/.test(p.title));
       assert.equal(popups.length, 0, `an omnibox popup renderer runs: ${popups.map((p) => p.pid).join(', ')}`);
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
