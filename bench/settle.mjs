@@ -1,11 +1,11 @@
 // Waits until a browser this process started has finished starting: its processes together use
 // under `share` of one core over `windowMs`. A Chromium that has just started is busy with its own
-// work for a second or more on a 2-core machine, headless too (its omnibox popups, a WebUI page in
-// a renderer of their own, were most of it, about 2 s of CPU in the first 3.5 s; CHROMIUM_ARGS in
-// tests/e2e/browser.mjs now turns them off). A measurement that begins at once shares the cores
-// with it, and whether the two overlap depends on how soon the first navigation comes: with the
-// popups on, the same page's Total Blocking Time ranged 480–1,370 ms between runs. A reader's
-// browser has long finished starting; the measurements wait for that too.
+// work for a second or more on a 2-core machine, headless too (with its omnibox popups, which
+// CHROMIUM_ARGS in tests/e2e/browser.mjs turns off, about 2 s of CPU in the first 3.5 s). A
+// measurement that begins at once shares the cores with it, and whether the two overlap depends
+// on how soon the first navigation comes: the same page's Total Blocking Time ranged 480–1,370 ms
+// between runs that began at once. A reader's browser has long finished starting; the
+// measurements wait for that too.
 // Linux only (/proc); the CPU time of every process under `root` (default: this one) is summed.
 import { readdir, readFile } from 'node:fs/promises';
 

@@ -18,8 +18,8 @@ export const CHROMIUM = fileURLToPath(new URL('./chromium.sh', import.meta.url))
 // Root needs --no-sandbox; the next six stop Chromium's background connections. The features
 // turned off are its omnibox popups (chrome://omnibox-popup.top-chrome, a WebUI page): Chromium
 // 156 loads them in a renderer of their own for each new window, headless too, a second or so of
-// CPU as each browser context opens, so a page opened in a fresh context shared the 2 cores with
-// the browser's own window work through its load. A reader's window has long done that.
+// CPU as each browser context opens, so a page opened in a fresh context would share the 2 cores
+// with the browser's own window work through its load. A reader's window has long done that.
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
   '--disable-sync', '--no-first-run', '--disable-quic',
