@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { test } from 'node:test';
-import { launchChromium } from './browser.mjs';
+import { CHROMIUM_ARGS, launchChromium } from './browser.mjs';
 import { descendants } from '../../bench/settle.mjs';
 
 /**
@@ -35,8 +35,10 @@ test('Chromium runs with one --disable-features list and no omnibox popup render
     const lists = main.args.filter((a) => a.startsWith('--disable-features='));
     assert.equal(lists.length, 1, `the browser was given ${lists.length} --disable-features lists: ${lists.join(' ')}`);
     const features = lists[0].slice('--disable-features='.length).split(',');
-    // PaintHolding: one of Playwright's own; the other two: CHROMIUM_ARGS'.
-    for (const feature of ['PaintHolding', 'WebUIOmniboxPopup', 'WebUIOmniboxAimPopup']) {
+    // PaintHolding: one of Playwright's own; the rest: CHROMIUM_ARGS' (the omnibox popups).
+    const ours = CHROMIUM_ARGS.filter((a) => a.startsWith('--disable-features=')).flatMap((a) => a.slice('--disable-features='.length).split(','));
+    assert.ok(ours.length > 0, 'CHROMIUM_ARGS turns off no feature');
+    for (const feature of ['PaintHolding', ...ours]) {
       assert.ok(features.includes(feature), `${feature} is not in ${lists[0]}`);
     }
     // With the popups on, their renderer runs about 0.1 s after the window's first page loaded.
