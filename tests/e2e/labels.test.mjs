@@ -266,6 +266,62 @@ describe('maps that name their words', () => {
     }
   });
 
+  it('a new word redraws the labels with the pen kept; a resized canvas gets it again', async () => {
+    const { page, close } = await openPage({ glove: false, hash: '#v=synthetic' });
+    // Every font the token axes' canvases are given from now on.
+    const fontsSet = () => page.evaluate(() => {
+      const fonts = window.fontsSet;
+      window.fontsSet = [];
+      return fonts;
+    });
+    // The first row label's most opaque pixel against the axis colour (see the theme test above).
+    const inkOk = () => page.evaluate(() => {
+      const axis = document.querySelector('[data-figure="additive-attention"] .token-axis-rows');
+      const canvas = axis.querySelector('canvas');
+      const [label] = axis.drawnLabels;
+      const dpr = canvas.width / axis.getBoundingClientRect().width;
+      const { data } = canvas.getContext('2d').getImageData(0, Math.floor(label.y * dpr), canvas.width, Math.max(1, Math.floor(label.height * dpr)));
+      let top = 3;
+      for (let i = 3; i < data.length; i += 4) if (data[i] > data[top]) top = i;
+      const want = getComputedStyle(axis).color.match(/\d+/g).map(Number);
+      return data[top] >= 200 && [data[top - 3], data[top - 2], data[top - 1]].every((c, i) => Math.abs(c - want[i]) <= 2);
+    });
+    const words = () => page.evaluate(() => document.querySelector('[data-figure="additive-attention"] .token-axis-rows').drawnLabels.map((l) => l.text));
+    try {
+      await showFigure(page, 'additive-attention');
+      await page.evaluate(() => {
+        window.fontsSet = [];
+        const font = Object.getOwnPropertyDescriptor(CanvasRenderingContext2D.prototype, 'font');
+        Object.defineProperty(CanvasRenderingContext2D.prototype, 'font', {
+          configurable: true,
+          get: font.get,
+          set(value) {
+            if (this.canvas.classList.contains('axis-canvas')) window.fontsSet.push(value);
+            font.set.call(this, value);
+          },
+        });
+      });
+      const before = await words();
+      // The default sentence's rows are far apart: its labels have the largest size, as they
+      // keep with one word more, which moves every label (all are drawn again).
+      await page.locator('#sentence').press('Control+End'); // the end of the text, not of its first line
+      await page.keyboard.type(' cat');
+      await page.waitForFunction(() => document.querySelector('[data-figure="additive-attention"] .token-axis-rows').drawnLabels.some((l) => l.text === 'cat'));
+      assert.deepEqual(await words(), [...before, 'cat']);
+      assert.deepEqual(await fontsSet(), [], 'no font set again for a canvas that kept its size');
+      assert.ok(await inkOk(), 'labels drawn in the axis colour');
+      // A resized canvas has lost its context's state: the pen is set again, and the labels are
+      // drawn in the axis colour, not the context's default black.
+      await page.setViewportSize({ width: 1000, height: 900 });
+      await page.waitForFunction(() => window.fontsSet.length > 0, null, { timeout: 10_000 });
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      assert.ok((await fontsSet()).every((font) => /px /.test(font)));
+      assert.ok(await inkOk(), 'labels drawn in the axis colour after the resize');
+    } finally {
+      await close();
+    }
+  });
+
   it('the PNG export carries the words: a gutter left of and above the map, with text in it', async () => {
     const { page, problems, close } = await openPage();
     try {

@@ -135,7 +135,7 @@ export class TokenAxis {
     this.fontFamily = EXPORT_FONT;
     this.drawn = [];  // slot k → its label (see above), or undefined
     this.frame = null; // what the canvas was last drawn for: { count, step, length, width, height, dpr }
-    this.font = null;  // the font last set on the canvas's context (null: none since it was sized)
+    this.font = null;  // the font last set on the canvas's context (null: none, or the pen must be set again)
     this.activeIndex = null;
     // For tests and tools: the labels as drawn (the canvas has no DOM to read them from).
     Object.defineProperty(this.root, 'drawnLabels', { get: () => this.drawn.filter(Boolean) });
@@ -174,8 +174,11 @@ export class TokenAxis {
   /** Reads the page's colour and font for the labels (forces a style update if one is due). */
   readStyle() {
     const style = getComputedStyle(this.root);
-    this.colour = style.color || EXPORT_INK.text;
-    this.fontFamily = style.fontFamily || EXPORT_FONT;
+    const colour = style.color || EXPORT_INK.text;
+    const fontFamily = style.fontFamily || EXPORT_FONT;
+    if (colour !== this.colour || fontFamily !== this.fontFamily) this.font = null; // a new pen
+    this.colour = colour;
+    this.fontFamily = fontFamily;
   }
 
   /** Sizes and clears the canvas for `frame` (the current one): every label is drawn again after it. */
@@ -183,13 +186,17 @@ export class TokenAxis {
     this.frame = frame;
     const w = Math.max(1, Math.round(frame.width * frame.dpr));
     const h = Math.max(1, Math.round(frame.height * frame.dpr));
-    if (this.canvas.width !== w) this.canvas.width = w;
-    if (this.canvas.height !== h) this.canvas.height = h;
+    // Setting a canvas's width or height, even to the same value, resets its context's state
+    // (font, colours, alignment): the pen is set again then, and only then.
+    if (this.canvas.width !== w || this.canvas.height !== h) {
+      this.canvas.width = w;
+      this.canvas.height = h;
+      this.font = null;
+    }
     const g = this.canvas.getContext('2d');
     g.setTransform(frame.dpr, 0, 0, frame.dpr, 0, 0);
     g.clearRect(0, 0, frame.width, frame.height);
     this.drawn = [];
-    this.font = null; // the pen is set again (a resized canvas has lost its context's state)
   }
 
   // Draws the labels: all of them when the thinning or the size changed (or size() cleared the
@@ -235,10 +242,11 @@ export class TokenAxis {
   }
 
   // The context's font, colour and alignment for labels `spacing` px apart, set only when the font
-  // changes (with the thinning; most keystrokes keep it) or the context lost them (this.font null:
-  // a full redraw, which also follows a new colour). Setting a font makes Chromium bring the
-  // canvas's style up to date first, which right after the view's other writes is a style
-  // recalculation inside the keystroke's task; the colour is parsed on every write.
+  // changes (with the thinning; most keystrokes keep it) or the context lost them or the page's
+  // colour or font changed (this.font null). A keystroke that adds a word redraws every label (they
+  // all move) but keeps the pen: setting a font costs Chromium a parse of it and a style update of
+  // the canvas, which right after the view's other writes is a style recalculation inside the
+  // keystroke's task; the colour is parsed on every write.
   pen(g, spacing, rows) {
     const font = `${labelFont(spacing)}px ${this.fontFamily}`;
     if (this.font === font) return;
