@@ -56,6 +56,32 @@ async function showFigure(page, name) {
   name, { timeout: 10_000 }).catch(() => {});
 }
 
+/**
+ * The ink of additive-attention's first row label: its most opaque pixel (small antialiased text
+ * may have none quite opaque, and the canvas stores colour premultiplied by alpha, so a channel
+ * read back at alpha 200 or more is within 2 of what was drawn), with the axis's own colour.
+ * → { alpha, rgb, colour }
+ */
+function firstLabelInk(page) {
+  return page.evaluate(() => {
+    const axis = document.querySelector('[data-figure="additive-attention"] .token-axis-rows');
+    const canvas = axis.querySelector('canvas');
+    const [label] = axis.drawnLabels;
+    const dpr = canvas.width / axis.getBoundingClientRect().width;
+    const { data } = canvas.getContext('2d').getImageData(0, Math.floor(label.y * dpr), canvas.width, Math.max(1, Math.floor(label.height * dpr)));
+    let top = 3;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > data[top]) top = i;
+    return { alpha: data[top], rgb: [data[top - 3], data[top - 2], data[top - 1]], colour: getComputedStyle(axis).color };
+  });
+}
+
+/** Asserts that firstLabelInk's label has ink, in its axis's colour. */
+function drawnIn({ alpha, rgb, colour }, name) {
+  assert.ok(alpha >= 200, `${name}: a label has ink (most opaque pixel's alpha ${alpha})`);
+  const want = colour.match(/\d+/g).map(Number);
+  assert.ok(rgb.every((c, i) => Math.abs(c - want[i]) <= 2), `${name}: the labels are drawn in the axis colour ${colour}, not rgb(${rgb})`);
+}
+
 /** Whether two boxes overlap by more than half a pixel. */
 const overlap = (a, b) => a.x + a.w > b.x + 0.5 && b.x + b.w > a.x + 0.5 && a.y + a.h > b.y + 0.5 && b.y + b.h > a.y + 0.5;
 
@@ -225,24 +251,7 @@ describe('maps that name their words', () => {
 
   it('labels take the new colours when the theme changes while the page is open', async () => {
     const { page, close } = await openPage({ colorScheme: 'light', glove: false, hash: '#v=synthetic' });
-    // The ink of the first row label: its most opaque pixels (small antialiased text may have none
-    // quite opaque, and the canvas stores colour premultiplied by alpha, so a channel read back at
-    // alpha 200 or more is within 2 of what was drawn), against the axis's own colour.
-    const ink = () => page.evaluate(() => {
-      const axis = document.querySelector('[data-figure="additive-attention"] .token-axis-rows');
-      const canvas = axis.querySelector('canvas');
-      const [label] = axis.drawnLabels;
-      const dpr = canvas.width / axis.getBoundingClientRect().width;
-      const { data } = canvas.getContext('2d').getImageData(0, Math.floor(label.y * dpr), canvas.width, Math.max(1, Math.floor(label.height * dpr)));
-      let top = 3;
-      for (let i = 3; i < data.length; i += 4) if (data[i] > data[top]) top = i;
-      return { alpha: data[top], rgb: [data[top - 3], data[top - 2], data[top - 1]], colour: getComputedStyle(axis).color };
-    });
-    const drawnIn = ({ alpha, rgb, colour }, name) => {
-      assert.ok(alpha >= 200, `${name}: a label has ink (most opaque pixel's alpha ${alpha})`);
-      const want = colour.match(/\d+/g).map(Number);
-      assert.ok(rgb.every((c, i) => Math.abs(c - want[i]) <= 2), `${name}: the labels are drawn in the axis colour ${colour}, not rgb(${rgb})`);
-    };
+    const ink = () => firstLabelInk(page);
     try {
       await showFigure(page, 'additive-attention');
       const light = await ink();
@@ -274,18 +283,6 @@ describe('maps that name their words', () => {
       window.fontsSet = [];
       return fonts;
     });
-    // The first row label's most opaque pixel against the axis colour (see the theme test above).
-    const inkOk = () => page.evaluate(() => {
-      const axis = document.querySelector('[data-figure="additive-attention"] .token-axis-rows');
-      const canvas = axis.querySelector('canvas');
-      const [label] = axis.drawnLabels;
-      const dpr = canvas.width / axis.getBoundingClientRect().width;
-      const { data } = canvas.getContext('2d').getImageData(0, Math.floor(label.y * dpr), canvas.width, Math.max(1, Math.floor(label.height * dpr)));
-      let top = 3;
-      for (let i = 3; i < data.length; i += 4) if (data[i] > data[top]) top = i;
-      const want = getComputedStyle(axis).color.match(/\d+/g).map(Number);
-      return data[top] >= 200 && [data[top - 3], data[top - 2], data[top - 1]].every((c, i) => Math.abs(c - want[i]) <= 2);
-    });
     const words = () => page.evaluate(() => document.querySelector('[data-figure="additive-attention"] .token-axis-rows').drawnLabels.map((l) => l.text));
     try {
       await showFigure(page, 'additive-attention');
@@ -309,14 +306,14 @@ describe('maps that name their words', () => {
       await page.waitForFunction(() => document.querySelector('[data-figure="additive-attention"] .token-axis-rows').drawnLabels.some((l) => l.text === 'cat'));
       assert.deepEqual(await words(), [...before, 'cat']);
       assert.deepEqual(await fontsSet(), [], 'no font set again for a canvas that kept its size');
-      assert.ok(await inkOk(), 'labels drawn in the axis colour');
+      drawnIn(await firstLabelInk(page), 'after a new word');
       // A resized canvas has lost its context's state: the pen is set again, and the labels are
       // drawn in the axis colour, not the context's default black.
       await page.setViewportSize({ width: 1000, height: 900 });
       await page.waitForFunction(() => window.fontsSet.length > 0, null, { timeout: 10_000 });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
       assert.ok((await fontsSet()).every((font) => /px /.test(font)));
-      assert.ok(await inkOk(), 'labels drawn in the axis colour after the resize');
+      drawnIn(await firstLabelInk(page), 'after the resize');
     } finally {
       await close();
     }
