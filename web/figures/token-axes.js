@@ -175,10 +175,9 @@ export class TokenAxis {
   readStyle() {
     const style = getComputedStyle(this.root);
     const colour = style.color || EXPORT_INK.text;
-    const fontFamily = style.fontFamily || EXPORT_FONT;
-    if (colour !== this.colour || fontFamily !== this.fontFamily) this.font = null; // a new pen
+    if (colour !== this.colour) this.font = null; // the pen takes the new colour (a new family makes a new font)
     this.colour = colour;
-    this.fontFamily = fontFamily;
+    this.fontFamily = style.fontFamily || EXPORT_FONT;
   }
 
   /** Sizes and clears the canvas for `frame` (the current one): every label is drawn again after it. */
@@ -242,11 +241,11 @@ export class TokenAxis {
   }
 
   // The context's font, colour and alignment for labels `spacing` px apart, set only when the font
-  // changes (with the thinning; most keystrokes keep it) or the context lost them or the page's
-  // colour or font changed (this.font null). A keystroke that adds a word redraws every label (they
-  // all move) but keeps the pen: setting a font costs Chromium a parse of it and a style update of
-  // the canvas, which right after the view's other writes is a style recalculation inside the
-  // keystroke's task; the colour is parsed on every write.
+  // changes (with the thinning or the page's font; most keystrokes keep it), or when the context
+  // lost them or the page's colour changed (this.font null). A keystroke that adds a word redraws
+  // every label (they all move) but keeps the pen: setting a font costs Chromium a parse of it and
+  // a style update of the canvas, which right after the view's other writes is a style
+  // recalculation inside the keystroke's task; the colour is parsed on every write.
   pen(g, spacing, rows) {
     const font = `${labelFont(spacing)}px ${this.fontFamily}`;
     if (this.font === font) return;
