@@ -295,7 +295,7 @@ public:
             if (const char* e = fits(model_->inspect_capacity(), model::inspect_floats(model_->config(), n))) return e;
             model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen);
             return {};
-        });
+        }, false);
     }
     std::string logits(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor, std::uintptr_t out) {
         return on_sequence(tokens, n, rope, factor, [&](const model::EvalOptions& eval) {
@@ -336,20 +336,24 @@ private:
         return workspace_fits(model::workspace_sizes(model_->config(), B, T, training).total());
     }
 
-    const char* check_sequence(std::uintptr_t tokens, std::size_t n, const model::EvalOptions& eval) const {
-        if (const char* e = model::validate(model_->config(), eval)) return e;
-        if (const char* e = model::validate_sequence(model_->config(), ids(tokens), n, n)) return e;
-        return workspace_fits(model::workspace_sizes(model_->config(), 1, n, false).total());
+    // whole_pass: the call sizes a whole pass's workspace (attention, logits), else only what
+    // inspect's pass over cached rows reads (its rows are in its cache, which inspect checks).
+    const char* check_sequence(std::uintptr_t tokens, std::size_t n, const model::EvalOptions& eval, bool whole_pass) const {
+        const model::ModelConfig& cfg = model_->config();
+        if (const char* e = model::validate(cfg, eval)) return e;
+        if (const char* e = model::validate_sequence(cfg, ids(tokens), n, n)) return e;
+        return workspace_fits(whole_pass ? model::workspace_sizes(cfg, 1, n, false).total() : model::row_workspace_floats(cfg, n));
     }
 
     // A call on one sequence: its evaluation options from JS (a RoPE scaling's name and factor)
-    // and the ids checked for them, then body(eval); "" or what is wrong.
+    // and the ids and workspace checked for them (check_sequence's whole_pass), then body(eval);
+    // "" or what is wrong.
     template <class Body>
     std::string on_sequence(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor,
-                            Body&& body) {
+                            Body&& body, bool whole_pass = true) {
         model::EvalOptions eval;
         if (std::string e = eval_options(rope, factor, eval); !e.empty()) return e;
-        if (const char* e = check_sequence(tokens, n, eval)) return e;
+        if (const char* e = check_sequence(tokens, n, eval, whole_pass)) return e;
         return body(eval);
     }
 

@@ -102,6 +102,8 @@ struct WorkspaceSizes {
     }
 };
 WorkspaceSizes workspace_sizes(const ModelConfig& cfg, std::uint64_t B, std::uint64_t T, bool training);
+// Floats of the one buffer a pass over cached rows sizes (prepare_row_workspace): head_t for T positions.
+std::uint64_t row_workspace_floats(const ModelConfig& cfg, std::uint64_t T);
 
 // A table a pass reads, built from the config for `rows` rows (positions, distances or heads) and
 // kept between passes: rebuilt only when a pass needs more rows than it holds or asks for another

@@ -46,4 +46,8 @@ WorkspaceSizes workspace_sizes(const ModelConfig& cfg, std::uint64_t B, std::uin
     return s;
 }
 
+std::uint64_t row_workspace_floats(const ModelConfig& cfg, std::uint64_t T) {
+    return workspace_sizes(cfg, 1, T, false).floats[static_cast<std::size_t>(Act::head_t)];
+}
+
 }  // namespace posenc::model

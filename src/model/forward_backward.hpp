@@ -409,4 +409,18 @@ void prepare_workspace(const ModelConfig& cfg, std::size_t B, std::size_t T, boo
     detail::refresh_tables(cfg, T, eval, ws);
 }
 
+// What a pass over cached rows (inspect_pass, model/inspect.hpp) reads from the workspace for T
+// positions: head_t, the tables and the scale. Its activations live in its PrefixCache, so a whole
+// pass's (h·T² weights, T·V logits, …) are not sized: grown with T as a reader types, they would be
+// copied and zeroed onto fresh pages and never read. Only head_t of the buffers holds T rows
+// afterwards; a whole pass prepares the workspace again.
+template <class Real>
+void prepare_row_workspace(const ModelConfig& cfg, std::size_t T, const EvalOptions& eval, Workspace<Real>& ws) {
+    const auto head_t = static_cast<std::size_t>(Act::head_t);
+    ws.B = 1, ws.T = T, ws.N = T, ws.training = false;
+    ws.one_copy[head_t] = static_cast<std::size_t>(row_workspace_floats(cfg, T));
+    detail::grow(ws.buffers[head_t], ws.one_copy[head_t]);
+    detail::refresh_tables(cfg, T, eval, ws);
+}
+
 }  // namespace posenc::model

@@ -53,9 +53,9 @@ inline constexpr std::size_t kEveryMap = static_cast<std::size_t>(-1);
 // Floats a PrefixCache holds for a call on n ids (validate_inspect in transformer.hpp bounds it).
 std::uint64_t inspect_floats(const ModelConfig& cfg, std::uint64_t n);
 
-// Preconditions: the ids validated (validate_sequence, validate_inspect), ws prepared for (1, n,
-// evaluation, eval) (tables, scale, transpose scratch); map kEveryMap or < L·h. attention_out
-// and surprise_out nullable.
+// Preconditions: the ids validated (validate_sequence, validate_inspect), ws prepared by
+// prepare_row_workspace for (n, eval) (head_t, tables, scale); map kEveryMap or < L·h.
+// attention_out and surprise_out nullable.
 void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
                   std::size_t n, const EvalOptions& eval, Workspace<float>& ws, PrefixCache& cache,
                   float* attention_out, float* surprise_out, std::size_t map);

@@ -212,7 +212,7 @@ void Transformer::attention(const std::int32_t* tokens, std::size_t n, float* ou
 
 void Transformer::inspect(const std::int32_t* tokens, std::size_t n, float* attention_out, float* surprise_out,
                           const EvalOptions& eval, std::size_t map) {
-    prepare_workspace(cfg_, 1, n, false, eval, ws_);
+    prepare_row_workspace(cfg_, n, eval, ws_);
     inspect_pass(cfg_, offsets_, params_.data(), tokens, n, eval, ws_, cache_, attention_out, surprise_out, map);
 }
 

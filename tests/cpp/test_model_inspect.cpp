@@ -158,6 +158,35 @@ TEST_CASE("inspect: the cache is bounded like the workspace", "[model][inspect]"
     REQUIRE(validate_inspect(cfg, 4096, kEveryMap) != nullptr);  // 8·4·4096² floats of weights alone
 }
 
+TEST_CASE("inspect: sizes only one head's scratch of the workspace, and a whole pass between leaves it exact",
+          "[model][inspect]") {
+    for (const Variant& v : kVariants) {
+        CAPTURE(v.name);
+        Transformer m = perturbed_model(v);
+        const ModelConfig& cfg = m.config();
+        const auto short_ids = random_tokens(33, kVocab, 7);
+        auto long_ids = short_ids;
+        for (std::int32_t id : random_tokens(32, kVocab, 8)) long_ids.push_back(id);  // 65: the cache regrows
+        const std::size_t n = long_ids.size();
+        // The rows live in inspect's cache: the workspace holds head_t and the position tables
+        // for n positions (O(n·d) floats), and no whole pass's activations: its weights alone are
+        // h·n² floats, more than all of those here.
+        (void)inspect(m, short_ids);
+        (void)inspect(m, long_ids);
+        const WorkspaceSizes whole = workspace_sizes(cfg, 1, n, false);
+        REQUIRE(m.workspace_capacity() >= row_workspace_floats(cfg, n));
+        REQUIRE(m.workspace_capacity() < whole.floats[static_cast<std::size_t>(Act::probs)]);
+        // A whole pass sizes every activation; inspect after it, on edited ids, is still a fresh pass.
+        std::vector<float> attention(cfg.layers * cfg.heads * n * n);
+        m.attention(long_ids.data(), n, attention.data());
+        REQUIRE(m.workspace_capacity() >= whole.total());
+        long_ids[40] = (long_ids[40] + 1) % static_cast<std::int32_t>(kVocab);
+        const Outputs got = inspect(m, long_ids), want = fresh_inspect(m, long_ids);
+        REQUIRE(same_bits(got.attention, want.attention));
+        REQUIRE(same_bits(got.surprise, want.surprise));
+    }
+}
+
 TEST_CASE("inspect: one map is that map of every map's output, bit for bit, cached or not", "[model][inspect]") {
     Transformer m = perturbed_model({Scheme::alibi, Layout::interleaved, "alibi"});  // heads differ by slope
     const ModelConfig& cfg = m.config();
