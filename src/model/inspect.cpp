@@ -13,7 +13,7 @@ namespace posenc::model {
 namespace {
 
 // Rows the cache is sized for: a multiple of 64, so typing past n rarely regrows it (a regrow
-// recomputes every row).
+// moves the kept rows to the new row stride).
 constexpr std::uint64_t kCacheRowStep = 64;
 // lm_head rows per product: the logits scratch stays kHeadRows·V whatever n is.
 constexpr std::size_t kHeadRows = 16;
@@ -25,10 +25,10 @@ void ensure(std::vector<T>& v, std::uint64_t count) {
     if (v.size() < count) v.resize(static_cast<std::size_t>(count));
 }
 
-// Rows of the previous call still valid for ids (0 when the options or the capacity changed).
+// Rows of the previous call still valid for ids (0 when the options changed).
 std::size_t reusable_rows(const PrefixCache& c, const std::int32_t* tokens, std::size_t n, const EvalOptions& eval) {
     // eval's factor is resolved (factor_from_length already turned into n's s), as is the cache's.
-    if (c.ids.empty() || n > c.cap || c.eval.rope != eval.rope || c.eval.factor != eval.factor) return 0;
+    if (c.ids.empty() || c.eval.rope != eval.rope || c.eval.factor != eval.factor) return 0;
     const std::size_t common = std::min(n, c.ids.size());
     return static_cast<std::size_t>(std::mismatch(tokens, tokens + common, c.ids.begin()).first - tokens);
 }
@@ -93,6 +93,35 @@ void size_cache(const ModelConfig& cfg, std::size_t n, PrefixCache& c) {
     c.cap = static_cast<std::size_t>(shape.cap);
     for (const CacheBuffer& b : cache_buffers(shape))
         if (b.member != &PrefixCache::weights_t) ensure(c.*b.member, b.floats);
+}
+
+// The cache resized for n ids (cap = cache_rows(n) > c.cap) with rows 0 … kept − 1 of the
+// row-indexed buffers moved to the new row stride (inspect.hpp's shapes; a map's row i holds
+// columns 0 … i), so that they need not be computed again; the scratch buffers are only grown.
+void regrow_cache(const ModelConfig& cfg, std::size_t n, std::size_t kept, PrefixCache& c) {
+    const std::size_t d = cfg.d, old_cap = c.cap, cap = static_cast<std::size_t>(cache_rows(n));
+    const std::size_t scored = std::min(c.scored, kept);  // rows of final and normalizer kept
+    // Copies `rows` rows of `width` floats from each of `blocks` blocks of old_cap rows to blocks of cap rows.
+    auto moved = [&](const std::vector<float>& from, std::size_t blocks, std::size_t width, std::size_t rows) {
+        std::vector<float> to(blocks * cap * width);
+        for (std::size_t b = 0; b < blocks; ++b)
+            std::copy_n(from.begin() + static_cast<std::ptrdiff_t>(b * old_cap * width), rows * width,
+                        to.begin() + static_cast<std::ptrdiff_t>(b * cap * width));
+        return to;
+    };
+    c.stream = moved(c.stream, cfg.layers + 1, d, kept);
+    c.qkv = moved(c.qkv, cfg.layers, 3 * d, kept);
+    c.final = moved(c.final, 1, d, scored);
+    c.normalizer = moved(c.normalizer, 1, 1, scored);
+    c.surprise = moved(c.surprise, 1, 1, scored);
+    std::vector<float> probs(cfg.layers * cfg.heads * cap * cap);
+    for (std::size_t m = 0; m < cfg.layers * cfg.heads; ++m)
+        for (std::size_t i = 0; i < kept; ++i)
+            std::copy_n(c.probs.begin() + static_cast<std::ptrdiff_t>((m * old_cap + i) * old_cap), i + 1,
+                        probs.begin() + static_cast<std::ptrdiff_t>((m * cap + i) * cap));
+    c.probs = std::move(probs);
+    c.scored = scored;
+    size_cache(cfg, n, c);  // the scratch buffers; the moved ones already have their size
 }
 
 // Block l on rows first … n − 1: cache stream slot l → slot l + 1, through the training pass's block.
@@ -188,6 +217,7 @@ void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* 
     if (cache.weights_stale) transpose_weights(cfg, at, params, cache);
     const std::size_t first = reusable_rows(cache, tokens, n, eval);
     if (first == 0) size_cache(cfg, n, cache);
+    else if (n > cache.cap) regrow_cache(cfg, n, first, cache);
     if (first < n) {
         const std::size_t d = cfg.d;
         for (std::size_t p = first; p < n; ++p)

@@ -110,6 +110,20 @@ TEST_CASE("inspect: reused rows equal a fresh pass bit for bit through edits, de
         auto longer = steps.back();
         longer[65] = (longer[65] + 1) % kVocab;
         step(longer);
+        // Typing across the cache's 64 rows: a regrow moves the kept rows to the new row stride.
+        auto across = random_tokens(62, kVocab, 12);
+        step(across);  // new ids: the cache sized afresh for 64 rows
+        across.push_back(4);
+        across.push_back(5);
+        step(across);  // 64: the last two rows fill it
+        across.back() = 6;
+        across.push_back(7);
+        step(across);  // 65: regrown with 63 rows kept, row 62 rescored for its new target
+        auto edited = random_tokens(60, kVocab, 13);
+        step(edited);  // new ids again: 64 rows
+        edited[10] = (edited[10] + 1) % kVocab;
+        edited.resize(68, 8);
+        step(edited);  // 68: regrown with the 10 rows before the edit kept
         for (std::size_t i = 0; i < steps.size(); ++i) {
             CAPTURE(v.name, i, steps[i].size());
             const Outputs got = inspect(m, steps[i]);
