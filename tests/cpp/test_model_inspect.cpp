@@ -172,7 +172,7 @@ TEST_CASE("inspect: the cache is bounded like the workspace", "[model][inspect]"
     REQUIRE(validate_inspect(cfg, 4096, kEveryMap) != nullptr);  // 8·4·4096² floats of weights alone
 }
 
-TEST_CASE("inspect: sizes only one head's scratch of the workspace, and a whole pass between leaves it exact",
+TEST_CASE("inspect: the workspace holds no whole pass's activations, and inspect after a whole pass is a fresh pass",
           "[model][inspect]") {
     for (const Variant& v : kVariants) {
         CAPTURE(v.name);
