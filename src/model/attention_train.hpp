@@ -82,9 +82,9 @@ void causal_softmax_row_backward(const Real* p, Real* g, std::size_t i, std::siz
 }
 
 // Rows first … n − 1 only of the pass below (rows before first are neither read nor written):
-// probs rows at stride ld, out from row first on (out row 0 is query row first). Every row's
-// values are those of the whole pass: scores and softmax are per row, and P·V sums each row's
-// products in key order, the masked keys adding exact zeros.
+// probs and out from row first on (their row 0 is query row first), probs rows at stride ld ≥ n.
+// Every row's values are those of the whole pass: scores and softmax are per row, and P·V sums
+// each row's products in key order, the masked keys adding exact zeros.
 template <class Real>
 void attention_head_rows(const Real* q, const Real* k, const Real* v, std::size_t stride, std::size_t n,
                          std::size_t first, std::size_t dh, Real scale, const HeadBias<Real>& bias, Real* scratch,
@@ -92,13 +92,13 @@ void attention_head_rows(const Real* q, const Real* k, const Real* v, std::size_
     transpose(k, n, dh, stride, scratch);
     for (std::size_t i0 = first; i0 < n; i0 += kStrip) {
         const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
-        matmul(rows, i0 + rows, dh, q + i0 * stride, stride, 1, scratch, n, probs + i0 * ld, ld, false);
+        matmul(rows, i0 + rows, dh, q + i0 * stride, stride, 1, scratch, n, probs + (i0 - first) * ld, ld, false);
     }
-    for (std::size_t i = first; i < n; ++i) causal_softmax_row(probs + i * ld, i, n, scale, bias);
+    for (std::size_t i = first; i < n; ++i) causal_softmax_row(probs + (i - first) * ld, i, n, scale, bias);
     for (std::size_t i0 = first; i0 < n; i0 += kStrip) {
         const std::size_t rows = n - i0 < kStrip ? n - i0 : kStrip;
-        matmul(rows, dh, i0 + rows, probs + i0 * ld, ld, 1, v, stride, out + (i0 - first) * out_stride, out_stride,
-               false);
+        matmul(rows, dh, i0 + rows, probs + (i0 - first) * ld, ld, 1, v, stride, out + (i0 - first) * out_stride,
+               out_stride, false);
     }
 }
 

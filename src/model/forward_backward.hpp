@@ -233,7 +233,8 @@ void rotate_qk(const ModelConfig& cfg, Workspace<Real>& ws, Real* qkv, bool inve
 // kActivationTable. Row buffers (x, x_next, ln1_out, ln2_out, attn_out, after_attn: m×d; mlp_pre,
 // gelu_out, gelu_tanh: m×4d; ln1_stats, ln2_stats: mean | rstd, 2m) hold those m rows; qkv holds
 // every one of the B·T rows (rows before first: the kept keys and values); probs one ld×ld map
-// per (b, head), ld ≥ T. ln2_out and ln2_stats may alias ln1_out and ln1_stats.
+// per (b, head), ld ≥ T, or rows in blocks (probs_blocks). ln2_out and ln2_stats may alias
+// ln1_out and ln1_stats.
 template <class Real>
 struct BlockRows {
     std::size_t B = 0, T = 0, first = 0;
@@ -241,6 +242,11 @@ struct BlockRows {
     Real* x_next = nullptr;
     Real *ln1_out = nullptr, *ln1_stats = nullptr, *qkv = nullptr, *probs = nullptr;
     std::size_t ld = 0;
+    // Or, where probs_blocks is set (inspect's cache): rows in blocks of `block` rows, block k
+    // holding rows k·block … (k + 1)·block − 1 of every map, map-major, at row stride (k + 1)·block;
+    // this block's (b, head) map is map0 + b·h + head.
+    Real* const* probs_blocks = nullptr;
+    std::size_t block = 0, map0 = 0;
     Real *attn_out = nullptr, *after_attn = nullptr, *ln2_out = nullptr, *ln2_stats = nullptr;
     Real *mlp_pre = nullptr, *gelu_out = nullptr, *gelu_tanh = nullptr;
     // The block's Wᵀ packed in table order (packed_offset_d2), or null: each W is transposed into
@@ -270,9 +276,21 @@ void block_forward(const ModelConfig& cfg, const TensorOffsets::Layer& at, const
     for (std::size_t b = 0; b < r.B; ++b) {
         for (std::size_t head = 0; head < h; ++head) {
             const Real* q = r.qkv + b * T * 3 * d + head * dh;
-            attention_head_rows(q, q + d, q + 2 * d, 3 * d, T, first, dh, ws.scale, head_bias(cfg, ws, t5_table, head),
-                                ws.data(Act::head_t), r.probs + (b * h + head) * r.ld * r.ld, r.ld,
-                                r.attn_out + b * (T - first) * d + head * dh, d);
+            Real* out = r.attn_out + b * (T - first) * d + head * dh;
+            const HeadBias<Real> bias = head_bias(cfg, ws, t5_table, head);
+            if (!r.probs_blocks) {
+                attention_head_rows(q, q + d, q + 2 * d, 3 * d, T, first, dh, ws.scale, bias, ws.data(Act::head_t),
+                                    r.probs + ((b * h + head) * r.ld + first) * r.ld, r.ld, out, d);
+                continue;
+            }
+            // Block by block: causal rows s0 … s1 − 1 read keys 0 … s1 − 1 only, within their block's row stride.
+            for (std::size_t s0 = first; s0 < T;) {
+                const std::size_t k = s0 / r.block, ld = (k + 1) * r.block, s1 = std::min(T, ld);
+                Real* rows = r.probs_blocks[k] + ((r.map0 + b * h + head) * r.block + s0 - k * r.block) * ld;
+                attention_head_rows(q, q + d, q + 2 * d, 3 * d, s1, s0, dh, ws.scale, bias, ws.data(Act::head_t), rows, ld,
+                                    out + (s0 - first) * d, d);
+                s0 = s1;
+            }
         }
     }
     linear(r.attn_out, d, Tensor::proj_w, Tensor::proj_b, d, r.after_attn);

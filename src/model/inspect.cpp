@@ -49,14 +49,13 @@ struct CacheBuffer {
     std::uint64_t floats;
 };
 
-// Every float buffer of a PrefixCache and its size (inspect.hpp's shapes): the one list that
-// size_cache, inspect_floats and capacity_floats read.
-std::array<CacheBuffer, 15> cache_buffers(const CacheShape& s) {
+// Every float buffer of a PrefixCache but the probs blocks, and its size (inspect.hpp's shapes):
+// the one list that size_cache, inspect_floats and capacity_floats read.
+std::array<CacheBuffer, 14> cache_buffers(const CacheShape& s) {
     const std::uint64_t cap = s.cap, d = s.d, L = s.layers;
     return {{
         {&PrefixCache::stream, (L + 1) * cap * d},
         {&PrefixCache::qkv, L * cap * 3 * d},
-        {&PrefixCache::probs, L * s.heads * cap * cap},
         {&PrefixCache::surprise, cap},
         {&PrefixCache::final, cap * d},
         {&PrefixCache::normalizer, cap},
@@ -70,6 +69,26 @@ std::array<CacheBuffer, 15> cache_buffers(const CacheShape& s) {
         {&PrefixCache::logits, std::uint64_t{kHeadRows} * s.vocab},
         {&PrefixCache::weights_t, L * kPackedLayerD2 * d * d + d * s.vocab},
     }};
+}
+
+// Floats of probs block k (inspect.hpp's shapes): kCacheRowStep rows of each of the L·h maps at
+// row stride (k + 1)·kCacheRowStep.
+std::uint64_t probs_block_floats(const CacheShape& s, std::uint64_t k) {
+    return s.layers * s.heads * kCacheRowStep * (k + 1) * kCacheRowStep;
+}
+
+// Floats of the cap / kCacheRowStep probs blocks of a call's shape.
+std::uint64_t probs_floats(const CacheShape& s) {
+    std::uint64_t total = 0;
+    for (std::uint64_t k = 0; k < s.cap / kCacheRowStep; ++k) total += probs_block_floats(s, k);
+    return total;
+}
+
+// Map m's row i in the probs blocks (its columns 0 … i).
+const float* probs_row(const PrefixCache& c, std::size_t m, std::size_t i) {
+    const auto step = static_cast<std::size_t>(kCacheRowStep);
+    const std::size_t k = i / step;
+    return c.probs[k].data() + (m * step + i - k * step) * (k + 1) * step;
 }
 
 void transpose_weights(const ModelConfig& cfg, const TensorOffsets& at, const float* params, PrefixCache& c) {
@@ -87,17 +106,25 @@ void transpose_weights(const ModelConfig& cfg, const TensorOffsets& at, const fl
     c.weights_stale = false;
 }
 
-// Grows every buffer but weights_t (transpose_weights sizes it) for a call on n ids.
+// Grows every buffer but weights_t (transpose_weights sizes it) for a call on n ids, and adds the
+// probs blocks its rows need (a block's size depends on the model alone: none ever moves).
 void size_cache(const ModelConfig& cfg, std::size_t n, PrefixCache& c) {
     const CacheShape shape = cache_shape(cfg, n);
     c.cap = static_cast<std::size_t>(shape.cap);
     for (const CacheBuffer& b : cache_buffers(shape))
         if (b.member != &PrefixCache::weights_t) ensure(c.*b.member, b.floats);
+    const auto blocks = static_cast<std::size_t>(shape.cap / kCacheRowStep);
+    if (c.probs.size() < blocks) c.probs.resize(blocks);
+    c.probs_blocks.resize(c.probs.size());
+    for (std::size_t k = 0; k < c.probs.size(); ++k) {
+        ensure(c.probs[k], probs_block_floats(shape, k));
+        c.probs_blocks[k] = c.probs[k].data();
+    }
 }
 
 // The cache resized for n ids (cap = cache_rows(n) > c.cap) with rows 0 … kept − 1 of the
-// row-indexed buffers moved to the new row stride (inspect.hpp's shapes; a map's row i holds
-// columns 0 … i), so that they need not be computed again; the scratch buffers are only grown.
+// row-indexed buffers moved to the new row stride (inspect.hpp's shapes), so that they need not
+// be computed again; the probs blocks stay where they are, and the scratch buffers are only grown.
 void regrow_cache(const ModelConfig& cfg, std::size_t n, std::size_t kept, PrefixCache& c) {
     const std::size_t d = cfg.d, old_cap = c.cap, cap = static_cast<std::size_t>(cache_rows(n));
     const std::size_t scored = std::min(c.scored, kept);  // rows of final and normalizer kept
@@ -114,14 +141,8 @@ void regrow_cache(const ModelConfig& cfg, std::size_t n, std::size_t kept, Prefi
     c.final = moved(c.final, 1, d, scored);
     c.normalizer = moved(c.normalizer, 1, 1, scored);
     c.surprise = moved(c.surprise, 1, 1, scored);
-    std::vector<float> probs(cfg.layers * cfg.heads * cap * cap);
-    for (std::size_t m = 0; m < cfg.layers * cfg.heads; ++m)
-        for (std::size_t i = 0; i < kept; ++i)
-            std::copy_n(c.probs.begin() + static_cast<std::ptrdiff_t>((m * old_cap + i) * old_cap), i + 1,
-                        probs.begin() + static_cast<std::ptrdiff_t>((m * cap + i) * cap));
-    c.probs = std::move(probs);
     c.scored = scored;
-    size_cache(cfg, n, c);  // the scratch buffers; the moved ones already have their size
+    size_cache(cfg, n, c);  // the scratch buffers and new probs blocks; the moved ones have their size
 }
 
 // Block l on rows first … n − 1: cache stream slot l → slot l + 1, through the training pass's block.
@@ -129,13 +150,15 @@ void block_rows(const ModelConfig& cfg, const TensorOffsets::Layer& at, const fl
                 std::size_t l, std::size_t n, std::size_t first, Workspace<float>& ws, PrefixCache& c) {
     const std::size_t d = cfg.d, cap = c.cap;
     detail::BlockRows<float> r;
-    r.B = 1, r.T = n, r.first = first, r.ld = cap;
+    r.B = 1, r.T = n, r.first = first;
     r.x = c.stream.data() + l * cap * d + first * d;
     r.x_next = c.stream.data() + (l + 1) * cap * d + first * d;
     r.ln1_out = r.ln2_out = c.ln_out.data();
     r.ln1_stats = r.ln2_stats = c.ln_stats.data();
     r.qkv = c.qkv.data() + l * cap * 3 * d;
-    r.probs = c.probs.data() + l * cfg.heads * cap * cap;
+    r.probs_blocks = c.probs_blocks.data();
+    r.block = static_cast<std::size_t>(kCacheRowStep);
+    r.map0 = l * cfg.heads;
     r.attn_out = c.attn_out.data();
     r.after_attn = c.after_attn.data();
     r.mlp_pre = c.mlp_pre.data();
@@ -188,7 +211,7 @@ void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float
     // Cached rows hold their causal part (columns 0 … i); the rest of an output row is 0.
     for (std::size_t m = first; m < end; ++m) {
         for (std::size_t i = 0; i < n; ++i) {
-            const float* row = c.probs.data() + (m * c.cap + i) * c.cap;
+            const float* row = probs_row(c, m, i);
             float* out = attention_out + ((m - first) * n + i) * n;
             std::copy(row, row + i + 1, out);
             std::fill(out + i + 1, out + n, 0.0f);
@@ -199,14 +222,16 @@ void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float
 }  // namespace
 
 std::uint64_t inspect_floats(const ModelConfig& cfg, std::uint64_t n) {
-    std::uint64_t total = 0;
-    for (const CacheBuffer& b : cache_buffers(cache_shape(cfg, n))) total += b.floats;
+    const CacheShape shape = cache_shape(cfg, n);
+    std::uint64_t total = probs_floats(shape);
+    for (const CacheBuffer& b : cache_buffers(shape)) total += b.floats;
     return total;
 }
 
 std::size_t PrefixCache::capacity_floats() const {
     std::size_t total = 0;
     for (const CacheBuffer& b : cache_buffers(CacheShape{})) total += (this->*b.member).capacity();
+    for (const std::vector<float>& block : probs) total += block.capacity();
     return total;
 }
 

@@ -4,8 +4,10 @@
 // Shapes (n ids, cap ≥ n the rows the cache holds, L layers, h heads, d width, V vocabulary):
 //   attention out — L·h·n·n (row = query, exactly 0 above the diagonal), or n·n for one map
 //   (map = layer·h + head);  surprise out — n − 1
-//   cache: stream (L + 1)·cap·d (x_0 … x_L), qkv L·cap·3d (q and k rotated), probs L·h·cap·cap
-//   (row stride cap), surprise cap, final cap·d (ln_f(x_L)) and normalizer cap (ln Σ e^logits),
+//   cache: stream (L + 1)·cap·d (x_0 … x_L), qkv L·cap·3d (q and k rotated), probs in blocks of
+//   S = 64 rows (block k: rows kS … kS + S − 1 of the L·h maps, map-major, row stride (k + 1)·S,
+//   which row i's columns 0 … i fit; cap/S blocks, so more rows add blocks and move none),
+//   surprise cap, final cap·d (ln_f(x_L)) and normalizer cap (ln Σ e^logits),
 //   both valid on rows 0 … scored − 1; scratch rows for the recomputed part only; weights_t: every
 //   linear layer's Wᵀ (per layer c_attn, attn c_proj, c_fc, mlp c_proj: 12d², then lm_head d·V),
 //   made once per set of weights (a transpose of lm_head costs more than a one-row pass).
@@ -31,14 +33,16 @@ struct PrefixCache {
     std::vector<std::int32_t> ids;  // the last call's ids (empty: nothing reusable)
     EvalOptions eval;
     std::size_t cap = 0;
-    std::vector<float> stream, qkv, probs, surprise, final, normalizer;
+    std::vector<float> stream, qkv, surprise, final, normalizer;
+    std::vector<std::vector<float>> probs;  // the blocks (shapes above)
+    std::vector<float*> probs_blocks;       // their data(), for BlockRows
     std::size_t scored = 0;  // rows of final and normalizer that match ids
     // Scratch for the recomputed rows, named as in kActivationTable; ln_out and ln_stats serve
     // ln_1, ln_2 and ln_f in turn.
     std::vector<float> ln_out, ln_stats, attn_out, after_attn, mlp_pre, gelu_out, gelu_tanh, logits;
     std::vector<float> weights_t;
     bool weights_stale = true;
-    // Floats held, over every buffer of the one list (inspect.cpp's cache_buffers).
+    // Floats held, over every buffer of the one list (inspect.cpp's cache_buffers) and probs.
     std::size_t capacity_floats() const;
     // The weights may change: nothing cached is valid.
     void forget() {
