@@ -254,6 +254,14 @@ struct BlockRows {
     const Real* packed = nullptr;
 };
 
+// Map `map`'s row i in probs blocks of `block` rows (BlockRows::probs_blocks's layout): the one
+// place that layout is addressed.
+template <class Real>
+Real* block_row(Real* const* blocks, std::size_t block, std::size_t map, std::size_t i) {
+    const std::size_t k = i / block;
+    return blocks[k] + (map * block + i - k * block) * (k + 1) * block;
+}
+
 // The block on a row range, x → x_next = a + MLP(LN(a)) with a = x + Attn(LN(x)), as in
 // docs/ARCHITECTURE.md, "Block (pre-LayerNorm, decoder-only, GPT-2 style)". Training passes run it
 // on every row; inspect on the rows after the first changed id.
@@ -285,9 +293,9 @@ void block_forward(const ModelConfig& cfg, const TensorOffsets::Layer& at, const
             }
             // Block by block: causal rows s0 … s1 − 1 read keys 0 … s1 − 1 only, within their block's row stride.
             for (std::size_t s0 = first; s0 < T;) {
-                const std::size_t k = s0 / r.block, ld = (k + 1) * r.block, s1 = std::min(T, ld);
-                Real* rows = r.probs_blocks[k] + ((r.map0 + b * h + head) * r.block + s0 - k * r.block) * ld;
-                attention_head_rows(q, q + d, q + 2 * d, 3 * d, s1, s0, dh, ws.scale, bias, ws.data(Act::head_t), rows, ld,
+                const std::size_t ld = (s0 / r.block + 1) * r.block, s1 = std::min(T, ld);
+                attention_head_rows(q, q + d, q + 2 * d, 3 * d, s1, s0, dh, ws.scale, bias, ws.data(Act::head_t),
+                                    block_row(r.probs_blocks, r.block, r.map0 + b * h + head, s0), ld,
                                     out + (s0 - first) * d, d);
                 s0 = s1;
             }

@@ -84,13 +84,6 @@ std::uint64_t probs_floats(const CacheShape& s) {
     return total;
 }
 
-// Map m's row i in the probs blocks (its columns 0 … i).
-const float* probs_row(const PrefixCache& c, std::size_t m, std::size_t i) {
-    const auto step = static_cast<std::size_t>(kCacheRowStep);
-    const std::size_t k = i / step;
-    return c.probs[k].data() + (m * step + i - k * step) * (k + 1) * step;
-}
-
 void transpose_weights(const ModelConfig& cfg, const TensorOffsets& at, const float* params, PrefixCache& c) {
     const std::size_t d = cfg.d;
     c.weights_t.resize(layer_weights_t(cfg, cfg.layers) + d * cfg.vocab);
@@ -211,7 +204,7 @@ void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float
     // Cached rows hold their causal part (columns 0 … i); the rest of an output row is 0.
     for (std::size_t m = first; m < end; ++m) {
         for (std::size_t i = 0; i < n; ++i) {
-            const float* row = probs_row(c, m, i);
+            const float* row = detail::block_row(c.probs_blocks.data(), static_cast<std::size_t>(kCacheRowStep), m, i);
             float* out = attention_out + ((m - first) * n + i) * n;
             std::copy(row, row + i + 1, out);
             std::fill(out + i + 1, out + n, 0.0f);
