@@ -69,6 +69,34 @@ test('a sticky section navigation links to Compare, Train, Measurements and the 
   }
 });
 
+test('scrolling within one section leaves the section links as they are: no attribute is written, so no style is recalculated', async () => {
+  const { page, problems, close } = await openPage({ width: 1280, height: 800 });
+  try {
+    const current = () => page.evaluate(() => document.querySelector('.section-nav a[aria-current="true"]')?.textContent);
+    await page.waitForFunction(() => document.querySelector('.section-nav a[aria-current="true"]'), null, { timeout: 5000 });
+    assert.equal(await current(), 'Compare');
+    // Ten small scrolls, each given two frames and a task to be marked, all within Compare.
+    const writes = await page.evaluate(async () => {
+      let count = 0;
+      const watch = new MutationObserver((records) => { count += records.length; });
+      watch.observe(document.querySelector('.section-nav'), { attributes: true, subtree: true });
+      const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      for (let i = 1; i <= 10; i++) {
+        scrollTo(0, i * 8);
+        await frame();
+        await frame();
+      }
+      watch.disconnect();
+      return count;
+    });
+    assert.equal(await current(), 'Compare');
+    assert.equal(writes, 0, `${writes} attribute writes on the section links while scrolling within Compare`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('following a section link keeps the state and its link: a place on the page is not a state', async () => {
   const { page, problems, close } = await openPage({ width: 1280, height: 800, hash: '#s=one%20two%20three&c=1&m=shift' });
   try {
