@@ -1,6 +1,7 @@
 // The Train section's layout in headless Chromium: at 1280 × 800 it spans the
 // page, the loss and length charts side by side and each at least 560 px wide, the loss by
-// position under them, one learned-attention map per model side by side; its figures hold their
+// position under them, one learned-attention map per model side by side (at 1920 × 1080 the two
+// charts still share the row, half each); its figures hold their
 // place when training starts and ends; the loss axis fits the language model's curves (its lower end above 0); at 390 × 844 it
 // stacks with no horizontal scroll; built off screen, its charts are drawn only once the reader
 // comes near them. Tiny models on Moby-Dick, the default schemes (four), a budget
@@ -105,6 +106,23 @@ test('at 1280 × 800 the section spans the page: charts side by side, ≥ 560 px
     assert.ok(Number(low) > 0, `the loss axis starts at ${low}`);
     assert.ok(Number(low) <= Math.min(...losses) && Number(high) >= Math.max(...losses), `${low}–${high} holds ${losses}`);
     assert.ok(Number(low) >= Math.min(...losses) - 1, `${low} is within a nat of the lowest loss ${Math.min(...losses)}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('at 1920 × 1080 the two charts share the section\'s width: each about half, none left for a third column', async () => {
+  const { page, problems, close } = await open(BOOK, { width: 1920, height: 1080 });
+  try {
+    const { section, loss, lengths, positions } = await boxes(page);
+    near(loss.top, lengths.top, 'the two charts\' tops');
+    assert.ok(lengths.left >= loss.right, 'the length chart right of the loss chart');
+    // The section's content is its width less its padding; two charts and one gap fill it.
+    for (const [name, chart] of [['loss', loss], ['lengths', lengths]]) {
+      assert.ok(chart.width >= 0.45 * section.width, `${name}: ${chart.width} px of a ${section.width} px section`);
+    }
+    assert.ok(lengths.right >= positions.right - 40, `the length chart ends ${positions.right - lengths.right} px short of the row`);
     assert.deepEqual(problems, []);
   } finally {
     await close();
