@@ -254,12 +254,16 @@ struct BlockRows {
     const Real* packed = nullptr;
 };
 
-// Map `map`'s row i in probs blocks of `block` rows (BlockRows::probs_blocks's layout): the one
-// place that layout is addressed.
+// The row stride of the probs block holding row i (BlockRows::probs_blocks's layout): (k + 1)·block
+// for block k, which row i's columns 0 … i fit.
+inline std::size_t block_stride(std::size_t block, std::size_t i) { return (i / block + 1) * block; }
+
+// Map `map`'s row i in probs blocks of `block` rows (BlockRows::probs_blocks's layout): with
+// block_stride, the one place that layout is addressed.
 template <class Real>
 Real* block_row(Real* const* blocks, std::size_t block, std::size_t map, std::size_t i) {
     const std::size_t k = i / block;
-    return blocks[k] + (map * block + i - k * block) * (k + 1) * block;
+    return blocks[k] + (map * block + i - k * block) * block_stride(block, i);
 }
 
 // The block on a row range, x → x_next = a + MLP(LN(a)) with a = x + Attn(LN(x)), as in
@@ -293,7 +297,7 @@ void block_forward(const ModelConfig& cfg, const TensorOffsets::Layer& at, const
             }
             // Block by block: causal rows s0 … s1 − 1 read keys 0 … s1 − 1 only, within their block's row stride.
             for (std::size_t s0 = first; s0 < T;) {
-                const std::size_t ld = (s0 / r.block + 1) * r.block, s1 = std::min(T, ld);
+                const std::size_t ld = block_stride(r.block, s0), s1 = std::min(T, ld);
                 attention_head_rows(q, q + d, q + 2 * d, 3 * d, s1, s0, dh, ws.scale, bias, ws.data(Act::head_t),
                                     block_row(r.probs_blocks, r.block, r.map0 + b * h + head, s0), ld,
                                     out + (s0 - first) * d, d);

@@ -74,7 +74,8 @@ std::array<CacheBuffer, 14> cache_buffers(const CacheShape& s) {
 // Floats of probs block k (inspect.hpp's shapes): kCacheRowStep rows of each of the L·h maps at
 // row stride (k + 1)·kCacheRowStep.
 std::uint64_t probs_block_floats(const CacheShape& s, std::uint64_t k) {
-    return s.layers * s.heads * kCacheRowStep * (k + 1) * kCacheRowStep;
+    const auto step = static_cast<std::size_t>(kCacheRowStep);
+    return s.layers * s.heads * kCacheRowStep * detail::block_stride(step, static_cast<std::size_t>(k) * step);
 }
 
 // Floats of the cap / kCacheRowStep probs blocks of a call's shape.
