@@ -94,6 +94,40 @@ test('a keystroke at 64 tokens writes only the few nodes whose value changes', a
   }
 });
 
+test('a token chip far from the screen is not drawn while typing, and shows its word, focus ring whole, once scrolled to', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    // 300 tokens: the list's last chips lie thousands of pixels down its scroll, past the margin
+    // within which the browser draws what content-visibility would skip.
+    await typingAtEnd(page, 300);
+    await page.keyboard.type('e');
+    await settle(page, 300);
+    const chip = (which) => page.locator('#tokens li').nth(which).evaluate((li) => ({
+      // The chip's contents are what content-visibility skips, not its own box.
+      drawn: li.firstElementChild.checkVisibility({ contentVisibilityAuto: true }), shown: li.innerText.replace(/\s+/g, ' ').trim(), word: li.querySelector('.token-text').textContent }));
+    const typed = await chip(-1);
+    assert.equal(typed.drawn, false, 'the typed chip, far down the list, is skipped');
+    assert.match(typed.word, /e$/, 'its word is written all the same');
+    assert.equal((await chip(0)).drawn, true, 'the list\'s first chip is drawn');
+    // Scrolled to, the chip is drawn with its word; focused, its ring is not clipped by the chip's
+    // containment: the clip reaches at least as far as the outline does.
+    await page.locator('#tokens').evaluate((list) => { list.scrollIntoView(); list.scrollTop = list.scrollHeight; });
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const shown = await chip(-1);
+    assert.equal(shown.drawn, true, 'scrolled to, the chip is drawn');
+    assert.equal(shown.shown, shown.word, 'with its word as laid out text');
+    const ring = await page.locator('#tokens button.token').last().evaluate((button) => {
+      button.focus({ focusVisible: true });
+      const style = getComputedStyle(button);
+      return { reach: parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset), clip: parseFloat(getComputedStyle(button.parentElement).overflowClipMargin) };
+    });
+    assert.ok(ring.reach > 0 && ring.clip >= ring.reach, `the chip's clip (${ring.clip} px) reaches past its focus ring (${ring.reach} px)`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('a new token paints each lane\'s attention map a cell larger on the canvas it had', async () => {
   const { page, problems, close } = await openPage();
   try {
