@@ -14,7 +14,12 @@
 // Each module keeps its own import.meta.url (rewritten to the URL it has in OUT_DIR, from wherever
 // its code lands), so new URL('./file', import.meta.url) names the same file as unbundled.
 // The npm packages inside (d3) ship their licences (scripts/bundled-licences.mjs).
-import { readFile, writeFile } from 'node:fs/promises';
+// index.html names no chunk as <link rel="modulepreload">: preloaded, the chunks arrived and were
+// compiled while Chromium laid out the page's first frame, on two cores with the font lookups that
+// layout waits for, and that task went past 50 ms in most loads; found through the scripts that
+// import them, they come a round trip later, which the first load over a 10 Mbit/s link does not
+// show (docs/BENCHMARKS.md, round 40).
+import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
 import { browserBundle, loadEsbuild, sourcesFromRepository } from './esbuild-shared.mjs';
@@ -104,37 +109,11 @@ async function main(outDir) {
   for (const [input, output] of landing(metafile)) {
     if (check.get(input) !== output) throw new Error(`bundle-page: ${input} landed in ${check.get(input)}, not ${output}, in the second build`);
   }
-  await preloadLinks(outDir, written.metafile);
   const outputs = Object.keys(written.metafile.outputs).filter((o) => !o.endsWith('.map')).map((o) => resolve(o));
   for (const output of outputs) await sourcesFromRepository(output, outDir);
   await shipLicences(written.metafile, process.cwd(), outDir, outputs);
   const kb = outputs.reduce((sum, o) => sum + written.metafile.outputs[slash(relative(process.cwd(), o))].bytes, 0) / 1024;
   console.log(`bundle-page: ${entries.join(', ')}: ${Object.keys(written.metafile.inputs).length} modules in ${outputs.length} files (${kb.toFixed(1)} KB minified)`);
-}
-
-// index.html names its module scripts and the chunks they import as <link rel="modulepreload">:
-// Chromium holds a module script's request back while a classic script in <head> blocks the
-// parser, and finds a chunk only once the script importing it has arrived.
-async function preloadLinks(outDir, metafile) {
-  const page = join(outDir, PAGE);
-  const html = await readFile(page, 'utf8');
-  const wanted = [];
-  const visit = (file) => {
-    if (wanted.includes(file)) return;
-    wanted.push(file);
-    const output = metafile.outputs[slash(relative(process.cwd(), join(outDir, file)))];
-    for (const { path, kind, external } of output.imports) {
-      if (kind !== 'import-statement') continue;
-      visit(external ? slash(relative(outDir, resolve(join(outDir, file), '..', path))) : slash(relative(outDir, resolve(path))));
-    }
-  };
-  moduleScripts(html).forEach(visit);
-  // Before the first module script, after the stylesheets and the classic script, which block
-  // rendering and parsing and so come first (the preload scanner finds these links meanwhile).
-  const first = /^([ \t]*)<script\b[^>]*\btype="module"/m.exec(html);
-  if (!first) throw new Error(`bundle-page: ${PAGE} has no module script`);
-  const links = wanted.map((file) => `${first[1]}<link rel="modulepreload" href="${file}">\n`).join('');
-  await writeFile(page, `${html.slice(0, first.index)}${links}${html.slice(first.index)}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {

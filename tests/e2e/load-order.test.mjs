@@ -1,7 +1,8 @@
 // What the load leaves for later (web/page/when-near.js): the Train section's scripts are not
 // fetched before the first view is painted and the lanes' trained models are in, and the section
 // is built only once the reader comes near it (fetched ahead at an idle moment, its modules wait
-// for that). A view's analyses wait for the frame that shows it.
+// for that). A view's analyses wait for the frame that shows it. The page's shared chunks are
+// asked for by the scripts that import them, not preloaded beside them (scripts/bundle-page.mjs).
 // Read from the page's resource timing (Chromium lists a module worker's imports there too, but no
 // worker imports the Train section's page modules). Needs a built dist/ (./scripts/build) and
 // Debian's /usr/bin/chromium.
@@ -131,6 +132,30 @@ test('a keyboard reader\'s first Tab builds the Train section, so Tab can reach 
     await page.locator('#train .train-buttons').waitFor({ state: 'attached', timeout: 20000 });
     const below = await page.evaluate(() => document.getElementById('train').getBoundingClientRect().top - innerHeight);
     assert.ok(below > 800, `the Train section starts ${below} px below the window, within a screen: a scroll could have built it`);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the page\'s chunks are fetched once a script importing them has arrived, not beside it', async () => {
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  try {
+    await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
+    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 30000 });
+    const { entries, chunks } = await page.evaluate(() => {
+      const scripts = [...document.querySelectorAll('script[type="module"][src]')].map((script) => script.src);
+      const fetched = performance.getEntriesByType('resource');
+      return {
+        entries: fetched.filter((entry) => scripts.includes(entry.name)).map((entry) => ({ name: entry.name, end: entry.responseEnd })),
+        chunks: fetched.filter((entry) => /\/chunks\/[^/]+\.js$/.test(entry.name)).map((entry) => ({ name: entry.name, start: entry.startTime })),
+      };
+    });
+    assert.ok(entries.length >= 2 && chunks.length >= 1, `read ${entries.length} module scripts and ${chunks.length} chunks`);
+    const firstArrived = Math.min(...entries.map((entry) => entry.end));
+    for (const chunk of chunks) {
+      assert.ok(chunk.start >= firstArrived, `${chunk.name} was asked for at ${chunk.start.toFixed(1)} ms, before any module script had arrived (${firstArrived.toFixed(1)} ms): preloaded`);
+    }
   } finally {
     await context.close();
   }
