@@ -1,7 +1,8 @@
 // What the load leaves for later (web/page/when-near.js): the Train section's scripts are not
 // fetched before the first view is painted and the lanes' trained models are in, and the section
 // is built only once the reader comes near it (fetched ahead at an idle moment, its modules wait
-// for that). A view's analyses wait for the frame that shows it. The page's shared chunks are
+// for that). A view's analyses wait for the frame that shows it, and so does the switch to GloVe
+// once it is in (with its one-off costs in the worker). The page's shared chunks are
 // asked for by the scripts that import them, not preloaded beside them (scripts/bundle-page.mjs).
 // Read from the page's resource timing (Chromium lists a module worker's imports there too, but no
 // worker imports the Train section's page modules). Needs a built dist/ (./scripts/build) and
@@ -89,6 +90,43 @@ test('the analyses of a view wait for its frame: none while Chromium holds the p
     assert.equal(await page.evaluate(summaryAnalysed), false, 'the analyses ran before the view\'s frame');
     await page.evaluate(() => window.__releaseFrames());
     await page.waitForFunction(summaryAnalysed, null, polled);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('the switch to GloVe waits for the frame being painted: none while Chromium holds the page\'s frames back', async () => {
+  let release;
+  const hold = new Promise((resolve) => { release = resolve; });
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // GloVe held back until the first view (on synthetic vectors) is painted, so it comes in while
+  // the page's animation frames are held (as in the test above).
+  await context.route(/\/glove-6b-100d-20k\.i8$/, async (route) => { await hold; await route.continue(); });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  await page.addInitScript(() => {
+    const held = [];
+    const own = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => { held.push(callback); return held.length; };
+    window.__releaseFrames = () => {
+      window.requestAnimationFrame = own;
+      for (const callback of held.splice(0)) own(callback);
+    };
+  });
+  const status = () => page.locator('#vectors-status').textContent();
+  try {
+    await page.goto(`${suite.baseUrl}#h=0`);
+    const polled = { timeout: 30000, polling: 100 };
+    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, polled);
+    release();
+    // GloVe arrives and is decoded well within this; the page waits 2 s for a frame before it
+    // switches without one (afterNextFrame), longer than this.
+    await page.waitForTimeout(1200);
+    assert.match(await status(), /^Loading GloVe/, 'the page switched to GloVe with its frames held');
+    await page.evaluate(() => window.__releaseFrames());
+    await page.waitForFunction(() => /^Word vectors: GloVe/.test(document.getElementById('vectors-status').textContent), null, polled);
     assert.deepEqual(problems, []);
   } finally {
     await context.close();

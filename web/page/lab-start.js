@@ -5,6 +5,9 @@
 import { createLabClient } from '../pipeline/lab-client.js';
 
 export const client = createLabClient();
-/** The worker's answer to the page's GloVe request: { label }, or a rejection that app.js shows. */
-export const gloveLoaded = client.glove();
+/**
+ * The worker's answer to the page's GloVe request: { label }, or a rejection that app.js shows.
+ * Not warmed up (warm: false): app.js's loadGlove says when those costs are paid.
+ */
+export const gloveLoaded = client.glove(undefined, { warm: false });
 gloveLoaded.catch(() => {}); // reported where app.js awaits it
