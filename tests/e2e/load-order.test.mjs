@@ -14,6 +14,20 @@ import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const suite = browserSuite();
 
+// Frames held back, as Chromium does for up to a second at some loads: animation-frame callbacks
+// wait until the test lets them run (window.__releaseFrames()).
+async function holdFrames(page) {
+  await page.addInitScript(() => {
+    const held = [];
+    const own = window.requestAnimationFrame.bind(window);
+    window.requestAnimationFrame = (callback) => { held.push(callback); return held.length; };
+    window.__releaseFrames = () => {
+      window.requestAnimationFrame = own;
+      for (const callback of held.splice(0)) own(callback);
+    };
+  });
+}
+
 test('the Train section loads after the first view and is built only when the reader nears it', async () => {
   const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
@@ -67,17 +81,7 @@ test('the analyses of a view wait for its frame: none while Chromium holds the p
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  // Frames held back, as Chromium does for up to a second at some loads: animation-frame
-  // callbacks wait until the test lets them run.
-  await page.addInitScript(() => {
-    const held = [];
-    const own = window.requestAnimationFrame.bind(window);
-    window.requestAnimationFrame = (callback) => { held.push(callback); return held.length; };
-    window.__releaseFrames = () => {
-      window.requestAnimationFrame = own;
-      for (const callback of held.splice(0)) own(callback);
-    };
-  });
+  await holdFrames(page);
   try {
     await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
     // Polled on a timer: Playwright's default polling asks for animation frames, and may keep the
@@ -101,20 +105,12 @@ test('the switch to GloVe waits for the frame being painted: none while Chromium
   const hold = new Promise((resolve) => { release = resolve; });
   const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
   // GloVe held back until the first view (on synthetic vectors) is painted, so it comes in while
-  // the page's animation frames are held (as in the test above).
+  // the page's animation frames are held.
   await context.route(/\/glove-6b-100d-20k\.i8$/, async (route) => { await hold; await route.continue(); });
   const page = await context.newPage();
   const problems = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  await page.addInitScript(() => {
-    const held = [];
-    const own = window.requestAnimationFrame.bind(window);
-    window.requestAnimationFrame = (callback) => { held.push(callback); return held.length; };
-    window.__releaseFrames = () => {
-      window.requestAnimationFrame = own;
-      for (const callback of held.splice(0)) own(callback);
-    };
-  });
+  await holdFrames(page);
   const status = () => page.locator('#vectors-status').textContent();
   try {
     await page.goto(`${suite.baseUrl}#h=0`);
