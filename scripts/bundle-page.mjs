@@ -15,10 +15,10 @@
 // its code lands), so new URL('./file', import.meta.url) names the same file as unbundled.
 // The npm packages inside (d3) ship their licences (scripts/bundled-licences.mjs).
 // index.html names no chunk as <link rel="modulepreload">: preloaded, the chunks arrived and were
-// compiled while Chromium laid out the page's first frame, on two cores with the font lookups that
-// layout waits for, and that task went past 50 ms in most loads; found through the scripts that
-// import them, they come a round trip later, which the first load over a 10 Mbit/s link does not
-// show (docs/BENCHMARKS.md, round 40).
+// compiled while Chromium laid out the page's first frame, the load's longest task already (it
+// waits for the browser's answers to font lookups), and on two cores they lengthened it; found
+// through the scripts that import them, they come a round trip later, which the first load over a
+// 10 Mbit/s link does not show (docs/BENCHMARKS.md, round 40).
 import { readFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
