@@ -232,8 +232,8 @@ async function start() {
 
 // The worker fetches and decodes GloVe. Its one-off costs (the vocabulary's spread and the PCA
 // axes, tens of milliseconds of the worker's time) are left to the first compute on it
-// (lab-start.js asks so), and the page asks for that compute once the frame it is painting is out:
-// paid in the worker as GloVe came in, they shared the two cores with the first view's frame and
+// (lab-start.js asks so), and the page asks for one once the frame it is painting is out: paid in
+// the worker as GloVe came in, they shared the two cores with the first view's frame and
 // lengthened its task (docs/BENCHMARKS.md, round 40).
 function loadGlove() {
   setStatus('Loading GloVe word vectors… synthetic vectors are shown until they arrive.');
