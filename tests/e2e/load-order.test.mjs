@@ -14,6 +14,9 @@ import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
 
 const suite = browserSuite();
 
+// The engine line reports a recompute once the first view has been painted.
+const viewPainted = () => /last recompute/.test(document.getElementById('engine').textContent);
+
 // Frames held back, as Chromium does for up to a second at some loads: animation-frame callbacks
 // wait until the test lets them run (window.__releaseFrames()).
 async function holdFrames(page) {
@@ -87,7 +90,7 @@ test('the analyses of a view wait for its frame: none while Chromium holds the p
     // Polled on a timer: Playwright's default polling asks for animation frames, and may keep the
     // held function it first found.
     const polled = { timeout: 30000, polling: 100 };
-    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, polled);
+    await page.waitForFunction(viewPainted, null, polled);
     // Well past the 250 ms pause after which they are asked for, and well before the 2 s a page
     // with no frame at all waits (afterNextFrame).
     await page.waitForTimeout(1000);
@@ -115,7 +118,7 @@ test('the switch to GloVe waits for the frame being painted: none while Chromium
   try {
     await page.goto(`${suite.baseUrl}#h=0`);
     const polled = { timeout: 30000, polling: 100 };
-    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, polled);
+    await page.waitForFunction(viewPainted, null, polled);
     release();
     // GloVe arrives and is decoded well within this; the page waits 2 s for a frame before it
     // switches without one (afterNextFrame), longer than this.
@@ -159,7 +162,7 @@ test('a keyboard reader\'s first Tab builds the Train section, so Tab can reach 
   const page = await context.newPage();
   try {
     await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
-    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 30000 });
+    await page.waitForFunction(viewPainted, null, { timeout: 30000 });
     await page.waitForTimeout(500);
     assert.equal(await page.locator('#train-root > *').count(), 0, 'built before any key');
     await page.keyboard.press('Tab');
@@ -176,7 +179,7 @@ test('the page\'s chunks are fetched once a script importing them has arrived, n
   const page = await context.newPage();
   try {
     await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
-    await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 30000 });
+    await page.waitForFunction(viewPainted, null, { timeout: 30000 });
     const { entries, chunks } = await page.evaluate(() => {
       const scripts = [...document.querySelectorAll('script[type="module"][src]')].map((script) => script.src);
       const fetched = performance.getEntriesByType('resource');
