@@ -1,12 +1,17 @@
 // Lighthouse 12 on the default page (dist/index.html served by scripts/serve.mjs), mobile and
 // desktop presets, RUNS runs each; per-metric medians go to a record and to docs/BENCHMARKS.md.
-//   node bench/lighthouse.mjs [--label NAME] [--runs N] [--out FILE] [--no-doc] [--dist DIR --built-from COMMIT]
+//   node bench/lighthouse.mjs [--label NAME] [--runs N] [--out FILE] [--no-doc] [--dist DIR --built-from COMMIT] [--cpu-factor K]
 // --label (default "latest") names the record: bench/records/lighthouse.json keeps one entry per
 // label (a new run replaces its label's entry and leaves the others), and the section of
 // docs/BENCHMARKS.md between its markers is regenerated from every label in it, so "before" and
 // "after" sit side by side. --out also writes this run's raw medians and runs to FILE. --dist
 // serves another build (a copy of an earlier commit's dist/) instead of dist/; --built-from names
-// the commit it was built from, which the record gives as the label's commit.
+// the commit it was built from, which the record gives as the label's commit. --cpu-factor K
+// (default 1) stands in for a CPU K times slower than this machine's: each preset's CPU slowdown is
+// multiplied by K (mobile 4K, desktop K; Lighthouse's --throttling.cpuSlowdownMultiplier), which
+// its simulation applies to the main-thread tasks it observed. The factor between two machines is
+// the ratio of their CPU benchmark indexes (the table's last column) or of a bench's times on both;
+// the record and the table keep it beside the label.
 //
 // A held first paint: Lighthouse loads the page after about:blank, and in some runs the page's
 // first frames are sent while the browser still shows the blank page, so they are not drawn. Once
@@ -45,6 +50,12 @@ const BUILT_FROM = option('--built-from', null);
 if ((DIST === null) !== (BUILT_FROM === null)) throw new RangeError('--dist and --built-from go together: the build to serve and the commit it was built from');
 if (!/^[\w.-]+$/.test(LABEL)) throw new RangeError(`--label: letters, digits, '.', '_' or '-' only, got ${JSON.stringify(LABEL)}`);
 if (!Number.isInteger(RUNS) || RUNS < 1) throw new RangeError(`--runs: a positive integer, got ${RUNS}`);
+const CPU_FACTOR_TEXT = option('--cpu-factor', '1');
+const CPU_FACTOR = Number(CPU_FACTOR_TEXT);
+if (!(CPU_FACTOR >= 1 && CPU_FACTOR <= 10)) throw new RangeError(`--cpu-factor: a number from 1 to 10, got ${JSON.stringify(CPU_FACTOR_TEXT)}`);
+// Each preset's own CPU slowdown (Lighthouse's defaults), multiplied by --cpu-factor.
+const PRESET_SLOWDOWN = { mobile: 4, desktop: 1 };
+const cpuArgs = (preset) => (CPU_FACTOR === 1 ? [] : [`--throttling.cpuSlowdownMultiplier=${PRESET_SLOWDOWN[preset.name] * CPU_FACTOR}`]);
 
 // What the report reads from a Lighthouse result (LHR), in the issue's order.
 // short: its column heading in the doc (as Lighthouse's report abbreviates it); kind: how a value
@@ -92,7 +103,7 @@ async function measure(baseUrl) {
     for (const preset of PRESETS) {
       const runs = [];
       for (let i = 0; i < RUNS; i++) {
-        const lhr = await runWithRetries(`${baseUrl}index.html`, preset, join(dir, `${preset.name}-${i}.json`));
+        const lhr = await runWithRetries(`${baseUrl}index.html`, preset, join(dir, `${preset.name}-${i}.json`), cpuArgs(preset));
         runs.push(readLhr(lhr));
         console.error(`lighthouse: ${preset.name} run ${i + 1}/${RUNS}: ${JSON.stringify(runs.at(-1))}`);
         presets.chromium ??= lhr.environment?.hostUserAgent?.match(/Chrome\/([\d.]+)/)?.[1] ?? null;
@@ -141,8 +152,9 @@ export function section(record) {
   lines.push('');
   for (const l of labels) {
     const r = record[l];
+    const slower = r.cpuFactor > 1 ? `; standing in for a CPU ${r.cpuFactor} times slower (CPU slowdown ${PRESET_SLOWDOWN.mobile * r.cpuFactor}× mobile, ${PRESET_SLOWDOWN.desktop * r.cpuFactor}× desktop)` : '';
     lines.push(`- **${l}**: ${r.date}, commit ${r.commit}, Lighthouse ${r.lighthouse}, Chromium ${r.chromium}; ` +
-      `median of ${r.runs} runs per preset (each metric's median on its own); ${r.cpus} CPUs, load average ${r.loadBefore} before and ${r.loadAfter} after.`);
+      `median of ${r.runs} runs per preset (each metric's median on its own); ${r.cpus} CPUs, load average ${r.loadBefore} before and ${r.loadAfter} after${slower}.`);
   }
   lines.push('', MARK_END);
   return lines.join('\n');
@@ -176,7 +188,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     : execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim();
   const entry = {
     date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', commit, lighthouse, chromium, runs: RUNS,
-    cpus: cpus().length, loadBefore, loadAfter: loadavg()[0].toFixed(1), ...byPreset,
+    cpus: cpus().length, loadBefore, loadAfter: loadavg()[0].toFixed(1), ...(CPU_FACTOR > 1 ? { cpuFactor: CPU_FACTOR } : {}), ...byPreset,
   };
   for (const preset of PRESETS) {
     const m = byPreset[preset.name].medians;
