@@ -19,6 +19,9 @@
 // task of 40–90 ms here, a task of the bench's and not the page's. The waits there poll with
 // CDP's Runtime.evaluate instead (a task well under 1 ms each). Any task that runs a DevTools
 // message is the bench's own: it is left out of the counts and reported apart (harness*).
+// Each window also reports the main-thread tasks that took a message from the page's worker
+// (`messages`: how many, the longest by thread time with its wall time, and their thread time in
+// all): there the page applies what its worker computed, the first view's among them.
 // Each window also lists the page's workers' tasks over 50 ms (`workers`, the same fields; the
 // lab worker's and any other dedicated worker of the page's renderer): the main thread does not
 // wait for them, but a keystroke's compute sent meanwhile does.
@@ -48,7 +51,8 @@ const CATEGORIES = ['toplevel', 'devtools.timeline', 'disabled-by-default-devtoo
 
 /**
  * A trace's main-thread tasks of the page's renderer → [{ start (µs, trace clock), ms, cpuMs,
- * harness }], its dedicated workers' tasks (workerTasks, alike, harness false) and the user-timing
+ * harness, message }], its dedicated workers' tasks (workerTasks, alike without message, harness
+ * false) and the user-timing
  * marks → { name: ts }. The page's renderer is the process of the
  * trace's main frame (TracingStartedInBrowser), else the CrRendererMain thread that ran the most
  * task time. harness: the task received a DevTools session's message (the bench's own evaluation,
@@ -64,13 +68,15 @@ export function readTrace(json) {
   const devtools = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' &&
     /DevToolsSession/.test(e.args?.chrome_mojo_event_info?.mojo_interface_tag ?? ''));
   const harness = (t) => devtools.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur);
+  const posts = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'HandlePostMessage');
+  const message = (t) => posts.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur);
   const row = (t) => ({ start: t.ts, ms: t.dur / 1000, cpuMs: (t.tdur ?? t.dur) / 1000, harness: harness(t) });
   // Each worker thread's outermost tasks (tasks of two threads overlap without nesting).
   const workerThreads = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === main.pid &&
     /^DedicatedWorker/.test(e.args?.name ?? '')).map((e) => e.tid);
   const workerTasks = workerThreads.flatMap((tid) => outermost(tasks.filter((t) => t.pid === main.pid && t.tid === tid)))
     .map((t) => ({ ...row(t), harness: false })).sort((a, b) => a.start - b.start);
-  return { tasks: onMain.map(row), workerTasks, marks };
+  return { tasks: onMain.map((t) => ({ ...row(t), message: message(t) })), workerTasks, marks };
 }
 
 /**
@@ -85,6 +91,8 @@ export function longTasks(tasks, from = -Infinity, to = Infinity) {
   const within = inWindow.filter((t) => !t.harness);
   const long = within.filter((t) => t.ms > LONG_MS).map((t) => t.ms);
   const cpu = within.map((t) => t.cpuMs ?? t.ms);
+  const messages = within.filter((t) => t.message);
+  const longestMessage = messages.reduce((a, t) => (a && a.cpuMs >= t.cpuMs ? a : t), null);
   return {
     count: long.length,
     longestMs: long.length ? Math.max(...long) : 0,
@@ -95,6 +103,13 @@ export function longTasks(tasks, from = -Infinity, to = Infinity) {
     cpuTotalMs: cpu.reduce((s, x) => s + x, 0),
     harnessCount: harness.length,
     harnessLongestMs: harness.length ? Math.max(...harness) : 0,
+    // Main-thread rows only (a worker's tasks take no message from a worker).
+    ...(tasks.some((t) => 'message' in t) ? { messages: {
+      count: messages.length,
+      longestCpuMs: longestMessage?.cpuMs ?? 0,
+      longestMs: longestMessage?.ms ?? 0,
+      cpuTotalMs: messages.reduce((sum, t) => sum + t.cpuMs, 0),
+    } } : {}),
   };
 }
 
