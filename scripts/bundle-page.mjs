@@ -19,7 +19,12 @@
 // waits for the browser's answers to font lookups), and on two cores they lengthened it; found
 // through the scripts that import them, they come a round trip later, which the first load over a
 // 10 Mbit/s link does not show (docs/BENCHMARKS.md, round 40).
-import { readFile } from 'node:fs/promises';
+// The files the page runs as it loads (index.html's scripts and the chunks they import, not what
+// is loaded on demand) open with V8's compile hint, `//# allFunctionsCalledOnLoad` (Chromium 136
+// on; other engines read a comment): their functions are then compiled as each file streams in,
+// on a background thread, not one by one on the main thread when first called. Lazily, the load
+// compiled over 400 functions there, inside the tasks that paint the first view (round 41).
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
 import { browserBundle, loadEsbuild, sourcesFromRepository } from './esbuild-shared.mjs';
@@ -91,6 +96,41 @@ function pagePlugin(outDir, entries, at, found) {
   };
 }
 
+export const COMPILE_HINT = '//# allFunctionsCalledOnLoad';
+
+/**
+ * The outputs the page loads as it starts (absolute paths): the entries index.html names and,
+ * transitively, what they import statically. metafile: the writing build's; scripts: index.html's.
+ */
+export function startupOutputs(metafile, scripts, outDir) {
+  const byEntry = new Map();
+  for (const [output, info] of Object.entries(metafile.outputs)) {
+    if (info.entryPoint) byEntry.set(resolve(info.entryPoint), output);
+  }
+  const queue = scripts.map((script) => byEntry.get(resolve(outDir, script)));
+  if (queue.some((output) => !output)) throw new Error(`bundle-page: an entry of ${PAGE} has no output: ${scripts.join(', ')}`);
+  const seen = new Set();
+  while (queue.length) {
+    const output = queue.shift();
+    if (seen.has(output)) continue;
+    seen.add(output);
+    for (const { path, kind } of metafile.outputs[output].imports) {
+      if (kind === 'import-statement' && metafile.outputs[path]) queue.push(path);
+    }
+  }
+  return [...seen].map((output) => resolve(output));
+}
+
+/** Puts COMPILE_HINT on the first line of `file`, its source map's lines moved down one. */
+async function addCompileHint(file) {
+  const text = await readFile(file, 'utf8');
+  if (text.startsWith(COMPILE_HINT)) return;
+  await writeFile(file, `${COMPILE_HINT}\n${text}`);
+  const map = JSON.parse(await readFile(`${file}.map`, 'utf8'));
+  map.mappings = `;${map.mappings}`;
+  await writeFile(`${file}.map`, JSON.stringify(map));
+}
+
 async function main(outDir) {
   const esbuild = await loadEsbuild('bundle-page');
   // The entries: the page's scripts, then what they import on demand, until nothing new turns up.
@@ -111,9 +151,11 @@ async function main(outDir) {
   }
   const outputs = Object.keys(written.metafile.outputs).filter((o) => !o.endsWith('.map')).map((o) => resolve(o));
   for (const output of outputs) await sourcesFromRepository(output, outDir);
+  const startup = startupOutputs(written.metafile, moduleScripts(await readFile(join(outDir, PAGE), 'utf8')), outDir);
+  for (const output of startup) await addCompileHint(output);
   await shipLicences(written.metafile, process.cwd(), outDir, outputs);
   const kb = outputs.reduce((sum, o) => sum + written.metafile.outputs[slash(relative(process.cwd(), o))].bytes, 0) / 1024;
-  console.log(`bundle-page: ${entries.join(', ')}: ${Object.keys(written.metafile.inputs).length} modules in ${outputs.length} files (${kb.toFixed(1)} KB minified)`);
+  console.log(`bundle-page: ${entries.join(', ')}: ${Object.keys(written.metafile.inputs).length} modules in ${outputs.length} files (${kb.toFixed(1)} KB minified), ${startup.length} with the compile hint`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname)) {

@@ -3,7 +3,8 @@
 // is built only once the reader comes near it (fetched ahead at an idle moment, its modules wait
 // for that). A view's analyses wait for the frame that shows it, and so does the switch to GloVe
 // once it is in (with its one-off costs in the worker). The page's shared chunks are
-// asked for by the scripts that import them, not preloaded beside them (scripts/bundle-page.mjs).
+// asked for by the scripts that import them, not preloaded beside them, and what the page runs as
+// it loads is compiled off its main thread (scripts/bundle-page.mjs).
 // Read from the page's resource timing (Chromium lists a module worker's imports there too, but no
 // worker imports the Train section's page modules). Needs a built dist/ (./scripts/build) and
 // Debian's /usr/bin/chromium.
@@ -194,6 +195,50 @@ test('the page\'s chunks are fetched once a script importing them has arrived, n
       assert.ok(chunk.start >= firstArrived, `${chunk.name} was asked for at ${chunk.start.toFixed(1)} ms, before any module script had arrived (${firstArrived.toFixed(1)} ms): preloaded`);
     }
   } finally {
+    await context.close();
+  }
+});
+
+// V8 compiles a function on the main thread when it is first called, unless its file opens with the
+// compile hint (scripts/bundle-page.mjs): then the function is compiled as the file streams in, on
+// a background thread. The page's own renderer is the one that parsed its document.
+test('the scripts the page runs as it loads are compiled off its main thread (V8\'s compile hint)', async () => {
+  const context = await suite.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  let tracing = false;
+  try {
+    await suite.browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-v8.compile', '__metadata'] });
+    tracing = true;
+    await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
+    // Polled through CDP: Playwright's own waits inject its utility script into the page, whose
+    // functions V8 would compile on the main thread as they are called.
+    const cdp = await context.newCDPSession(page);
+    const expression = `(${viewPainted})()`;
+    for (const until = Date.now() + 30000; ;) {
+      const answer = await cdp.send('Runtime.evaluate', { expression, returnByValue: true }).catch(() => null);
+      if (answer?.result?.value === true) break;
+      assert.ok(Date.now() < until, 'the first view was painted within 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { traceEvents } = JSON.parse((await suite.browser.stopTracing()).toString());
+    tracing = false;
+    const renderers = new Set(traceEvents.filter((e) => e.name === 'ParseHTML' && e.args?.beginData?.url?.startsWith(suite.baseUrl)).map((e) => e.pid));
+    const mains = new Set(traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain' && renderers.has(e.pid))
+      .map((e) => `${e.pid}:${e.tid}`));
+    assert.ok(mains.size > 0, 'the trace has the page renderer\'s main thread');
+    const compiled = (onMain) => traceEvents.filter((e) => e.ph === 'X' && e.name === 'V8.CompileCode' && renderers.has(e.pid) && mains.has(`${e.pid}:${e.tid}`) === onMain).length;
+    // A handful remain; without the hint, a load compiled hundreds of functions on the main thread
+    // (docs/BENCHMARKS.md, round 41).
+    assert.ok(compiled(true) < 40, `${compiled(true)} functions compiled on the page's main thread before its first view`);
+    const heads = await page.evaluate(async () => {
+      const scripts = [...document.querySelectorAll('script[type="module"][src]')].map((script) => script.src);
+      const head = async (url) => (await (await fetch(url)).text()).split('\n', 1)[0];
+      return { startup: await Promise.all(scripts.map(head)), onDemand: await head(new URL('train/panel.js', location.href)) };
+    });
+    assert.ok(heads.startup.length >= 3 && heads.startup.every((line) => line === '//# allFunctionsCalledOnLoad'), `the page's scripts open with ${JSON.stringify(heads.startup)}`);
+    assert.notEqual(heads.onDemand, '//# allFunctionsCalledOnLoad', 'the Train section, loaded on demand, is compiled as it is called');
+  } finally {
+    if (tracing) await suite.browser.stopTracing().catch(() => {});
     await context.close();
   }
 });
