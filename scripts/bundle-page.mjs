@@ -22,8 +22,8 @@
 // The files the page runs as it loads (index.html's scripts and the chunks they import, not what
 // is loaded on demand) open with V8's compile hint, `//# allFunctionsCalledOnLoad` (Chromium 136
 // on; other engines read a comment): their functions are then compiled as each file streams in,
-// on a background thread, not one by one on the main thread when first called. Lazily, the load
-// compiled over 400 functions there, inside the tasks that paint the first view (round 41).
+// on a background thread, not one by one on the main thread as each is first called, inside the
+// load's tasks, the first view's among them (docs/BENCHMARKS.md, round 41).
 import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { shipLicences } from './bundled-licences.mjs';
