@@ -12,6 +12,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserSuite, summaryAnalysed } from './browser.mjs';
 import { prepareModels } from './fixtures/pretrained-stand-in.mjs';
+import { waitInPage } from '../../bench/long-tasks.mjs';
 
 const suite = browserSuite();
 
@@ -212,14 +213,7 @@ test('the scripts the page runs as it loads are compiled off its main thread (V8
     await page.goto(`${suite.baseUrl}#h=0&v=synthetic`);
     // Polled through CDP: Playwright's own waits inject its utility script into the page, whose
     // functions V8 would compile on the main thread as they are called.
-    const cdp = await context.newCDPSession(page);
-    const expression = `(${viewPainted})()`;
-    for (const until = Date.now() + 30000; ;) {
-      const answer = await cdp.send('Runtime.evaluate', { expression, returnByValue: true }).catch(() => null);
-      if (answer?.result?.value === true) break;
-      assert.ok(Date.now() < until, 'the first view was painted within 30 s');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitInPage(await context.newCDPSession(page), viewPainted, null, 30000);
     const { traceEvents } = JSON.parse((await suite.browser.stopTracing()).toString());
     tracing = false;
     const renderers = new Set(traceEvents.filter((e) => e.name === 'ParseHTML' && e.args?.beginData?.url?.startsWith(suite.baseUrl)).map((e) => e.pid));
