@@ -134,7 +134,8 @@ async function addCompileHint(file) {
 async function main(outDir) {
   const esbuild = await loadEsbuild('bundle-page');
   // The entries: the page's scripts, then what they import on demand, until nothing new turns up.
-  let entries = moduleScripts(await readFile(join(outDir, PAGE), 'utf8'));
+  const scripts = moduleScripts(await readFile(join(outDir, PAGE), 'utf8'));
+  let entries = scripts;
   let metafile;
   for (;;) {
     const found = new Set();
@@ -151,7 +152,7 @@ async function main(outDir) {
   }
   const outputs = Object.keys(written.metafile.outputs).filter((o) => !o.endsWith('.map')).map((o) => resolve(o));
   for (const output of outputs) await sourcesFromRepository(output, outDir);
-  const startup = startupOutputs(written.metafile, moduleScripts(await readFile(join(outDir, PAGE), 'utf8')), outDir);
+  const startup = startupOutputs(written.metafile, scripts, outDir);
   for (const output of startup) await addCompileHint(output);
   await shipLicences(written.metafile, process.cwd(), outDir, outputs);
   const kb = outputs.reduce((sum, o) => sum + written.metafile.outputs[slash(relative(process.cwd(), o))].bytes, 0) / 1024;
