@@ -254,6 +254,58 @@ describe('trained heads in the lanes', () => {
     }
   });
 
+  it('a key that changes the last word repaints only the map rows from that word on, and the map is the one a fresh page paints', async () => {
+    // Every putImageData on a lane's map canvas: the rows it put (heatmap.js paints a causal map's
+    // changed rows alone when the rows before are those it shows).
+    const recordPuts = () => {
+      window.__puts = new WeakMap();
+      const put = CanvasRenderingContext2D.prototype.putImageData;
+      CanvasRenderingContext2D.prototype.putImageData = function putImageData(image, dx, dy, sx = 0, sy = 0, sw = image.width, sh = image.height) {
+        const list = window.__puts.get(this.canvas) ?? [];
+        list.push({ sy, sh, height: this.canvas.height });
+        window.__puts.set(this.canvas, list);
+        return put.call(this, image, dx, dy, sx, sy, sw, sh);
+      };
+    };
+    const words = Array.from({ length: 40 }, (_, i) => ['the', 'king', 'sat', 'on', 'his', 'throne'][i % 6]);
+    const map = '[data-figure="rotary-attention"] > .fig canvas.map-canvas';
+    // Tall enough that the lanes' maps are on screen beside the box (figures off screen paint later).
+    const height = 2400;
+    const { page, problems, close } = await openPage({
+      hash: `#s=${words.join('%20')}`, heads: 'default', height,
+      prepare: async (context) => { await prepareModels(context); await context.addInitScript(recordPuts); },
+    });
+    try {
+      await waitForTrained(page, ['rotary']);
+      await page.locator('#sentence').focus();
+      await page.keyboard.press('Control+End');
+      await page.keyboard.type(' kin', { delay: 50 });
+      await page.waitForFunction((selector) => document.querySelector(selector).dataset.rows === '41', map);
+      await page.waitForTimeout(300);
+      await page.evaluate((selector) => window.__puts.delete(document.querySelector(selector)), map);
+      await page.keyboard.type('g'); // "kin" → "king": the last word's id changes, the 40 before stay
+      await page.waitForFunction((selector) => window.__puts.has(document.querySelector(selector)), map, { timeout: 10000 });
+      await waitForTrained(page, ['rotary']);
+      const puts = await page.evaluate((selector) => window.__puts.get(document.querySelector(selector)), map);
+      assert.ok(puts.length > 0 && puts.every(({ sy }) => sy > 0), `only the last word's rows were put: ${JSON.stringify(puts)}`);
+      const [typed] = await readFigure(page, 'rotary-attention', MAP);
+      assert.equal(typed.rows, 41);
+      assert.deepEqual(problems, []);
+      const fresh = await open(`#s=${[...words, 'king'].join('%20')}`, { heads: 'default', height });
+      try {
+        await waitForTrained(fresh.page, ['rotary']);
+        const [painted] = await readFigure(fresh.page, 'rotary-attention', MAP);
+        assert.equal(typed.label, painted.label);
+        assert.equal(typed.pixels, painted.pixels, 'the map kept in part equals the map painted whole');
+        assert.deepEqual(fresh.problems, []);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await close();
+    }
+  });
+
   it('a lane without a model says so; typing updates the strip; a long sentence is a note in the learned lane', async () => {
     const { page, problems, close } = await open(`#${SENTENCE}&h=trained&sch=additive,learned,xpos`);
     try {

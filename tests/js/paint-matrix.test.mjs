@@ -14,6 +14,7 @@ class Canvas {
   #height = 150;
   resizes = 0;
   style = {};
+  puts = []; // each putImageData's rows: { sy, sh }
 
   constructor() {
     this.pixels = new Uint8ClampedArray(this.#width * this.#height * 4);
@@ -35,6 +36,7 @@ class Canvas {
       putImageData: (image, dx, dy, sx = 0, sy = 0, sw = image.width, sh = image.height) => {
         assert.equal(dx, 0);
         assert.equal(dy, 0);
+        this.puts.push({ sy, sh });
         for (let y = sy; y < sy + sh; y++) {
           const from = (y * image.width + sx) * 4;
           this.pixels.set(image.data.subarray(from, from + sw * 4), (y * this.#width + sx) * 4);
@@ -141,4 +143,73 @@ test('a head read at an offset of a larger array paints that head alone, with ro
     paintMatrix(canvas, values, n, n, { offset: head * n * n, room: ROOM });
     assert.deepEqual(canvas.corner(n, n), reference(values.slice(head * n * n, (head + 1) * n * n), n, n).pixels, `head ${head}`);
   }
+});
+
+// b: a's first `kept` rows, then rows of its own (a causal map whose word `kept` changed).
+function sharingRows(a, rows, cols, kept, seed) {
+  const b = matrix(rows, cols, seed);
+  b.set(a.subarray(0, kept * cols));
+  return b;
+}
+
+test('keepRows paints and puts only the rows after the kept ones, and the canvas shows the new matrix', () => {
+  // At the matrix's size, and shown on fewer pixels than cells (each pixel row the matrix row under its centre).
+  for (const [rows, cols, size] of [[9, 9, {}], [40, 40, {}], [70, 70, {}], [100, 100, { width: 37, height: 37 }], [64, 64, { width: 50, height: 23 }]]) {
+    for (const kept of [0, 1, rows >> 1, rows - 1, rows]) {
+      const a = matrix(rows, cols, rows);
+      const b = sharingRows(a, rows, cols, kept, rows + 1);
+      const canvas = new Canvas();
+      paintMatrix(canvas, a, rows, cols, { ...size, room: ROOM });
+      canvas.puts = [];
+      paintMatrix(canvas, b, rows, cols, { ...size, room: ROOM, keepRows: kept });
+      const want = reference(b, rows, cols, size);
+      assert.deepEqual(canvas.corner(want.width, want.height), want.pixels, `${rows} × ${cols} on ${want.width} × ${want.height}, ${kept} rows kept`);
+      // The rows put: from the first pixel row whose matrix row is past the kept ones.
+      const firstPainted = Array.from({ length: want.height }, (_, y) => Math.floor(((y + 0.5) * rows) / want.height)).findIndex((row) => row >= kept);
+      const from = firstPainted < 0 ? want.height : firstPainted;
+      assert.deepEqual(canvas.puts, from < want.height ? [{ sy: from, sh: want.height - from }] : [], `${rows} × ${cols}, ${kept} kept: rows put`);
+    }
+  }
+});
+
+test('keepRows keeps nothing unless the canvas shows the same shape, pixel size, scale, palette and head', () => {
+  const [rows, cols] = [20, 20];
+  const a = matrix(rows, cols, 1);
+  const b = sharingRows(a, rows, cols, 15, 2);
+  const changes = {
+    palette: { palette: 'diverging' }, min: { min: -1 }, max: { max: 2 }, width: { width: 10 }, height: { height: 10 },
+  };
+  for (const [what, option] of Object.entries(changes)) {
+    const canvas = new Canvas();
+    paintMatrix(canvas, a, rows, cols, { room: ROOM });
+    canvas.puts = [];
+    paintMatrix(canvas, b, rows, cols, { room: ROOM, keepRows: 15, ...option });
+    const want = reference(b, rows, cols, option);
+    assert.deepEqual(canvas.corner(want.width, want.height), want.pixels, `another ${what}`);
+    assert.deepEqual(canvas.puts, [{ sy: 0, sh: want.height }], `another ${what}: painted whole`);
+  }
+  // Another shape: 21 rows of which the first 20 are a's (a token added) is painted whole.
+  const canvas = new Canvas();
+  paintMatrix(canvas, a, rows, cols, { room: ROOM });
+  const taller = matrix(rows + 1, cols, 3);
+  taller.set(a);
+  canvas.puts = [];
+  paintMatrix(canvas, taller, rows + 1, cols, { room: ROOM, keepRows: rows });
+  assert.deepEqual(canvas.puts, [{ sy: 0, sh: rows + 1 }]);
+  assert.deepEqual(canvas.corner(cols, rows + 1), reference(taller, rows + 1, cols).pixels);
+  // Another head of the same array (offset) is another picture.
+  const heads = matrix(2 * rows, cols, 4);
+  const other = new Canvas();
+  paintMatrix(other, heads, rows, cols, { room: ROOM });
+  other.puts = [];
+  paintMatrix(other, heads, rows, cols, { room: ROOM, offset: rows * cols, keepRows: rows });
+  assert.deepEqual(other.puts, [{ sy: 0, sh: rows }]);
+  // A canvas resized by anyone else (cleared) is painted whole.
+  const resized = new Canvas();
+  paintMatrix(resized, a, rows, cols);
+  resized.width = 5;
+  resized.puts = [];
+  paintMatrix(resized, b, rows, cols, { keepRows: 15 });
+  assert.deepEqual(resized.puts, [{ sy: 0, sh: rows }]);
+  assert.deepEqual(resized.corner(cols, rows), reference(b, rows, cols).pixels);
 });

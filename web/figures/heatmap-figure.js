@@ -55,7 +55,7 @@ function tileParts(label, stop) {
   const colAxis = new TokenAxis('cols');
   const grid = element('div', { class: 'map-grid' }, [colAxis.root, rowAxis.root, frame]);
   box.append(title, grid);
-  return { box, title, grid, frame, canvas, cursor, crossRow, crossCol, rowAxis, colAxis, rowBand, colBand, flag, width: 0 };
+  return { box, title, grid, frame, canvas, cursor, crossRow, crossCol, rowAxis, colAxis, rowBand, colBand, flag, width: 0, painted: undefined };
 }
 
 // The distinct arrays a spec's tiles read (several tiles may read one array at offsets).
@@ -119,9 +119,11 @@ export class HeatmapFigure {
   }
 
   /**
-   * spec: { tiles: [{ title, values, rows, cols, offset? }], min, max, label, legendTitle,
+   * spec: { tiles: [{ title, values, rows, cols, offset?, keepRows? }], min, max, label, legendTitle,
    *         rowLabel(i), colLabel(j), note?(tileIndex, row, col), flagRowsFrom?,
    *         rowWords?, colWords? (the words of token-indexed rows and columns, shown on the axes) }
+   * keepRows(painted): given the tile last painted on this tile's canvas (undefined before the
+   * first paint), how many of this tile's first rows hold its values (paintMatrix's keepRows).
    */
   update(spec) {
     const shown = this.spec;
@@ -180,8 +182,9 @@ export class HeatmapFigure {
       paintMatrix(tile.canvas, data.values, data.rows, data.cols, {
         palette: this.palette, min: spec.min, max: spec.max, offset: data.offset ?? 0,
         width: tile.width ? Math.ceil(tile.width * dpr) : data.cols, height: tile.width ? Math.ceil(height * dpr) : data.rows,
-        room: ROOM,
+        room: ROOM, keepRows: data.keepRows?.(tile.painted) ?? 0,
       });
+      tile.painted = data;
       setAttr(tile.canvas, 'data-rows', String(data.rows));
       setAttr(tile.canvas, 'data-cols', String(data.cols));
       setClass(tile.grid, 'has-rows', Boolean(spec.rowWords));

@@ -101,6 +101,7 @@ function pixelsOf(ramp) {
 // Each canvas keeps its ImageData and pixel view while its size stays (a 512 × 512 map would
 // otherwise allocate 1 MB per paint, at every keystroke).
 const images = new WeakMap(); // canvas → { image, pixels }
+const shows = new WeakMap(); // canvas → what its last paint showed: shape, pixel size, scale, palette
 
 // Where CSS can show a canvas's top left corner alone (object-view-box: Chromium), a map's canvas
 // keeps its size while the matrix grows within it: resizing a canvas drops its backing store, and
@@ -118,9 +119,12 @@ const CROPS = globalThis.CSS?.supports('object-view-box', 'inset(0)');
  * of a bigger array (head 0 of heads×n×n) without copying. `room` (where CSS can crop): the canvas
  * is a multiple of `room` pixels each way, the matrix is painted in its top left corner and only
  * that corner is shown, so a matrix a cell larger seldom resizes the canvas (what lies beyond the
- * corner is left over and never shown).
+ * corner is left over and never shown). `keepRows`: the matrix's first keepRows rows hold the
+ * values of the matrix this canvas shows now (a causal map whose later words changed); when that
+ * was painted here with the same shape, pixel size, scale and palette, only the pixels of the rows
+ * after them are painted again and put on the canvas. Otherwise the whole matrix is painted.
  */
-export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0, width = cols, height = rows, room = 0 } = {}) {
+export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', min = 0, max = 1, offset = 0, width = cols, height = rows, room = 0, keepRows = 0 } = {}) {
   const ramp = pixelRampOf(palette);
   const w = Math.max(1, Math.min(cols, Math.floor(width)));
   const h = Math.max(1, Math.min(rows, Math.floor(height)));
@@ -128,6 +132,8 @@ export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', m
   const step = CROPS ? room || 1 : 1;
   const stride = Math.ceil(w / step) * step;
   const tall = Math.ceil(h / step) * step;
+  // A new width or height clears the canvas: then nothing it showed is kept.
+  const cleared = canvas.width !== stride || canvas.height !== tall;
   if (canvas.width !== stride) canvas.width = stride;
   if (canvas.height !== tall) canvas.height = tall;
   if (step > 1) setStyle(canvas, 'objectViewBox', `inset(0 ${stride - w}px ${tall - h}px 0)`);
@@ -138,13 +144,24 @@ export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', m
     images.set(canvas, cached = { image, pixels: new Uint32Array(image.data.buffer) });
   }
   const { image, pixels } = cached;
+  // What the canvas shows after this paint; rows are kept from the last paint only if it was the same.
+  const picture = `${rows} ${cols} ${w} ${h} ${offset} ${min} ${max} ${palette}`;
+  // A canvas whose context is lost (the GPU process gone) comes back blank: its next paint is whole.
+  if (!shows.has(canvas)) canvas.addEventListener?.('contextlost', () => shows.delete(canvas));
+  const kept = !cleared && shows.get(canvas) === picture ? keepRows : 0;
+  shows.set(canvas, picture);
   const last = RAMP_SIZE - 1;
   const span = max - min;
   const scale = span > 0 ? last / span : 0;
   const middle = span > 0 ? 0 : last >> 1;
+  // Pixel row y shows matrix row rowOf(y) (rising with y); the rows from the first that shows a
+  // row not kept are painted.
+  const rowOf = (y) => Math.floor(((y + 0.5) * rows) / h);
+  let from = 0;
+  while (from < h && rowOf(from) < kept) from++;
   // Inlined rampIndex: these loops run for up to ~3 M cells per keystroke. NaN → low end.
   if (w === cols && h === rows) {
-    for (let y = 0, cell = offset; y < h; y++) {
+    for (let y = from, cell = offset + from * cols; y < h; y++) {
       for (let p = y * stride, end = p + w; p < end; p++) {
         const t = (values[cell++] - min) * scale + middle;
         pixels[p] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
@@ -153,15 +170,15 @@ export function paintMatrix(canvas, values, rows, cols, { palette = 'viridis', m
   } else {
     const colOf = new Int32Array(w);
     for (let x = 0; x < w; x++) colOf[x] = Math.floor(((x + 0.5) * cols) / w);
-    for (let y = 0; y < h; y++) {
-      const row = offset + Math.floor(((y + 0.5) * rows) / h) * cols;
+    for (let y = from; y < h; y++) {
+      const row = offset + rowOf(y) * cols;
       for (let x = 0; x < w; x++) {
         const t = (values[row + colOf[x]] - min) * scale + middle;
         pixels[y * stride + x] = ramp[t > 0 ? (t >= last ? last : (t + 0.5) | 0) : 0];
       }
     }
   }
-  context.putImageData(image, 0, 0, 0, 0, w, h);
+  if (from < h) context.putImageData(image, 0, 0, 0, from, w, h - from);
 }
 
 // The legend's strip as a CSS gradient through LEGEND_STOPS + 1 evenly spaced ramp entries: the

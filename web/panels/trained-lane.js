@@ -57,8 +57,9 @@ export function paintMap(scheme, parts, figure) {
   const { model, attention, tokens, ids, layer, head } = parts.shown;
   const n = ids.length;
   const { layers, heads } = model.config;
+  const tile = { values: attention, rows: n, cols: n, shows: { model: model.name, layer, head, ids }, keepRows: (painted) => sameRows(painted, tile) };
   figure?.update({
-    tiles: [{ values: attention, rows: n, cols: n }],
+    tiles: [tile],
     min: 0,
     max: 1,
     label: `${SCHEME_LABELS[scheme]} attention weights of the trained model, layer ${layer + 1} of ${layers}, head ${head + 1} of ${heads}, ` +
@@ -70,6 +71,18 @@ export function paintMap(scheme, parts, figure) {
     colLabel: (j) => `key ${tokenLabel(tokens, j)}`,
     note: (t, i, j) => (j > i ? ' (masked: a later word)' : ''),
   });
+}
+
+// The rows of a trained map's tile that the tile painted before it (on the same canvas) shows:
+// a causal model's row i reads words 0 … i alone, so the rows before the first word that differs
+// are the same when the model, layer, head and size are. A key that changes the last word thus
+// repaints one row.
+function sameRows(painted, tile) {
+  const [was, is] = [painted?.shows, tile.shows];
+  if (!was || was.model !== is.model || was.layer !== is.layer || was.head !== is.head || painted.rows !== tile.rows) return 0;
+  let i = 0;
+  while (i < tile.rows && was.ids[i] === is.ids[i]) i++;
+  return i;
 }
 
 export function paintStrip(scheme, parts) {
