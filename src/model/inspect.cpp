@@ -237,17 +237,29 @@ void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* 
     const std::size_t first = reusable_rows(cache, tokens, n, eval);
     if (first == 0) size_cache(cfg, n, cache);
     else if (n > cache.cap) regrow_cache(cfg, n, first, cache);
-    if (first < n) {
-        const std::size_t d = cfg.d;
-        for (std::size_t p = first; p < n; ++p)
-            detail::embed_row(cfg, at, params, tokens[p], p, ws, cache.stream.data() + p * d);
-        const float* t5_table = cfg.scheme == Scheme::t5 ? params + at[Tensor::t5_bias] : nullptr;
-        for (std::size_t l = 0; l < cfg.layers; ++l) block_rows(cfg, at.layers[l], params, t5_table, l, n, first, ws, cache);
-    }
     // Surprise p reads id p + 1: a change at `first` < n reaches position first − 1, whose row is
-    // kept (first > 0) and maybe scored already.
+    // kept (first > 0) and maybe scored already; rows from … n − 2 are scored through lm_head.
     std::size_t from = first > 0 ? first - 1 : 0;
-    if (first > 0 && first < n && first - 1 < cache.scored) rescore_row(cfg, at, params, tokens, from++, cache);
+    const bool rescore = first > 0 && first < n && from < cache.scored;
+    if (rescore) ++from;
+    // The layers this call reads: all of them to score a row, else those up to its map's.
+    const std::size_t top = from + 1 < n || map == kEveryMap ? cfg.layers : map / cfg.heads + 1;
+    const std::size_t d = cfg.d;
+    for (std::size_t p = first; p < n; ++p) detail::embed_row(cfg, at, params, tokens[p], p, ws, cache.stream.data() + p * d);
+    const float* t5_table = cfg.scheme == Scheme::t5 ? params + at[Tensor::t5_bias] : nullptr;
+    cache.layer_rows.resize(cfg.layers, 0);
+    for (std::size_t l = 0; l < cfg.layers; ++l) {
+        // Rows before `first` match in every layer whose rows reached them; a layer a call above
+        // left out starts lower. The layers below l match all n rows by now.
+        const std::size_t start = std::min(first, cache.layer_rows[l]);
+        if (l >= top) {
+            cache.layer_rows[l] = start;
+            continue;
+        }
+        if (start < n) block_rows(cfg, at.layers[l], params, t5_table, l, n, start, ws, cache);
+        cache.layer_rows[l] = n;
+    }
+    if (rescore) rescore_row(cfg, at, params, tokens, from - 1, cache);
     surprise_rows(cfg, at, params, tokens, n, from, cache);
     cache.scored = n - 1;
     cache.ids.assign(tokens, tokens + n);

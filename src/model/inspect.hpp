@@ -13,7 +13,9 @@
 //   made once per set of weights (a transpose of lm_head costs more than a one-row pass).
 // The model is causal, so row p of every activation depends on ids 0 … p alone: after a call on
 // ids a, a call on ids b recomputes rows ≥ the first position where a and b differ (or
-// min(|a|, |b|)) and keeps the rest. Recomputed rows go through the same kernels on the same row
+// min(|a|, |b|)) and keeps the rest. A call that scores no new row (the last word changed, or a
+// deletion) computes its rows in the layers up to its map's only; the rows left out of the layers
+// above are computed by the first call that reads them (another map, or a row to score). Recomputed rows go through the same kernels on the same row
 // values as a whole pass (per-row LayerNorm and softmax, matmul summing each element in k order),
 // so the outputs equal a fresh pass's bit for bit; test_model_inspect.cpp checks it. Typing inside
 // the last word changes only the target of the surprise before it, on an unchanged row: its kept
@@ -37,6 +39,10 @@ struct PrefixCache {
     std::vector<std::vector<float>> probs;  // the blocks (shapes above)
     std::vector<float*> probs_blocks;       // their data(), for BlockRows
     std::size_t scored = 0;  // rows of final and normalizer that match ids
+    // Per layer, its rows that match ids (stream slot l + 1, qkv and probs of layer l): a call
+    // that scores no new row computes the layers up to its map's only, and the layers above wait
+    // for the call that needs them. Slot 0 (the embeddings) matches every id.
+    std::vector<std::size_t> layer_rows;
     // Scratch for the recomputed rows, named as in kActivationTable; ln_out and ln_stats serve
     // ln_1, ln_2 and ln_f in turn.
     std::vector<float> ln_out, ln_stats, attn_out, after_attn, mlp_pre, gelu_out, gelu_tanh, logits;

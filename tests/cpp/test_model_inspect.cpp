@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "compare_bits.hpp"
@@ -128,6 +129,72 @@ TEST_CASE("inspect: reused rows equal a fresh pass bit for bit through edits, de
             CAPTURE(v.name, i, steps[i].size());
             const Outputs got = inspect(m, steps[i]);
             const Outputs want = fresh_inspect(m, steps[i]);
+            REQUIRE(same_bits(got.attention, want.attention));
+            REQUIRE(same_bits(got.surprise, want.surprise));
+        }
+    }
+}
+
+TEST_CASE("inspect: a call for one map that scores no new row leaves the layers above it, and later calls compute them",
+          "[model][inspect]") {
+    // One map's output: its n·n weights (map = layer·h + head) and the surprise.
+    auto one_map = [](Transformer& m, const std::vector<std::int32_t>& ids, std::size_t map) {
+        const std::size_t n = ids.size();
+        Outputs o{std::vector<float>(n * n, -1.0f), std::vector<float>(n - 1, -1.0f)};
+        m.inspect(ids.data(), n, o.attention.data(), o.surprise.data(), {}, map);
+        return o;
+    };
+    // Layer 0's first head, the last layer's last head, and every map (kEveryMap), in turn.
+    for (const Variant& v : kVariants) {
+        Transformer m = perturbed_model(v);
+        const ModelConfig& cfg = m.config();
+        const std::size_t low = 0, high = cfg.layers * cfg.heads - 1;
+        auto ids = random_tokens(30, kVocab, 21);
+        struct Step {
+            std::vector<std::int32_t> ids;
+            std::size_t map;
+        };
+        std::vector<Step> steps;
+        steps.push_back({ids, low});
+        ids.back() = (ids.back() + 1) % kVocab;  // the last word changes: layer 0 alone
+        steps.push_back({ids, low});
+        ids.back() = (ids.back() + 3) % kVocab;  // again
+        steps.push_back({ids, low});
+        steps.push_back({ids, high});  // the same words, the last layer: its rows left out come now
+        ids.back() = (ids.back() + 1) % kVocab;
+        steps.push_back({ids, low});
+        ids.push_back(2);  // a word appended: the row before it is scored, so every layer's rows
+        steps.push_back({ids, low});
+        ids.back() = 9;
+        steps.push_back({ids, low});
+        ids.pop_back();  // a deletion: nothing to score, the last layer still left behind
+        steps.push_back({ids, low});
+        steps.push_back({ids, kEveryMap});
+        ids.back() = (ids.back() + 2) % kVocab;
+        steps.push_back({ids, low});
+        for (std::int32_t id : random_tokens(40, kVocab, 22)) ids.push_back(id);  // 69: regrown past 64 rows
+        steps.push_back({ids, low});
+        ids[68] = (ids[68] + 1) % kVocab;
+        steps.push_back({ids, low});
+        ids.resize(66);
+        ids[65] = (ids[65] + 4) % kVocab;
+        steps.push_back({ids, low});
+        steps.push_back({ids, high});
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+            CAPTURE(v.name, i, steps[i].ids.size(), steps[i].map);
+            const Step& s = steps[i];
+            const std::size_t n = s.ids.size();
+            // The const parameters(): the writable one would empty m's cache.
+            Transformer fresh(cfg);
+            fresh.set_parameters(std::as_const(m).parameters(), m.parameter_count());
+            if (s.map == kEveryMap) {
+                const Outputs got = inspect(m, s.ids), want = inspect(fresh, s.ids);
+                REQUIRE(same_bits(got.attention, want.attention));
+                REQUIRE(same_bits(got.surprise, want.surprise));
+                continue;
+            }
+            const Outputs got = one_map(m, s.ids, s.map), want = one_map(fresh, s.ids, s.map);
+            REQUIRE(got.attention.size() == n * n);
             REQUIRE(same_bits(got.attention, want.attention));
             REQUIRE(same_bits(got.surprise, want.surprise));
         }
