@@ -7,8 +7,10 @@
 // the caller's is timed. Each round is a Node process of its own (a first visit).
 //   node bench/trained-typing.mjs [--reps N] [--baseline DIR] [--out FILE] [FROM TO]   (default 462 512)
 // Per round: pasteMs (the three passes on the pasted sentence), firstMs (the first token added),
-// medianMs and maxMs (over every token added); printed as medians over the rounds. --baseline
-// DIR: another build's dist/, its rounds alternating with this one's.
+// medianMs and maxMs (over every token added), and changedMs: after each token added, its word
+// changed and changed back (a letter typed inside the last word: no new row to score), the median
+// of those calls; printed as medians over the rounds. --baseline DIR: another build's dist/, its
+// rounds alternating with this one's.
 import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -22,7 +24,7 @@ if (!(Number.isInteger(FROM) && Number.isInteger(TO) && FROM >= 2 && TO > FROM))
   throw new RangeError(`FROM TO: integers with 2 ≤ FROM < TO, got ${FROM} ${TO}`);
 }
 
-// One round (run as `--child DIST FROM TO`): → { pasteMs, firstMs, medianMs, maxMs }.
+// One round (run as `--child DIST FROM TO`): → { pasteMs, firstMs, medianMs, maxMs, changedMs }.
 async function round(dist, from, to) {
   const url = pathToFileURL(dist.endsWith('/') ? dist : `${dist}/`);
   const { load } = await import(new URL('posenc.mjs', url));
@@ -44,8 +46,16 @@ async function round(dist, from, to) {
   };
   const pasteMs = pass(from);
   const added = [];
-  for (let n = from + 1; n <= to; n++) added.push(pass(n));
-  return { pasteMs, firstMs: added[0], medianMs: median(added), maxMs: Math.max(...added) };
+  const changed = [];
+  for (let n = from + 1; n <= to; n++) {
+    added.push(pass(n));
+    const word = ids[n - 1];
+    for (const id of [(word + 1) % vocab, word]) {
+      ids[n - 1] = id;
+      changed.push(pass(n));
+    }
+  }
+  return { pasteMs, firstMs: added[0], medianMs: median(added), maxMs: Math.max(...added), changedMs: median(changed) };
 }
 
 await answerAsChild(operands, (dist, from, to) => round(dist, Number(from), Number(to)));
@@ -54,10 +64,12 @@ const rounds = await alternatingRounds(import.meta.url, builds.map((b) => b.dist
 const result = {};
 for (const [i, { name, dist }] of builds.entries()) {
   const of = (key) => median(rounds[i].map((r) => r[key]));
-  const row = { dist, from: FROM, to: TO, reps: REPS, pasteMs: of('pasteMs'), firstMs: of('firstMs'), medianMs: of('medianMs'), maxMs: of('maxMs'), rounds: rounds[i] };
+  const row = { dist, from: FROM, to: TO, reps: REPS, pasteMs: of('pasteMs'), firstMs: of('firstMs'), medianMs: of('medianMs'), maxMs: of('maxMs'),
+    changedMs: of('changedMs'), rounds: rounds[i] };
   result[name] = row;
   console.log(`trained-typing ${name}, ${FROM} → ${TO} tokens, three models: paste ${row.pasteMs.toFixed(1)} ms, first token added ` +
-    `${row.firstMs.toFixed(1)} ms, each token added ${row.medianMs.toFixed(2)} ms (median), ${row.maxMs.toFixed(1)} ms at most (median of ${REPS} rounds)`);
+    `${row.firstMs.toFixed(1)} ms, each token added ${row.medianMs.toFixed(2)} ms (median), ${row.maxMs.toFixed(1)} ms at most, ` +
+    `the last word changed ${row.changedMs.toFixed(2)} ms (median) (median of ${REPS} rounds)`);
 }
 if (OUT) {
   await writeFile(OUT, `${JSON.stringify({ date: new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC', cpus: cpus().length,
