@@ -15,11 +15,12 @@
 // ids a, a call on ids b recomputes rows ≥ the first position where a and b differ (or
 // min(|a|, |b|)) and keeps the rest. A call that scores no new row (the last word changed, or a
 // deletion) computes its rows in the layers up to its map's only; the rows left out of the layers
-// above are computed by the first call that reads them (another map, or a row to score). Recomputed rows go through the same kernels on the same row
-// values as a whole pass (per-row LayerNorm and softmax, matmul summing each element in k order),
-// so the outputs equal a fresh pass's bit for bit; test_model_inspect.cpp checks it. Typing inside
-// the last word changes only the target of the surprise before it, on an unchanged row: its kept
-// normaliser minus one logit (a dot product of d) replaces that row's lm_head product (d·V).
+// above are computed by the first call that reads them (another map, or a row to score).
+// Recomputed rows go through the same kernels on the same row values as a whole pass (per-row
+// LayerNorm and softmax, matmul summing each element in k order), so the outputs equal a fresh
+// pass's bit for bit; test_model_inspect.cpp checks it. Typing inside the last word changes only
+// the target of the surprise before it, on an unchanged row: its kept normaliser minus one logit
+// (a dot product of d) replaces that row's lm_head product (d·V).
 #pragma once
 
 #include <cstddef>
