@@ -65,11 +65,13 @@ export function readTrace(json) {
   const marks = {};
   for (const e of events) if (e.cat?.includes('blink.user_timing') && (e.ph === 'R' || e.ph === 'I' || e.ph === 'n' || e.ph === 'b')) marks[e.name] ??= e.ts;
   const onMain = outermost(tasks.filter((t) => t.pid === main.pid && t.tid === main.tid));
-  const devtools = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' &&
-    /DevToolsSession/.test(e.args?.chrome_mojo_event_info?.mojo_interface_tag ?? ''));
-  const harness = (t) => devtools.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur);
-  const posts = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'HandlePostMessage');
-  const message = (t) => posts.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur);
+  // Whether a main-thread task ran one of the main thread's events that `is` picks.
+  const ranOne = (is) => {
+    const inner = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && is(e));
+    return (t) => inner.some((e) => e.ts >= t.ts && e.ts < t.ts + t.dur);
+  };
+  const harness = ranOne((e) => /DevToolsSession/.test(e.args?.chrome_mojo_event_info?.mojo_interface_tag ?? ''));
+  const message = ranOne((e) => e.name === 'HandlePostMessage');
   const row = (t) => ({ start: t.ts, ms: t.dur / 1000, cpuMs: (t.tdur ?? t.dur) / 1000, harness: harness(t) });
   // Each worker thread's outermost tasks (tasks of two threads overlap without nesting).
   const workerThreads = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.pid === main.pid &&
