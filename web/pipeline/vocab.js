@@ -9,10 +9,9 @@
 //                              (generators returning scores), neighbors(query, k, reducedTo?), dispose() }.
 import { leadingColumns } from './math.js';
 import { grouped } from '../formats/numbers.js';
+import { DECODE_CHUNK, IDENTITY_CHUNK } from './slices.js';
 
 const SYNTHETIC_FILLERS = 2000;
-const DECODE_CHUNK = 64;
-const IDENTITY_CHUNK = 16;
 
 /** Synthetic N(0,1) vectors of width d, seeded by each token's hash. */
 export function syntheticSource(lab, d) {

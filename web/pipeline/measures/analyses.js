@@ -6,6 +6,7 @@
 import { FAMILY, SCHEME_TABLE } from '../../scheme-table.mjs';
 import { scaled } from '../math.js';
 import { comparedRandomHeads } from '../shared-rules.js';
+import { schemesPerCompare } from '../slices.js';
 
 // Compares for the analyses. For the sentence itself they are cached per snapshot and heads and
 // merged scheme by scheme, so each scheme is computed once per pause (the keystroke's own result
@@ -35,9 +36,6 @@ export function analysisCompare(snapshot, { lab, pipeline }) {
   };
 }
 
-// About one 512-token scheme's attention per compare, so a task never holds a keystroke long.
-const CELLS_PER_COMPARE = 1 << 18;
-
 /**
  * retrievalMeasure's args for the snapshot, every scheme compared first in chunks (a generator
  * yielding after each compare). decoder() → the snapshot's decoder, asked for after the compares.
@@ -47,7 +45,7 @@ export function* retrievalArgs(snapshot, page, decoder) {
   const { tokens, settings, E, n } = snapshot;
   const compare = analysisCompare(snapshot, page);
   const schemes = page.schemes ?? lab.SCHEMES;
-  const perCompare = Math.max(1, Math.floor(CELLS_PER_COMPARE / (n * n * Math.max(1, settings.heads))));
+  const perCompare = schemesPerCompare(n, settings.heads);
   for (let from = 0; from < schemes.length; from += perCompare) {
     compare(settings.heads, tokens, schemes.slice(from, from + perCompare));
     yield;

@@ -3,6 +3,7 @@
 // can run it.
 import { FAMILY, SCHEME_TABLE } from '../../scheme-table.mjs';
 import { SCHEME_NAMES } from '../schemes.js';
+import { schemesPerCompare } from '../slices.js';
 
 const FILLERS = ['so', 'well', 'then', 'now', 'yes', 'and', 'but', 'oh'];
 const CLASSIC = ['additive', 'concatenated', 'rotary'];
@@ -16,10 +17,6 @@ const POSITION_SIGNAL = {
   [FAMILY.none]: 'none (mask only)',
 };
 const positionSignal = (scheme) => POSITION_SIGNAL[SCHEME_TABLE.schemes.find((s) => s.name === scheme)?.family] ?? '';
-
-// At most about one 512-token scheme's attention (n² × heads) per compare, so that no single task
-// holds a keystroke for long: short sentences do every scheme in one compare, long ones one each.
-const CELLS_PER_COMPARE = 1 << 18;
 
 export function fillerWords(k) {
   return Array.from({ length: k }, (_, i) => FILLERS[i % FILLERS.length]);
@@ -40,7 +37,7 @@ export function* shiftMeasure(lab, { run, tokens, k, headTypes, schemes = CLASSI
   const shiftedTokens = [...fillers, ...tokens];
   const changes = {};
   for (const heads of headTypes) {
-    const perCompare = Math.max(1, Math.floor(CELLS_PER_COMPARE / (m * m * Math.max(1, heads))));
+    const perCompare = schemesPerCompare(m, heads);
     const perScheme = {};
     for (let from = 0; from < schemes.length; from += perCompare) {
       const chunk = schemes.slice(from, from + perCompare);
