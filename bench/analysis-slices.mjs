@@ -28,7 +28,8 @@ const BOOK = await readFile(join(ROOT, 'data/moby-dick.txt'), 'utf8').catch(() =
 // replaced by `last` when given (a warm edit).
 const WORDS = BOOK.slice(40000).split(/\s+/).filter(Boolean);
 const textOf = (n, last = null) => [...WORDS.slice(0, last === null ? n : n - 1), ...(last === null ? [] : [last])].join(' ');
-// The last words of the warm edits: GloVe words, so each edit's text has n tokens as the first.
+// The last words of the warm edits, one GloVe word each (the word they replace may carry punctuation,
+// so a warm text can have a token fewer than the first).
 const WARM_WORDS = ['sea', 'ship', 'whale', 'harbour'];
 const WARM_EDITS = WARM_WORDS.length;
 
