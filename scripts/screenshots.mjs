@@ -12,7 +12,7 @@ import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { SKIPPED_OFF_SCREEN, closeServer, serveDir } from '../tests/e2e/browser.mjs';
+import { closeServer, drawSkipped, serveDir } from '../tests/e2e/browser.mjs';
 import { DEFAULT_LANES, launchFirefox, launchPuppeteerChromium, openPage, waitForLab } from '../tests/e2e/firefox.mjs';
 import { TRAINED_HEADS, readHash } from '../dist/pipeline/state.js'; // the built page's own link reader
 
@@ -38,8 +38,8 @@ export function parseBrowsers(text) {
 
 /** Scrolls down the whole page so every lazily painted figure draws, with off-screen panels laid out. */
 async function paintWholePage(page) {
-  await page.evaluate(async (skipped) => {
-    for (const element of document.querySelectorAll(skipped)) element.style.contentVisibility = 'visible';
+  await drawSkipped(page, true);
+  await page.evaluate(async () => {
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
       scrollTo(0, y);
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -47,7 +47,7 @@ async function paintWholePage(page) {
     scrollTo(0, 0);
     // The scroll event, and what follows it (the section navigation's mark), come a frame later.
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-  }, SKIPPED_OFF_SCREEN);
+  });
 }
 
 /**

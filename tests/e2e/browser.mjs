@@ -156,27 +156,41 @@ export function browserSuite() {
   return suite;
 }
 
-/** The page's elements that skip layout and paint off screen (content-visibility: auto). */
-export const SKIPPED_OFF_SCREEN = '.panel .fig-slot, .lane-formula, .tokens li:nth-child(n + 33)';
+/**
+ * draw true: every element of the page that skips layout and paint off screen (computed
+ * content-visibility auto, whichever of the page's rules set it) is drawn as if on screen; draw
+ * false: those are left to skip again. Through the CSSOM: the page's CSP refuses added style
+ * elements. A full-page capture shows the whole page only with them drawn.
+ */
+export async function drawSkipped(page, draw) {
+  await page.evaluate((on) => {
+    if (on) {
+      globalThis.__drawnSkipped = [...document.querySelectorAll('*')].filter((element) => getComputedStyle(element).contentVisibility === 'auto');
+      for (const element of globalThis.__drawnSkipped) element.style.contentVisibility = 'visible';
+    } else {
+      for (const element of globalThis.__drawnSkipped ?? []) element.style.contentVisibility = '';
+      globalThis.__drawnSkipped = [];
+    }
+  }, draw);
+}
 
 /**
- * A full-page screenshot with every figure painted: the panels' figures off screen skip layout
- * and paint (content-visibility), so they are made visible for the capture, and the page is
- * walked down first so every lazily painted figure draws.
+ * A full-page screenshot with every figure painted: what skips layout and paint off screen is
+ * drawn for the capture (drawSkipped), and the page is walked down first so every lazily painted
+ * figure draws.
  */
 export async function fullPageScreenshot(page, path) {
-  // Through the CSSOM: the page's CSP refuses added style elements.
-  await page.evaluate(async (skipped) => {
-    for (const element of document.querySelectorAll(skipped)) element.style.contentVisibility = 'visible';
+  await drawSkipped(page, true);
+  await page.evaluate(async () => {
     for (const details of document.querySelectorAll('details.lane-more')) details.open = true;
     for (let y = 0; y < document.documentElement.scrollHeight; y += innerHeight / 2) {
       scrollTo(0, y);
       await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
     }
     scrollTo(0, 0);
-  }, SKIPPED_OFF_SCREEN);
+  });
   await page.screenshot({ path, fullPage: true });
-  await page.evaluate((skipped) => { for (const element of document.querySelectorAll(skipped)) element.style.contentVisibility = ''; }, SKIPPED_OFF_SCREEN);
+  await drawSkipped(page, false);
 }
 
 /**

@@ -109,6 +109,13 @@ test('a token chip far from the screen is not drawn while typing, and shows its 
     assert.equal(typed.drawn, false, 'the typed chip, far down the list, is skipped');
     assert.match(typed.word, /e$/, 'its word is written all the same');
     assert.equal((await chip(0)).drawn, true, 'the list\'s first chip is drawn');
+    // On paper every chip and every figure is drawn, wherever it lies.
+    const skips = () => page.evaluate(() => [document.querySelector('#tokens li:last-child'), document.querySelector('.panel .fig-slot')]
+      .map((element) => getComputedStyle(element).contentVisibility));
+    assert.deepEqual(await skips(), ['auto', 'auto'], 'on screen, a far chip and a panel\'s figure skip while off screen');
+    await page.emulateMedia({ media: 'print' });
+    assert.deepEqual(await skips(), ['visible', 'visible'], 'printed, they are drawn');
+    await page.emulateMedia({ media: 'screen' });
     // Scrolled to, the chip is drawn with its word; focused, its ring is not clipped by the chip's
     // containment: the clip reaches at least as far as the outline does.
     await page.locator('#tokens').evaluate((list) => { list.scrollIntoView(); list.scrollTop = list.scrollHeight; });
