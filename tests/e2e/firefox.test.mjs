@@ -1,6 +1,7 @@
 // The page and the element in a second engine, Debian's Firefox ESR (headless, WebDriver BiDi
 // through puppeteer-core): the default link loads GloVe and the trained heads in its lanes,
-// typing retokenises and repaints, a phone's width fits and its lane tabs switch, the Train
+// typing retokenises and repaints, a phone's width fits and its lane tabs switch, the sticky
+// section bar covers what scrolls under it, the Train
 // section trains, pauses and steps, the embed guide's copy buttons and live <posenc-lab>
 // elements work, and posenc-lab.mjs's elements compute in their shared module worker, each without a console error, a page error or a failed request. Waits on what
 // the reader sees (text, labels, canvases), never on the page's internals or fixed sleeps.
@@ -140,6 +141,41 @@ function waitForLines(page, count, test, minStep = 0, timeout = 120000) {
     return lines.length === n && lines.every((l) => new RegExp(source).test(l.textContent) && Number(/step (\d+)/.exec(l.textContent)?.[1]) >= min);
   }, { timeout, polling: 100 }, count, test.source, minStep);
 }
+
+test('the sticky section bar covers the window\'s first pixel row wherever its links scroll to', async () => {
+  const { page, problems, close } = await openPage(browser, baseUrl);
+  try {
+    await waitForLab(page, { trained: DEFAULT_LANES });
+    const uncovered = [];
+    // Sections far enough down that the bar is stuck at the window's top; each twice, from
+    // another place (the sections' tops lie at fractions of a pixel, as the reader's clicks leave them).
+    for (const target of ['#measurements', '#train', '#measurements', '#train']) {
+      await page.click(`.section-nav a[href="${target}"]`);
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+      const png = await page.screenshot({ encoding: 'base64' });
+      // The pixels of the window's first row that differ from the second's, in the bar both:
+      // decoded in the page from the bytes (createImageBitmap needs no URL for the CSP to refuse).
+      const differing = await page.evaluate(async (base64) => {
+        const bitmap = await createImageBitmap(new Blob([Uint8Array.from(atob(base64), (c) => c.charCodeAt(0))]));
+        const canvas = new OffscreenCanvas(bitmap.width, 2);
+        const g = canvas.getContext('2d');
+        g.drawImage(bitmap, 0, 0);
+        const rows = g.getImageData(0, 0, bitmap.width, 2).data;
+        const w = bitmap.width * 4;
+        let count = 0;
+        for (let i = 0; i < w; i += 4) {
+          if (Math.abs(rows[i] - rows[w + i]) + Math.abs(rows[i + 1] - rows[w + i + 1]) + Math.abs(rows[i + 2] - rows[w + i + 2]) > 30) count++;
+        }
+        return count;
+      }, png);
+      if (differing > 0) uncovered.push(`${target} at ${await page.evaluate(() => scrollY)}: ${differing} px`);
+    }
+    assert.deepEqual(uncovered, [], 'the content under the bar shows above it');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
 
 test('Train trains each scheme to its budget, with held-out losses and the loss chart', async () => {
   const schemes = ['additive', 'rotary', 'alibi'];
