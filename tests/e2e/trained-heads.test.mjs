@@ -231,7 +231,9 @@ describe('trained heads in the lanes', () => {
   it('a lane repaints the map it kept after identity heads showed instead, although the page gave the worker back what no figure showed', async () => {
     // 40 tokens: each map (40² floats) is big enough to go back to the worker (view-buffers.js).
     const words = Array.from({ length: 40 }, (_, i) => ['the', 'king', 'sat', 'on', 'his', 'throne'][i % 6]).join('%20');
-    const { page, problems, close } = await open(`#s=${words}`, { heads: 'default' });
+    // Tall enough that the lanes' maps are on screen (a figure off screen paints once it nears the
+    // view: at 900 px, the rotary map's figure lay at the edge of that margin).
+    const { page, problems, close } = await open(`#s=${words}`, { heads: 'default', height: 2400 });
     try {
       await waitForTrained(page, ['rotary']);
       const [before] = await readFigure(page, 'rotary-attention', MAP);
