@@ -336,6 +336,37 @@ describe('trained heads in the lanes', () => {
     }
   });
 
+  it('a pasted text shows its lanes at once, and each trained map follows from its lane\'s own request', async () => {
+    // 120 words are more rows than a keystroke's pass adds (web/pipeline/slices.js, PASS_ROWS): the
+    // view comes without them, the lanes wait (pending) and ask, and the worker makes the rows in
+    // tasks a key typed meanwhile can pass.
+    const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default', height: 2400 });
+    try {
+      const schemes = ['additive', 'concatenated', 'rotary'];
+      await waitForTrained(page, schemes);
+      const words = Array.from({ length: 120 }, (_, i) => ['the', 'queen', 'sat', 'on', 'her', 'throne'][i % 6]);
+      // The lanes' states when the readout first names the pasted length (the view applied).
+      await page.evaluate((n) => {
+        const engine = document.getElementById('engine');
+        window.__atView = new Promise((resolve) => new MutationObserver((_, observer) => {
+          if (!new RegExp(`n = ${n}\\b`).test(engine.textContent)) return;
+          observer.disconnect();
+          resolve([...document.querySelectorAll('#lanes .trained-box')].map((box) => box.dataset.state));
+        }).observe(engine, { childList: true, characterData: true, subtree: true }));
+      }, words.length);
+      await page.locator('#sentence').fill(words.join(' '));
+      assert.deepEqual(await page.evaluate(() => window.__atView), ['pending', 'pending', 'pending']);
+      await waitForTrained(page, schemes);
+      for (const scheme of schemes) {
+        const [map] = await readFigure(page, `${scheme}-attention`, MAP);
+        assert.equal(map.rows, words.length, `${scheme}: the map of the pasted words`);
+      }
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
   it('a lane under its trained map skips its folded decomposition while typing, and unfolding it paints the current words', async () => {
     // compare's inputOnly (web/page/app.js coveredLanes): the folded figure must not stay stale.
     const typed = ' and the queen left';

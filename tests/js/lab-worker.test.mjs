@@ -10,6 +10,7 @@ import { DEFAULTS } from '../../dist/pipeline/state.js';
 import { createPipeline, settleSettings } from '../../dist/pipeline/pipeline.js';
 import { syntheticSource } from '../../dist/pipeline/vocab.js';
 import { idsFor, vocabularyIndex } from '../../dist/pipeline/model-ids.js';
+import { PASS_ROWS } from '../../dist/pipeline/slices.js';
 
 const WORKER_URL = new URL('../../dist/pipeline/lab-worker.js', import.meta.url);
 
@@ -217,7 +218,7 @@ describe('the lab worker', () => {
     assert.deepEqual(rerun.attention, expected.attention, 'other ids shown: the pass runs');
   });
 
-  it('a trained lane\'s map comes on a buffer given back: the same numbers as the model\'s own', async (t) => {
+  it('a trained lane\'s map comes on a buffer given back: the same numbers as the model\'s own, its rows made in slices first', async (t) => {
     if (!lab.pretrained.some((m) => m.name === 'rotary')) return t.skip('this dist/ ships no models');
     await client.load('rotary');
     // 96 tokens: the map (96² floats) is big enough to go round (buffer-pool.js).
@@ -232,6 +233,15 @@ describe('the lab worker', () => {
     // lane input only (its maps covered), so no identity map takes the buffer first.
     const given = new Float32Array(96 * 96 + 3).fill(-7).buffer;
     const size = given.byteLength;
+    // 96 rows are more than a keystroke's pass adds (PASS_ROWS): the lane's own request makes them
+    // first, PASS_ROWS a task, and answers with the bits of one whole pass.
+    const tokens = (await compute(49, long)).tokens;
+    const { ids } = idsFor(tokens, vocabularyIndex(local.vocab), local.unknownId);
+    assert.ok(ids.length > 2 * PASS_ROWS);
+    const asked = await ask(await client.load('rotary'), 'rotary', ids, { layer: 0, head: 1 });
+    const whole = local.inspect(ids, ids.length, { layer: 0, head: 1 });
+    assert.deepEqual(asked.attention, whole.attention);
+    assert.deepEqual(asked.surprise, whole.surprise);
     const view = await labClient.compute({ gen: 50, state: long, trainedAvailable: true, trainedAsked: false, inputOnly: STATE.schemes, trained: [request], recycle: [given] });
     assert.equal(view.n, 96);
     assert.equal(given.byteLength, 0, 'given back, not copied: detached here');
@@ -245,14 +255,26 @@ describe('the lab worker', () => {
   it('a refused trained pass leaves the buffer it was given to the next map', async (t) => {
     if (!['learned', 'rotary'].every((name) => lab.pretrained.some((m) => m.name === name))) return t.skip('this dist/ ships no models');
     await Promise.all([client.load('learned'), client.load('rotary')]);
-    // 96 tokens: past the learned table's rows (so refused), and a map (96² floats) big enough to
+    // 64 tokens: past the learned table's rows (so refused), and a map (64² floats) big enough to
     // go round (buffer-pool.js). A buffer of a size no fresh one has; every lane input only, so
-    // no identity map takes it.
-    const long = { ...STATE, sentence: Array.from({ length: 96 }, (_, i) => ['the', 'king', 'sat', 'on', 'a', 'throne'][i % 6]).join(' ') };
-    const given = new Float32Array(96 * 96 + 3).buffer;
+    // no identity map takes it, and vectors of 32 dimensions, so no n×d array does.
+    const n = 64;
+    const long = { ...STATE, d: 32, sentence: Array.from({ length: n }, (_, i) => ['the', 'king', 'sat', 'on', 'a', 'throne'][i % 6]).join(' ') };
+    const given = new Float32Array(n * n + 3).buffer;
     const size = given.byteLength;
     const passOf = async (gen, name, recycle) => (await labClient.compute({ gen, state: long, trainedAvailable: true, trainedAsked: false,
       inputOnly: STATE.schemes, trained: [{ lane: name, name, layer: 0, head: 0 }], recycle })).trained[name];
+    // Each model's rows but the last PASS_ROWS first (the lanes' own requests; the learned model
+    // reads them all), so that the keystroke's passes run.
+    const tokens = (await compute(59, long)).tokens;
+    assert.equal(tokens.length, n);
+    for (const name of ['learned', 'rotary']) {
+      const local = await lab.loadPretrained(name);
+      const { ids } = idsFor(tokens, vocabularyIndex(local.vocab), local.unknownId);
+      const lead = await ask(await client.load(name), name, ids.subarray(0, n - PASS_ROWS), { layer: 0, head: 0 });
+      assert.equal(lead.attention.length, (n - PASS_ROWS) ** 2, `${name} read the first ${n - PASS_ROWS} words`);
+      local.dispose();
+    }
     const refused = await passOf(60, 'learned', [given]);
     assert.match(refused.refused, /context|position|rows/i);
     assert.equal(refused.attention, undefined);

@@ -11,17 +11,60 @@
 //   passes(requests, tokens, buffers) → the keystroke's trained passes (below) }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
 import { idsFor, sameIds, vocabularyIndex } from './model-ids.js';
+import { PASS_ROWS } from './slices.js';
+
+// The ids each model last ran on: its core keeps their rows, and a pass computes only the rows
+// from the first id that differs (model/inspect.hpp).
+const lastIds = new WeakMap(); // Model → Int32Array
+
+/** Rows a pass of `model` on `ids` computes: those after the prefix it shares with the last run. */
+function newRows(model, ids) {
+  const last = lastIds.get(model);
+  let shared = 0;
+  if (last) while (shared < ids.length && shared < last.length && ids[shared] === last[shared]) shared++;
+  return ids.length - shared;
+}
 
 // What a model cannot do (a learned table past its rows) the core refuses with a RangeError: the
 // lane says so and shows its identity map. Anything else is an error.
 // into: inspect's (a Float32Array the map is written into), or undefined.
 function run(model, ids, layer, head, into) {
+  lastIds.delete(model); // until this run has succeeded
   try {
-    return model.inspect(ids, ids.length, { layer, head, into });
+    const outputs = model.inspect(ids, ids.length, { layer, head, into });
+    lastIds.set(model, ids.slice());
+    return outputs;
   } catch (error) {
     if (error instanceof RangeError) return { refused: error.message };
     return { error: error?.message ?? String(error) };
   }
+}
+
+// Resolves in a later task, behind the messages already queued. A message, not a zero-delay timer:
+// timers nested five deep wait 4 ms each, and a paste's rows take dozens of tasks.
+const yielded = () => new Promise((resolve) => {
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => { port1.close(); resolve(); };
+  port2.postMessage(null);
+});
+
+// The rows of `ids` but the last PASS_ROWS (or fewer), PASS_ROWS rows a task, scored without a
+// map, so that the pass after them is one task's work. → false when stale() says a newer request
+// for the lane came meanwhile (the rows done stay with the model for it).
+async function leadingRows(model, ids, stale) {
+  for (let end = ids.length - newRows(model, ids) + PASS_ROWS; end < ids.length; end += PASS_ROWS) {
+    const lead = ids.subarray(0, end);
+    lastIds.delete(model);
+    try {
+      model.tokenLosses(lead, end);
+    } catch {
+      return true; // the whole pass meets it again and says what went wrong
+    }
+    lastIds.set(model, lead.slice());
+    await yielded();
+    if (stale()) return false;
+  }
+  return true;
 }
 
 // How a model file is read (lab.loadPretrained imports it on demand) comes with the worker: asked
@@ -145,6 +188,9 @@ class InspectQueue {
     this.#post = post;
   }
 
+  /** Whether a request for `lane` waits to run. */
+  has(lane) { return this.#pending.has(lane); }
+
   add(message) {
     const older = this.#pending.get(message.lane);
     if (older) this.#post({ type: 'superseded', lane: older.lane, seq: older.seq });
@@ -166,8 +212,10 @@ class InspectQueue {
   }
 }
 
-// One lane's inspect request, answered with its map and strip ('inspected'), 'refused' or 'error'.
-async function inspect(loads, post, { lane, seq, name, ids, layer, head }) {
+// One lane's inspect request, answered with its map and strip ('inspected'), 'refused' or 'error',
+// or 'superseded' when a newer one for the lane came while its leading rows were computed
+// (stale() says whether one has).
+async function inspect(loads, post, { lane, seq, name, ids, layer, head }, stale) {
   let model = loads.usable(name);
   try {
     model ??= await loads.whenLoaded(name);
@@ -177,6 +225,10 @@ async function inspect(loads, post, { lane, seq, name, ids, layer, head }) {
   }
   if (!model) {
     post({ type: 'error', lane, seq, message: `the ${name} model was never asked for (send 'load' first)` });
+    return;
+  }
+  if (!(await leadingRows(model, ids, stale))) {
+    post({ type: 'superseded', lane, seq });
     return;
   }
   const reply = { lane, seq, name, layer, head };
@@ -189,8 +241,9 @@ async function inspect(loads, post, { lane, seq, name, ids, layer, head }) {
 }
 
 // The keystroke's trained passes, run right after its compute so that the one answer carries every
-// lane's map and strip (no second trip per lane). requests: [{ lane, name, layer, head }] (0-based)
-// for models the page holds as loaded, each with the ids the lane shows for that model and head
+// lane's map and strip (no second trip per lane); a lane whose pass would add more than PASS_ROWS
+// rows (a paste) is left out, and the page asks for it on its own (inspect, above).
+// requests: [{ lane, name, layer, head }] (0-based) for models the page holds as loaded, each with the ids the lane shows for that model and head
 // (shownIds, optional); tokens: the view's n tokens; buffers: the worker's pool (buffer-pool.js),
 // whose buffers the page gives back once no lane shows their map.
 // → { passes: { lane → { name, layer, head, ids: Int32Array(n), then attention: Float32Array(n·n)
@@ -212,6 +265,7 @@ function passes(loads, requests, tokens, buffers) {
       out[lane] = { name, layer, head, ids, unchanged: true };
       continue;
     }
+    if (newRows(model, ids) > PASS_ROWS) continue;
     // The map's buffer is sent below with the map; a pass without one (refused, failed) leaves it to the pool.
     const into = buffers.array(Float32Array, ids.length * ids.length, []);
     const pass = { name, layer, head, ids, ...run(model, ids, layer, head, into) };
@@ -227,7 +281,7 @@ function passes(loads, requests, tokens, buffers) {
 
 export function createModelHost(lab, post) {
   const loads = new ModelLoads(lab, post);
-  const queue = new InspectQueue((request) => inspect(loads, post, request), post);
+  const queue = new InspectQueue((request) => inspect(loads, post, request, () => queue.has(request.lane)), post);
   return {
     passes: (requests, tokens, buffers) => passes(loads, requests, tokens, buffers),
     handle(message) {

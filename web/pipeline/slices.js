@@ -1,7 +1,8 @@
-// How much of the analyses after a typing pause one of the lab worker's tasks does. The worker
-// runs one task at a time, so a key pressed meanwhile waits for the task under way: the bounds
-// here are that wait. Smaller bounds make more tasks of the same work (each core call has a fixed
-// cost too); `node bench/analysis-slices.mjs` times the slices, on a first visit and warm.
+// How much of the analyses after a typing pause, or of a trained model's pass over a pasted text,
+// one of the lab worker's tasks does. The worker runs one task at a time, so a key pressed
+// meanwhile waits for the task under way: the bounds here are that wait. Smaller bounds make more
+// tasks of the same work (each core call has a fixed cost too); `node bench/analysis-slices.mjs`
+// times the analyses' slices, on a first visit and warm, and `node bench/paste.mjs` a paste.
 
 /**
  * Attention cells (n² per head, at least one head counted) one compare of the analyses may form:
@@ -22,3 +23,10 @@ export const DECODE_CHUNK = 32;
  * after the first token alone: a text's first decode is a slice per IDENTITY_CHUNK positions.
  */
 export const IDENTITY_CHUNK = 16;
+
+/**
+ * Rows a trained model's pass adds in one task. A keystroke's own pass adds one row, or a few;
+ * a lane whose pass would add more (a paste) is left out of the keystroke's answer, and its own
+ * request adds them PASS_ROWS rows a task (web/pipeline/model-host.js).
+ */
+export const PASS_ROWS = 32;

@@ -1,0 +1,103 @@
+// The models' side of the lab worker (web/pipeline/model-host.js) with a stand-in model that
+// records each call: how much of a trained pass one worker task does. A keystroke's passes add at
+// most PASS_ROWS rows to what a model last ran on; a lane's own request for more (a paste) makes
+// its leading rows PASS_ROWS a task, and a newer request for the lane stops it between tasks and
+// takes up the rows made.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createModelHost } from '../../dist/pipeline/model-host.js';
+import { createBufferPool } from '../../dist/pipeline/buffer-pool.js';
+import { PASS_ROWS } from '../../dist/pipeline/slices.js';
+
+const WORDS = ['<unk>', 'the', 'king', 'sat', 'on', 'a', 'throne', 'queen'];
+
+// A model that answers every pass with zeros and records [kind, n]: 'map' for inspect (map and
+// strip), 'rows' for tokenLosses (rows scored, no map). onRows runs inside each tokenLosses call.
+function standInModel(calls, hooks = {}) {
+  return {
+    vocab: WORDS,
+    unknownId: 0,
+    config: { layers: 2, heads: 2, vocab: WORDS.length },
+    inspect(ids, n) {
+      calls.push(['map', n]);
+      return { attention: new Float32Array(n * n), surprise: new Float32Array(n - 1) };
+    },
+    tokenLosses(ids, n) {
+      calls.push(['rows', n]);
+      hooks.onRows?.(n);
+      return new Float32Array(n - 1);
+    },
+    dispose() {},
+  };
+}
+
+// A host with one loaded stand-in model named 'm'; posts are kept, and until(test) resolves once
+// a post passes test.
+async function loadedHost(hooks) {
+  const calls = [];
+  const posts = [];
+  const waiting = [];
+  const post = (message) => {
+    posts.push(message);
+    for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i].test(message)) waiting.splice(i, 1)[0].resolve(message);
+  };
+  const lab = Promise.resolve({ loadPretrained: async () => standInModel(calls, hooks) });
+  const host = createModelHost(lab, post);
+  const until = (test) => {
+    const seen = posts.find(test);
+    return seen ? Promise.resolve(seen) : new Promise((resolve) => waiting.push({ test, resolve }));
+  };
+  host.handle({ type: 'load', name: 'm' });
+  await until((m) => m.type === 'loaded');
+  return { host, calls, posts, until };
+}
+
+const tokens = (n, seed = 0) => Array.from({ length: n }, (_, i) => WORDS[1 + ((i * 5 + seed) % (WORDS.length - 1))]);
+const ids = (words) => Int32Array.from(words, (w) => WORDS.indexOf(w));
+const request = [{ lane: 'm', name: 'm', layer: 0, head: 0 }];
+
+describe('the models in the lab worker', () => {
+  it('a keystroke\'s pass adds at most PASS_ROWS rows to the model\'s last ones; a lane that needs more is left out', async () => {
+    const { host, calls } = await loadedHost();
+    const pool = createBufferPool();
+    const words = tokens(PASS_ROWS + 1);
+    assert.equal(host.passes(request, words, pool).passes.m, undefined, `${PASS_ROWS + 1} rows from none: left out`);
+    assert.deepEqual(calls, []);
+    assert.equal(host.passes(request, words.slice(0, PASS_ROWS), pool).passes.m.attention.length, PASS_ROWS ** 2);
+    // PASS_ROWS more rows after those: run; one more than that: left out.
+    const longer = [...words.slice(0, PASS_ROWS), ...tokens(PASS_ROWS, 3)];
+    assert.ok(host.passes(request, longer, pool).passes.m.attention);
+    assert.equal(host.passes(request, [...longer, ...tokens(PASS_ROWS + 1, 1)], pool).passes.m, undefined);
+    // A word changed at the start: every row is new again.
+    assert.equal(host.passes(request, ['queen', ...longer.slice(1)], pool).passes.m, undefined);
+    assert.deepEqual(calls, [['map', PASS_ROWS], ['map', 2 * PASS_ROWS]]);
+  });
+
+  it('a lane\'s own request makes its leading rows PASS_ROWS a task, then its map from them', async () => {
+    const { host, calls, until } = await loadedHost();
+    const n = 3 * PASS_ROWS + 5;
+    host.handle({ type: 'inspect', lane: 'm', seq: 1, name: 'm', ids: ids(tokens(n)), layer: 0, head: 0 });
+    const answer = await until((m) => m.type === 'inspected' && m.seq === 1);
+    assert.equal(answer.attention.length, n * n);
+    assert.deepEqual(calls, [['rows', PASS_ROWS], ['rows', 2 * PASS_ROWS], ['rows', 3 * PASS_ROWS], ['map', n]]);
+  });
+
+  it('a newer request for the lane stops one between its tasks and takes up the rows it made', async () => {
+    const newer = ids(tokens(4 * PASS_ROWS));
+    let sent = false;
+    const { host, calls, posts, until } = await loadedHost({
+      // While the older request makes its first rows, the newer one arrives.
+      onRows: () => {
+        if (sent) return;
+        sent = true;
+        host.handle({ type: 'inspect', lane: 'm', seq: 2, name: 'm', ids: newer, layer: 0, head: 0 });
+      },
+    });
+    host.handle({ type: 'inspect', lane: 'm', seq: 1, name: 'm', ids: ids(tokens(4 * PASS_ROWS)), layer: 0, head: 0 });
+    await until((m) => m.type === 'inspected' && m.seq === 2);
+    assert.ok(posts.some((m) => m.type === 'superseded' && m.seq === 1), 'the older one is superseded');
+    assert.ok(!posts.some((m) => m.type === 'inspected' && m.seq === 1), 'and never answered');
+    // The same words: the newer request goes on from the first PASS_ROWS rows the older one made.
+    assert.deepEqual(calls, [['rows', PASS_ROWS], ['rows', 2 * PASS_ROWS], ['rows', 3 * PASS_ROWS], ['map', 4 * PASS_ROWS]]);
+  });
+});
