@@ -72,9 +72,9 @@ async function round(browser, baseUrl) {
     if (at.maps === null) throw new Error(`paste: the trained maps of ${N + 1} tokens did not come within 20 s`);
     const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
     const worker = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && names.get(`${e.pid}:${e.tid}`) === 'DedicatedWorker thread');
-    const round1 = (ms) => Math.round(ms * 10) / 10;
-    return { viewMs: round1(at.view), keyViewMs: round1(at.keyView - at.key), mapsMs: round1(at.maps),
-      workerLongestMs: round1(Math.max(0, ...worker.map((e) => e.dur / 1000))) };
+    const tenths = (ms) => Math.round(ms * 10) / 10;
+    return { viewMs: tenths(at.view), keyViewMs: tenths(at.keyView - at.key), mapsMs: tenths(at.maps),
+      workerLongestMs: tenths(Math.max(0, ...worker.map((e) => e.dur / 1000))) };
   } finally {
     await context.close();
   }
@@ -86,7 +86,7 @@ const started = { at: new Date().toISOString().slice(0, 16).replace('T', ' ') + 
 const rounds = builds.map(() => []);
 try {
   for (let r = 0; r < REPS; r++) {
-    for (const [i] of builds.entries()) {
+    for (let i = 0; i < builds.length; i++) {
       const browser = await launchChromium();
       try {
         rounds[i].push(await round(browser, served[i].baseUrl));

@@ -254,11 +254,12 @@ describe('the lab worker', () => {
 
   it('a refused trained pass leaves the buffer it was given to the next map', async (t) => {
     if (!['learned', 'rotary'].every((name) => lab.pretrained.some((m) => m.name === name))) return t.skip('this dist/ ships no models');
-    await Promise.all([client.load('learned'), client.load('rotary')]);
-    // 64 tokens: past the learned table's rows (so refused), and a map (64² floats) big enough to
-    // go round (buffer-pool.js). A buffer of a size no fresh one has; every lane input only, so
-    // no identity map takes it, and vectors of 32 dimensions, so no n×d array does.
-    const n = 64;
+    const [learned] = await Promise.all([client.load('learned'), client.load('rotary')]);
+    // PASS_ROWS tokens past the learned table's rows (so refused; 64 with the shipped models), and a
+    // map (n² floats) big enough to go round (buffer-pool.js). A buffer of a size no fresh one
+    // has; every lane input only, so no identity map takes it, and vectors of 32 dimensions, so
+    // no n×d array does.
+    const n = learned.config.context + PASS_ROWS;
     const long = { ...STATE, d: 32, sentence: Array.from({ length: n }, (_, i) => ['the', 'king', 'sat', 'on', 'a', 'throne'][i % 6]).join(' ') };
     const given = new Float32Array(n * n + 3).buffer;
     const size = given.byteLength;
