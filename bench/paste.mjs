@@ -8,7 +8,8 @@
 //   viewMs      paste → the readout names the n tokens (the view applied);
 //   keyViewMs   the added word's input event → the readout names n + 1 tokens;
 //   mapsMs      paste → every trained lane shows its map of the final words (data-state ready);
-//   workerLongestMs  the lab worker's longest task from the paste until then.
+//   workerLongestMs, mainLongestMs  the lab worker's and the page's main thread's longest task from
+//               the paste until then (wall time; the main thread's while it applies the views).
 // Medians over the rounds are printed; --baseline DIR serves another build's dist/ (a copy of an
 // earlier commit's) in rounds alternating with this one's; --out writes every round.
 import { writeFile } from 'node:fs/promises';
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium, serveDir, closeServer } from '../tests/e2e/browser.mjs';
 import { sentence } from './keystroke-text.mjs';
 import { comparedBuilds, comparisonOptions, median } from './options.mjs';
+import { pageMainThread } from './trace-events.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 5);
@@ -66,15 +68,19 @@ async function round(browser, baseUrl) {
     await page.waitForFunction(() => /analyses/.test(document.getElementById('engine').textContent) &&
       [...document.querySelectorAll('#lanes .trained-box')].filter((b) => b.dataset.state === 'ready').length === 3, null, { timeout: 60000 });
     await page.waitForTimeout(1500);
-    await browser.startTracing(page, { categories: ['toplevel', '__metadata'] });
+    await browser.startTracing(page, { categories: ['toplevel', '__metadata', 'devtools.timeline'] });
     const at = await page.evaluate(pasteInPage, [sentence(N), N, KEY_AFTER_MS]);
     const events = JSON.parse((await browser.stopTracing()).toString()).traceEvents;
     if (at.maps === null) throw new Error(`paste: the trained maps of ${N + 1} tokens did not come within 20 s`);
     const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args.name]));
-    const worker = events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' && names.get(`${e.pid}:${e.tid}`) === 'DedicatedWorker thread');
+    // The page's renderer: its main thread and its worker.
+    const main = pageMainThread(events);
+    const longest = (thread) => Math.max(0, ...events.filter((e) => e.ph === 'X' && e.name === 'ThreadControllerImpl::RunTask' &&
+      e.pid === main.pid && thread(e)).map((e) => e.dur / 1000));
     const tenths = (ms) => Math.round(ms * 10) / 10;
     return { viewMs: tenths(at.view), keyViewMs: tenths(at.keyView - at.key), mapsMs: tenths(at.maps),
-      workerLongestMs: tenths(Math.max(0, ...worker.map((e) => e.dur / 1000))) };
+      workerLongestMs: tenths(longest((e) => names.get(`${e.pid}:${e.tid}`) === 'DedicatedWorker thread')),
+      mainLongestMs: tenths(longest((e) => e.tid === main.tid)) };
   } finally {
     await context.close();
   }
@@ -100,10 +106,11 @@ try {
 }
 const result = {};
 for (const [i, { name, dist }] of builds.entries()) {
-  const medians = Object.fromEntries(['viewMs', 'keyViewMs', 'mapsMs', 'workerLongestMs'].map((k) => [k, median(rounds[i].map((x) => x[k]))]));
+  const medians = Object.fromEntries(['viewMs', 'keyViewMs', 'mapsMs', 'workerLongestMs', 'mainLongestMs'].map((k) => [k, median(rounds[i].map((x) => x[k]))]));
   result[name] = { dist, n: N, reps: REPS, ...medians, rounds: rounds[i] };
   console.log(`paste ${name}, n = ${N}: view ${medians.viewMs} ms, a key typed ${KEY_AFTER_MS} ms after: its view ${medians.keyViewMs} ms, ` +
-    `every trained map ${medians.mapsMs} ms, the worker's longest task ${medians.workerLongestMs} ms (medians of ${REPS} rounds)`);
+    `every trained map ${medians.mapsMs} ms, the longest task ${medians.workerLongestMs} ms in the worker and ${medians.mainLongestMs} ms on the main thread ` +
+    `(medians of ${REPS} rounds)`);
 }
 if (OUT) {
   await writeFile(OUT, `${JSON.stringify({ date: started.at, loadAtStart: started.load, cpus: cpus().length, cpu: cpus()[0]?.model,
