@@ -40,8 +40,9 @@ function run(model, ids, layer, head, into) {
   }
 }
 
-// Resolves in a later task, behind the messages already queued. A message, not a zero-delay timer:
-// timers nested five deep wait 4 ms each, and a paste's rows take dozens of tasks.
+// Resolves in a later task, behind the messages already queued (a key's compute among them). A
+// message, not a zero-delay timer: timers nested five deep wait 4 ms each, and a paste's rows take
+// dozens of tasks; nor tasks.js's nextTask, whose scheduler.yield() keeps the work ahead of them.
 const yielded = () => new Promise((resolve) => {
   const { port1, port2 } = new MessageChannel();
   port1.onmessage = () => { port1.close(); resolve(); };
