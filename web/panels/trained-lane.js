@@ -11,6 +11,7 @@ import { LEGENDS } from './lanes.js';
 import { SCHEME_LABELS } from '../options.mjs';
 import { element, setAttr, setClass, setHidden, setStyle, setText } from '../figures/dom.js';
 import { W_IS_I } from '../pipeline/prose.js';
+import { sharedIds } from '../pipeline/model-ids.js';
 
 /** A token named in a readout: its text and its position. */
 export const tokenLabel = (tokens, i) => `“${tokens[i]}” (${i})`;
@@ -80,9 +81,7 @@ export function paintMap(scheme, parts, figure) {
 function sameRows(painted, tile) {
   const [was, is] = [painted?.shows, tile.shows];
   if (!was || was.model !== is.model || was.layer !== is.layer || was.head !== is.head || painted.rows !== tile.rows) return 0;
-  let i = 0;
-  while (i < tile.rows && was.ids[i] === is.ids[i]) i++;
-  return i;
+  return sharedIds(was.ids, is.ids);
 }
 
 export function paintStrip(scheme, parts) {

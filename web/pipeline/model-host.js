@@ -10,7 +10,7 @@
 // createModelHost(lab, post) → { handle(message) → whether the message was a model message,
 //   passes(requests, tokens, buffers) → the keystroke's trained passes (below) }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
-import { idsFor, sameIds, vocabularyIndex } from './model-ids.js';
+import { idsFor, sameIds, sharedIds, vocabularyIndex } from './model-ids.js';
 import { PASS_ROWS } from './slices.js';
 
 // The ids each model last ran on: its core keeps their rows, and a pass computes only the rows
@@ -20,9 +20,7 @@ const lastIds = new WeakMap(); // Model → Int32Array
 /** Rows a pass of `model` on `ids` computes: those after the prefix it shares with the last run. */
 function newRows(model, ids) {
   const last = lastIds.get(model);
-  let shared = 0;
-  if (last) while (shared < ids.length && shared < last.length && ids[shared] === last[shared]) shared++;
-  return ids.length - shared;
+  return ids.length - (last ? sharedIds(ids, last) : 0);
 }
 
 // What a model cannot do (a learned table past its rows) the core refuses with a RangeError: the
@@ -244,9 +242,10 @@ async function inspect(loads, post, { lane, seq, name, ids, layer, head }, stale
 // The keystroke's trained passes, run right after its compute so that the one answer carries every
 // lane's map and strip (no second trip per lane); a lane whose pass would add more than PASS_ROWS
 // rows (a paste) is left out, and the page asks for it on its own (inspect, above).
-// requests: [{ lane, name, layer, head }] (0-based) for models the page holds as loaded, each with the ids the lane shows for that model and head
-// (shownIds, optional); tokens: the view's n tokens; buffers: the worker's pool (buffer-pool.js),
-// whose buffers the page gives back once no lane shows their map.
+// requests: [{ lane, name, layer, head }] (0-based) for models the page holds as loaded, each with
+// the ids the lane shows for that model and head (shownIds, optional); tokens: the view's n
+// tokens; buffers: the worker's pool (buffer-pool.js), whose buffers the page gives back once no
+// lane shows their map.
 // → { passes: { lane → { name, layer, head, ids: Int32Array(n), then attention: Float32Array(n·n)
 //   and surprise: Float32Array(n − 1) (null from a heads-only model), or unchanged: true (the ids
 //   are shownIds: no pass run), or refused: message, or error: message } },

@@ -35,6 +35,13 @@ export function clampHead({ layer, head }, { layers, heads }) {
   return { layer: Math.min(layers, Math.max(1, layer)) - 1, head: Math.min(heads, Math.max(1, head)) - 1 };
 }
 
+/** How many ids two id arrays share from the start. */
+export function sharedIds(a, b) {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
 /** Whether two id arrays hold the same ids. */
 export function sameIds(a, b) {
   if (a.length !== b.length) return false;
