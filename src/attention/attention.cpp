@@ -1,8 +1,11 @@
 #include "attention/attention.hpp"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
+#include "base/cold.hpp"
 #include "base/fastmath.hpp"
 #include "attention/packed_scores.hpp"
 #include "base/simd.hpp"
@@ -220,11 +223,14 @@ RowScan scan_row(const float* row, std::size_t count) {
 
 // out[j] = exp(row[j] − shift); returns Σ out[j]. InRange: every row[j] − shift is known to lie in
 // [kExpInRangeLowest, 0] (the row's spread is under 87), so exp needs no clamp or flush.
+// known: out[0, known) already holds those exps (a whole number of kExpStep columns), which are
+// summed as the loop would sum them and not computed again.
 // noinline: big inlined math in long loops is what stalls clang 14 under -msimd128 (for tens of
 // minutes on one file). (Binaryen may still inline the compiled function into its one caller at
 // link time; that keeps clang's instruction order.)
 template <bool InRange>
-__attribute__((noinline)) float exp_shifted(const float* row, std::size_t count, float shift, float* out) {
+__attribute__((noinline)) float exp_shifted(const float* row, std::size_t count, float shift, float* out,
+                                            std::size_t known = 0) {
     std::size_t j = 0;
     float sum = 0.0f;
 #if POSENC_SIMD
@@ -234,6 +240,12 @@ __attribute__((noinline)) float exp_shifted(const float* row, std::size_t count,
     // clang 14 emitted the chains one after the other (measured side by side in Node: 22% slower).
     const Batch s(shift);
     Batch acc(0.0f);
+    if constexpr (InRange) {
+        for (; j < known; j += 4 * kLanes) {
+            acc = acc + ((load(out + j) + load(out + j + kLanes)) +
+                         (load(out + j + 2 * kLanes) + load(out + j + 3 * kLanes)));
+        }
+    }
     for (; j + 4 * kLanes <= count; j += 4 * kLanes) {
         Batch e[4] = {load(row + j) - s, load(row + j + kLanes) - s, load(row + j + 2 * kLanes) - s,
                       load(row + j + 3 * kLanes) - s};
@@ -257,6 +269,8 @@ __attribute__((noinline)) float exp_shifted(const float* row, std::size_t count,
     sum = sum_lanes(acc);
 #endif
     POSENC_SCALAR_TAIL
+    for (; InRange && j < known; ++j) sum = sum + out[j];  // the scalar build's known columns
+    POSENC_SCALAR_TAIL
     for (; j < count; ++j) {
         const float x = row[j] - shift;
         const float e = InRange ? fastmath::exp_in_range<float, std::int32_t>(x)
@@ -275,15 +289,6 @@ void infinite_row_limit(const float* row, std::size_t count, float m, float* out
     for (std::size_t j = 0; j < count; ++j) out[j] = row[j] == m ? 1.0f / static_cast<float>(winners) : 0.0f;
 }
 
-void scale_in_place(float* row, std::size_t count, float factor) {
-    std::size_t j = 0;
-#if POSENC_SIMD
-    for (; j + kLanes <= count; j += kLanes) store(row + j, load(row + j) * Batch(factor));
-#endif
-    POSENC_SCALAR_TAIL
-    for (; j < count; ++j) row[j] = row[j] * factor;
-}
-
 // out += a · x
 void add_scaled(float* out, const float* x, float a, std::size_t count) {
     std::size_t j = 0;
@@ -293,25 +298,73 @@ void add_scaled(float* out, const float* x, float a, std::size_t count) {
     POSENC_SCALAR_TAIL
     for (; j < count; ++j) out[j] = out[j] + a * x[j];
 }
+
+// out[j] = x[j] · factor (in place when out == x).
+void scale_row(const float* x, std::size_t count, float factor, float* out) {
+    std::size_t j = 0;
+#if POSENC_SIMD
+    for (; j + kLanes <= count; j += kLanes) store(out + j, load(x + j) * Batch(factor));
+#endif
+    POSENC_SCALAR_TAIL
+    for (; j < count; ++j) out[j] = x[j] * factor;
+}
+
+std::uint32_t bits_of(float x) {
+    std::uint32_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+}
+
+// Columns exp_shifted takes a step at a time: only whole steps can be known.
+#if POSENC_SIMD
+constexpr std::size_t kExpStep = 4 * kLanes;
+#else
+constexpr std::size_t kExpStep = 1;
+#endif
+
+// One softmax row: out[0, visible) from row[0, visible) (out may be row), the exps made in `exps`
+// (out itself, or a row the caller keeps). known_shift: when not null, exps[0, known) hold the exps
+// of these scores under that shift, which are used if this row's shift is the same. → the shift
+// (NaN for a row that took the infinite limit and left no exps).
+// noinline: one copy for both callers (the element's bundles count every byte of the core).
+__attribute__((noinline)) float softmax_row(const float* row, std::size_t visible, float* exps, float* out,
+                                            std::size_t known, const float* known_shift) {
+    const RowScan scan = scan_row(row, visible);
+    const float m = scan.max;
+    if (std::isinf(m)) {
+        infinite_row_limit(row, visible, m, out);
+        return std::numeric_limits<float>::quiet_NaN();
+    }
+    // In range: row[j] − m ≥ min − m ≥ kExpInRangeLowest, rounding being monotonic. Both
+    // paths give the same bits there; the general one also takes −∞, NaN and wide rows. So exps
+    // known from a row on either path are this row's bits when it is in range and its shift the same.
+    const bool in_range = scan.finite && scan.min - m >= fastmath::kExpInRangeLowest;
+    const bool reuse = in_range && known_shift != nullptr && bits_of(*known_shift) == bits_of(m);
+    const std::size_t whole = reuse ? (known < visible ? known : visible) / kExpStep * kExpStep : 0;
+    const float sum =
+        in_range ? exp_shifted<true>(row, visible, m, exps, whole) : exp_shifted<false>(row, visible, m, exps);
+    scale_row(exps, visible, 1.0f / sum, out);
+    return m;
+}
 }  // namespace
 
 void softmax_rows(const float* scores, std::size_t n_q, std::size_t n_k, bool causal, float* weights) {
     for (std::size_t i = 0; i < n_q; ++i) {
         const std::size_t visible = causal ? (i + 1 < n_k ? i + 1 : n_k) : n_k;
-        const float* row = scores + i * n_k;
         float* out = weights + i * n_k;
-        const RowScan scan = scan_row(row, visible);
-        const float m = scan.max;
-        if (std::isinf(m)) {
-            infinite_row_limit(row, visible, m, out);
-        } else {
-            // In range: row[j] − m ≥ min − m ≥ kExpInRangeLowest, rounding being monotonic. Both
-            // paths give the same bits there; the general one also takes −∞, NaN and wide rows.
-            const bool in_range = scan.finite && scan.min - m >= fastmath::kExpInRangeLowest;
-            const float sum = in_range ? exp_shifted<true>(row, visible, m, out) : exp_shifted<false>(row, visible, m, out);
-            scale_in_place(out, visible, 1.0f / sum);
-        }
+        softmax_row(scores + i * n_k, visible, out, out, 0, nullptr);
         for (std::size_t j = visible; j < n_k; ++j) out[j] = 0.0f;
+    }
+}
+
+POSENC_COLD void softmax_rows_kept(const float* scores, std::size_t n, bool causal, std::size_t kept, float* exps,
+                                   float* shifts, float* weights) {
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t visible = causal ? i + 1 : n;
+        float* out = weights + i * n;
+        const float last_shift = i < kept ? shifts[i] : 0.0f;
+        shifts[i] = softmax_row(scores + i * n, visible, exps + i * n, out, kept, i < kept ? &last_shift : nullptr);
+        for (std::size_t j = visible; j < n; ++j) out[j] = 0.0f;
     }
 }
 

@@ -44,6 +44,19 @@ void attention_scores(const float* q, const float* k, std::size_t n_q, std::size
 // Causal rows only read and normalise columns j ≤ i; the rest are written as exact zeros.
 void softmax_rows(const float* scores, std::size_t n_q, std::size_t n_k, bool causal, float* weights);
 
+// softmax_rows(scores, n, n, causal, weights), bit for bit, for scores whose leading kept×kept
+// block is the last call's (compare()'s row reuse) and which keeps what the next call needs:
+//   exps   — n×n in/out: in, for rows i < kept, the last call's exps exp(s − shift) in columns
+//            below kept (and below the causal diagonal); out, this call's exps of every row
+//   shifts — n in/out: each row's shift (its maximum score) for those exps; NaN where a row of
+//            ±∞ scores left none
+// A kept row whose shift is unchanged (its maximum did not move to a new column) takes the exps
+// of its kept columns as they are, summed in softmax's order, and exponentiates only the rest,
+// so exp runs over O(n·(n − kept)) entries rather than n². exps and shifts must not alias
+// scores; weights may.
+void softmax_rows_kept(const float* scores, std::size_t n, bool causal, std::size_t kept, float* exps, float* shifts,
+                       float* weights);
+
 // output_i = Σ_j weights[i][j] · v_j.
 void weighted_sum(const float* weights, const float* v, std::size_t n_q, std::size_t n_k,
                   std::size_t d, bool causal, float* output);

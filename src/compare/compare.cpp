@@ -147,6 +147,8 @@ POSENC_COLD void clear_products(SchemeResult& lane) {
     lane.cache.product.clear();
     lane.cache.position.clear();
     lane.cache.rotated.clear();
+    lane.cache.exps.clear();
+    lane.cache.shifts.clear();
 }
 
 // The lane's outputs (head_count weight maps, term_count term maps) and its heads' scratch.
@@ -297,6 +299,17 @@ constexpr HeadLogits kHeadLogits[] = {decomposed_logits, rotated_logits, biased_
 static_assert(static_cast<int>(Kind::decomposed) == 0 && static_cast<int>(Kind::rotated) == 1 &&
               static_cast<int>(Kind::biased) == 2 && static_cast<int>(Kind::plain) == 3);
 
+// W = I: the kept rows' logits are the last call's wherever both are kept (row reuse), so their
+// exps are too, where each row's maximum stays where it was (softmax_rows_kept).
+POSENC_COLD void softmax_keeping_exps(const LaneRun& run, float* weights) {
+    LaneCache& kept = run.lane.cache;
+    const std::size_t n = run.n, last_n = run.s.cache.last_n;
+    const std::size_t keep = kept.shifts.size() == last_n ? lane_reuse(run.s, run.scheme, kept.exps, last_n) : 0;
+    restride(kept.exps, last_n, keep, n);
+    kept.shifts.resize(n);
+    softmax_rows_kept(weights, n, run.cfg.causal, keep, kept.exps.data(), kept.shifts.data(), weights);
+}
+
 // The head's logits become its weights in place. NoPE's head 0 keeps both its masked and its
 // unmasked weights (the mask is all that breaks its symmetry) and shows the one cfg.causal picks.
 void normalise_head(const LaneRun& run, std::size_t head, float* weights) {
@@ -311,7 +324,11 @@ void normalise_head(const LaneRun& run, std::size_t head, float* weights) {
         std::copy(chosen.begin(), chosen.end(), weights);
         return;
     }
-    softmax_rows(weights, n, n, run.cfg.causal, weights);
+    if (run.cfg.heads > 0) {
+        softmax_rows(weights, n, n, run.cfg.causal, weights);
+        return;
+    }
+    softmax_keeping_exps(run, weights);
 }
 
 }  // namespace

@@ -114,9 +114,11 @@ struct CompareConfig {
 // product = content·position (additive, learned), the word-part gram (concatenated), the rotated
 // gram (rope family); position = the learned table's gram; rotated = the rotated rows αE (n×w;
 // rotary, rope_pi, rope_ntk, yarn); distances = the sinusoidal position·position term by distance
-// k = 0 … n − 1 (additive, concatenated), kept while the settings stay the same.
+// k = 0 … n − 1 (additive, concatenated), kept while the settings stay the same; exps, shifts =
+// the weights' exps (n×n) and each row's shift (n), for softmax_rows_kept (attention.hpp; every
+// lane but NoPE's, whose head 0 takes two softmaxes).
 struct LaneCache {
-    std::vector<float> product, position, rotated, distances;
+    std::vector<float> product, position, rotated, distances, exps, shifts;
 };
 
 struct SchemeResult {

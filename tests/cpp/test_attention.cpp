@@ -422,3 +422,74 @@ TEST_CASE("softmax rows with infinite scores take their limit, never NaN", "[att
         }
     }
 }
+
+namespace {
+// Whether two float arrays hold the same bits.
+bool same_floats(const std::vector<float>& a, const std::vector<float>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
+}
+
+// Scores for two calls of softmax_rows_kept: `last` and `next` share their leading kept×kept block,
+// the rest of next is new (drawn from [−4, 4)). In a kept row the last column changes from −5 to
+// −4.5, under the row's maximum, except in every third row, where it becomes 10: that row's
+// maximum moves, so its kept exps are stale. Rows 1 and 2 (when kept) hold −∞ and +∞ in column 0
+// of both calls: the general path and the infinite limit.
+struct KeptScores {
+    std::vector<float> last, next;
+};
+KeptScores kept_scores(std::size_t n, std::size_t kept, std::uint64_t seed) {
+    KeptScores s{random_values(n * n, seed, 4.0f), random_values(n * n, seed + 1, 4.0f)};
+    const float inf = std::numeric_limits<float>::infinity();
+    if (kept > 1) s.last[n] = -inf;
+    if (kept > 2) s.last[2 * n] = inf;
+    for (std::size_t i = 0; i < kept; ++i)
+        for (std::size_t j = 0; j < kept; ++j) s.next[i * n + j] = s.last[i * n + j];
+    if (kept < n) {
+        for (std::size_t i = 0; i < kept; ++i) {
+            s.last[i * n + n - 1] = -5.0f;
+            s.next[i * n + n - 1] = i % 3 == 0 ? 10.0f : -4.5f;
+        }
+    }
+    return s;
+}
+}  // namespace
+
+TEST_CASE("softmax_rows_kept gives softmax_rows' bits, kept rows or not", "[attention][property]") {
+    // Every size of the exp loop's steps and tails, kept from none to all rows, causal or not; the
+    // second call runs in place (weights == scores), as compare() calls it.
+    for (bool causal : {false, true}) {
+        for (std::size_t n : kTailSizes) {
+            for (std::size_t kept : {std::size_t{0}, std::size_t{1}, n / 2, n - 1, n}) {
+                const KeptScores s = kept_scores(n, kept, 4000 + n);
+                std::vector<float> exps(n * n), shifts(n), first(n * n), want(n * n);
+                posenc::softmax_rows_kept(s.last.data(), n, causal, 0, exps.data(), shifts.data(), first.data());
+                posenc::softmax_rows(s.last.data(), n, n, causal, want.data());
+                CAPTURE(causal, n, kept);
+                CHECK(same_floats(first, want));
+                std::vector<float> second = s.next;
+                posenc::softmax_rows_kept(second.data(), n, causal, kept, exps.data(), shifts.data(), second.data());
+                posenc::softmax_rows(s.next.data(), n, n, causal, want.data());
+                CHECK(same_floats(second, want));
+            }
+        }
+    }
+}
+
+TEST_CASE("softmax_rows_kept takes a kept row's exps exactly when its maximum stays", "[attention]") {
+    // After the first call each row's first exp is made half as large again, so a row that takes
+    // its kept exps no longer gives softmax_rows' bits (its first weight grows by half): those must
+    // be the kept rows (i < 63) whose maximum stayed (i not a multiple of 3, and not the rows of
+    // ±∞), and no other.
+    const std::size_t n = 64, kept = 63;
+    const KeptScores s = kept_scores(n, kept, 4100);
+    std::vector<float> exps(n * n), shifts(n), weights(n * n), want(n * n);
+    posenc::softmax_rows_kept(s.last.data(), n, false, 0, exps.data(), shifts.data(), weights.data());
+    for (std::size_t i = 0; i < n; ++i) exps[i * n] *= 1.5f;
+    posenc::softmax_rows_kept(s.next.data(), n, false, kept, exps.data(), shifts.data(), weights.data());
+    posenc::softmax_rows(s.next.data(), n, n, false, want.data());
+    for (std::size_t i = 0; i < n; ++i) {
+        const bool reused = i < kept && i % 3 != 0 && i != 1 && i != 2;
+        CAPTURE(i);
+        CHECK((std::memcmp(weights.data() + i * n, want.data() + i * n, n * sizeof(float)) != 0) == reused);
+    }
+}
