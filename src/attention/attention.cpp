@@ -1,8 +1,6 @@
 #include "attention/attention.hpp"
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include "base/cold.hpp"
@@ -309,12 +307,6 @@ void scale_row(const float* x, std::size_t count, float factor, float* out) {
     for (; j < count; ++j) out[j] = x[j] * factor;
 }
 
-std::uint32_t bits_of(float x) {
-    std::uint32_t b;
-    std::memcpy(&b, &x, sizeof b);
-    return b;
-}
-
 // Columns exp_shifted takes a step at a time: only whole steps can be known.
 #if POSENC_SIMD
 constexpr std::size_t kExpStep = 4 * kLanes;
@@ -339,7 +331,7 @@ __attribute__((noinline)) float softmax_row(const float* row, std::size_t visibl
     // paths give the same bits there; the general one also takes −∞, NaN and wide rows. So exps
     // known from a row on either path are this row's bits when it is in range and its shift the same.
     const bool in_range = scan.finite && scan.min - m >= fastmath::kExpInRangeLowest;
-    const bool reuse = in_range && known_shift != nullptr && bits_of(*known_shift) == bits_of(m);
+    const bool reuse = in_range && known_shift != nullptr && to_bits(*known_shift) == to_bits(m);
     const std::size_t whole = reuse ? (known < visible ? known : visible) / kExpStep * kExpStep : 0;
     const float sum =
         in_range ? exp_shifted<true>(row, visible, m, exps, whole) : exp_shifted<false>(row, visible, m, exps);
