@@ -69,6 +69,14 @@ test('typing in the middle of the sentence, deleting either way and undoing edit
   try {
     await waitForLab(page);
     const box = await page.$('#sentence');
+    // The box's layout is contained (styles/lab.css): Firefox too keeps the height its rows give it.
+    const heights = await box.evaluate((b) => {
+      const style = getComputedStyle(b);
+      const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, side) => sum + parseFloat(style[side]), 0);
+      return { contain: style.contain, height: b.getBoundingClientRect().height, rowsHeight: b.rows * parseFloat(style.lineHeight) + frame };
+    });
+    assert.match(heights.contain, /size/);
+    assert.ok(Math.abs(heights.height - heights.rowsHeight) < 1, `the box is its rows' height (${heights.height} px against ${heights.rowsHeight} px)`);
     await retype(page, box, 'the king rules');
     await page.waitForFunction(() => document.querySelectorAll('#tokens .token-text').length === 3, { timeout: 10000 });
     await box.evaluate((b) => b.setSelectionRange(3, 3));

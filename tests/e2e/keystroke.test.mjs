@@ -135,6 +135,32 @@ test('a token chip far from the screen is not drawn while typing, and shows its 
   }
 });
 
+test('the sentence box holds its rows\' height with its layout contained: a long text scrolls inside it, and a drag still resizes it', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    // The box's size and layout are contained, so laying out its text never lays out the page's
+    // boxes above it; size containment must not take the height its rows give it.
+    const geometry = () => box(page).evaluate((b) => {
+      const style = getComputedStyle(b);
+      const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, side) => sum + parseFloat(style[side]), 0);
+      return { contain: style.contain, height: b.getBoundingClientRect().height, rowsHeight: b.rows * parseFloat(style.lineHeight) + frame, scrolls: b.scrollHeight > b.clientHeight };
+    });
+    const short = await geometry();
+    assert.match(short.contain, /size/);
+    assert.match(short.contain, /layout/);
+    assert.ok(Math.abs(short.height - short.rowsHeight) < 1, `the box is its rows' height (${short.height} px against ${short.rowsHeight} px)`);
+    await typingAtEnd(page, 300);
+    const long = await geometry();
+    assert.equal(long.height, short.height, 'a long text does not grow the box');
+    assert.equal(long.scrolls, true, 'it scrolls inside it');
+    await box(page).evaluate((b) => { b.style.height = '240px'; }); // what dragging its corner writes
+    assert.equal((await geometry()).height, 240, 'a drag still resizes the box');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('a new token paints each lane\'s attention map a cell larger on the canvas it had', async () => {
   const { page, problems, close } = await openPage();
   try {
