@@ -102,6 +102,17 @@ export function trainedHeadsShown(analysed = false) {
     (!analysed || /analyses \d/.test(document.getElementById('engine').textContent));
 }
 
+/**
+ * For evaluate on a <textarea> in either engine (it runs in the page): its computed `contain`, its
+ * height and the height its rows give it (lines of its line-height, padding and border; CSS px),
+ * and whether its text scrolls inside it.
+ */
+export function textBoxGeometry(box) {
+  const style = getComputedStyle(box);
+  const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, side) => sum + parseFloat(style[side]), 0);
+  return { contain: style.contain, height: box.getBoundingClientRect().height, rowsHeight: box.rows * parseFloat(style.lineHeight) + frame, scrolls: box.scrollHeight > box.clientHeight };
+}
+
 /** `hash` with h=0 (W = I) added unless it names the heads already. */
 export function withIdentityHeads(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ''));

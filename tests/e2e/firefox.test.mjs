@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, closeServer, serveDir } from './browser.mjs';
+import { DIST, closeServer, serveDir, textBoxGeometry } from './browser.mjs';
 import { DEFAULT_LANES, launchFirefox, openPage, retype, waitForLab } from './firefox.mjs';
 
 let server;
@@ -70,12 +70,9 @@ test('typing in the middle of the sentence, deleting either way and undoing edit
     await waitForLab(page);
     const box = await page.$('#sentence');
     // The box's layout is contained (styles/lab.css): Firefox too keeps the height its rows give it.
-    const heights = await box.evaluate((b) => {
-      const style = getComputedStyle(b);
-      const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, side) => sum + parseFloat(style[side]), 0);
-      return { contain: style.contain, height: b.getBoundingClientRect().height, rowsHeight: b.rows * parseFloat(style.lineHeight) + frame };
-    });
+    const heights = await box.evaluate(textBoxGeometry);
     assert.match(heights.contain, /size/);
+    assert.match(heights.contain, /layout/);
     assert.ok(Math.abs(heights.height - heights.rowsHeight) < 1, `the box is its rows' height (${heights.height} px against ${heights.rowsHeight} px)`);
     await retype(page, box, 'the king rules');
     await page.waitForFunction(() => document.querySelectorAll('#tokens .token-text').length === 3, { timeout: 10000 });

@@ -5,7 +5,7 @@
 // Needs a built dist/ (./scripts/build) and Debian's /usr/bin/chromium.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageSuite, readFigure, summaryAnalysed, trainedHeadsShown } from './browser.mjs';
+import { pageSuite, readFigure, summaryAnalysed, textBoxGeometry, trainedHeadsShown } from './browser.mjs';
 import { sentence } from '../../bench/keystroke-text.mjs';
 
 const openPage = pageSuite();
@@ -140,11 +140,7 @@ test('the sentence box holds its rows\' height with its layout contained: a long
   try {
     // The box's size and layout are contained, so laying out its text never lays out the page's
     // boxes above it; size containment must not take the height its rows give it.
-    const geometry = () => box(page).evaluate((b) => {
-      const style = getComputedStyle(b);
-      const frame = ['paddingTop', 'paddingBottom', 'borderTopWidth', 'borderBottomWidth'].reduce((sum, side) => sum + parseFloat(style[side]), 0);
-      return { contain: style.contain, height: b.getBoundingClientRect().height, rowsHeight: b.rows * parseFloat(style.lineHeight) + frame, scrolls: b.scrollHeight > b.clientHeight };
-    });
+    const geometry = () => box(page).evaluate(textBoxGeometry);
     const short = await geometry();
     assert.match(short.contain, /size/);
     assert.match(short.contain, /layout/);
