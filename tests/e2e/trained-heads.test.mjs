@@ -2,7 +2,8 @@
 // paints each lane's model attention and surprise strip, the toggle above the lanes switches to the
 // encoding alone (W = I) and back, the layer/head picker works by keyboard and lives in the URL,
 // lanes without a model say so, a loading model keeps the layout still, Save-Data loads nothing
-// until asked, typing updates the strip, a failed load falls back to identity heads, and the
+// until asked, typing updates the strip and holds the notes' counts of unknown words until it
+// pauses, a failed load falls back to identity heads, and the
 // results table renders with sentences from its numbers. Uses the shipped models when dist/ has
 // them, else the test-only stand-in (fixtures/pretrained-stand-in.mjs).
 import { describe, it } from 'node:test';
@@ -303,6 +304,55 @@ describe('trained heads in the lanes', () => {
       } finally {
         await fresh.close();
       }
+    } finally {
+      await close();
+    }
+  });
+
+  it('typing holds each note\'s count of unknown words, busy, until typing pauses; then the note is current', async () => {
+    const { page, problems, close } = await open(`#${SENTENCE}`, { heads: 'default' });
+    try {
+      const schemes = ['additive', 'concatenated', 'rotary'];
+      await waitForTrained(page, schemes);
+      const notes = () => page.evaluate((list) => list.map((scheme) => {
+        const note = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-note`);
+        return { text: note.textContent, busy: note.getAttribute('aria-busy') };
+      }), schemes);
+      const before = await notes();
+      // Each view a typed key paints: the notes as they read in that view's task (the engine line
+      // is written last, web/page/app.js).
+      await page.evaluate((list) => {
+        window.__seen = [];
+        new MutationObserver(() => {
+          window.__seen.push(list.map((scheme) => {
+            const note = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-note`);
+            return { text: note.textContent, busy: note.getAttribute('aria-busy') };
+          }));
+        }).observe(document.getElementById('engine'), { childList: true, characterData: true, subtree: true });
+      }, schemes);
+      await page.locator('#sentence').focus();
+      await page.keyboard.press('Control+End');
+      // Two words outside any shipped vocabulary, a key every 40 ms: typing does not pause (the
+      // analyses wait 250 ms), and the views of most keys are painted.
+      await page.keyboard.type(' zqxj vbk', { delay: 40 });
+      // After the pause: each note counts the sentence's words, and is no longer busy.
+      await page.waitForFunction((list) => {
+        const tokens = [...document.querySelectorAll('#tokens .token-text')];
+        return tokens.at(-1)?.textContent === 'vbk' && list.every((scheme) => {
+          const note = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-note`);
+          return note.getAttribute('aria-busy') !== 'true' && new RegExp(`; \\d+ of ${tokens.length} words are outside`).test(note.textContent);
+        });
+      }, schemes, { timeout: 30000 });
+      const after = await notes();
+      const seen = await page.evaluate(() => window.__seen);
+      for (const [i, scheme] of schemes.entries()) {
+        assert.notEqual(after[i].text, before[i].text, `${scheme}: the note follows the new words`);
+        // A typed key's view left the note as it read, marked busy (its count was behind the words).
+        assert.ok(seen.some((view) => view[i].text === before[i].text && view[i].busy === 'true'),
+          `${scheme}: a typed key's view holds the note, busy: ${JSON.stringify(seen.map((view) => view[i]))}`);
+      }
+      assert.deepEqual(after.map((note) => note.busy), ['false', 'false', 'false'], 'no note is busy once typing paused');
+      assert.deepEqual(problems, []);
     } finally {
       await close();
     }

@@ -100,6 +100,7 @@ let selected = null;      // selected token position
 const work = createGenerations(); // a new generation per recompute; answers to older ones are dropped
 const pacing = createFramePacing({ run: recompute, ready: () => lab !== null });
 let typing = { flush() {} }; // the sentence box's held edit (typed-text.js), once wired
+let typedSincePause = false; // a key was typed since typing last paused (runHeavy)
 let lastHeavyMs = null;
 let shownKeys = {};       // what the painted tables and settings figures are keyed by (the worker's shownKeys)
 let shownGen = null;      // the generation of the view the lanes show (a typed key's repeatOf)
@@ -402,6 +403,7 @@ function coveredLanes() {
 // settled once that view is painted, dropped or failed.
 function recompute({ typed = false } = {}) {
   const started = performance.now();
+  if (typed) typedSincePause = true;
   const mine = work.next();
   const sent = { ...state };
   // The trained lanes' passes run in the same trip, on the tokens the worker finds.
@@ -468,7 +470,7 @@ function paint(next, sent, started, gen) {
   // Trained maps first: the identity maps they cover are then not painted at all.
   viewBuffers.lend(Object.values(next.trained ?? {}).map((pass) => pass.attention));
   const trainedMaps = trainedHeads.update({ active: settings.trained, tokens, schemes: state.schemes, figures: lanes.lanes,
-    layer: state.headLayer, head: state.headIndex, asked: trainedAsked, passes: next.trained });
+    layer: state.headLayer, head: state.headIndex, asked: trainedAsked, passes: next.trained, typed: typedSincePause });
   if (!trainedHeads.loading) trainedSettled();
   // A covered lane whose model refused these words shows its identity map after all: rare (a
   // learned table past its rows), so the keystroke is asked for again, with that lane's weights.
@@ -555,7 +557,9 @@ function scheduleHeavy() {
 const ANALYSIS_PANELS = { retrieval: retrievalPanel, shift: shiftPanel, orth: orthogonalityPanel };
 function runHeavy() {
   const mine = work.current;
+  typedSincePause = false;
   if (!view) return;
+  trainedHeads.settleNotes(); // the counts in the lanes' notes that typing held back
   afterNextFrame().then(() => {
     if (work.isCurrent(mine)) analyse(mine);
   });

@@ -13,7 +13,7 @@ import { SCHEME_LABELS } from '../options.mjs';
 import { setHidden, setText } from '../figures/dom.js';
 import { TRAINED_HEADS } from '../pipeline/state.js';
 import { trainedHeadsLabel } from './trained-data.js';
-import { laneBox, reserveStrip, showStrip } from './trained-lane.js';
+import { laneBox, reserveStrip, settleNote, showStrip } from './trained-lane.js';
 import { createModelRecords, loadingText } from './trained-models.js';
 import { createTrainedPicker } from './trained-picker.js';
 import { passRequest, showTrained } from './trained-requests.js';
@@ -32,9 +32,9 @@ const HEADS_NOTE = 'Trained heads: each map is one head of a small language mode
 // lane's parts, trained-lane.js), requested (the reader asked for the models), figures (the lanes'
 // at the last update, createLanes'), lane (trained-requests.js' lane), models, controls }.
 
-// One lane of an update with trained heads on. → 'trained' (its figure shows a trained map),
-// or the bytes its model waits with for the reader to ask (0 when it does not wait).
-function updateLane(heads, scheme, parts, entry, tokens, head, pass) {
+// One lane of an update with trained heads on (typed: see update). → 'trained' (its figure
+// shows a trained map), or the bytes its model waits with for the reader to ask (0 when it does not wait).
+function updateLane(heads, scheme, parts, entry, tokens, head, pass, typed) {
   const { models } = heads;
   if (!models.has(scheme) && !heads.requested) {
     setText(parts.note, `Encoding alone (${W_IS_I}) until the trained ${SCHEME_LABELS[scheme]} model is loaded: ` +
@@ -50,14 +50,14 @@ function updateLane(heads, scheme, parts, entry, tokens, head, pass) {
     setText(parts.note, `The trained ${SCHEME_LABELS[scheme]} model could not be loaded (${record.error?.message ?? record.error}); ` +
       `this map shows the encoding alone (${W_IS_I}).`);
     showStrip(parts, false);
-  } else if (showTrained(heads.lane, scheme, record, parts, tokens, head, pass)) {
+  } else if (showTrained(heads.lane, scheme, record, parts, tokens, head, pass, typed)) {
     return 'trained';
   }
   return 0;
 }
 
 // Every lane with trained heads on. → the Set of schemes whose figure shows a trained map.
-function updateLanes(heads, tokens, schemes, head, passes) {
+function updateLanes(heads, tokens, schemes, head, passes, typed) {
   const trainedMaps = new Set();
   let shape = null;
   let waiting = 0; // bytes of the lanes' models not loaded because the reader has not asked yet
@@ -72,7 +72,7 @@ function updateLanes(heads, tokens, schemes, head, passes) {
       continue;
     }
     shape ??= entry.config;
-    const result = updateLane(heads, scheme, parts, entry, tokens, head, passes[scheme]);
+    const result = updateLane(heads, scheme, parts, entry, tokens, head, passes[scheme], typed);
     if (result === 'trained') trainedMaps.add(scheme);
     else waiting += result;
   }
@@ -143,15 +143,18 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
      * view: { active, tokens (the lanes' n tokens), schemes (the lanes'), figures (createLanes'
      * lanes: scheme → { attention, … }), layer, head (1-based, from the state), asked (the link or
      * the Heads control asked for trained heads: with Save-Data, that loads them without the button),
-     * passes (the view's trained passes, lane → pass, web/pipeline/model-host.js) }.
+     * passes (the view's trained passes, lane → pass, web/pipeline/model-host.js), typed (a key was
+     * typed and typing has not paused since: each note's count of unknown words waits for settleNotes) }.
      * → the Set of schemes whose attention figure now shows a trained map (createLanes' update
      * leaves those figures alone).
      */
-    update({ active, tokens, schemes, figures, layer, head, asked = false, passes = {} }) {
+    update({ active, tokens, schemes, figures, layer, head, asked = false, passes = {}, typed = false }) {
       heads.figures = figures;
       if (asked) heads.requested = true;
       heads.controls.showToggle(heads.entries.length > 0, active);
-      return active ? updateLanes(heads, tokens, schemes, { layer, head }, passes) : hideLanes(heads);
+      return active ? updateLanes(heads, tokens, schemes, { layer, head }, passes, typed) : hideLanes(heads);
     },
+    /** Typing paused: the notes typed keys held back are written. */
+    settleNotes() { for (const parts of heads.boxes.values()) settleNote(parts); },
   };
 }

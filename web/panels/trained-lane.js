@@ -4,7 +4,8 @@
 //
 // parts: { slot, box, note, heading, strip, figure (the strip's), scratch (Int32Array ids, reused),
 //   want, asked, shown, refused (each { model, layer, head, ids, tokens, … } or null),
-//   stripShown (the `shown` the strip paints), reservedFor (n the reserved strip is laid out for) }.
+//   stripShown (the `shown` the strip paints), reservedFor (n the reserved strip is laid out for),
+//   noteHead (the head of the note writeNote last wrote), notePending (the note a typed key held back, or null) }.
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { standIn } from '../formats/numbers.js';
 import { LEGENDS } from './lanes.js';
@@ -34,9 +35,38 @@ export function laneBox(scheme, boxes) {
   box.append(note, heading, strip);
   slot.append(box);
   const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis', legendTitle: stripLegend(null) });
-  parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, asked: null, shown: null, stripShown: null, reservedFor: 0, refused: null };
+  parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, asked: null, shown: null, stripShown: null, reservedFor: 0, refused: null,
+    noteHead: null, notePending: null };
   boxes.set(scheme, parts);
   return parts;
+}
+
+/**
+ * The lane's note: its head (what the map shows) and its tail (how many words the model reads as
+ * unknown, which follows every typed letter: a partial word is often outside the vocabulary).
+ * While typing (typed: no pause since a key), a note whose head stays keeps the tail it reads,
+ * busy, until settleNote when typing pauses. A note written at each key is laid out again and
+ * repaints its lane on the page's thread, and a screen reader hears the count of each partial word.
+ */
+export function writeNote(parts, { head, tail }, typed) {
+  const { note } = parts;
+  if (typed && head === parts.noteHead && note.textContent.startsWith(head)) {
+    const text = head + tail;
+    parts.notePending = text === note.textContent ? null : text;
+    if (parts.notePending !== null) setAttr(note, 'aria-busy', 'true'); // until settleNote
+    return;
+  }
+  parts.noteHead = head;
+  parts.notePending = null;
+  setText(note, head + tail);
+  setAttr(note, 'aria-busy', 'false');
+}
+
+/** The note typing held back (writeNote), written now: unless another note replaced it meanwhile. */
+export function settleNote(parts) {
+  if (parts.notePending !== null && parts.note.textContent.startsWith(parts.noteHead)) setText(parts.note, parts.notePending);
+  parts.notePending = null;
+  setAttr(parts.note, 'aria-busy', 'false');
 }
 
 /** The strip under the shown map: shown when it has a surprise to paint, else (n ≥ 2) kept in place. */

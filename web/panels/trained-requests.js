@@ -6,9 +6,8 @@
 // overtakes an older one, whose answer is dropped. A layer or head change with the same words is
 // a request that recomputes no row.
 import { SCHEME_LABELS } from '../options.mjs';
-import { setText } from '../figures/dom.js';
 import { clampHead, idsFor, sameIds } from '../pipeline/model-ids.js';
-import { markPending, paintMap, paintStrip, refuse, reserveStrip, showShownStrip } from './trained-lane.js';
+import { markPending, paintMap, paintStrip, refuse, reserveStrip, showShownStrip, writeNote } from './trained-lane.js';
 
 // lane: { models (the model records, trained-models.js), requestUpdate() (when an answer changes
 // what the page shows), figureOf(scheme) (the lane's attention figure now), buffers (the page's
@@ -60,12 +59,15 @@ function requestPass(lane, scheme, parts) {
   });
 }
 
-function noteText(scheme, parts, model, n, unknown) {
-  if (!parts.shown) return `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`;
+// The lane's note (trained-lane.js' writeNote): what the map shows, then the words read as unknown.
+function noteParts(scheme, parts, model, n, unknown) {
+  if (!parts.shown) return { head: `Computing the trained ${SCHEME_LABELS[scheme]} model's attention…`, tail: '' };
   const { layers, heads } = model.config;
   const V = model.vocab.length;
-  return `Trained model: layer ${parts.shown.layer + 1} of ${layers}, head ${parts.shown.head + 1} of ${heads}` +
-    (unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocab[model.unknownId]}).` : '.');
+  return {
+    head: `Trained model: layer ${parts.shown.layer + 1} of ${layers}, head ${parts.shown.head + 1} of ${heads}`,
+    tail: unknown ? `; ${unknown} of ${n} words are outside its ${V}-word vocabulary (read as ${model.vocab[model.unknownId]}).` : '.',
+  };
 }
 
 // The lane's pass that came with the keystroke's view (web/pipeline/model-host.js: passes), taken
@@ -108,10 +110,11 @@ export function passRequest(scheme, record, chosen, parts) {
  * passRequest); otherwise one request to the worker is made (none when the lane shows them already
  * or they are asked for), and meanwhile the map shows what the model last computed, dimmed.
  * lane: as above; record: the scheme's model record (ready); parts: the lane's (trained-lane.js);
- * chosen: { layer, head }, 1-based; pass: the view's pass for this lane, or undefined.
+ * chosen: { layer, head }, 1-based; pass: the view's pass for this lane, or undefined; typed: typing
+ * has not paused since a key (the note's count then waits for the pause, writeNote).
  * → whether the lane's attention figure shows a trained map (else compare()'s identity map stays).
  */
-export function showTrained(lane, scheme, record, parts, tokens, chosen, pass) {
+export function showTrained(lane, scheme, record, parts, tokens, chosen, pass, typed = false) {
   const { model, index } = record;
   const { ids, unknown } = idsFor(tokens, index, model.unknownId, parts.scratch);
   if (ids.buffer !== parts.scratch?.buffer) parts.scratch = new Int32Array(ids.buffer);
@@ -132,7 +135,7 @@ export function showTrained(lane, scheme, record, parts, tokens, chosen, pass) {
     return false;
   }
   if (!same(parts.shown) && !same(parts.asked)) requestPass(lane, scheme, parts);
-  setText(parts.note, noteText(scheme, parts, model, n, unknown));
+  writeNote(parts, noteParts(scheme, parts, model, n, unknown), typed);
   if (same(parts.shown)) parts.shown.tokens = tokens;
   if (parts.shown) paint(lane, scheme, parts);
   // Until the lane's first answer, the strip keeps its place, as while the model loaded.
