@@ -5,7 +5,7 @@
 // parts: { slot, box, note, heading, strip, figure (the strip's), scratch (Int32Array ids, reused),
 //   want, asked, shown, refused (each { model, layer, head, ids, tokens, … } or null),
 //   stripShown (the `shown` the strip paints), reservedFor (n the reserved strip is laid out for),
-//   noteHead (the head of the note writeNote last wrote), notePending (the note a typed key held back, or null) }.
+//   notePending (the note typing held back, { head, text }, or null) }.
 import { HeatmapFigure } from '../figures/heatmap-figure.js';
 import { standIn } from '../formats/numbers.js';
 import { LEGENDS } from './lanes.js';
@@ -36,7 +36,7 @@ export function laneBox(scheme, boxes) {
   slot.append(box);
   const figure = new HeatmapFigure(strip, { title: `${SCHEME_LABELS[scheme]} trained model surprise`, palette: 'viridis', legendTitle: stripLegend(null) });
   parts = { slot, box, note, heading, strip, figure, scratch: null, want: null, asked: null, shown: null, stripShown: null, reservedFor: 0, refused: null,
-    noteHead: null, notePending: null };
+    notePending: null };
   boxes.set(scheme, parts);
   return parts;
 }
@@ -50,21 +50,21 @@ export function laneBox(scheme, boxes) {
  */
 export function writeNote(parts, { head, tail }, typed) {
   const { note } = parts;
-  if (typed && head === parts.noteHead && note.textContent.startsWith(head)) {
-    const text = head + tail;
-    parts.notePending = text === note.textContent ? null : text;
+  const text = head + tail;
+  if (typed && note.textContent.startsWith(head)) {
+    parts.notePending = text === note.textContent ? null : { head, text };
     if (parts.notePending !== null) setAttr(note, 'aria-busy', 'true'); // until settleNote
     return;
   }
-  parts.noteHead = head;
   parts.notePending = null;
-  setText(note, head + tail);
+  setText(note, text);
   setAttr(note, 'aria-busy', 'false');
 }
 
 /** The note typing held back (writeNote), written now: unless another note replaced it meanwhile. */
 export function settleNote(parts) {
-  if (parts.notePending !== null && parts.note.textContent.startsWith(parts.noteHead)) setText(parts.note, parts.notePending);
+  const pending = parts.notePending;
+  if (pending !== null && parts.note.textContent.startsWith(pending.head)) setText(parts.note, pending.text);
   parts.notePending = null;
   setAttr(parts.note, 'aria-busy', 'false');
 }
