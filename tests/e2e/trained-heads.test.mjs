@@ -314,22 +314,19 @@ describe('trained heads in the lanes', () => {
     try {
       const schemes = ['additive', 'concatenated', 'rotary'];
       await waitForTrained(page, schemes);
-      const notes = () => page.evaluate((list) => list.map((scheme) => {
-        const note = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-note`);
-        return { text: note.textContent, busy: note.getAttribute('aria-busy') };
-      }), schemes);
-      const before = await notes();
       // Each view a typed key paints: the notes as they read in that view's task (the engine line
       // is written last, web/page/app.js).
       await page.evaluate((list) => {
+        window.__notes = () => list.map((scheme) => {
+          const note = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-note`);
+          return { text: note.textContent, busy: note.getAttribute('aria-busy') };
+        });
         window.__seen = [];
-        new MutationObserver(() => {
-          window.__seen.push(list.map((scheme) => {
-            const note = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-note`);
-            return { text: note.textContent, busy: note.getAttribute('aria-busy') };
-          }));
-        }).observe(document.getElementById('engine'), { childList: true, characterData: true, subtree: true });
+        new MutationObserver(() => window.__seen.push(window.__notes()))
+          .observe(document.getElementById('engine'), { childList: true, characterData: true, subtree: true });
       }, schemes);
+      const notes = () => page.evaluate(() => window.__notes());
+      const before = await notes();
       await page.locator('#sentence').focus();
       await page.keyboard.press('Control+End');
       // Two words outside any shipped vocabulary, a key every 40 ms: typing does not pause (the
