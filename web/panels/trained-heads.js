@@ -154,7 +154,7 @@ export function createTrainedHeads({ picker, onPickHeads, onPickHead, requestUpd
       heads.controls.showToggle(heads.entries.length > 0, active);
       return active ? updateLanes(heads, tokens, schemes, { layer, head }, passes, typed) : hideLanes(heads);
     },
-    /** Typing paused: the notes typed keys held back are written. */
+    /** Typing paused: the notes typing held back are written (settleNote). */
     settleNotes() { for (const parts of heads.boxes.values()) settleNote(parts); },
   };
 }
