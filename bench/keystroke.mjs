@@ -15,8 +15,9 @@
 // character at a time with pauses (so each keystroke starts from a quiet page: the analyses
 // after the last key have ended, which the readout's second write marks; the bench waits for
 // them without polling, which would give each key frames of the bench's own) and times
-// keydown → the task that runs right after the first frame painted since the engine readout
-// changed (the page writes the readout in the task that applies the lab worker's view; the next
+// keydown → the task that runs right after the first frame painted since the engine readout's
+// data-view was written (the page writes it in the task that applies the lab worker's view, and
+// the readout's text once typing pauses; the next
 // frame's requestAnimationFrame callback posts a message, whose task runs after that frame's
 // paint, the first one showing the new figures). Each row also says when the view was applied
 // (viewAppliedMedian: keydown → readout; editedMedian: keydown → the box's edit, its input
@@ -117,15 +118,16 @@ try {
       if (p && p.edited === undefined) { p.edited = performance.now(); requestAnimationFrame((t) => { p.firstFrame = t; }); }
     }, true);
     new MutationObserver(() => {
-      // The page writes the readout when a view is applied and again when that view's analyses
-      // have ended (app.js, showEngine): a write with no key waiting is the latter.
+      // The page writes the readout's data-view when a view is applied and again when that view's
+      // analyses have ended (app.js, showEngine): a write with no key waiting is the latter.
       if (!pending) {
         if (lastKey?.readout !== undefined) lastKey.analysed ??= performance.now();
         settleWaiting();
         return;
       }
-      if (!/last recompute/.test(engine.textContent)) return;
-      const m = engine.textContent.match(/last recompute ([\d.]+) ms \(n = (\d+)/);
+      const line = engine.dataset.view ?? '';
+      if (!/last recompute/.test(line)) return;
+      const m = line.match(/last recompute ([\d.]+) ms \(n = (\d+)/);
       const p = pending;
       pending = null;
       p.readout = performance.now();
@@ -139,7 +141,7 @@ try {
       // time is the frame after the last lane is ready.
       if (boxes().length) stripsFor = p;
       stripsReady();
-    }).observe(engine, { childList: true, characterData: true, subtree: true });
+    }).observe(engine, { attributes: true, attributeFilter: ['data-view'] });
     const boxes = () => [...document.querySelectorAll('#lanes .trained-box:not([hidden])')];
     let stripsFor = null;
     const stripsReady = () => {

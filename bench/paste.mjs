@@ -31,7 +31,7 @@ const KEY_AFTER_MS = 30;
 async function pasteInPage([text, n, keyAfterMs]) {
   const box = document.getElementById('sentence');
   const engine = document.getElementById('engine');
-  const names = (count) => new RegExp(`n = ${count}\\b`).test(engine.textContent);
+  const names = (count) => new RegExp(`n = ${count}\\b`).test(engine.dataset.view ?? ''); // each view's line (app.js)
   const ready = () => [...document.querySelectorAll('#lanes .trained-box')].every((b) => b.dataset.state === 'ready');
   const t0 = performance.now();
   const at = { view: null, key: null, keyView: null, maps: null };
@@ -45,7 +45,7 @@ async function pasteInPage([text, n, keyAfterMs]) {
         observer.disconnect();
         resolve();
       }
-    }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true, attributeFilter: ['data-state'] });
+    }).observe(document.body, { subtree: true, attributes: true, attributeFilter: ['data-state', 'data-view'] });
   });
   const input = (value, inputType, data = null) => {
     box.value = value;

@@ -354,6 +354,37 @@ test('typing leaves the summary\'s sentences as they read, marked busy, and a co
   }
 });
 
+test('typing holds the engine line as it reads until typing pauses; each view\'s line is on its data-view at once', async () => {
+  const { page, problems, close } = await openPage();
+  try {
+    await typingAtEnd(page, 12);
+    await page.waitForFunction(() => /analyses \d/.test(document.getElementById('engine').textContent));
+    const before = await page.locator('#engine').textContent();
+    // The line as shown at each view's write of data-view, in that view's task.
+    await page.evaluate(() => {
+      const engine = document.getElementById('engine');
+      window.__lines = [];
+      new MutationObserver(() => window.__lines.push({ view: engine.dataset.view, text: engine.textContent }))
+        .observe(engine, { attributes: true, attributeFilter: ['data-view'] });
+    });
+    // A space and a word, a key every 40 ms: typing does not pause (the analyses wait 250 ms).
+    await page.keyboard.type(' cat', { delay: 40 });
+    await page.waitForFunction(() => /\(n = 13,.*analyses \d/.test(document.getElementById('engine').textContent));
+    const lines = await page.evaluate(() => window.__lines);
+    const typed = lines.filter(({ view }) => /\(n = 13,/.test(view));
+    assert.ok(typed.length >= 2, `a view for each word-changing key, each on data-view: ${JSON.stringify(lines)}`);
+    for (const { view, text } of typed.slice(0, -1)) {
+      assert.match(view, /last recompute \d+\.\d ms \(n = 13, d = \d+\)/);
+      assert.equal(text, before, 'while typing the line reads as before the first key');
+    }
+    // Typing paused: the line shown is the last view's, with the analyses after it.
+    assert.equal(await page.locator('#engine').textContent(), await page.locator('#engine').getAttribute('data-view'));
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('a typed character waits for its view: the box and the tokens change in one task, and undo steps back through held edits', async () => {
   const { page, problems, close } = await openPage();
   try {

@@ -314,8 +314,8 @@ describe('trained heads in the lanes', () => {
     try {
       const schemes = ['additive', 'concatenated', 'rotary'];
       await waitForTrained(page, schemes);
-      // Each view a typed key paints: the notes as they read in that view's task (the engine line
-      // is written last, web/page/app.js).
+      // Each view a typed key paints: the notes as they read in that view's task (the engine
+      // line's data-view is written last, web/page/app.js).
       await page.evaluate((list) => {
         window.__notes = () => list.map((scheme) => {
           const note = document.querySelector(`#lanes [data-scheme="${scheme}"] .trained-note`);
@@ -323,7 +323,7 @@ describe('trained heads in the lanes', () => {
         });
         window.__seen = [];
         new MutationObserver(() => window.__seen.push(window.__notes()))
-          .observe(document.getElementById('engine'), { childList: true, characterData: true, subtree: true });
+          .observe(document.getElementById('engine'), { attributes: true, attributeFilter: ['data-view'] });
       }, schemes);
       const notes = () => page.evaluate(() => window.__notes());
       const before = await notes();
@@ -392,14 +392,14 @@ describe('trained heads in the lanes', () => {
       const schemes = ['additive', 'concatenated', 'rotary'];
       await waitForTrained(page, schemes);
       const words = Array.from({ length: 120 }, (_, i) => ['the', 'queen', 'sat', 'on', 'her', 'throne'][i % 6]);
-      // The lanes' states when the readout first names the pasted length (the view applied).
+      // The lanes' states when the readout's data-view first names the pasted length (the view applied).
       await page.evaluate((n) => {
         const engine = document.getElementById('engine');
         window.__atView = new Promise((resolve) => new MutationObserver((_, observer) => {
-          if (!new RegExp(`n = ${n}\\b`).test(engine.textContent)) return;
+          if (!new RegExp(`n = ${n}\\b`).test(engine.dataset.view)) return;
           observer.disconnect();
           resolve([...document.querySelectorAll('#lanes .trained-box')].map((box) => box.dataset.state));
-        }).observe(engine, { childList: true, characterData: true, subtree: true }));
+        }).observe(engine, { attributes: true, attributeFilter: ['data-view'] }));
       }, words.length);
       await page.locator('#sentence').fill(words.join(' '));
       assert.deepEqual(await page.evaluate(() => window.__atView), ['pending', 'pending', 'pending']);
@@ -424,7 +424,7 @@ describe('trained heads in the lanes', () => {
       await page.keyboard.press('Control+End'); // End alone stops at the end of a wrapped line
       await page.keyboard.type(typed, { delay: 30 });
       await waitForTrained(page, ['additive', 'concatenated', 'rotary']);
-      const n = Number((await page.locator('#engine').textContent()).match(/n = (\d+)/)[1]);
+      const n = Number((await page.locator('#engine').getAttribute('data-view')).match(/n = (\d+)/)[1]);
       await page.locator('#lane-additive details.lane-more > summary').click();
       await page.waitForFunction((n) => document.querySelector('[data-figure="additive-terms"] canvas.map-canvas')?.dataset.rows === String(n), n, { timeout: 5000 });
       const unfolded = await readFigure(page, 'additive-terms', MAP_CANVASES);

@@ -213,7 +213,7 @@ async function start() {
   try {
     lab = await starting;
   } catch (error) {
-    ui.engine.textContent = 'The wasm core could not start.';
+    writeEngine('The wasm core could not start.', { now: true });
     showFailure(`PosEnc Lab could not load its WebAssembly core: ${error.message}`);
     firstView();
     return;
@@ -456,7 +456,7 @@ function paint(next, sent, started, gen) {
   if (next.n === 0) {
     if (!trainedHeads.loading) trainedSettled(); // no lanes, so no model is asked for
     showEmptyState();
-    ui.engine.textContent = `${engineLabel(lab.simd)} · nothing to compute`;
+    writeEngine(`${engineLabel(lab.simd)} · nothing to compute`, { now: true }); // no pause follows an empty box
     return;
   }
   setHidden(ui.failure, true);
@@ -502,11 +502,18 @@ function laneArrays(result) {
   return Object.values(result).flatMap((lane) => (lane && typeof lane === 'object' ? Object.values(lane).filter((v) => ArrayBuffer.isView(v)) : []));
 }
 
+// Each view's engine line is on #engine's data-view at once (no rule styles it: no layout), and on
+// screen once typing pauses (runHeavy), as the notes are: its time changes at every key, and its
+// text's rewrite lays the whole document out. Each view writes data-view, for whoever times views.
 function showEngine() {
   if (!view) return;
   const heavy = lastHeavyMs === null ? '' : ` · analyses ${lastHeavyMs.toFixed(0)} ms after typing pauses`;
-  ui.engine.textContent = `${engineLabel(lab.simd)} · last recompute ${view.recomputeMs.toFixed(1)} ms ` +
-    `(n = ${view.n}, d = ${view.settings.d})${heavy}`;
+  writeEngine(`${engineLabel(lab.simd)} · last recompute ${view.recomputeMs.toFixed(1)} ms ` +
+    `(n = ${view.n}, d = ${view.settings.d})${heavy}`);
+}
+function writeEngine(line, { now = false } = {}) {
+  ui.engine.dataset.view = line;
+  if (now || !typedSincePause) setText(ui.engine, line);
 }
 
 function showEmptyState() {
@@ -560,6 +567,7 @@ function runHeavy() {
   typedSincePause = false;
   if (!view) return;
   trainedHeads.settleNotes(); // the counts in the lanes' notes that typing held back
+  if (ui.engine.dataset.view) setText(ui.engine, ui.engine.dataset.view); // and the engine line
   afterNextFrame().then(() => {
     if (work.isCurrent(mine)) analyse(mine);
   });
