@@ -46,6 +46,18 @@ describe('the worker\'s buffer pool', () => {
     assert.deepEqual(transfer, [given, fresh.buffer, small.buffer]);
   });
 
+  it('a buffer put back is the one the next array is lent, as if never taken; one given back waits its turn', () => {
+    const pool = createBufferPool();
+    const [a, b] = [new ArrayBuffer(BIG * 4 + 8), new ArrayBuffer(BIG * 4 + 16)];
+    pool.give([a, b]);
+    const taken = pool.array(Float32Array, BIG, []);
+    assert.equal(taken.buffer, a);
+    pool.putBack([taken.buffer, new ArrayBuffer(8)]);
+    assert.deepEqual(pool.spare, [a, b], 'first again; a buffer under a page is not kept');
+    pool.give([pool.array(Float32Array, BIG, []).buffer]);
+    assert.deepEqual(pool.spare, [b, a], 'given back: after the ones kept');
+  });
+
   it('a fresh buffer has headroom in whole pages; the copy keeps the array\'s type and length', () => {
     const pool = createBufferPool();
     const transfer = [];

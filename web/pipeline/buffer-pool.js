@@ -13,6 +13,9 @@
 //     by web/buffer-room.mjs's rule); one under MIN_RECYCLED_BYTES on a fresh buffer of its own
 //     size; its buffer is pushed onto `transfer`,
 //   copy(array, transfer) → a copy of the typed array `array` on the pool's array(…) for it,
+//   putBack(buffers): buffers array(…) gave that were not written on, kept again where array(…)
+//     looks first (those under MIN_RECYCLED_BYTES skipped), so that taking them and not using
+//     them leaves the next taker the buffer it would have had,
 //   spare: the buffers kept, oldest first }.
 // A copy may sit on a buffer longer than itself: readers use the array, never its .buffer's length.
 
@@ -53,6 +56,9 @@ export function createBufferPool({ maxBytes = 64 << 20 } = {}) {
       while (bytes > maxBytes) bytes -= spare.shift().byteLength;
     },
     array,
+    putBack(buffers) {
+      spare.unshift(...buffers.filter((buffer) => buffer.byteLength >= MIN_RECYCLED_BYTES));
+    },
     copy(values, transfer) {
       if (values.byteLength < MIN_RECYCLED_BYTES) return freshCopy(values, transfer);
       const copy = array(values.constructor, values.length, transfer);

@@ -46,14 +46,18 @@ import { wordSpreadOf } from './measures/spread.js';
 import { freshCopy } from './buffer-pool.js';
 
 // The result as the page shows it, in arrays of its own, listed in `transfer` to be sent, not
-// copied: the worker's arrays are overwritten in place by the next keystroke (the row cache) and
-// read by the analyses, so the page gets copies (sent: on buffers the page gave back where there
-// are some); made here they cost the worker one copy and the page's thread none, where a
-// structured clone would copy again on the page's side. A folded lane's logit terms (4·n² floats,
-// 4 MB per lane at n = 512) are not even formed (compute's skipTerms) and so not sent; the lane
-// says so (termsFolded), and unfolding it asks again. The sinusoidal tables travel as the
+// copied. A lane's x is overwritten in place by the next keystroke (the row cache) and read by the
+// nearest words and the analyses, so the page gets a copy (sent: on a buffer the page gave back
+// where there is one); made here it costs the worker one copy and the page's thread none, where a
+// structured clone would copy again on the page's side. The lanes' n×n arrays (HANDED_OVER, 1 MB
+// and more a lane at n = 512) go as they are where the session has a pool (handOver): the worker
+// keeps none, the next run writes its own on the pool's buffers (reuseOf), and the analyses
+// compute the weights they read again (measures/analyses.js). A folded lane's logit terms (4·n²
+// floats, 4 MB per lane at n = 512) are not even formed (compute's skipTerms) and so not sent;
+// the lane says so (termsFolded), and unfolding it asks again. The sinusoidal tables travel as the
 // view's pe and peConcat, only when they change.
-function shownResult(result, moreOpen, sent) {
+const HANDED_OVER = ['weights', 'terms', 'masked', 'unmasked'];
+function shownResult(result, moreOpen, sent, handOver) {
   if (!result) return result;
   const { pe, peConcat, ...out } = result;
   for (const scheme of result.schemes ?? []) {
@@ -63,12 +67,34 @@ function shownResult(result, moreOpen, sent) {
     const copy = folded ? { termsFolded: true } : {};
     for (const [key, value] of Object.entries(lane)) {
       if (folded && key === 'terms') continue;
-      copy[key] = ArrayBuffer.isView(value) ? sent(value) : value;
+      if (!ArrayBuffer.isView(value)) copy[key] = value;
+      else copy[key] = HANDED_OVER.includes(key) ? handOver(scheme, key, value) : sent(value);
     }
     out[scheme] = copy;
   }
   return out;
 }
+
+// The arrays a run writes its result on, where the last view's n×n arrays were handed over:
+// arrays of their types and lengths on the pool's buffers (the buffers the page gave back), each
+// also pushed onto `taken`; giveBackUnused puts back those the run did not write on (a repeat
+// writes none, an input-only lane none, a longer array may need a bigger buffer).
+function reuseOf(result, buffers, taken) {
+  const handed = handedOver.get(result);
+  if (!handed) return result;
+  const reuse = { ...result };
+  for (const { scheme, key, Type, length } of handed) {
+    const array = buffers.array(Type, length, taken);
+    reuse[scheme] = { ...reuse[scheme], [key]: array };
+  }
+  return reuse;
+}
+function giveBackUnused(taken, result, buffers) {
+  if (!taken.length) return;
+  const used = new Set(HANDED_OVER.flatMap((key) => (result?.schemes ?? []).map((scheme) => result[scheme]?.[key]?.buffer)));
+  buffers.putBack(taken.filter((buffer) => !used.has(buffer)));
+}
+const handedOver = new WeakMap(); // a result → [{ scheme, key, Type, length }]: its arrays the page has
 
 // Resolves in a later task (a zero-delay timer: pipeline/tasks.js's nextTask would bring its
 // scheduler code into the element's bundle, whose budget has little room left).
@@ -124,9 +150,17 @@ function reply(view, { state, settings, source, figures: { keys, ...figures }, s
   const newPe = view.n > 0 && peKey !== shown.pe;
   const transfer = [];
   const sent = (array) => buffers.copy(array, transfer); // a copy whose buffer goes into `transfer`
+  const handed = [];
+  const handOver = buffers.array ? (scheme, key, array) => {
+    handed.push({ scheme, key, Type: array.constructor, length: array.length });
+    transfer.push(array.buffer);
+    return array;
+  } : (scheme, key, array) => sent(array);
+  const result = shownResult(view.result, state.moreOpen, sent, handOver);
+  if (handed.length) handedOver.set(view.result, handed);
   const out = {
     settings, source: sourceInfo(source, settings.dWord), tokens: view.tokens, unknown: view.unknown, total: view.total,
-    textCut: view.textCut, n: view.n, result: shownResult(view.result, state.moreOpen, sent),
+    textCut: view.textCut, n: view.n, result,
     pe: newPe ? sent(view.pe) : null, peConcat: newPe ? sent(view.peConcat) : null,
     normRatio: null, figures, shownKeys: { ...keys, ...(view.n > 0 ? { pe: peKey } : {}) }, summaries: null,
   };
@@ -182,7 +216,9 @@ export function createLabSession(lab, sources = createLabSources(lab), { buffers
       const asked = JSON.stringify([settingsAsked, trainedAvailable, trainedAsked, inputOnly, wanted ?? null, summaries, passes]);
       const skipRepeat = repeatOf !== null && repeatOf === answered?.gen && source === answered.source && asked === answered.asked;
       answered = null; // until this compute has succeeded
-      const view = pipeline.run(state, source, settings, { inputOnly, skipTerms, skipRepeat });
+      const taken = [];
+      const view = pipeline.run(state, source, settings, { inputOnly, skipTerms, skipRepeat, reuseOf: (result) => reuseOf(result, buffers, taken) });
+      giveBackUnused(taken, view.result, buffers);
       answered = { gen, source, asked };
       if (view.repeated) return REPEATED; // the snapshot, its caches and the client's figures stand
       snapshot = view.n > 0 ? view : null;

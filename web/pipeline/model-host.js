@@ -266,13 +266,13 @@ function passes(loads, requests, tokens, buffers) {
       continue;
     }
     if (newRows(model, ids) > PASS_ROWS) continue;
-    // The map's buffer is sent below with the map; a pass without one (refused, failed) leaves it to the pool.
+    // The map's buffer is sent below with the map; a pass without one (refused, failed) puts it back.
     const into = buffers.array(Float32Array, ids.length * ids.length, []);
     const pass = { name, layer, head, ids, ...run(model, ids, layer, head, into) };
     if (pass.surprise && !loads.isComplete(name, model)) pass.surprise = null;
     transfer.push(ids.buffer);
     if (pass.attention) transfer.push(pass.attention.buffer);
-    else buffers.give([into.buffer]);
+    else buffers.putBack([into.buffer]);
     if (pass.surprise) transfer.push(pass.surprise.buffer);
     out[lane] = pass;
   }

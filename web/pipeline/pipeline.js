@@ -66,11 +66,12 @@ export function compareOptions(lab, state, settings, schemes) {
 }
 
 /**
- * → { run(state, source, settings, { inputOnly, skipTerms, skipRepeat }?) → view, compare(view, heads, tokens, E?, schemes?, { terms }?), dispose() }.
+ * → { run(state, source, settings, { inputOnly, skipTerms, skipRepeat, reuseOf }?) → view, compare(view, heads, tokens, E?, schemes?, { terms }?), dispose() }.
  * inputOnly: lanes whose n×n parts no figure will show; skipTerms: lanes whose terms nothing will
  * read (compare()'s options of those names); skipRepeat: when the text gives the last run's
  * tokens again under the same options (lab.analysis's skipRepeat), run computes nothing and
- * gives { repeated: true }: the last view with tokens, and its arrays, stand.
+ * gives { repeated: true }: the last view with tokens, and its arrays, stand. reuseOf(result) →
+ * the arrays the run writes its result on, given the last view's result (default: that result's own).
  * view: { state, source, settings, tokens, total, textCut, unknown, E (n×d unscaled), result
  * (compare()'s, for state.schemes), n, pe, peConcat (the sinusoidal tables n×d and n×d_p the PE
  * figure and the norm readout show) } — n = 0 (and result null) for a text
@@ -83,7 +84,7 @@ export function createPipeline(lab) {
   let last = null;
 
   return {
-    run(state, source, settings, { inputOnly = [], skipTerms = [], skipRepeat = false } = {}) {
+    run(state, source, settings, { inputOnly = [], skipTerms = [], skipRepeat = false, reuseOf = (result) => result } = {}) {
       if (source !== analysisSource) {
         analysis?.dispose();
         analysis = source.analysis();
@@ -94,7 +95,7 @@ export function createPipeline(lab) {
       const text = textCut ? state.sentence.slice(0, LIMITS.maxTextLength) : state.sentence;
       const out = analysis.update(text, {
         ...compareOptions(lab, state, settings, state.schemes), heads: settings.heads, maxTokens: MAX_TOKENS, peTables: true, inputOnly, skipTerms,
-        ...(last?.result ? { reuse: last.result, reuseVectors: last.E } : {}), skipRepeat,
+        ...(last?.result ? { reuse: reuseOf(last.result), reuseVectors: last.E } : {}), skipRepeat,
       });
       if (out.repeated) return { repeated: true };
       const n = out.tokens.length;

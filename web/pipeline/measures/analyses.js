@@ -23,8 +23,9 @@ export function analysisCompare(snapshot, { lab, pipeline }) {
   return (heads, words, schemes) => {
     if (words !== tokens) return pipeline.compare(snapshot, heads, words, undefined, schemes, NO_TERMS);
     let entry = snapshot.compares.get(heads) ?? (heads === settings.heads ? result : null);
-    // An input-only lane (a trained map covered it while typing) has no weights: computed here.
-    const missing = schemes.filter((scheme) => !entry?.[scheme] || entry[scheme].inputOnly);
+    // An input-only lane (a trained map covered it while typing) has no weights, and a lane
+    // whose weights went to the page (lab-session.js, HANDED_OVER) has none left: computed here.
+    const missing = schemes.filter((scheme) => !entry?.[scheme] || entry[scheme].inputOnly || !entry[scheme].weights?.length);
     if (missing.length) {
       const fresh = pipeline.compare(snapshot, heads, words, snapshot.E, missing, NO_TERMS);
       for (const scheme of missing) fresh[scheme] = { width: fresh[scheme].width, x: fresh[scheme].x, weights: fresh[scheme].weights };
