@@ -54,13 +54,15 @@ describe('the lab session on the worker\'s pool', () => {
     assert.ok(copied.length > 0, 'the lanes\' x are copied (the session reads them again)');
 
     // The page gives the buffers back; a letter typed at the end leaves 40 tokens.
+    const lengthOf = Object.fromEntries(schemes.map((scheme) => [scheme, first.view.result[scheme].weights.length]));
     const received = send(first);
+    assert.equal(first.view.result[schemes[0]].weights.length, 0, 'sent: the session\'s own arrays are detached');
     pool.give(received.transfer);
     copied.length = 0;
     const second = computeOf(session, { ...STATE, sentence: `${STATE.sentence}s` });
     for (const scheme of schemes) {
       const { weights } = second.view.result[scheme];
-      assert.equal(weights.length, first.view.result[scheme].weights.length || weights.length);
+      assert.equal(weights.length, lengthOf[scheme], `${scheme}: the same 40 tokens`);
       assert.ok(received.transfer.includes(weights.buffer), `${scheme}: the weights are written on a buffer the page gave back`);
     }
     assert.deepEqual(copied.filter((length) => lengths.has(length)), [], 'again no n×n array is copied');
