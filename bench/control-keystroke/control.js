@@ -1,8 +1,8 @@
 // The lab page's keystroke path (web/page/typed-text.js, web/page/app.js) with none of its work,
 // for bench/keystroke.mjs: the engine line is written as the lab's is (its data-view "last
-// recompute … (n = …" when a view is applied, then "· analyses … ms" once the analyses after a pause
-// have ended; its text at that pause), which is all the bench reads. Only typed text is foretold at beforeinput; any other edit is sent at its
-// input event and not held.
+// recompute … (n = …" when a view is applied, then "· analyses … ms" once the analyses after a
+// pause have ended; its text at that pause), which is all the bench reads. Only typed text is
+// foretold at beforeinput; any other edit is sent at its input event and not held.
 const box = document.getElementById('sentence');
 const engine = document.getElementById('engine');
 const worker = new Worker(new URL('./echo-worker.js', import.meta.url), { type: 'module' });

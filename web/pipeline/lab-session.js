@@ -77,7 +77,7 @@ function shownResult(result, moreOpen, sent, handOver) {
 
 // The arrays a run writes its result on, where the last view's n×n arrays were handed over:
 // arrays of their types and lengths on the pool's buffers (the buffers the page gave back), each
-// also pushed onto `taken`; giveBackUnused puts back those the run did not write on (a repeat
+// also pushed onto `taken`; putBackUnused puts back those the run did not write on (a repeat
 // writes none, an input-only lane none, a longer array may need a bigger buffer).
 function reuseOf(result, buffers, taken) {
   const handed = handedOver.get(result);
@@ -89,7 +89,7 @@ function reuseOf(result, buffers, taken) {
   }
   return reuse;
 }
-function giveBackUnused(taken, result, buffers) {
+function putBackUnused(taken, result, buffers) {
   if (!taken.length) return;
   const used = new Set(HANDED_OVER.flatMap((key) => (result?.schemes ?? []).map((scheme) => result[scheme]?.[key]?.buffer)));
   buffers.putBack(taken.filter((buffer) => !used.has(buffer)));
@@ -218,7 +218,7 @@ export function createLabSession(lab, sources = createLabSources(lab), { buffers
       answered = null; // until this compute has succeeded
       const taken = [];
       const view = pipeline.run(state, source, settings, { inputOnly, skipTerms, skipRepeat, reuseOf: (result) => reuseOf(result, buffers, taken) });
-      giveBackUnused(taken, view.result, buffers);
+      putBackUnused(taken, view.result, buffers);
       answered = { gen, source, asked };
       if (view.repeated) return REPEATED; // the snapshot, its caches and the client's figures stand
       snapshot = view.n > 0 ? view : null;
