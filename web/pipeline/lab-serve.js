@@ -36,7 +36,6 @@ class LabChannels {
   #sessions = new Map(); // channel → Promise of its session
   #latest = new Map();   // channel → its newest compute's generation
   #waiting = new Map();  // channel → its newest compute not yet run
-  #computed = new Map(); // channel → its last compute run (for #warm)
 
   constructor(lab, post, models) {
     this.#lab = lab;
@@ -73,7 +72,6 @@ class LabChannels {
         this.#sessions.delete(channel);
         this.#latest.delete(channel);
         this.#waiting.delete(channel);
-        this.#computed.delete(channel);
         break;
       default: this.#post({ type: 'reply', id: message.id, error: `unknown message type '${message.type}'` });
     }
@@ -98,7 +96,6 @@ class LabChannels {
     if (!message) return;
     const session = await this.#sessionOf(channel).catch(() => null);
     if (!session) return; // 'started' says why
-    this.#computed.set(channel, message);
     try {
       const { view, transfer } = session.compute(message);
       // A repeat's trained lanes show its tokens' passes already.
@@ -133,31 +130,10 @@ class LabChannels {
       busy += performance.now() - sliceStart;
       if (step.done) {
         this.#post({ type: 'analysed', channel, gen, ms: busy, wallMs: performance.now() - started });
-        this.#warm(channel, gen);
         return;
       }
       if (step.value) this.#post({ type: 'analysis', channel, gen, name: step.value.name, data: step.value.data });
       await new Promise((resolve) => setTimeout(resolve, 0));
-    }
-  }
-
-  // The analyses leave the next keystroke's memory cold: the core's kept products, exps and
-  // weights and the pool's buffers are out of the caches, and that key's compute took about 1.8×
-  // as long as one typed straight on (bench/keystroke-compute.mjs, 512 tokens). Once they end, the
-  // reader has paused: the newest compute runs again, its answer dropped (its buffers detached as
-  // a transfer would, then kept in the pool), so the next key finds that memory warm. The same
-  // inputs give the same view, so the session's view, the core's row reuse and the client's
-  // figures stand; a compute already waiting skips it.
-  async #warm(channel, gen) {
-    const message = this.#computed.get(channel);
-    if (message?.gen !== gen || this.#waiting.has(channel)) return;
-    const session = await this.#sessionOf(channel);
-    if (gen !== this.#latest.get(channel)) return;
-    try {
-      const { transfer } = session.compute(message);
-      this.#buffers.give(structuredClone(transfer, { transfer }));
-    } catch {
-      // The compute it repeats succeeded; an error now would be the next key's to report.
     }
   }
 }
