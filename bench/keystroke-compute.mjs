@@ -3,29 +3,34 @@
 // each view given back before the next key, the shown tables' keys sent — one character appended
 // per key (bench/keystroke-text.mjs's). Two rhythms: keys typed straight on ("typing"), and each
 // key after the analyses of the last one have run to their end ("paused": a reader's pause, as
-// bench/keystroke.mjs types; the analyses leave the worker's caches cold for the next key). Each
-// round is a first visit in a Node process of its own; every number is a median of the keys of a
-// round, then over the rounds. The browser's worker runs the same code (bench/keystroke.mjs --cpu
-// measures it there, with the messages around it).
-//   node bench/keystroke-compute.mjs [--reps N] [--baseline DIR] [--out FILE] [n …]   (default 64 512)
+// bench/keystroke.mjs types; the analyses leave the worker's caches cold for the next key). With
+// --idle MS a third ("idle"): each key after the analyses and then MS of idle, as
+// bench/keystroke.mjs types (it waits 400 ms after each key's analyses). Each round is a first
+// visit in a Node process of its own; every number is a median of the keys of a round, then over
+// the rounds. The browser's worker runs the same code (bench/keystroke.mjs --cpu measures it
+// there, with the messages around it).
+//   node bench/keystroke-compute.mjs [--reps N] [--baseline DIR] [--idle MS] [--out FILE] [n …]   (default 64 512)
 // --baseline DIR: another build's dist/ (e.g. a copy of an earlier commit's), run round by round
 // alternating with this one, so the two see the same machine; the ratio of their medians is
 // printed.
 import { writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { alternatingRounds, answerAsChild, comparedBuilds, comparisonOptions, median } from './options.mjs';
+import { alternatingRounds, answerAsChild, comparedBuilds, comparisonOptions, median, optionReader } from './options.mjs';
 import { TYPED, sentence } from './keystroke-text.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const { reps: REPS, baseline: BASELINE, out: OUT, operands } = comparisonOptions(process.argv.slice(2), 5);
+const IDLE_MS = Number(optionReader(operands)('--idle', '0'));
+if (!(IDLE_MS >= 0)) throw new RangeError(`--idle: milliseconds ≥ 0, got ${IDLE_MS}`);
 const SIZES = operands.length && operands[0] !== '--child' ? operands.map(Number) : [64, 512];
 for (const n of SIZES) if (!Number.isInteger(n) || n < 1) throw new RangeError(`sizes: positive integers, got ${n}`);
 const WARM_UP_KEYS = 20;
 const KEYS = 40;
 
-// One round (run as `--child DIST n` in a process of its own): → { typing, paused } (ms, medians of KEYS keys).
-async function round(dist, n) {
+// One round (run as `--child DIST n idleMs` in a process of its own): → { typing, paused, idle? }
+// (ms, medians of KEYS keys; idle only for idleMs > 0).
+async function round(dist, n, idleMs) {
   const url = pathToFileURL(dist.endsWith('/') ? dist : `${dist}/`);
   const { load } = await import(new URL('posenc.mjs', url));
   const { createLabSources, createLabSession } = await import(new URL('pipeline/lab-session.js', url));
@@ -60,20 +65,28 @@ async function round(dist, n) {
     for (const _ of session.analyses()) { /* every slice, as the pause lets them run */ }
     return key();
   });
-  return { typing: median(typing), paused: median(paused) };
+  const idled = [];
+  for (let k = 0; idleMs > 0 && k < KEYS; k++) {
+    for (const _ of session.analyses()) { /* every slice */ }
+    await new Promise((resolve) => setTimeout(resolve, idleMs));
+    idled.push(key());
+  }
+  return { typing: median(typing), paused: median(paused), ...(idleMs > 0 ? { idle: median(idled) } : {}) };
 }
 
-await answerAsChild(operands, (dist, n) => round(dist, Number(n)));
+await answerAsChild(operands, (dist, n, idleMs) => round(dist, Number(n), Number(idleMs)));
 const builds = comparedBuilds(ROOT, BASELINE);
 const result = {};
 for (const n of SIZES) {
-  const rounds = await alternatingRounds(import.meta.url, builds.map((b) => b.dist), [n], REPS);
+  const rounds = await alternatingRounds(import.meta.url, builds.map((b) => b.dist), [n, IDLE_MS], REPS);
   for (const [i, { name, dist }] of builds.entries()) {
     const row = { dist, n, reps: REPS, keys: KEYS, typingMs: median(rounds[i].map((x) => x.typing)),
-      pausedMs: median(rounds[i].map((x) => x.paused)), rounds: rounds[i] };
+      pausedMs: median(rounds[i].map((x) => x.paused)),
+      ...(IDLE_MS > 0 ? { idleMs: IDLE_MS, pausedIdleMs: median(rounds[i].map((x) => x.idle)) } : {}), rounds: rounds[i] };
     (result[name] ??= []).push(row);
     console.log(`keystroke-compute ${name}, n = ${n}: ${row.typingMs.toFixed(2)} ms a key typing on, ${row.pausedMs.toFixed(2)} ms after ` +
-      `a pause's analyses (median of ${REPS} rounds of ${KEYS} keys)`);
+      `a pause's analyses${IDLE_MS > 0 ? `, ${row.pausedIdleMs.toFixed(2)} ms after them and ${IDLE_MS} ms idle` : ''} ` +
+      `(median of ${REPS} rounds of ${KEYS} keys)`);
   }
   if (BASELINE) {
     const [base, cur] = [result.baseline.at(-1), result.current.at(-1)];
