@@ -61,17 +61,18 @@ async function round(dist, n, idleMs) {
   };
   for (let k = 0; k < WARM_UP_KEYS; k++) key();
   const typing = Array.from({ length: KEYS }, key);
-  const paused = Array.from({ length: KEYS }, () => {
-    for (const _ of session.analyses()) { /* every slice, as the pause lets them run */ }
-    return key();
-  });
-  const idled = [];
-  for (let k = 0; idleMs > 0 && k < KEYS; k++) {
-    for (const _ of session.analyses()) { /* every slice */ }
-    await new Promise((resolve) => setTimeout(resolve, idleMs));
-    idled.push(key());
-  }
-  return { typing: median(typing), paused: median(paused), ...(idleMs > 0 ? { idle: median(idled) } : {}) };
+  // KEYS keys, each after the analyses of the last have run to their end and then `idle` ms.
+  const afterPauses = async (idle) => {
+    const times = [];
+    for (let k = 0; k < KEYS; k++) {
+      for (const _ of session.analyses()) { /* every slice, as the pause lets them run */ }
+      if (idle > 0) await new Promise((resolve) => setTimeout(resolve, idle));
+      times.push(key());
+    }
+    return median(times);
+  };
+  const paused = await afterPauses(0);
+  return { typing: median(typing), paused, ...(idleMs > 0 ? { idle: await afterPauses(idleMs) } : {}) };
 }
 
 await answerAsChild(operands, (dist, n, idleMs) => round(dist, Number(n), Number(idleMs)));
@@ -91,7 +92,8 @@ for (const n of SIZES) {
   if (BASELINE) {
     const [base, cur] = [result.baseline.at(-1), result.current.at(-1)];
     console.log(`keystroke-compute n = ${n}: current / baseline ${(cur.typingMs / base.typingMs).toFixed(2)} typing on, ` +
-      `${(cur.pausedMs / base.pausedMs).toFixed(2)} after a pause`);
+      `${(cur.pausedMs / base.pausedMs).toFixed(2)} after a pause` +
+      `${IDLE_MS > 0 ? `, ${(cur.pausedIdleMs / base.pausedIdleMs).toFixed(2)} after a pause and ${IDLE_MS} ms idle` : ''}`);
   }
 }
 if (OUT) {
