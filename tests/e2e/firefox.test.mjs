@@ -250,7 +250,7 @@ async function startedElement(page, selector) {
   return page.$eval(selector, (element) => ({
     canvases: [...element.shadowRoot.querySelectorAll('canvas')].filter((c) => c.getBoundingClientRect().width > 0).length,
     textareas: element.shadowRoot.querySelectorAll('textarea').length,
-    tokens: [...element.shadowRoot.querySelectorAll('ol.tokens li')].map((li) => li.textContent),
+    tokens: [...element.shadowRoot.querySelectorAll('ol.tokens .token-run li')].map((li) => li.textContent),
   }));
 }
 
@@ -270,7 +270,7 @@ test('the embed guide: contents, a copy button, and live <posenc-lab> elements t
     assert.ok(shown.canvases >= 2, `${shown.canvases} canvases painted`);
     const box = await page.$(`${attention} >>> textarea`);
     await retype(page, box, 'a red ball');
-    await page.waitForFunction((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('ol.tokens li')].map((li) => li.textContent.trim()).join('|') === 'a|red|ball',
+    await page.waitForFunction((s) => [...document.querySelector(s).shadowRoot.querySelectorAll('ol.tokens .token-run li')].map((li) => li.textContent.trim()).join('|') === 'a|red|ball',
       { timeout: 10000 }, attention);
 
     const train = await startedElement(page, '#panel-train posenc-lab');

@@ -94,7 +94,7 @@ test('a keystroke at 64 tokens writes only the few nodes whose value changes', a
   }
 });
 
-test('a token chip far from the screen is not drawn while typing, and shows its word, focus ring whole, once scrolled to', async () => {
+test('a run of token chips far from the screen is not drawn while typing, and shows its words, focus ring whole, once scrolled to', async () => {
   const { page, problems, close } = await openPage();
   try {
     // 300 tokens: the list's last chips lie thousands of pixels down its scroll, past the margin
@@ -102,21 +102,25 @@ test('a token chip far from the screen is not drawn while typing, and shows its 
     await typingAtEnd(page, 300);
     await page.keyboard.type('e');
     await settle(page, 300);
-    const chip = (which) => page.locator('#tokens li').nth(which).evaluate((li) => ({
+    // The chips come in runs of 32, one list item each: the browser watches a run, not a chip.
+    const runs = () => page.locator('#tokens > li.token-group > ol.token-run').evaluateAll((lists) => lists.map((list) => list.children.length));
+    assert.deepEqual(await runs(), [...Array(9).fill(32), 12], 'runs of 32 chips, the last one short');
+    const chip = (which) => page.locator('#tokens .token-run > li').nth(which).evaluate((li) => ({
       // The chip's contents are what content-visibility skips, not its own box.
       drawn: li.firstElementChild.checkVisibility({ contentVisibilityAuto: true }), shown: li.innerText.replace(/\s+/g, ' ').trim(), word: li.querySelector('.token-text').textContent }));
     const typed = await chip(-1);
     assert.equal(typed.drawn, false, 'the typed chip, far down the list, is skipped');
     assert.match(typed.word, /e$/, 'its word is written all the same');
     assert.equal((await chip(0)).drawn, true, 'the list\'s first chip is drawn');
-    // On paper every chip and every figure is drawn, wherever it lies.
-    const skips = () => page.evaluate(() => [document.querySelector('#tokens li:last-child'), document.querySelector('.panel .fig-slot')]
-      .map((element) => getComputedStyle(element).contentVisibility));
-    assert.deepEqual(await skips(), ['auto', 'auto'], 'on screen, a far chip and a panel\'s figure skip while off screen');
+    assert.equal((await chip(31)).drawn, true, 'and so is the first run\'s last');
+    // On paper every run and every figure is drawn, wherever it lies; the chips themselves never skip.
+    const skips = () => page.evaluate(() => ['#tokens > li:last-child', '#tokens > li:first-child', '#tokens .token-run > li:last-child', '.panel .fig-slot']
+      .map((selector) => getComputedStyle(document.querySelector(selector)).contentVisibility));
+    assert.deepEqual(await skips(), ['auto', 'visible', 'visible', 'auto'], 'on screen, a far run and a panel\'s figure skip while off screen; the first run and the chips never do');
     await page.emulateMedia({ media: 'print' });
-    assert.deepEqual(await skips(), ['visible', 'visible'], 'printed, they are drawn');
+    assert.deepEqual(await skips(), ['visible', 'visible', 'visible', 'visible'], 'printed, they are drawn');
     await page.emulateMedia({ media: 'screen' });
-    // Scrolled to, the chip is drawn with its word; focused, its ring is not clipped by the chip's
+    // Scrolled to, the chip is drawn with its word; focused, its ring is not clipped by its run's
     // containment: the clip reaches at least as far as the outline does.
     await page.locator('#tokens').evaluate((list) => { list.scrollIntoView(); list.scrollTop = list.scrollHeight; });
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -126,9 +130,13 @@ test('a token chip far from the screen is not drawn while typing, and shows its 
     const ring = await page.locator('#tokens button.token').last().evaluate((button) => {
       button.focus({ focusVisible: true });
       const style = getComputedStyle(button);
-      return { reach: parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset), clip: parseFloat(getComputedStyle(button.parentElement).overflowClipMargin) };
+      return { reach: parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset), clip: parseFloat(getComputedStyle(button.closest('.token-group')).overflowClipMargin) };
     });
-    assert.ok(ring.reach > 0 && ring.clip >= ring.reach, `the chip's clip (${ring.clip} px) reaches past its focus ring (${ring.reach} px)`);
+    assert.ok(ring.reach > 0 && ring.clip >= ring.reach, `the run's clip (${ring.clip} px) reaches past its focus ring (${ring.reach} px)`);
+    // Fewer tokens leave no empty run behind.
+    await box(page).fill(sentence(40));
+    await settle(page, 40);
+    assert.deepEqual(await runs(), [32, 8], 'a shorter sentence keeps only the runs it fills');
     assert.deepEqual(problems, []);
   } finally {
     await close();

@@ -88,7 +88,7 @@ async function drawnMaps(host, count) {
         return seen.size;
       }),
       label: canvases[0].getAttribute('aria-label'),
-      chips: [...root.querySelectorAll('ol.tokens li')].map((li) => li.textContent),
+      chips: [...root.querySelectorAll('ol.tokens .token-run li')].map((li) => li.textContent),
       status: root.querySelector('.pl-status').textContent,
     };
   });

@@ -4,14 +4,22 @@ import { grouped } from '../formats/numbers.js';
 // The token list (text, positions, unknown words marked) and the selected token's nearest words.
 // Tokens are buttons in one tab stop (roving tabindex): Tab enters the list, arrows move along it.
 
+// The chips come in runs of RUN_LENGTH, each run an item of the list holding a list of its own:
+// list > li.token-group > ol.token-run > li > button.token. A run far from the screen is skipped
+// whole by content-visibility (styles/lab.css), so the browser checks one box per run for
+// nearness at each frame, not one per chip (docs/BENCHMARKS.md, round 50). The first run, always
+// drawn, is about what the list's box shows.
+const RUN_LENGTH = 32;
+
 // The list's state: the token buttons, what each shows, and which one is pressed / is the tab
 // stop, kept here so that a keystroke writes only the buttons that change instead of reading and
-// writing all of them. The methods keep shown.length === buttons.length and pressed, tabStop,
-// selected within the buttons (or null).
+// writing all of them. The methods keep shown.length === buttons.length, runs.length ===
+// ⌈buttons.length / RUN_LENGTH⌉, and pressed, tabStop, selected within the buttons (or null).
 class TokenButtons {
   constructor(list) {
     this.list = list;
     this.buttons = [];
+    this.runs = [];        // the ol.token-run of each RUN_LENGTH buttons, in order
     this.shown = [];       // [{ token, unknown }] per button
     this.pressed = null;   // the button with aria-pressed="true"
     this.tabStop = null;   // the button with tabIndex 0 (the others have −1)
@@ -47,16 +55,33 @@ class TokenButtons {
       this.buttons.pop().parentElement.remove();
       this.shown.pop();
     }
+    const runs = Math.ceil(n / RUN_LENGTH);
+    while (this.runs.length > runs) this.runs.pop().parentElement.remove();
     if (this.pressed !== null && this.pressed >= n) this.pressed = null;
     if (this.tabStop !== null && this.tabStop >= n) this.tabStop = null;
     while (this.buttons.length < n) {
-      const button = tokenButton(this.buttons.length);
+      const at = this.buttons.length;
+      const button = tokenButton(at);
       const item = document.createElement('li');
       item.append(button);
-      this.list.append(item);
+      this.run(Math.floor(at / RUN_LENGTH)).append(item);
       this.buttons.push(button);
       this.shown.push({ token: null, unknown: false });
     }
+  }
+
+  /** The r-th run's list, made (after the last one) where there is none yet. */
+  run(r) {
+    if (r === this.runs.length) {
+      const list = document.createElement('ol');
+      list.className = 'token-run';
+      const group = document.createElement('li');
+      group.className = 'token-group';
+      group.append(list);
+      this.list.append(group);
+      this.runs.push(list);
+    }
+    return this.runs[r];
   }
 
   /** Writes each token and its unknown mark into its button where they changed. */
