@@ -292,7 +292,7 @@ test('the host page keeps its globals and styles, and its styles do not reach in
       const figure = getComputedStyle(root.querySelector('figure'));
       const canvas = getComputedStyle(root.querySelector('canvas.map-canvas'));
       const token = getComputedStyle(root.querySelector('.token-text'));
-      const tokens = getComputedStyle(root.querySelector('.tokens'));
+      const tokens = getComputedStyle(root.querySelector('.tokens .token-run')); // the chips' rows
       const fig = getComputedStyle(root.querySelector('.fig'));
       return {
         figureBorder: figure.borderTopWidth,
