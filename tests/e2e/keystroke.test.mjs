@@ -120,6 +120,14 @@ test('a run of token chips far from the screen is not drawn while typing, and sh
     await page.emulateMedia({ media: 'print' });
     assert.deepEqual(await skips(), ['visible', 'visible', 'visible', 'visible'], 'printed, they are drawn');
     await page.emulateMedia({ media: 'screen' });
+    // The arrow keys and End move across runs: the chips are one row of buttons to the keyboard.
+    const focused = () => page.evaluate(() => Number(document.activeElement.closest('button.token')?.dataset.position ?? -1));
+    await page.locator('#tokens button.token').nth(31).click();
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await focused(), 32, 'ArrowRight from the first run\'s last chip reaches the second run\'s first');
+    assert.equal(await page.locator('#tokens button.token').nth(32).getAttribute('aria-pressed'), 'true');
+    await page.keyboard.press('End');
+    assert.equal(await focused(), 299, 'End reaches the last chip, in the last run');
     // Scrolled to, the chip is drawn with its word; focused, its ring is not clipped by its run's
     // containment: the clip reaches at least as far as the outline does.
     await page.locator('#tokens').evaluate((list) => { list.scrollIntoView(); list.scrollTop = list.scrollHeight; });
