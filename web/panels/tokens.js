@@ -73,12 +73,8 @@ class TokenButtons {
   /** The r-th run's list, made (after the last one) where there is none yet. */
   run(r) {
     if (r === this.runs.length) {
-      const list = document.createElement('ol');
-      list.className = 'token-run';
-      const group = document.createElement('li');
-      group.className = 'token-group';
-      group.append(list);
-      this.list.append(group);
+      const list = element('ol', { class: 'token-run' });
+      this.list.append(element('li', { class: 'token-group' }, [list]));
       this.runs.push(list);
     }
     return this.runs[r];
