@@ -189,10 +189,12 @@ POSENC_COLD QueryKey project_head(const LaneRun& run, std::size_t head) {
 bool into_terms(const LaneRun& run, std::size_t head) { return head == 0 && run.keep_terms; }
 
 // The content logits q·kᵀ·scale: head 0's first term, or straight into the head's weights.
-// softmax_rows never reads above the diagonal of a causal row, so unmasked logits serve both
-// cases wherever they are needed anyway (head 0's terms).
-POSENC_COLD void content_logits(const LaneRun& run, std::size_t head, QueryKey qk, float scale, bool rotated,
-                                float* weights) {
+// → where they are: those two, or (W = I rotated, no terms) the lane's kept product itself,
+// which softmax reads without a copy (n² floats). softmax_rows never reads above the diagonal
+// of a causal row, so unmasked logits serve both cases wherever they are needed anyway (head 0's
+// terms).
+POSENC_COLD const float* content_logits(const LaneRun& run, std::size_t head, QueryKey qk, float scale, bool rotated,
+                                        float* weights) {
     const CompareConfig& cfg = run.cfg;
     CompareResult& s = run.s;
     const std::size_t n = run.n, nn = run.nn, d_head = run.d_head;
@@ -205,6 +207,7 @@ POSENC_COLD void content_logits(const LaneRun& run, std::size_t head, QueryKey q
         std::vector<float>& product = run.lane.cache.product;
         refresh_product(qk.q, qk.k, n, d_head, d_head, scale, lane_reuse(s, run.scheme, product, s.cache.last_n),
                         s.cache.last_n, s.work.gram_pack, product);
+        if (logits == weights) return product.data();
         std::copy_n(product.data(), nn, logits);
     } else if (qk.q == qk.k) {
         gram(qk.q, n, d_head, d_head, scale, s.work.gram_pack, logits);
@@ -212,12 +215,7 @@ POSENC_COLD void content_logits(const LaneRun& run, std::size_t head, QueryKey q
         // Head 0 unmasked: its terms, and NoPE's unmasked weights, need the whole matrix.
         attention_scores(qk.q, qk.k, n, n, d_head, scale, head == 0 ? false : cfg.causal, logits);
     }
-}
-
-// Head 0's logits are its only term: the weights start as a copy (made straight into the
-// weights when the terms are skipped).
-void weights_from_term(const LaneRun& run, std::size_t head, float* weights) {
-    if (into_terms(run, head)) std::copy_n(run.lane.terms.data(), run.nn, weights);
+    return logits;
 }
 
 // ---- One function per kind (kind_of): a head's logits into weights, and head 0's terms --------
@@ -226,21 +224,21 @@ void weights_from_term(const LaneRun& run, std::size_t head, float* weights) {
 // terms (Ke et al.). With W = I the logits are the terms' sum, derived rather than computed
 // again, so terms and weights agree whatever the terms' rounding; skipped terms are summed as
 // they would be, without being formed.
-POSENC_COLD void decomposed_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
+POSENC_COLD const float* decomposed_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
     const CompareConfig& cfg = run.cfg;
     const std::size_t n = run.n, w = run.w, d_head = run.d_head;
     float* terms = run.lane.terms.data();
     if (cfg.heads == 0 && !run.keep_terms) {
         identity_logits(cfg, run.scheme, run.lane, run.base_scale, run.concat_shares_content, run.s, weights);
-        return;
+        return weights;
     }
     if (cfg.heads == 0) {
         identity_terms(cfg, run.scheme, run.lane, run.base_scale, run.concat_shares_content, run.s, terms);
         sum_terms(terms, run.nn, weights);
-        return;
+        return weights;
     }
     attention_scores(qk.q, qk.k, n, n, d_head, run.base_scale, cfg.causal, weights);
-    if (!into_terms(run, head)) return;
+    if (!into_terms(run, head)) return weights;
     // Head 0's terms: each summand through the head's own projections.
     CompareWorkspace& work = run.s.work;
     work.projected.resize(4 * n * d_head);
@@ -250,12 +248,13 @@ POSENC_COLD void decomposed_logits(const LaneRun& run, std::size_t head, QueryKe
     project(run.word_part, n, w, work.w_k.data(), d_head, p + 2 * n * d_head);
     project(run.position_part, n, w, work.w_k.data(), d_head, p + 3 * n * d_head);
     logit_terms(p, p + n * d_head, p + 2 * n * d_head, p + 3 * n * d_head, n, d_head, run.base_scale, terms);
+    return weights;
 }
 
 // Rotation: q and k rotated at their positions (rotate_for also gives the scale, YaRN's
 // included), then their product. With W = I the rotated rows are kept, and the next call rotates
 // only its new rows.
-POSENC_COLD void rotated_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
+POSENC_COLD const float* rotated_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
     const bool shared = qk.q == qk.k && run.scheme != Scheme::xpos;  // see rotate_for
     float* q_out = run.s.work.q2.data();
     float* k_out = shared ? nullptr : run.s.work.k2.data();
@@ -267,13 +266,12 @@ POSENC_COLD void rotated_logits(const LaneRun& run, std::size_t head, QueryKey q
     }
     const float scale =
         rotate_for(run.cfg, run.scheme, run.lane, qk.q, qk.k, run.d_head, run.base_scale, from, q_out, k_out);
-    content_logits(run, head, {q_out, shared ? q_out : k_out}, scale, true, weights);
-    weights_from_term(run, head, weights);
+    return content_logits(run, head, {q_out, shared ? q_out : k_out}, scale, true, weights);
 }
 
 // Logit bias: the content logits plus a bias by key − query; head 0 keeps the two as its terms
 // (1·bias is exact, so adding in place gives the bits of their sum).
-POSENC_COLD void biased_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
+POSENC_COLD const float* biased_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
     const std::size_t n = run.n, nn = run.nn;
     content_logits(run, head, qk, run.base_scale, false, weights);
     bias_table(run.cfg, run.scheme, head, run.lane, run.s);
@@ -285,15 +283,17 @@ POSENC_COLD void biased_logits(const LaneRun& run, std::size_t head, QueryKey qk
     } else {
         fill_by_offset(by_offset, n, true, weights);
     }
+    return weights;
 }
 
-// None (NoPE): the content logits alone.
-POSENC_COLD void plain_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
-    content_logits(run, head, qk, run.base_scale, false, weights);
-    weights_from_term(run, head, weights);
+// None (NoPE): the content logits alone (head 0's only term, where the terms are kept).
+POSENC_COLD const float* plain_logits(const LaneRun& run, std::size_t head, QueryKey qk, float* weights) {
+    return content_logits(run, head, qk, run.base_scale, false, weights);
 }
 
-using HeadLogits = void (*)(const LaneRun&, std::size_t head, QueryKey qk, float* weights);
+// A head's logits, in `weights` or in a buffer they already sit in (head 0's terms, a kept
+// product): → where they are, for normalise_head to read.
+using HeadLogits = const float* (*)(const LaneRun&, std::size_t head, QueryKey qk, float* weights);
 // Indexed by Kind, in its order.
 constexpr HeadLogits kHeadLogits[] = {decomposed_logits, rotated_logits, biased_logits, plain_logits};
 static_assert(static_cast<int>(Kind::decomposed) == 0 && static_cast<int>(Kind::rotated) == 1 &&
@@ -301,34 +301,35 @@ static_assert(static_cast<int>(Kind::decomposed) == 0 && static_cast<int>(Kind::
 
 // W = I: the kept rows' logits are the last call's wherever both are kept (row reuse), so their
 // exps are too, where each row's maximum stays where it was (softmax_rows_kept).
-POSENC_COLD void softmax_keeping_exps(const LaneRun& run, float* weights) {
+POSENC_COLD void softmax_keeping_exps(const LaneRun& run, const float* logits, float* weights) {
     LaneCache& kept = run.lane.cache;
     const std::size_t n = run.n, last_n = run.s.cache.last_n;
     const std::size_t keep = kept.shifts.size() == last_n ? lane_reuse(run.s, run.scheme, kept.exps, last_n) : 0;
     restride(kept.exps, last_n, keep, n);
     kept.shifts.resize(n);
-    softmax_rows_kept(weights, n, run.cfg.causal, keep, kept.exps.data(), kept.shifts.data(), weights);
+    softmax_rows_kept(logits, n, run.cfg.causal, keep, kept.exps.data(), kept.shifts.data(), weights);
 }
 
-// The head's logits become its weights in place. NoPE's head 0 keeps both its masked and its
-// unmasked weights (the mask is all that breaks its symmetry) and shows the one cfg.causal picks.
-void normalise_head(const LaneRun& run, std::size_t head, float* weights) {
+// The head's logits (weights itself, or HeadLogits' buffer) become its weights. NoPE's head 0
+// keeps both its masked and its unmasked weights (the mask is all that breaks its symmetry) and
+// shows the one cfg.causal picks.
+void normalise_head(const LaneRun& run, std::size_t head, const float* logits, float* weights) {
     const std::size_t n = run.n;
     SchemeResult& lane = run.lane;
     if (run.scheme == Scheme::nope && head == 0) {
         lane.masked.resize(run.nn);
         lane.unmasked.resize(run.nn);
-        softmax_rows(weights, n, n, true, lane.masked.data());
-        softmax_rows(weights, n, n, false, lane.unmasked.data());
+        softmax_rows(logits, n, n, true, lane.masked.data());
+        softmax_rows(logits, n, n, false, lane.unmasked.data());
         const std::vector<float>& chosen = run.cfg.causal ? lane.masked : lane.unmasked;
         std::copy(chosen.begin(), chosen.end(), weights);
         return;
     }
     if (run.cfg.heads > 0) {
-        softmax_rows(weights, n, n, run.cfg.causal, weights);
+        softmax_rows(logits, n, n, run.cfg.causal, weights);
         return;
     }
-    softmax_keeping_exps(run, weights);
+    softmax_keeping_exps(run, logits, weights);
 }
 
 }  // namespace
@@ -353,8 +354,7 @@ POSENC_COLD void run_scheme(const CompareConfig& cfg, Scheme scheme, const float
     const HeadLogits logits = kHeadLogits[static_cast<int>(kind)];
     for (std::size_t head = 0; head < head_count; ++head) {
         float* weights = lane.weights.data() + head * run.nn;
-        logits(run, head, project_head(run, head), weights);
-        normalise_head(run, head, weights);
+        normalise_head(run, head, logits(run, head, project_head(run, head), weights), weights);
     }
 }
 

@@ -456,7 +456,8 @@ KeptScores kept_scores(std::size_t n, std::size_t kept, std::uint64_t seed) {
 
 TEST_CASE("softmax_rows_kept gives softmax_rows' bits, kept rows or not", "[attention][property]") {
     // Every size of the exp loop's steps and tails, kept from none to all rows, causal or not; the
-    // second call runs in place (weights == scores), as compare() calls it.
+    // first call reads scores apart from its weights (as compare() reads a rotated lane's kept
+    // product), the second runs in place (weights == scores, as for the other lanes).
     for (bool causal : {false, true}) {
         for (std::size_t n : kTailSizes) {
             for (std::size_t kept : {std::size_t{0}, std::size_t{1}, n / 2, n - 1, n}) {
