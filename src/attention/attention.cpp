@@ -349,6 +349,13 @@ void softmax_rows(const float* scores, std::size_t n_q, std::size_t n_k, bool ca
     }
 }
 
+bool softmax_rows_finite(const float* weights, std::size_t rows, std::size_t n_k) {
+    for (std::size_t i = 0; i < rows; ++i) {
+        if (!std::isfinite(weights[i * n_k])) return false;
+    }
+    return true;
+}
+
 POSENC_COLD void softmax_rows_kept(const float* scores, std::size_t n, bool causal, std::size_t kept, float* exps,
                                    float* shifts, float* weights) {
     for (std::size_t i = 0; i < n; ++i) {

@@ -44,6 +44,14 @@ void attention_scores(const float* q, const float* k, std::size_t n_q, std::size
 // Causal rows only read and normalise columns j ≤ i; the rest are written as exact zeros.
 void softmax_rows(const float* scores, std::size_t n_q, std::size_t n_k, bool causal, float* weights);
 
+// Whether softmax rows (those of softmax_rows or softmax_rows_kept: `rows` of n_k) are finite,
+// read from each row's first entry. A row's weights are its exps (each in [0, 1], or NaN from a
+// NaN score) times one factor 1/sum: a NaN exp makes the sum and so every weight NaN, and a zero
+// sum (every exp flushed) makes the factor ∞ and every weight NaN or ∞; otherwise every weight
+// is finite, as the infinite limits' are. So a row is all finite or has no finite entry in
+// [0, visible), and its entry 0 is always visible: n checks rather than n·n_k.
+bool softmax_rows_finite(const float* weights, std::size_t rows, std::size_t n_k);
+
 // softmax_rows(scores, n, n, causal, weights), bit for bit, for scores whose leading kept×kept
 // block is the last call's (compare()'s row reuse) and which keeps what the next call needs:
 //   exps   — n×n in/out: in, for rows i < kept, the last call's exps exp(s − shift) in columns

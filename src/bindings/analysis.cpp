@@ -17,6 +17,7 @@
 #include "base/limits.hpp"
 #include "analysis/pca.hpp"
 #include "analysis/retrieval.hpp"
+#include "attention/attention.hpp"
 #include "encodings/scheme_table.hpp"
 #include "vectors/tokenizer.hpp"
 #include "vectors/vectors.hpp"
@@ -60,10 +61,13 @@ const char* compare_config(double alpha, double base, int layout, int pairing, s
     return nullptr;
 }
 
-const char* overflow_error(const posenc::CompareResult& result) {
+// n: the result's tokens (every lane's weights are heads × n softmax rows of n).
+const char* overflow_error(const posenc::CompareResult& result, std::size_t n) {
     for (unsigned s = 0; s < posenc::kSchemeCount; ++s) {
         const std::vector<float>& w = result.lane(static_cast<posenc::Scheme>(s)).weights;
-        if (!all_finite(w.data(), w.size())) return "alpha·embeddings or scale too large: attention logits overflow float32";
+        if (!posenc::softmax_rows_finite(w.data(), w.size() / n, n)) {
+            return "alpha·embeddings or scale too large: attention logits overflow float32";
+        }
     }
     return nullptr;
 }
@@ -131,7 +135,7 @@ public:
         cfg.options = options_;
         if (const char* e = posenc::validate(cfg)) return e;
         posenc::compare(cfg, heap(embeddings), result_, concat_words ? heap(concat_words) : nullptr);
-        if (const char* e = overflow_error(result_)) return e;
+        if (const char* e = overflow_error(result_, n)) return e;
         return {};
     }
 
@@ -386,7 +390,7 @@ public:
             out.set("repeated", true);
             return out;
         }
-        if (!error && !analysis_.tokens().empty()) error = overflow_error(analysis_.result());
+        if (!error && !analysis_.tokens().empty()) error = overflow_error(analysis_.result(), analysis_.tokens().size());
         emscripten::val out = error || analysis_.tokens().empty() ? emscripten::val::object()
                                                                   : lanes_view(analysis_.result(), cfg.schemes);
         if (error) {

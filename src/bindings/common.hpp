@@ -25,7 +25,8 @@ namespace posenc::bindings {
 inline float* heap(std::uintptr_t address) { return reinterpret_cast<float*>(address); }
 
 // Finite inputs can still overflow float32 inside a kernel (α·E or q·kᵀ·scale beyond ~3.4e38);
-// the result is then checked (posenc::all_finite) rather than handed back full of NaN.
+// the result is then checked (posenc::all_finite; softmax weights by posenc::softmax_rows_finite)
+// rather than handed back full of NaN.
 using posenc::all_finite;
 
 // The enums that cross as indices into the core's names (kLayoutNames, kConcatModeNames, which

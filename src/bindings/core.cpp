@@ -57,7 +57,7 @@ std::string attention(std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std:
     if (const char* e = limits::check_scale(scale)) return e;
     posenc::attention(heap(q), heap(k), heap(v), n, d, static_cast<float>(scale), causal, heap(weights),
                       heap(output));
-    if (!all_finite(heap(weights), n * n)) return "q·kᵀ·scale overflows float32: use smaller q, k or scale";
+    if (!posenc::softmax_rows_finite(heap(weights), n, n)) return "q·kᵀ·scale overflows float32: use smaller q, k or scale";
     return {};
 }
 

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "attention/attention.hpp"
+#include "base/splitmix.hpp"
 #include "reference.hpp"
 
 namespace {
@@ -419,6 +420,62 @@ TEST_CASE("softmax rows with infinite scores take their limit, never NaN", "[att
                 CHECK(std::fabs(sum - 1.0) <= (n + 8) * 0x1p-24);
             }
             for (float x : o) CHECK(std::isfinite(x));
+        }
+    }
+}
+
+TEST_CASE("a softmax row is all finite or has no finite entry, so softmax_rows_finite reads each row's first",
+          "[attention][property]") {
+    // Scores of every tail size with NaN, ±∞ and ±3e38 dropped at seeded places (a third of the
+    // rows clean), through softmax_rows and softmax_rows_kept: in every row the visible entries
+    // are all finite or none is (softmax_rows_finite's header), and NaN scores do make some rows
+    // non-finite, so both cases are seen.
+    const float inf = std::numeric_limits<float>::infinity();
+    const float specials[] = {std::numeric_limits<float>::quiet_NaN(), inf, -inf, 3e38f, -3e38f};
+    std::size_t finite_rows = 0, non_finite_rows = 0;
+    for (bool causal : {false, true}) {
+        for (std::size_t n : kTailSizes) {
+            std::vector<float> scores = random_values(n * n, 5000 + n, 4.0f);
+            posenc::SplitMix64 places{77 + n};
+            for (std::size_t i = 0; i < n; ++i) {
+                for (std::size_t k = 0; i % 3 != 0 && k < 1 + i % 4; ++k) {
+                    scores[i * n + places.below(static_cast<std::uint32_t>(n))] = specials[places.below(5)];
+                }
+            }
+            std::vector<float> w(n * n), kept_w(n * n), exps(n * n), shifts(n);
+            posenc::softmax_rows(scores.data(), n, n, causal, w.data());
+            posenc::softmax_rows_kept(scores.data(), n, causal, 0, exps.data(), shifts.data(), kept_w.data());
+            bool all_rows_finite = true;
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t visible = causal ? i + 1 : n;
+                for (const std::vector<float>* weights : {&w, &kept_w}) {
+                    std::size_t finite = 0;
+                    for (std::size_t j = 0; j < visible; ++j) finite += std::isfinite((*weights)[i * n + j]);
+                    CAPTURE(causal, n, i);
+                    CHECK((finite == visible || finite == 0));
+                    CHECK(posenc::softmax_rows_finite(weights->data() + i * n, 1, n) == (finite == visible));
+                }
+                const bool row_finite = posenc::softmax_rows_finite(w.data() + i * n, 1, n);
+                all_rows_finite = all_rows_finite && row_finite;
+                ++(row_finite ? finite_rows : non_finite_rows);
+            }
+            CHECK(posenc::softmax_rows_finite(w.data(), n, n) == all_rows_finite);
+        }
+    }
+    CHECK(finite_rows > 0);
+    CHECK(non_finite_rows > 0);
+    // The check itself: a row made non-finite (as a NaN sum makes every entry of it) is found in
+    // any place, and in a row of weights after the first column it is not read (a row is all
+    // finite or has no finite entry).
+    for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{17}}) {
+        for (float bad : {std::numeric_limits<float>::quiet_NaN(), inf, -inf}) {
+            for (std::size_t row = 0; row < n; ++row) {
+                std::vector<float> w(n * n, 1.0f / static_cast<float>(n));
+                for (std::size_t j = 0; j < n; ++j) w[row * n + j] = bad;
+                CAPTURE(n, bad, row);
+                CHECK_FALSE(posenc::softmax_rows_finite(w.data(), n, n));
+                CHECK(posenc::softmax_rows_finite(w.data(), row, n));
+            }
         }
     }
 }
