@@ -23,10 +23,26 @@ __attribute__((noinline)) void sum_terms(const float* terms, std::size_t count, 
 // Without c, the two +0 adds are left out: they change nothing unless term 0 is −0 and term 3
 // is −0 too (−0 + −0 is −0, where (−0 + 0 + 0) + −0 is +0). The one lane without cross terms,
 // concatenated, has sinusoidal position terms, which never are: a double sum from +0 (which
-// never reads −0) times a positive scale.
+// never reads −0) times a positive scale. With keep > 0 only the entries outside the leading
+// keep×keep block are made, row by row in the same order (the few new rows and columns of a
+// key: cᵀ's column reads are short there).
 __attribute__((noinline)) void sum_identity_terms(const float* m, float a, const float* c, const float* p_rows,
-                                                  std::ptrdiff_t p_step, std::size_t n, float* out) {
+                                                  std::ptrdiff_t p_step, std::size_t n, std::size_t keep, float* out) {
     const std::size_t nn = n * n;
+    if (keep > 0) {
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t from = i < keep ? keep : 0, at = i * n + from, count = n - from;
+            if (c) {
+                add_encoding(m + at, a, c + at, count, out + at);
+                for (std::size_t j = from; j < n; ++j) out[i * n + j] = out[i * n + j] + c[j * n + i];
+            } else {
+                scale_into(a, m + at, count, out + at);
+            }
+            add_encoding(out + at, 1.0f, p_rows + static_cast<std::ptrdiff_t>(i) * p_step + static_cast<std::ptrdiff_t>(from),
+                         count, out + at);
+        }
+        return;
+    }
     if (c) {
         add_encoding(m, a, c, nn, out);
         // out[i][j] += c[j][i], in 16×16 tiles so the column reads stay in cache.

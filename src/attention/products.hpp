@@ -26,9 +26,10 @@ void sum_terms(const float* terms, std::size_t count, float* out);
 // out (n×n) = sum_terms of the four terms a·m, c, cᵀ and p (given by rows, step), bit for bit,
 // without forming them: out[i][j] = ((a·m[i][j] + c[i][j]) + c[j][i]) + p_i[j]. c null: both
 // middle terms are +0, which leaves the sum's bits alone wherever p holds no −0. out aliases
-// none of the sources.
+// none of the sources. keep > 0: out's leading keep×keep block already holds those sums (the last
+// call's, kept by the caller from the same leading rows) and is left as it is.
 void sum_identity_terms(const float* m, float a, const float* c, const float* p_rows, std::ptrdiff_t p_step,
-                        std::size_t n, float* out);
+                        std::size_t n, std::size_t keep, float* out);
 
 // out (n×n) = scale·x·xᵀ, bit-symmetric (the upper triangle computed, the lower copied).
 void gram(const float* x, std::size_t n, std::size_t d, std::size_t stride, float scale, std::vector<float>& pack,

@@ -105,10 +105,16 @@ POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeR
     }
 }
 
-POSENC_COLD void identity_logits(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
-                                 bool concat_shares_content, CompareResult& s, float* logits) {
+// The summed logits are kept in the lane's cache: a key's rows and columns are summed, the rest
+// stand from the last call (the same sources there, so the same bits).
+POSENC_COLD const float* identity_logits(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                                         bool concat_shares_content, CompareResult& s) {
     const IdentitySources src = identity_sources(cfg, scheme, lane, scale, concat_shares_content, s);
-    sum_identity_terms(src.m, src.a, src.c, src.p_rows, src.p_step, cfg.n, logits);
+    std::vector<float>& logits = lane.cache.logits;
+    const std::size_t keep = lane_reuse(s, scheme, logits, s.cache.last_n);
+    restride(logits, s.cache.last_n, keep, cfg.n);
+    sum_identity_terms(src.m, src.a, src.c, src.p_rows, src.p_step, cfg.n, keep, logits.data());
+    return logits.data();
 }
 
 POSENC_COLD void run_absolute_lanes(const CompareConfig& cfg, const float* embeddings, const float* concat_words,

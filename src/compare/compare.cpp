@@ -149,6 +149,7 @@ POSENC_COLD void clear_products(SchemeResult& lane) {
     lane.cache.rotated.clear();
     lane.cache.exps.clear();
     lane.cache.shifts.clear();
+    lane.cache.logits.clear();
 }
 
 // The lane's outputs (head_count weight maps, term_count term maps) and its heads' scratch.
@@ -229,9 +230,9 @@ POSENC_COLD const float* decomposed_logits(const LaneRun& run, std::size_t head,
     const std::size_t n = run.n, w = run.w, d_head = run.d_head;
     float* terms = run.lane.terms.data();
     if (cfg.heads == 0 && !run.keep_terms) {
-        identity_logits(cfg, run.scheme, run.lane, run.base_scale, run.concat_shares_content, run.s, weights);
-        return weights;
+        return identity_logits(cfg, run.scheme, run.lane, run.base_scale, run.concat_shares_content, run.s);
     }
+    run.lane.cache.logits.clear();  // not refreshed this call: none kept for the next (lane_reuse)
     if (cfg.heads == 0) {
         identity_terms(cfg, run.scheme, run.lane, run.base_scale, run.concat_shares_content, run.s, terms);
         sum_terms(terms, run.nn, weights);

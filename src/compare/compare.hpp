@@ -116,9 +116,10 @@ struct CompareConfig {
 // rotary, rope_pi, rope_ntk, yarn); distances = the sinusoidal position·position term by distance
 // k = 0 … n − 1 (additive, concatenated), kept while the settings stay the same; exps, shifts =
 // the weights' exps (n×n) and each row's shift (n), for softmax_rows_kept (attention.hpp; every
-// lane but NoPE's, whose head 0 takes two softmaxes).
+// lane but NoPE's, whose head 0 takes two softmaxes); logits = the decomposed lanes' summed
+// logits (n×n) while their terms are skipped, which the softmax reads in place.
 struct LaneCache {
-    std::vector<float> product, position, rotated, distances, exps, shifts;
+    std::vector<float> product, position, rotated, distances, exps, shifts, logits;
 };
 
 struct SchemeResult {

@@ -42,12 +42,12 @@ void run_scheme(const CompareConfig& cfg, Scheme scheme, const float* word_part,
 void extend_table(std::vector<float>& table, CompareCache::TableKey& key, std::size_t n, std::size_t d, double base,
                   Layout layout);
 void run_absolute_lanes(const CompareConfig& cfg, const float* embeddings, const float* concat_words, CompareResult& r);
-// A decomposed lane's four W = I terms into terms (4·n×n), or their sum (sum_terms' bits) straight
-// into logits (n×n) for a lane whose terms nobody reads (CompareConfig::skip_terms).
+// A decomposed lane's four W = I terms into terms (4·n×n), or for a lane whose terms nobody reads
+// (CompareConfig::skip_terms) their sum (sum_terms' bits, n×n) in lane.cache.logits, returned.
 void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
                     bool concat_shares_content, CompareResult& s, float* terms);
-void identity_logits(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
-                     bool concat_shares_content, CompareResult& s, float* logits);
+const float* identity_logits(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                             bool concat_shares_content, CompareResult& s);
 
 void run_rotation_lanes(const CompareConfig& cfg, CompareResult& r);
 float rotate_for(const CompareConfig& cfg, Scheme scheme, const SchemeResult& lane, const float* q, const float* k,

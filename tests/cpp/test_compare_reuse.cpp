@@ -2,7 +2,8 @@
 // same bits as a fresh one after every kind of edit — the last token changed, a token appended or
 // removed, a middle token changed, the concatenated scheme's words changed alone, a setting
 // changed, the lane set changed, heads switched on and off — for every scheme, causal or not,
-// at sizes across the 4-row and 8-key blocks (1 … 63). Tolerance: none (bit-identical).
+// terms kept or skipped, at sizes across the 4-row and 8-key blocks (1 … 63). Tolerance: none
+// (bit-identical).
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
@@ -93,21 +94,29 @@ TEST_CASE("compare: a remembering result gives a fresh result's bits after every
     const bool causal = GENERATE(false, true);
     const bool with_words = GENERATE(false, true);
     const auto mode = GENERATE(posenc::ConcatMode::same_width, posenc::ConcatMode::widened);
+    // Every lane's terms skipped (the page's folded decompositions): the decomposed lanes keep
+    // their summed logits instead of their terms, and reuse those.
+    const bool skip = GENERATE(false, true);
     const std::size_t d = 12;
     CompareConfig cfg = every_lane(d, causal);
     cfg.concat_mode = mode;
-    INFO("causal " << causal << ", words " << with_words << ", widened " << (mode == posenc::ConcatMode::widened));
+    INFO("causal " << causal << ", words " << with_words << ", widened " << (mode == posenc::ConcatMode::widened)
+                   << ", terms skipped " << skip);
 
     Sentence s(d);
     CompareResult kept;
+    const auto call = [&] {
+        cfg.skip_terms = skip ? cfg.schemes : 0;
+        return check_call(cfg, s, with_words, kept);
+    };
     std::size_t reused_total = 0;
     // Typing: one token at a time from 1 to 17 tokens, each also edited once as it is typed.
     for (std::size_t n = 1; n <= 17; ++n) {
         s.append();
-        const std::size_t appended = check_call(cfg, s, with_words, kept);
+        const std::size_t appended = call();
         if (n >= 5) CHECK(appended == n - 1);  // the point of it: only the new row is computed
         s.set_row(n - 1);
-        const std::size_t edited = check_call(cfg, s, with_words, kept);
+        const std::size_t edited = call();
         if (n >= 4) CHECK(edited == n - 1);
         reused_total += appended + edited;
     }
@@ -115,33 +124,33 @@ TEST_CASE("compare: a remembering result gives a fresh result's bits after every
     // Backspace over a token, then a change in the middle.
     s.e.resize(s.e.size() - d);
     s.words.resize(s.words.size() - d);
-    CHECK(check_call(cfg, s, with_words, kept) == s.n());
+    CHECK(call() == s.n());
     s.set_row(5);
-    CHECK(check_call(cfg, s, with_words, kept) == 5);
+    CHECK(call() == 5);
     // Only the concatenated scheme's reduced words change (the embeddings stay).
     if (with_words) {
         s.words[7 * d] += 0.5f;
-        CHECK(check_call(cfg, s, with_words, kept) == 7);
+        CHECK(call() == 7);
     }
     // A setting changes: nothing is reused; then the same again reuses everything.
     cfg.alpha = 0.75f;
-    CHECK(check_call(cfg, s, with_words, kept) == 0);
-    CHECK(check_call(cfg, s, with_words, kept) == s.n());
+    CHECK(call() == 0);
+    CHECK(call() == s.n());
     // Fewer lanes, then all again: the lanes left out have no products to keep.
     cfg.schemes = posenc::kClassicSchemes;
-    check_call(cfg, s, with_words, kept);
+    call();
     cfg.schemes = posenc::kAllSchemes;
     s.set_row(s.n() - 1);
-    check_call(cfg, s, with_words, kept);
+    call();
     // Heads switch reuse off and back on.
     cfg.heads = 2;
-    CHECK(check_call(cfg, s, with_words, kept) == 0);
+    CHECK(call() == 0);
     s.set_row(s.n() - 1);
-    CHECK(check_call(cfg, s, with_words, kept) == 0);
+    CHECK(call() == 0);
     cfg.heads = 0;
-    CHECK(check_call(cfg, s, with_words, kept) == 0);
+    CHECK(call() == 0);
     s.set_row(s.n() - 1);
-    CHECK(check_call(cfg, s, with_words, kept) == s.n() - 1);
+    CHECK(call() == s.n() - 1);
 }
 
 TEST_CASE("compare: row reuse across the blocks of longer sentences", "[compare][reuse]") {

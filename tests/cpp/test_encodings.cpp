@@ -308,8 +308,25 @@ TEST_CASE("sum_identity_terms gives sum_terms' bits for the four terms it is han
                     posenc::sum_terms(terms.data(), nn, want.data());
                     const float* rows = offsets ? by_offset.data() + (n - 1) : p.data();
                     posenc::sum_identity_terms(m.data(), a, cross ? c.data() : nullptr, rows,
-                                               offsets ? -1 : static_cast<std::ptrdiff_t>(n), n, got.data());
+                                               offsets ? -1 : static_cast<std::ptrdiff_t>(n), n, 0, got.data());
                     CHECK(std::memcmp(got.data(), want.data(), nn * sizeof(float)) == 0);
+                    // A kept leading block (as a key leaves it): only the rest is made, with the
+                    // same bits; the block's sentinel values stand.
+                    for (std::size_t keep : {std::size_t{1}, n / 2, n - 1, n}) {
+                        if (keep == 0) continue;
+                        std::vector<float> part = want;
+                        for (std::size_t i = 0; i < n; ++i)
+                            for (std::size_t j = 0; j < n; ++j) part[i * n + j] = i < keep && j < keep ? 7.0f + i : 99.0f;
+                        posenc::sum_identity_terms(m.data(), a, cross ? c.data() : nullptr, rows,
+                                                   offsets ? -1 : static_cast<std::ptrdiff_t>(n), n, keep, part.data());
+                        for (std::size_t i = 0; i < n; ++i) {
+                            for (std::size_t j = 0; j < n; ++j) {
+                                CAPTURE(keep, i, j);
+                                if (i < keep && j < keep) CHECK(part[i * n + j] == 7.0f + i);
+                                else CHECK(std::memcmp(&part[i * n + j], &want[i * n + j], sizeof(float)) == 0);
+                            }
+                        }
+                    }
                 }
             }
         }
