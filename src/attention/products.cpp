@@ -130,8 +130,11 @@ __attribute__((noinline)) void transpose(const float* in, std::size_t n, float* 
 // m (old_n×old_n) → n×n with its block [0, keep)² in place (keep ≤ min(old_n, n)); the other
 // entries are left unspecified for the caller to compute. Rows move towards the end when n grows
 // (last row first) and towards the start when it shrinks, so no row overwrites one still to move.
+// At the same n (a changed last word: most keys) every row is already in place and none moves.
 void restride(std::vector<float>& m, std::size_t old_n, std::size_t keep, std::size_t n) {
-    if (n > old_n) {
+    if (n == old_n) {
+        m.resize(n * n);
+    } else if (n > old_n) {
         m.resize(n * n);
         for (std::size_t i = keep; i-- > 0;) std::memmove(m.data() + i * n, m.data() + i * old_n, keep * sizeof(float));
     } else {

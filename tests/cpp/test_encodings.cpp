@@ -1,11 +1,12 @@
 // encodings.hpp (additive and concatenated inputs) and products.hpp's logit decomposition (Ke et al., TUPE)
 // on its own and as compare() uses it (heads = 0, W = I): additive terms add up to the full
 // logits, concatenation's cross terms are exactly zero, the rotary term is the rotated q·k; the
-// terms summed without being formed (sum_identity_terms), and all_finite.
+// terms summed without being formed (sum_identity_terms), restride, and all_finite.
 #include <catch2/catch.hpp>
 
 #include "test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -328,6 +329,24 @@ TEST_CASE("sum_identity_terms gives sum_terms' bits for the four terms it is han
                         }
                     }
                 }
+            }
+        }
+    }
+}
+
+TEST_CASE("restride keeps the leading block of an n×n matrix as n grows, shrinks or stays", "[encodings][property]") {
+    // Every pair of sizes from 1 to 9 (the same n included: a changed last word), every block
+    // size the pair allows: the block's values land at the new stride, and the matrix is n×n.
+    for (std::size_t old_n = 1; old_n <= 9; ++old_n) {
+        for (std::size_t n = 1; n <= 9; ++n) {
+            for (std::size_t keep = 0; keep <= std::min(old_n, n); ++keep) {
+                std::vector<float> m(old_n * old_n);
+                for (std::size_t k = 0; k < m.size(); ++k) m[k] = static_cast<float>(k) + 0.5f;
+                posenc::restride(m, old_n, keep, n);
+                CAPTURE(old_n, n, keep);
+                REQUIRE(m.size() == n * n);
+                for (std::size_t i = 0; i < keep; ++i)
+                    for (std::size_t j = 0; j < keep; ++j) CHECK(m[i * n + j] == static_cast<float>(i * old_n + j) + 0.5f);
             }
         }
     }
