@@ -465,8 +465,7 @@ TEST_CASE("a softmax row is all finite or has no finite entry, so softmax_rows_f
     CHECK(finite_rows > 0);
     CHECK(non_finite_rows > 0);
     // The check itself: a row made non-finite (as a NaN sum makes every entry of it) is found in
-    // any place, and in a row of weights after the first column it is not read (a row is all
-    // finite or has no finite entry).
+    // any place, and rows past `rows` are not read.
     for (std::size_t n : {std::size_t{1}, std::size_t{5}, std::size_t{17}}) {
         for (float bad : {std::numeric_limits<float>::quiet_NaN(), inf, -inf}) {
             for (std::size_t row = 0; row < n; ++row) {
