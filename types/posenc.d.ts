@@ -465,10 +465,12 @@ export interface Model {
    * One pass, one wasm call: attention() and tokenLosses() together. The model keeps the rows of
    * its previous inspect call and recomputes only those from the first id that differs (bit for
    * bit what a fresh pass gives). attention is Float32Array(L·h·n·n), or with layer and head
-   * (0-based) that one head's Float32Array(n·n). into: a Float32Array of exactly that length,
-   * which receives the map and is returned as attention.
+   * (0-based) that one head's Float32Array(n·n). fromRow (0 … n − 1, default 0): each map's rows
+   * fromRow … n − 1 alone, (n − fromRow)·n floats a map, for a caller holding the map of ids that
+   * share their first fromRow with these. into: a Float32Array of exactly that length, which
+   * receives the map and is returned as attention.
    */
-  inspect(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling; into?: Float32Array } & ({ layer?: undefined; head?: undefined } | { layer: number; head: number })):
+  inspect(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling; fromRow?: number; into?: Float32Array } & ({ layer?: undefined; head?: undefined } | { layer: number; head: number })):
     { attention: Float32Array; surprise: Float32Array };
   /** −ln p(tokens[i+1] | tokens[0…i]): Float32Array(n − 1) (inspect's surprise). */
   tokenLosses(tokens: Tokens, n: number, options?: { ropeScaling?: RopeScaling }): Float32Array;

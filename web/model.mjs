@@ -381,36 +381,41 @@ export class Model {
    * the end of a sentence costs about one row; the values equal a fresh pass bit for bit.
    * options.layer and options.head (0-based, both or neither): attention is that head's n×n map
    * alone (what one figure shows; a keystroke then copies n² floats, not L·h·n²).
+   * options.fromRow (an integer from 0 to n − 1, default 0): each map's rows fromRow … n − 1 alone,
+   * (n − fromRow)·n floats a map, for a caller that holds the map of ids sharing their first
+   * fromRow with these (row i reads ids 0 … i only): typing inside the last word then copies one
+   * row, not n².
    * options.into: a Float32Array of exactly attention's length, which receives the map and is
    * returned as attention, so that a caller who keeps its arrays (a worker whose buffers the page
    * gives back) makes no fresh one per call.
    */
   inspect(tokens, n, options = {}) {
-    checkOptions('options', options, ['ropeScaling', 'layer', 'head', 'into']);
-    return this.#inspect(tokens, n, options.ropeScaling, oneMap(options, this.config.layers, this.config.heads), options.into);
+    checkOptions('options', options, ['ropeScaling', 'layer', 'head', 'fromRow', 'into']);
+    return this.#inspect(tokens, n, options.ropeScaling, oneMap(options, this.config.layers, this.config.heads), options.into, options.fromRow ?? 0);
   }
 
   /** Float32Array(n − 1): entry i is −ln p(tokens[i + 1] | tokens[0 … i]) (inspect's surprise). */
   tokenLosses(tokens, n, options = {}) {
     checkInt('n', n, 2, 2 ** 31 - 1);
     checkOptions('options', options, ['ropeScaling']);
-    return this.#inspect(tokens, n, options.ropeScaling, null).surprise;
+    return this.#inspect(tokens, n, options.ropeScaling, null, undefined, 0).surprise;
   }
 
   // The core's inspect. map: layer·heads + head, −1 for every map, or null for none (the core is
-  // given no attention buffer and copies none; attention is then null). into: inspect's.
-  #inspect(tokens, n, scaling, map, into) {
+  // given no attention buffer and copies none; attention is then null). into, fromRow: inspect's.
+  #inspect(tokens, n, scaling, map, into, fromRow) {
     checkInt('n', n, 1, 2 ** 31 - 1);
     checkIds('tokens', tokens, n, '(n)');
+    checkInt('options.fromRow', fromRow, 0, n - 1);
     const [rope, factor] = ropeScaling(scaling);
     const { layers, heads } = this.config;
-    const mapFloats = map === null ? 0 : (map < 0 ? layers * heads : 1) * n * n;
+    const mapFloats = map === null ? 0 : (map < 0 ? layers * heads : 1) * (n - fromRow) * n;
     if (into !== undefined) checkInto(into, mapFloats);
     return this.#scratch(n + mapFloats + n, (address) => {
       const attentionAt = address + 4 * n;
       const surpriseAt = attentionAt + 4 * mapFloats;
       this.#core.HEAP32.set(tokens, address / 4);
-      const error = this.#live().inspect(address, n, rope, factor, map ?? -1, map === null ? 0 : attentionAt, surpriseAt);
+      const error = this.#live().inspect(address, n, rope, factor, map ?? -1, fromRow, map === null ? 0 : attentionAt, surpriseAt);
       if (error) throw new RangeError(error);
       return {
         attention: map === null ? null : heapFloats(this.#core.HEAPF32, attentionAt / 4, mapFloats, into),

@@ -285,15 +285,16 @@ public:
             return std::string{};
         });
     }
-    // map: layer·h + head, or −1 for every map; attention_out: n·n or L·h·n·n floats, or 0 for
-    // none (tokenLosses); surprise_out: n − 1 floats (Transformer::inspect).
+    // map: layer·h + head, or −1 for every map; attention_out: each map's rows from_row … n − 1,
+    // (n − from_row)·n or L·h·(n − from_row)·n floats, or 0 for none (tokenLosses); surprise_out:
+    // n − 1 floats (Transformer::inspect).
     std::string inspect(std::uintptr_t tokens, std::size_t n, const std::string& rope, const emscripten::val& factor, int map,
-                        std::uintptr_t attention_out, std::uintptr_t surprise_out) {
+                        std::size_t from_row, std::uintptr_t attention_out, std::uintptr_t surprise_out) {
         return on_sequence(tokens, n, rope, factor, [&](const model::EvalOptions& eval) -> std::string {
             const std::size_t chosen = map < 0 ? model::kEveryMap : static_cast<std::size_t>(map);
-            if (const char* e = model::validate_inspect(model_->config(), n, chosen)) return e;
+            if (const char* e = model::validate_inspect(model_->config(), n, chosen, from_row)) return e;
             if (const char* e = fits(model_->inspect_capacity(), model::inspect_floats(model_->config(), n))) return e;
-            model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen);
+            model_->inspect(ids(tokens), n, heap(attention_out), heap(surprise_out), eval, chosen, from_row);
             return {};
         }, false);
     }

@@ -197,16 +197,18 @@ void rescore_row(const ModelConfig& cfg, const TensorOffsets& at, const float* p
     c.surprise[p] = c.normalizer[p] - (0.0f + sum);
 }
 
+// Each chosen map's rows from_row … n − 1 (inspect.hpp's shapes).
 void copy_out(const ModelConfig& cfg, const PrefixCache& c, std::size_t n, float* attention_out, float* surprise_out,
-              std::size_t map) {
+              std::size_t map, std::size_t from_row) {
     if (surprise_out && n > 1) std::copy(c.surprise.begin(), c.surprise.begin() + static_cast<std::ptrdiff_t>(n - 1), surprise_out);
     if (!attention_out) return;
     const std::size_t first = map == kEveryMap ? 0 : map, end = map == kEveryMap ? cfg.layers * cfg.heads : map + 1;
+    const std::size_t rows = n - from_row;
     // Cached rows hold their causal part (columns 0 … i); the rest of an output row is 0.
     for (std::size_t m = first; m < end; ++m) {
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = from_row; i < n; ++i) {
             const float* row = detail::block_row(c.probs_blocks.data(), static_cast<std::size_t>(kCacheRowStep), m, i);
-            float* out = attention_out + ((m - first) * n + i) * n;
+            float* out = attention_out + ((m - first) * rows + (i - from_row)) * n;
             std::copy(row, row + i + 1, out);
             std::fill(out + i + 1, out + n, 0.0f);
         }
@@ -231,7 +233,7 @@ std::size_t PrefixCache::capacity_floats() const {
 
 void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
                   std::size_t n, const EvalOptions& requested, Workspace<float>& ws, PrefixCache& cache,
-                  float* attention_out, float* surprise_out, std::size_t map) {
+                  float* attention_out, float* surprise_out, std::size_t map, std::size_t from_row) {
     const EvalOptions eval{requested.rope, resolved_factor(requested, cfg.context, n), false};
     if (cache.weights_stale) transpose_weights(cfg, at, params, cache);
     const std::size_t first = reusable_rows(cache, tokens, n, eval);
@@ -264,7 +266,7 @@ void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* 
     cache.scored = n - 1;
     cache.ids.assign(tokens, tokens + n);
     cache.eval = eval;
-    copy_out(cfg, cache, n, attention_out, surprise_out, map);
+    copy_out(cfg, cache, n, attention_out, surprise_out, map, from_row);
 }
 
 }  // namespace posenc::model

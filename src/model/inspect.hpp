@@ -3,7 +3,9 @@
 //
 // Shapes (n ids, cap ≥ n the rows the cache holds, L layers, h heads, d width, V vocabulary):
 //   attention out — L·h·n·n (row = query, exactly 0 above the diagonal), or n·n for one map
-//   (map = layer·h + head);  surprise out — n − 1
+//   (map = layer·h + head); with from_row = r, each map's rows r … n − 1 alone: L·h·(n − r)·n or
+//   (n − r)·n (a caller that holds the map of ids sharing their first r with these needs no more);
+//   surprise out — n − 1
 //   cache: stream (L + 1)·cap·d (x_0 … x_L), qkv L·cap·3d (q and k rotated), probs in blocks of
 //   S = 64 rows (block k: rows kS … kS + S − 1 of the L·h maps, map-major, row stride (k + 1)·S,
 //   which row i's columns 0 … i fit; cap/S blocks, so more rows add blocks and move none),
@@ -65,10 +67,10 @@ inline constexpr std::size_t kEveryMap = static_cast<std::size_t>(-1);
 std::uint64_t inspect_floats(const ModelConfig& cfg, std::uint64_t n);
 
 // Preconditions: the ids validated (validate_sequence, validate_inspect), ws prepared by
-// prepare_row_workspace for (n, eval) (head_t, tables, scale); map kEveryMap or < L·h.
+// prepare_row_workspace for (n, eval) (head_t, tables, scale); map kEveryMap or < L·h; from_row < n.
 // attention_out and surprise_out nullable.
 void inspect_pass(const ModelConfig& cfg, const TensorOffsets& at, const float* params, const std::int32_t* tokens,
                   std::size_t n, const EvalOptions& eval, Workspace<float>& ws, PrefixCache& cache,
-                  float* attention_out, float* surprise_out, std::size_t map);
+                  float* attention_out, float* surprise_out, std::size_t map, std::size_t from_row);
 
 }  // namespace posenc::model

@@ -70,9 +70,10 @@ const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens
     return check_tokens(cfg, tokens, token_count);
 }
 
-const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map) {
+const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map, std::size_t from_row) {
     if (map != kEveryMap && map >= cfg.layers * cfg.heads)
         return "options.layer and options.head must be from 0 to layers − 1 and from 0 to heads − 1";
+    if (from_row >= n) return "options.fromRow must be from 0 to n − 1";
     static const std::string too_big =
         "n needs more than " + power_of_two_text(kMaxWorkspaceFloats) + " floats for every layer's rows (inspect): reduce n";
     return inspect_floats(cfg, n) > kMaxWorkspaceFloats ? too_big.c_str() : nullptr;
@@ -211,9 +212,9 @@ void Transformer::attention(const std::int32_t* tokens, std::size_t n, float* ou
 }
 
 void Transformer::inspect(const std::int32_t* tokens, std::size_t n, float* attention_out, float* surprise_out,
-                          const EvalOptions& eval, std::size_t map) {
+                          const EvalOptions& eval, std::size_t map, std::size_t from_row) {
     prepare_row_workspace(cfg_, n, eval, ws_);
-    inspect_pass(cfg_, offsets_, params_.data(), tokens, n, eval, ws_, cache_, attention_out, surprise_out, map);
+    inspect_pass(cfg_, offsets_, params_.data(), tokens, n, eval, ws_, cache_, attention_out, surprise_out, map, from_row);
 }
 
 void Transformer::logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval) {

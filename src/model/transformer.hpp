@@ -42,8 +42,8 @@ const char* validate_shape(const ModelConfig& cfg, std::size_t B, std::size_t T,
 const char* validate_sequence(const ModelConfig& cfg, const std::int32_t* tokens, std::size_t token_count,
                               std::size_t n);
 // inspect's extra checks after validate_sequence: its cache of every layer's rows fits the limit,
-// and map is kEveryMap or names one of the L·h maps.
-const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map);
+// map is kEveryMap or names one of the L·h maps, and from_row names one of the n rows.
+const char* validate_inspect(const ModelConfig& cfg, std::size_t n, std::size_t map, std::size_t from_row = 0);
 // ropeScaling: rotary models only; factor finite in [1, kMaxContextLength], or factor_from_length.
 const char* validate(const ModelConfig& cfg, const EvalOptions& eval);
 
@@ -105,11 +105,11 @@ public:
                       const AdamWOptions& options);
     // The blocks alone (no ln_f, no lm_head).
     void attention(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval = {});
-    // attention's weights (every map, or map = layer·h + head alone) and the surprise at every
-    // position from one pass (inspect.hpp), rows before the first id that differs from the
-    // previous inspect call reused. Either output nullable.
+    // attention's weights (every map, or map = layer·h + head alone; each map's rows from_row … n − 1)
+    // and the surprise at every position from one pass (inspect.hpp), rows before the first id that
+    // differs from the previous inspect call reused. Either output nullable.
     void inspect(const std::int32_t* tokens, std::size_t n, float* attention_out, float* surprise_out,
-                 const EvalOptions& eval = {}, std::size_t map = kEveryMap);
+                 const EvalOptions& eval = {}, std::size_t map = kEveryMap, std::size_t from_row = 0);
     void logits(const std::int32_t* tokens, std::size_t n, float* out, const EvalOptions& eval = {});
 
     // Floats the workspace holds now (capacity): constant across calls of the same or a smaller shape.

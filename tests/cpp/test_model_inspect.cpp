@@ -288,3 +288,37 @@ TEST_CASE("inspect: one map is that map of every map's output, bit for bit, cach
         ids.back() = (ids.back() + 1) % kVocab;
     }
 }
+
+TEST_CASE("inspect: rows from from_row are those rows of the whole output, every map or one, cached or not",
+          "[model][inspect]") {
+    Transformer m = perturbed_model({Scheme::rotary, Layout::interleaved, "rotary"});
+    const ModelConfig& cfg = m.config();
+    const std::size_t maps = cfg.layers * cfg.heads;
+    auto ids = random_tokens(33, kVocab, 8);  // 33: rows of 33 floats hit the SIMD tails
+    const std::size_t n = ids.size();
+    REQUIRE(validate_inspect(cfg, n, kEveryMap, n - 1) == nullptr);
+    REQUIRE(validate_inspect(cfg, n, kEveryMap, n) != nullptr);
+    REQUIRE(validate_inspect(cfg, n, 0, n + 5) != nullptr);
+    for (int call = 0; call < 2; ++call) {  // the second call reuses every row but the last
+        const Outputs whole = fresh_inspect(m, ids);
+        for (std::size_t from : {std::size_t{0}, std::size_t{1}, std::size_t{17}, n - 1}) {
+            const std::size_t rows = n - from;
+            // map = maps stands for every map (kEveryMap): maps blocks of rows·n.
+            for (std::size_t map = 0; map <= maps; ++map) {
+                CAPTURE(call, from, map);
+                const bool every = map == maps;
+                const std::size_t count = every ? maps : 1;
+                std::vector<float> got(count * rows * n, -1.0f), surprise(n - 1, -1.0f);
+                m.inspect(ids.data(), n, got.data(), surprise.data(), {}, every ? kEveryMap : map, from);
+                std::vector<float> want;
+                for (std::size_t k = 0; k < count; ++k) {
+                    const auto block = whole.attention.begin() + static_cast<std::ptrdiff_t>(((every ? k : map) * n + from) * n);
+                    want.insert(want.end(), block, block + static_cast<std::ptrdiff_t>(rows * n));
+                }
+                REQUIRE(same_bits(got, want));
+                REQUIRE(same_bits(surprise, whole.surprise));
+            }
+        }
+        ids.back() = (ids.back() + 1) % kVocab;
+    }
+}

@@ -257,10 +257,22 @@ describe('trained heads in the lanes', () => {
     }
   });
 
-  it('a key that changes the last word repaints only the map rows from that word on, and the map is the one a fresh page paints', async () => {
+  it('a key that changes the last word brings and repaints only the map rows from that word on, and the map is the one a fresh page paints', async () => {
     // Every putImageData on a lane's map canvas: the rows it put (heatmap.js paints a causal map's
-    // changed rows alone when the rows before are those it shows).
+    // changed rows alone when the rows before are those it shows); and the rotary lane's pass in
+    // every view from the lab worker: its first row and how many floats came.
     const recordPuts = () => {
+      window.__rows = [];
+      const Plain = window.Worker;
+      window.Worker = class extends Plain {
+        constructor(...args) {
+          super(...args);
+          this.addEventListener('message', ({ data }) => {
+            const pass = data?.view?.trained?.rotary;
+            if (pass?.attention) window.__rows.push([pass.fromRow, pass.attention.length]);
+          });
+        }
+      };
       window.__puts = new WeakMap();
       const put = CanvasRenderingContext2D.prototype.putImageData;
       CanvasRenderingContext2D.prototype.putImageData = function putImageData(image, dx, dy, sx = 0, sy = 0, sw = image.width, sh = image.height) {
@@ -291,6 +303,7 @@ describe('trained heads in the lanes', () => {
       await waitForTrained(page, ['rotary']);
       const puts = await page.evaluate((selector) => window.__puts.get(document.querySelector(selector)), map);
       assert.ok(puts.length > 0 && puts.every(({ sy }) => sy > 0), `only the last word's rows were put: ${JSON.stringify(puts)}`);
+      assert.deepEqual(await page.evaluate(() => window.__rows.at(-1)), [40, 41], 'the view brought the last row alone');
       const [typed] = await readFigure(page, 'rotary-attention', MAP);
       assert.equal(typed.rows, 41);
       assert.deepEqual(problems, []);

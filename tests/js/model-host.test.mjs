@@ -18,9 +18,9 @@ function standInModel(calls, hooks = {}) {
     vocab: WORDS,
     unknownId: 0,
     config: { layers: 2, heads: 2, vocab: WORDS.length },
-    inspect(ids, n) {
+    inspect(ids, n, { fromRow = 0 } = {}) {
       calls.push(['map', n]);
-      return { attention: new Float32Array(n * n), surprise: new Float32Array(n - 1) };
+      return { attention: new Float32Array((n - fromRow) * n), surprise: new Float32Array(n - 1) };
     },
     tokenLosses(ids, n) {
       calls.push(['rows', n]);
@@ -71,6 +71,25 @@ describe('the models in the lab worker', () => {
     // A word changed at the start: every row is new again.
     assert.equal(host.passes(request, ['queen', ...longer.slice(1)], pool).passes.m, undefined);
     assert.deepEqual(calls, [['map', PASS_ROWS], ['map', 2 * PASS_ROWS]]);
+  });
+
+  it('a keystroke\'s pass sends the map\'s rows from the first id that differs from those the lane shows, when both are n long', async () => {
+    const { host } = await loadedHost();
+    const pool = createBufferPool();
+    const words = tokens(9);
+    const pass = (shownIds, typed) => host.passes([{ ...request[0], shownIds }], typed, pool).passes.m;
+    const first = pass(undefined, words);
+    assert.deepEqual([first.fromRow, first.attention.length], [0, 81], 'no map shown: the whole map');
+    const other = (word) => WORDS.find((w) => w !== '<unk>' && w !== word);
+    const last = [...words.slice(0, 8), other(words[8])];
+    const typed = pass(first.ids, last);
+    assert.deepEqual([typed.fromRow, typed.attention.length], [8, 9], 'the last word changed: its row alone');
+    const middle = [...words];
+    middle[3] = other(words[3]);
+    assert.deepEqual([pass(first.ids, middle).fromRow, pass(first.ids, middle).attention.length], [3, 6 * 9], 'rows from the changed word');
+    assert.deepEqual([pass(first.ids, [...words, 'the']).fromRow, pass(first.ids, [...words, 'the']).attention.length], [0, 100],
+      'one word more: the whole map (another size)');
+    assert.equal(pass(first.ids, words).unchanged, true, 'the ids shown: no pass');
   });
 
   it('a lane\'s own request makes its leading rows PASS_ROWS a task, then its map from them', async () => {

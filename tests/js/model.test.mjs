@@ -30,6 +30,17 @@ function copyBatch(B, T, seed) {
   return { tokens, mask };
 }
 
+// A float array's bits, to compare arrays exactly (NaN and −0 included).
+const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
+
+// A rotary model one step from its initialisation (attention far from uniform), and 7 ids to inspect.
+function steppedRotary(lab) {
+  const m = lab.createModel(config('rotary', { context: 20 }));
+  m.trainStep(copyBatch(4, 8, 0).tokens, 4, 8, { lr: 0.05 });
+  const ids = [2, 3, 4, 5, 6, 7, 8];
+  return { m, ids, n: ids.length, ...m.config };
+}
+
 for (const simd of [true, false]) {
   describe(`models, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let lab;
@@ -68,12 +79,7 @@ for (const simd of [true, false]) {
     });
 
     it('inspect writes the map into options.into when given: the same bits, that array returned', () => {
-      const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
-      const m = lab.createModel(config('rotary', { context: 20 }));
-      m.trainStep(copyBatch(4, 8, 0).tokens, 4, 8, { lr: 0.05 });
-      const { layers, heads } = m.config;
-      const ids = [2, 3, 4, 5, 6, 7, 8];
-      const n = ids.length;
+      const { m, ids, n, layers, heads } = steppedRotary(lab);
       const plain = m.inspect(ids, n, { layer: layers - 1, head: 1 });
       // On a buffer longer than the map, as the lab worker's pool lends them, at an offset, filled with junk.
       const into = new Float32Array(new ArrayBuffer(4 * (n * n + 9)), 8, n * n).fill(-3);
@@ -86,6 +92,31 @@ for (const simd of [true, false]) {
       assert.throws(() => m.inspect(ids, n, { layer: 0, head: 0, into: new Float32Array(n * n + 1) }), /options\.into holds 50 floats; the map has 49/);
       assert.throws(() => m.inspect(ids, n, { layer: 0, head: 0, into: new Float64Array(n * n) }), /options\.into must be a Float32Array/);
       assert.throws(() => m.inspect(ids, n, { into: new Float32Array(n * n) }), RangeError, 'every map is L·h·n² floats');
+      m.dispose();
+    });
+
+    it('inspect with options.fromRow gives each map\'s rows from there on, the whole map\'s bits', () => {
+      const { m, ids, n, layers, heads } = steppedRotary(lab);
+      const whole = m.inspect(ids, n);
+      for (const fromRow of [0, 1, 4, n - 1]) {
+        const rows = (n - fromRow) * n;
+        const one = m.inspect(ids, n, { layer: layers - 1, head: 1, fromRow });
+        const mapAt = ((layers - 1) * heads + 1) * n * n;
+        assert.deepEqual(bits(one.attention), bits(whole.attention.subarray(mapAt + fromRow * n, mapAt + n * n)), `one map from row ${fromRow}`);
+        assert.deepEqual(bits(one.surprise), bits(whole.surprise));
+        const into = new Float32Array(rows).fill(-3);
+        assert.equal(m.inspect(ids, n, { layer: 0, head: 0, fromRow, into }).attention, into);
+        assert.deepEqual(bits(into), bits(whole.attention.subarray(fromRow * n, n * n)), `into from row ${fromRow}`);
+        const every = m.inspect(ids, n, { fromRow }).attention;
+        assert.equal(every.length, layers * heads * rows);
+        for (let map = 0; map < layers * heads; map++) {
+          assert.deepEqual(bits(every.subarray(map * rows, (map + 1) * rows)), bits(whole.attention.subarray(map * n * n + fromRow * n, (map + 1) * n * n)));
+        }
+      }
+      assert.throws(() => m.inspect(ids, n, { layer: 0, head: 0, fromRow: n }), /options\.fromRow must be an integer from 0 to 6/);
+      assert.throws(() => m.inspect(ids, n, { layer: 0, head: 0, fromRow: -1 }), /options\.fromRow/);
+      assert.throws(() => m.inspect(ids, n, { layer: 0, head: 0, fromRow: 1.5 }), /options\.fromRow/);
+      assert.throws(() => m.inspect(ids, n, { layer: 0, head: 0, fromRow: 2, into: new Float32Array(n * n) }), /options\.into holds 49 floats; the map has 35/);
       m.dispose();
     });
 
@@ -108,7 +139,6 @@ for (const simd of [true, false]) {
     });
 
     it('inspect: attention() bit for bit, surprise the exact terms of loss(), reused rows equal a fresh model', () => {
-      const bits = (a) => new Uint32Array(a.buffer, a.byteOffset, a.length);
       for (const scheme of SCHEMES) {
         const m = lab.createModel(config(scheme, { context: 20 }));
         // Weights far from the initialisation, so attention is not near uniform: a few steps.

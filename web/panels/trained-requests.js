@@ -6,7 +6,7 @@
 // overtakes an older one, whose answer is dropped. A layer or head change with the same words is
 // a request that recomputes no row.
 import { SCHEME_LABELS } from '../options.mjs';
-import { clampHead, idsFor, sameIds } from '../pipeline/model-ids.js';
+import { clampHead, idsFor, sameIds, sharedIds } from '../pipeline/model-ids.js';
 import { markPending, paintMap, paintStrip, refuse, reserveStrip, showShownStrip, writeNote } from './trained-lane.js';
 
 // lane: { models (the model records, trained-models.js), requestUpdate() (when an answer changes
@@ -70,6 +70,19 @@ function noteParts(scheme, parts, model, n, unknown) {
   };
 }
 
+// The map a pass of rows fromRow … n − 1 completes: the lane's shown map, those rows written over
+// in place, when it is the same model's, layer's and head's on n ids that share their first
+// fromRow with the pass's (the rows before are then the same: row i reads ids 0 … i alone); else
+// null, and the lane asks for the whole map. A pass from row 0 is the whole map.
+function completedMap(shown, want, pass) {
+  if (!pass.fromRow) return pass.attention;
+  const n = pass.ids.length;
+  if (shown?.model !== want.model || shown.layer !== pass.layer || shown.head !== pass.head || shown.ids.length !== n ||
+    sharedIds(shown.ids, pass.ids) < pass.fromRow) return null;
+  shown.attention.set(pass.attention, pass.fromRow * n);
+  return shown.attention;
+}
+
 // The lane's pass that came with the keystroke's view (web/pipeline/model-host.js: passes), taken
 // when it is for exactly the outputs the lane wants; a request sent earlier is then overtaken.
 function takePass(lane, scheme, record, parts, pass) {
@@ -84,7 +97,9 @@ function takePass(lane, scheme, record, parts, pass) {
     parts.refused = { ...want, message: pass.refused };
     setShown(lane, parts, null);
   } else {
-    setShown(lane, parts, { ...want, attention: pass.attention, surprise: pass.surprise });
+    const attention = completedMap(parts.shown, want, pass);
+    if (!attention) return;
+    setShown(lane, parts, { ...want, attention, surprise: pass.surprise });
     parts.refused = null;
   }
 }

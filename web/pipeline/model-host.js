@@ -25,11 +25,12 @@ function newRows(model, ids) {
 
 // What a model cannot do (a learned table past its rows) the core refuses with a RangeError: the
 // lane says so and shows its identity map. Anything else is an error.
-// into: inspect's (a Float32Array the map is written into), or undefined.
-function run(model, ids, layer, head, into) {
+// into, fromRow: inspect's (a Float32Array the map's rows are written into, and the first of
+// them), or undefined.
+function run(model, ids, layer, head, into, fromRow) {
   lastIds.delete(model); // until this run has succeeded
   try {
-    const outputs = model.inspect(ids, ids.length, { layer, head, into });
+    const outputs = model.inspect(ids, ids.length, { layer, head, into, fromRow });
     lastIds.set(model, ids.slice());
     return outputs;
   } catch (error) {
@@ -246,11 +247,15 @@ async function inspect(loads, post, { lane, seq, name, ids, layer, head }, stale
 // the ids the lane shows for that model and head (shownIds, optional); tokens: the view's n
 // tokens; buffers: the worker's pool (buffer-pool.js), whose buffers the page gives back once no
 // lane shows their map.
-// → { passes: { lane → { name, layer, head, ids: Int32Array(n), then attention: Float32Array(n·n)
-//   and surprise: Float32Array(n − 1) (null from a heads-only model), or unchanged: true (the ids
-//   are shownIds: no pass run), or refused: message, or error: message } },
-//   transfer: their buffers (sent, not copied) }. Each map is written onto a buffer from the
-//   pool: a fresh 1 MB one (n = 512) costs milliseconds of page faults (web/buffer-room.mjs).
+// → { passes: { lane → { name, layer, head, ids: Int32Array(n), then fromRow, attention:
+//   Float32Array((n − fromRow)·n), the map's rows fromRow … n − 1, and surprise: Float32Array(n − 1)
+//   (null from a heads-only model), or unchanged: true (the ids are shownIds: no pass run), or
+//   refused: message, or error: message } }, transfer: their buffers (sent, not copied) }.
+//   fromRow is the ids' first difference from shownIds when both are n long, else 0: the causal
+//   map's rows before it are those the lane shows, so a letter typed into the last word sends one
+//   row, not n² floats copied twice (out of the model's cache and out of the wasm heap) on a cold
+//   cache after the pause's analyses. Each map is written onto a buffer from the pool: a fresh
+//   1 MB one (n = 512) costs milliseconds of page faults (web/buffer-room.mjs).
 function passes(loads, requests, tokens, buffers) {
   const out = {};
   const transfer = [];
@@ -266,9 +271,11 @@ function passes(loads, requests, tokens, buffers) {
       continue;
     }
     if (newRows(model, ids) > PASS_ROWS) continue;
+    const n = ids.length;
+    const fromRow = shownIds?.length === n ? sharedIds(ids, shownIds) : 0;
     // The map's buffer is sent below with the map; a pass without one (refused, failed) puts it back.
-    const into = buffers.array(Float32Array, ids.length * ids.length, []);
-    const pass = { name, layer, head, ids, ...run(model, ids, layer, head, into) };
+    const into = buffers.array(Float32Array, (n - fromRow) * n, []);
+    const pass = { name, layer, head, ids, fromRow, ...run(model, ids, layer, head, into, fromRow) };
     if (pass.surprise && !loads.isComplete(name, model)) pass.surprise = null;
     transfer.push(ids.buffer);
     if (pass.attention) transfer.push(pass.attention.buffer);
