@@ -2,7 +2,7 @@
 // (web/results/report.js, on the results store's record shape): the numbers the page shows, checked against direct formulas.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { trainedHeadsLabel } from '../../web/panels/trained-data.js';
+import { completedRows, trainedHeadsLabel } from '../../web/panels/trained-data.js';
 import { clampHead, idsFor, vocabularyIndex } from '../../web/pipeline/model-ids.js';
 import {
   groupRuns, lengthTitles, positionSeries, resultsSentences, resultsTable, runLabel, runSetAt,
@@ -29,6 +29,40 @@ describe('trained lanes: data helpers', () => {
     assert.equal(ids.buffer, out.buffer, 'a long enough buffer is written in place');
     const grown = idsFor(['king'], index, 0, null);
     assert.deepEqual([...grown.ids], [2]);
+  });
+
+  it('completes a shown causal map with a pass\'s rows: every size change, in place where the buffer has room', () => {
+    // A causal map whose row i is a function of ids 0 … i alone (0 past column i), on `buffer`.
+    const causalMap = (ids, buffer = new ArrayBuffer(4 * ids.length ** 2)) => {
+      const n = ids.length;
+      const map = new Float32Array(buffer, 0, n * n);
+      for (let i = 0; i < n; i++) {
+        const seed = ids.slice(0, i + 1).reduce((h, id) => (h * 31 + id) % 9973, 7);
+        for (let j = 0; j <= i; j++) map[i * n + j] = seed + j / 64;
+      }
+      return map;
+    };
+    const shared = (a, b) => { let i = 0; while (i < a.length && i < b.length && a[i] === b[i]) i++; return i; };
+    const cases = [
+      [[1, 2, 3, 4], [1, 2, 3, 4, 5]], // a word added
+      [[1, 2, 3, 4, 5], [1, 2, 3, 9, 5, 6, 7]], // a middle word changed and two added
+      [[1, 2, 3, 4, 5, 6], [1, 2, 3]], // words deleted
+      [[1, 2, 3, 4, 5, 6], [1, 2, 9, 4]],
+      [[1, 2, 3], [1, 2, 4]], // the last word changed
+      [[5], [5, 6, 7, 8, 9, 1, 2, 3, 4]],
+    ];
+    for (const [was, is] of cases) {
+      const [m, n] = [was.length, is.length];
+      const fromRow = Math.min(shared(was, is), n - 1);
+      const want = causalMap(is);
+      for (const room of [true, false]) {
+        const buffer = new ArrayBuffer(4 * Math.max(m * m, room ? n * n : 0));
+        const shown = causalMap(was, buffer);
+        const got = completedRows(shown, m, n, fromRow, want.slice(fromRow * n));
+        assert.deepEqual([...got], [...want], `${was} → ${is}, room ${room}`);
+        assert.equal(got.buffer === buffer, room || n <= m, 'on the shown buffer exactly where it holds n² floats');
+      }
+    }
   });
 
   it('clamps a 1-based layer and head choice to the model', () => {

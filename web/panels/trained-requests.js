@@ -7,6 +7,7 @@
 // a request that recomputes no row.
 import { SCHEME_LABELS } from '../options.mjs';
 import { clampHead, idsFor, sameIds, sharedIds } from '../pipeline/model-ids.js';
+import { completedRows } from './trained-data.js';
 import { markPending, paintMap, paintStrip, refuse, reserveStrip, showShownStrip, writeNote } from './trained-lane.js';
 
 // lane: { models (the model records, trained-models.js), requestUpdate() (when an answer changes
@@ -70,17 +71,16 @@ function noteParts(scheme, parts, model, n, unknown) {
   };
 }
 
-// The map a pass of rows fromRow … n − 1 completes: the lane's shown map, those rows written over
-// in place, when it is the same model's, layer's and head's on n ids that share their first
-// fromRow with the pass's (the rows before are then the same: row i reads ids 0 … i alone); else
-// null, and the lane asks for the whole map. A pass from row 0 is the whole map.
+// The map a pass of rows fromRow … n − 1 completes: the lane's shown map with those rows, on its
+// own buffer where it has room (completedRows), when it is the same model's, layer's and head's on
+// ids that share their first fromRow with the pass's (the rows before are then the same: row i
+// reads ids 0 … i alone); else null, and the lane asks for the whole map. A pass from row 0 is
+// the whole map.
 function completedMap(shown, want, pass) {
   if (!pass.fromRow) return pass.attention;
-  const n = pass.ids.length;
-  if (shown?.model !== want.model || shown.layer !== pass.layer || shown.head !== pass.head || shown.ids.length !== n ||
+  if (shown?.model !== want.model || shown.layer !== pass.layer || shown.head !== pass.head ||
     sharedIds(shown.ids, pass.ids) < pass.fromRow) return null;
-  shown.attention.set(pass.attention, pass.fromRow * n);
-  return shown.attention;
+  return completedRows(shown.attention, shown.ids.length, pass.ids.length, pass.fromRow, pass.attention);
 }
 
 // The lane's pass that came with the keystroke's view (web/pipeline/model-host.js: passes), taken

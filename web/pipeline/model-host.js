@@ -251,10 +251,10 @@ async function inspect(loads, post, { lane, seq, name, ids, layer, head }, stale
 //   Float32Array((n − fromRow)·n), the map's rows fromRow … n − 1, and surprise: Float32Array(n − 1)
 //   (null from a heads-only model), or unchanged: true (the ids are shownIds: no pass run), or
 //   refused: message, or error: message } }, transfer: their buffers (sent, not copied) }.
-//   fromRow is the ids' first difference from shownIds when both are n long, else 0: the causal
-//   map's rows before it are those the lane shows, so a letter typed into the last word sends one
-//   row, not n² floats copied twice (out of the model's cache and out of the wasm heap) on a cold
-//   cache after the pause's analyses. Each map is written onto a buffer from the pool: a fresh
+//   fromRow is where the ids first differ from shownIds (at most n − 1), else 0: the causal map's
+//   rows before it are those the lane shows, at the new row length, so a letter typed into the last
+//   word, a word added or one deleted sends one row, not n² floats copied twice (out of the model's
+//   cache and out of the wasm heap) on a cold cache after the pause's analyses. Each map is written onto a buffer from the pool: a fresh
 //   1 MB one (n = 512) costs milliseconds of page faults (web/buffer-room.mjs).
 function passes(loads, requests, tokens, buffers) {
   const out = {};
@@ -272,7 +272,7 @@ function passes(loads, requests, tokens, buffers) {
     }
     if (newRows(model, ids) > PASS_ROWS) continue;
     const n = ids.length;
-    const fromRow = shownIds?.length === n ? sharedIds(ids, shownIds) : 0;
+    const fromRow = shownIds ? Math.min(sharedIds(ids, shownIds), n - 1) : 0;
     // The map's buffer is sent below with the map; a pass without one (refused, failed) puts it back.
     const into = buffers.array(Float32Array, (n - fromRow) * n, []);
     const pass = { name, layer, head, ids, fromRow, ...run(model, ids, layer, head, into, fromRow) };
