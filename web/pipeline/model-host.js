@@ -254,8 +254,9 @@ async function inspect(loads, post, { lane, seq, name, ids, layer, head }, stale
 //   fromRow is where the ids first differ from shownIds (at most n − 1), else 0: the causal map's
 //   rows before it are those the lane shows, at the new row length, so a letter typed into the last
 //   word, a word added or one deleted sends one row, not n² floats copied twice (out of the model's
-//   cache and out of the wasm heap) on a cold cache after the pause's analyses. Each map is written onto a buffer from the pool: a fresh
-//   1 MB one (n = 512) costs milliseconds of page faults (web/buffer-room.mjs).
+//   cache and out of the wasm heap) on a cold cache after the pause's analyses. Each map is written
+//   onto a buffer from the pool: a fresh 1 MB one (n = 512) costs milliseconds of page faults
+//   (web/buffer-room.mjs).
 function passes(loads, requests, tokens, buffers) {
   const out = {};
   const transfer = [];
