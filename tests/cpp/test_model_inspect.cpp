@@ -294,7 +294,7 @@ TEST_CASE("inspect: rows from from_row are those rows of the whole output, every
     Transformer m = perturbed_model({Scheme::rotary, Layout::interleaved, "rotary"});
     const ModelConfig& cfg = m.config();
     const std::size_t maps = cfg.layers * cfg.heads;
-    auto ids = random_tokens(33, kVocab, 8);  // 33: rows of 33 floats hit the SIMD tails
+    auto ids = random_tokens(33, kVocab, 8);  // 33 ids: the pass's 33-wide rows end in a SIMD tail
     const std::size_t n = ids.size();
     REQUIRE(validate_inspect(cfg, n, kEveryMap, n - 1) == nullptr);
     REQUIRE(validate_inspect(cfg, n, kEveryMap, n) != nullptr);

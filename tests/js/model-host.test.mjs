@@ -86,7 +86,8 @@ describe('the models in the lab worker', () => {
     assert.deepEqual([typed.fromRow, typed.attention.length], [8, 9], 'the last word changed: its row alone');
     const middle = [...words];
     middle[3] = other(words[3]);
-    assert.deepEqual([pass(first.ids, middle).fromRow, pass(first.ids, middle).attention.length], [3, 6 * 9], 'rows from the changed word');
+    const changed = pass(first.ids, middle);
+    assert.deepEqual([changed.fromRow, changed.attention.length], [3, 6 * 9], 'rows from the changed word');
     const longer = pass(first.ids, [...words, 'the']);
     assert.deepEqual([longer.fromRow, longer.attention.length], [9, 10], 'one word more: its row');
     const shorter = pass(first.ids, words.slice(0, 7));
