@@ -218,6 +218,28 @@ describe('the lab worker', () => {
     assert.deepEqual(rerun.attention, expected.attention, 'other ids shown: the pass runs');
   });
 
+  it('a typed key that leaves the words, then one that adds a word: the pass brings a fresh model\'s row and strip', async (t) => {
+    // After the space, the worker's model scores the last word's row ahead with another id after
+    // it (model-host.js, scoreAhead; tests/js/model-host.test.mjs); the pass that adds the word
+    // reuses that row, and must bring what a model that never scored ahead brings.
+    if (!lab.pretrained.some((m) => m.name === 'rotary')) return t.skip('this dist/ ships no models');
+    await client.load('rotary');
+    const local = await lab.loadPretrained('rotary');
+    t.after(() => local.dispose());
+    const request = { lane: 'rotary', name: 'rotary', layer: 1, head: 2 };
+    const typed = (gen, repeatOf, sentence, shownIds) => labClient.compute({ gen, repeatOf, state: { ...STATE, sentence },
+      trainedAvailable: true, trainedAsked: false, inputOnly: [], trained: [{ ...request, shownIds }] });
+    const shown = (await typed(60, null, STATE.sentence)).trained.rotary;
+    assert.deepEqual(await typed(61, 60, `${STATE.sentence} `, shown.ids), { repeated: true }, 'a space: the words stand');
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the scoring's tasks
+    const pass = (await typed(62, 61, `${STATE.sentence} king`, shown.ids)).trained.rotary;
+    const n = shown.ids.length;
+    assert.equal(pass.fromRow, n, 'one word added: its row');
+    const whole = local.inspect(pass.ids, n + 1, { layer: 1, head: 2 });
+    assert.deepEqual(pass.attention, whole.attention.subarray(n * (n + 1)));
+    assert.deepEqual(pass.surprise, whole.surprise);
+  });
+
   it('a trained lane\'s map comes on a buffer given back: the same numbers as the model\'s own, its rows made in slices first', async (t) => {
     if (!lab.pretrained.some((m) => m.name === 'rotary')) return t.skip('this dist/ ships no models');
     await client.load('rotary');

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createModelHost } from '../../dist/pipeline/model-host.js';
 import { createBufferPool } from '../../dist/pipeline/buffer-pool.js';
 import { PASS_ROWS } from '../../dist/pipeline/slices.js';
+import { MAX_TOKENS } from '../../dist/pipeline/state.js';
 
 const WORDS = ['<unk>', 'the', 'king', 'sat', 'on', 'a', 'throne', 'queen'];
 
@@ -24,7 +25,7 @@ function standInModel(calls, hooks = {}) {
     },
     tokenLosses(ids, n) {
       calls.push(['rows', n]);
-      hooks.onRows?.(n);
+      hooks.onRows?.(n, ids);
       return new Float32Array(n - 1);
     },
     dispose() {},
@@ -32,8 +33,8 @@ function standInModel(calls, hooks = {}) {
 }
 
 // A host with one loaded stand-in model named 'm'; posts are kept, and until(test) resolves once
-// a post passes test.
-async function loadedHost(hooks) {
+// a post passes test. headsOnly: the load stops at its heads (the model has no output layer yet).
+async function loadedHost(hooks, { headsOnly = false } = {}) {
   const calls = [];
   const posts = [];
   const waiting = [];
@@ -41,7 +42,13 @@ async function loadedHost(hooks) {
     posts.push(message);
     for (let i = waiting.length - 1; i >= 0; i--) if (waiting[i].test(message)) waiting.splice(i, 1)[0].resolve(message);
   };
-  const lab = Promise.resolve({ loadPretrained: async () => standInModel(calls, hooks) });
+  const lab = Promise.resolve({
+    loadPretrained: async (name, { onHeads }) => {
+      if (!headsOnly) return standInModel(calls, hooks);
+      onHeads(standInModel(calls, hooks));
+      return new Promise(() => {});
+    },
+  });
   const host = createModelHost(lab, post);
   const until = (test) => {
     const seen = posts.find(test);
@@ -121,5 +128,56 @@ describe('the models in the lab worker', () => {
     assert.ok(!posts.some((m) => m.type === 'inspected' && m.seq === 1), 'and never answered');
     // The same words: the newer request goes on from the first PASS_ROWS rows the older one made.
     assert.deepEqual(calls, [['rows', PASS_ROWS], ['rows', 2 * PASS_ROWS], ['rows', 3 * PASS_ROWS], ['map', 4 * PASS_ROWS]]);
+  });
+
+  it('after a key that leaves the words, the model scores the row of the last one with any next id; the key that adds a word then adds one row', async () => {
+    const scored = [];
+    const { host, calls } = await loadedHost({ onRows: (n, rowIds) => scored.push([...rowIds]) });
+    const pool = createBufferPool();
+    const words = tokens(2 * PASS_ROWS);
+    host.passes(request, words.slice(0, PASS_ROWS), pool);
+    const shown = host.passes(request, words, pool).passes.m;
+    const ahead = (requests, stale = () => false) => host.scoreAhead(requests, stale);
+    await ahead([{ ...request[0], shownIds: shown.ids }]);
+    assert.deepEqual(scored, [[...shown.ids, 0]], 'the ids shown, then the unknown id');
+    assert.deepEqual(calls.at(-1), ['rows', 2 * PASS_ROWS + 1]);
+    await ahead([{ ...request[0], shownIds: shown.ids }]);
+    assert.equal(scored.length, 1, 'scored once: the model\'s cache holds one id more than those shown now');
+    // The model's cache holds the ids shown and one more: a word added is one new row, run.
+    const added = host.passes([{ ...request[0], shownIds: shown.ids }], [...words, 'queen'], pool).passes.m;
+    assert.deepEqual([added.fromRow, added.attention.length], [2 * PASS_ROWS, 2 * PASS_ROWS + 1]);
+    const before = calls.length;
+    await ahead([{ ...request[0], shownIds: shown.ids }]);
+    assert.equal(calls.length, before, 'the cache holds other ids than those shown: nothing scored');
+    await ahead([{ ...request[0], shownIds: added.ids }], () => true);
+    assert.equal(calls.length, before, 'a newer compute came: nothing scored');
+    await ahead([{ ...request[0] }]);
+    assert.equal(calls.length, before, 'no map shown: nothing scored');
+  });
+
+  it('scoring ahead skips a heads-only model, a sentence at the page\'s cut, and keeps the cache a refusal left', async () => {
+    const heads = await loadedHost(undefined, { headsOnly: true });
+    const pool = createBufferPool();
+    const shown = heads.host.passes(request, tokens(5), pool).passes.m;
+    await heads.host.scoreAhead([{ ...request[0], shownIds: shown.ids }], () => false);
+    assert.deepEqual(heads.calls, [['map', 5]], 'no output layer yet: nothing scored');
+    let refuse = false;
+    const { host, calls } = await loadedHost({ onRows: () => { if (refuse) throw new RangeError('past the table'); } });
+    let words = tokens(PASS_ROWS);
+    let ids = host.passes(request, words, pool).passes.m.ids;
+    for (let more = 1; words.length < MAX_TOKENS; more++) {
+      words = [...words, ...tokens(Math.min(PASS_ROWS, MAX_TOKENS - words.length), more)];
+      ids = host.passes(request, words, pool).passes.m.ids;
+    }
+    const before = calls.length;
+    await host.scoreAhead([{ ...request[0], shownIds: ids }], () => false);
+    assert.equal(calls.length, before, `${MAX_TOKENS} tokens: no word after them is read`);
+    const shorter = host.passes(request, words.slice(0, MAX_TOKENS - 2), pool).passes.m;
+    refuse = true;
+    await host.scoreAhead([{ ...request[0], shownIds: shorter.ids }], () => false);
+    assert.deepEqual(calls.at(-1), ['rows', MAX_TOKENS - 1], 'asked, and refused');
+    // The refusal left the cache on the ids shown: a word added is one row, not a pass past PASS_ROWS.
+    const added = host.passes([{ ...request[0], shownIds: shorter.ids }], words.slice(0, MAX_TOKENS - 1), pool).passes.m;
+    assert.deepEqual([added.fromRow, added.attention.length], [MAX_TOKENS - 2, MAX_TOKENS - 1]);
   });
 });

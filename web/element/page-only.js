@@ -14,9 +14,9 @@ export function createModelClient() {
   };
 }
 
-/** No models in the element's worker: no message is a model message, and no lane has passes. */
+/** No models in the element's worker: no message is a model message, no lane has passes, and nothing is scored ahead. */
 export function createModelHost() {
-  return { handle: () => false, passes: () => ({ passes: [], transfer: [] }) };
+  return { handle: () => false, passes: () => ({ passes: [], transfer: [] }), scoreAhead: async () => {} };
 }
 
 /** No summary sentences: the element shows none. */

@@ -101,6 +101,9 @@ class LabChannels {
       // A repeat's trained lanes show its tokens' passes already.
       if (view.repeated) {
         this.#post({ type: 'view', channel, gen: message.gen, view });
+        // The words stand (a space ended one): the next key most likely adds one, and the trained
+        // lanes' models score its context now, while the page paints (model-host.js).
+        this.#models.scoreAhead(message.trained ?? [], () => this.#latest.get(channel) !== message.gen);
         return;
       }
       // The trained lanes' passes ride along: one answer per keystroke, every array transferred.

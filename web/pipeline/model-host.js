@@ -8,10 +8,12 @@
 // its heads, so all lanes' maps come first.
 //
 // createModelHost(lab, post) → { handle(message) → whether the message was a model message,
-//   passes(requests, tokens, buffers) → the keystroke's trained passes (below) }.
+//   passes(requests, tokens, buffers) → the keystroke's trained passes (below),
+//   scoreAhead(requests, stale) → after a key that left the words as they were (below) }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
 import { idsFor, sameIds, sharedIds, vocabularyIndex } from './model-ids.js';
 import { PASS_ROWS } from './slices.js';
+import { MAX_TOKENS } from './state.js';
 
 // The ids each model last ran on: its core keeps their rows, and a pass computes only the rows
 // from the first id that differs (model/inspect.hpp).
@@ -287,11 +289,43 @@ function passes(loads, requests, tokens, buffers) {
   return { passes: out, transfer };
 }
 
+// After a key that left the words as they were (a space that ends a word), the next key most
+// likely adds a word, and that word's surprise reads the output layer's scores on the row of the
+// word just ended: a d·V product per model (V = 4,096: 1.6 MB of weights, cold after a pause) and
+// that row in the layers above the map's, which a typed letter leaves out (model/inspect.hpp).
+// Scored now, with any id after it (the unknown word's), the model's cache holds that row scored,
+// and the pass of a key that adds a word computes its own row and one dot product; its outputs
+// are those of a fresh pass, bit for bit (inspect.hpp). Only where the model's cache holds the
+// ids the lane shows, for a complete model (a heads-only one has no output layer), and below the
+// page's cut at MAX_TOKENS tokens (a word past it is not read). One lane a task, behind the
+// messages queued meanwhile; stale() (a newer compute came) stops it.
+// requests: passes' requests (shownIds: the ids the lane shows).
+async function scoreAhead(loads, requests, stale) {
+  for (const { name, shownIds } of requests) {
+    await yielded();
+    if (stale()) return;
+    const model = loads.usable(name);
+    const last = model ? lastIds.get(model) : undefined;
+    if (!shownIds || shownIds.length >= MAX_TOKENS || !last || !sameIds(last, shownIds) || !loads.isComplete(name, model)) continue;
+    const next = new Int32Array(shownIds.length + 1);
+    next.set(shownIds);
+    next[shownIds.length] = model.unknownId;
+    try {
+      model.tokenLosses(next, next.length);
+      lastIds.set(model, next);
+    } catch (error) {
+      // A refusal (a learned table past its rows) leaves the cache as it was; anything else may not.
+      if (!(error instanceof RangeError)) lastIds.delete(model);
+    }
+  }
+}
+
 export function createModelHost(lab, post) {
   const loads = new ModelLoads(lab, post);
   const queue = new InspectQueue((request) => inspect(loads, post, request, () => queue.has(request.lane)), post);
   return {
     passes: (requests, tokens, buffers) => passes(loads, requests, tokens, buffers),
+    scoreAhead: (requests, stale) => scoreAhead(loads, requests, stale),
     handle(message) {
       if (message.type === 'load') loads.start(message.name);
       else if (message.type === 'cancel') loads.cancel(message.name);
