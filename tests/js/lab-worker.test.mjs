@@ -11,6 +11,7 @@ import { createPipeline, settleSettings } from '../../dist/pipeline/pipeline.js'
 import { syntheticSource } from '../../dist/pipeline/vocab.js';
 import { idsFor, vocabularyIndex } from '../../dist/pipeline/model-ids.js';
 import { PASS_ROWS } from '../../dist/pipeline/slices.js';
+import { SCORE_AHEAD_MS } from '../../dist/pipeline/lab-serve.js';
 
 const WORKER_URL = new URL('../../dist/pipeline/lab-worker.js', import.meta.url);
 
@@ -231,7 +232,7 @@ describe('the lab worker', () => {
       trainedAvailable: true, trainedAsked: false, inputOnly: [], trained: [{ ...request, shownIds }] });
     const shown = (await typed(60, null, STATE.sentence)).trained.rotary;
     assert.deepEqual(await typed(61, 60, `${STATE.sentence} `, shown.ids), { repeated: true }, 'a space: the words stand');
-    await new Promise((resolve) => setTimeout(resolve, 20)); // the scoring's tasks
+    await new Promise((resolve) => setTimeout(resolve, SCORE_AHEAD_MS + 30)); // the scoring's tasks
     const pass = (await typed(62, 61, `${STATE.sentence} king`, shown.ids)).trained.rotary;
     const n = shown.ids.length;
     assert.equal(pass.fromRow, n, 'one word added: its row');

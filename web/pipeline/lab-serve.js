@@ -14,6 +14,14 @@ import { createModelHost } from './model-host.js';
 import { createBufferPool } from './buffer-pool.js';
 import { vectorFileLabel } from '../formats/vector-file-rules.js';
 
+/**
+ * How long after answering a key that left the words the worker waits before the trained lanes'
+ * models score ahead (model-host.js, scoreAhead): the page paints that key meanwhile. Scored at
+ * once, the worker held a core while the page painted, and the key's frame came about 3 ms later
+ * at 512 tokens on a 2-core machine (docs/BENCHMARKS.md, round 53); a reader's next key comes later.
+ */
+export const SCORE_AHEAD_MS = 50;
+
 /** Answers the lab client's messages arriving on scope ({ addEventListener, postMessage }). */
 export function serveLab(scope) {
   const post = (message, transfer = []) => scope.postMessage(message, transfer);
@@ -102,8 +110,9 @@ class LabChannels {
       if (view.repeated) {
         this.#post({ type: 'view', channel, gen: message.gen, view });
         // The words stand (a space ended one): the next key most likely adds one, and the trained
-        // lanes' models score its context now, while the page paints (model-host.js).
-        this.#models.scoreAhead(message.trained ?? [], () => this.#latest.get(channel) !== message.gen);
+        // lanes' models score its context ahead, once the page has painted this key (model-host.js).
+        const stale = () => this.#latest.get(channel) !== message.gen;
+        setTimeout(() => { if (!stale()) this.#models.scoreAhead(message.trained ?? [], stale); }, SCORE_AHEAD_MS);
         return;
       }
       // The trained lanes' passes ride along: one answer per keystroke, every array transferred.

@@ -9,7 +9,8 @@
 //
 // createModelHost(lab, post) → { handle(message) → whether the message was a model message,
 //   passes(requests, tokens, buffers) → the keystroke's trained passes (below),
-//   scoreAhead(requests, stale) → after a key that left the words as they were (below) }.
+//   scoreAhead(requests, stale) → a Promise, settled once done: after a key that left the words
+//   as they were (below) }.
 // lab: a Promise of the worker's lab; post(message, transfer) sends to the page.
 import { idsFor, sameIds, sharedIds, vocabularyIndex } from './model-ids.js';
 import { PASS_ROWS } from './slices.js';
