@@ -112,7 +112,7 @@ class LabChannels {
         // The words stand (a space ended one): the next key most likely adds one, and the trained
         // lanes' models score its context ahead, once the page has painted this key (model-host.js).
         const stale = () => this.#latest.get(channel) !== message.gen;
-        setTimeout(() => { if (!stale()) this.#models.scoreAhead(message.trained ?? [], stale); }, SCORE_AHEAD_MS);
+        setTimeout(() => this.#models.scoreAhead(message.trained ?? [], stale), SCORE_AHEAD_MS);
         return;
       }
       // The trained lanes' passes ride along: one answer per keystroke, every array transferred.
