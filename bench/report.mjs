@@ -135,32 +135,31 @@ for (const d of [64, 100, 128]) {
   check(`attention n=4096 d=${d} (SIMD wasm)`, `${f(ms)} ms (Chromium ${f(cms)} ms)`, ms <= 1000 && (cms == null || cms <= 1000), 'target ≤ 1 s, no OOM');
 }
 // The page (bench/keystroke.mjs): one row per sentence length, then the continuous-typing row.
+// page.json is measured untraced, as the issue measured it and as a reader's browser runs;
+// page-cpu.json is the same bench under a Chromium trace (--cpu), which slows the page's thread
+// itself, for each key's CPU on the page's thread and in the workers: its medians are reported,
+// not checked.
 const VSYNC_MS = 1000 / 60;
+const pageCpu = read('page-cpu.json');
+// The issue's targets, by profile and size: ≤ 12 ms at 64 tokens and ≤ 16 ms at 512 (the machine's
+// own CPU), ≤ 40 ms at 64 tokens with the CPU slowed 4×; both for the encoding alone and with
+// trained heads. Other sizes are reported.
+const keystrokeTarget = (r) => (r.cpuThrottle > 1 ? { 64: 40 } : { 64: 12, 512: 16 })[r.n] ?? null;
+const keystrokeName = (r) => `keystroke → pixels, ${r.tokens} tokens, ${r.heads === 'trained' ? 'trained heads on' : 'GloVe'}` +
+  `${r.cpuThrottle > 1 ? `, ${r.cpuThrottle}× CPU throttle` : ''} (Chromium, median of ${r.keystrokes})`;
 for (const r of page?.results ?? []) {
-  if (r.cpuThrottle > 1) {
-    // The CPU slowed as in Lighthouse's mobile preset (bench/keystroke.mjs --throttled).
-    check(`keystroke → pixels, ${r.tokens} tokens, ${r.heads === 'trained' ? 'trained heads on' : 'GloVe'}, ${r.cpuThrottle}× CPU throttle (Chromium, median of ${r.keystrokes})`,
-      `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
-      r.n <= 64 ? r.keyToPixelsMedian <= 40 : null, r.n <= 64 ? 'target ≤ 40 ms at 64 tokens' : 'reported');
-  } else if (r.heads === 'trained') {
-    // Trained heads (--trained): the keystroke's frame, then the frame after every lane's map and
-    // strip show the new words (the same frame when every lane's m.inspect fitted the frame's
-    // budget; later when a lane fell back to its background pass).
-    check(`keystroke → pixels, ${r.tokens} tokens, trained heads on (Chromium, median of ${r.keystrokes})`,
-      `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
-      r.n <= 512 ? r.keyToPixelsMedian <= 16 : null, r.n <= 512 ? 'target ≤ 16 ms (64 and 512 tokens)' : 'reported');
+  if (r.keyToPixelsMedian != null) {
+    const target = keystrokeTarget(r);
+    check(keystrokeName(r), `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
+      target == null ? null : r.keyToPixelsMedian <= target, target == null ? 'reported' : `target ≤ ${target} ms`);
+    // Trained heads: the frame after every lane's map and strip show the new words (the key's own
+    // frame when every lane's pass fitted the frame's budget; later when a lane fell back to its
+    // background pass).
     if (r.keyToTrainedMedian != null) {
       check(`keystroke → every trained map and strip painted, ${r.tokens} tokens`,
         `${f(r.keyToTrainedMedian, 1)} ms (p90 ${f(r.keyToTrainedP90, 1)})`,
         r.n <= 64 ? r.keyToTrainedMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms (typing stays live)' : 'reported');
     }
-  } else if (r.keyToPixelsMedian != null && r.n <= 64) {
-    check(`keystroke → pixels, ${r.tokens} tokens, GloVe (Chromium, median of ${r.keystrokes})`,
-      `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`,
-      r.keyToPixelsMedian < 16, 'target < 16 ms');
-  } else if (r.keyToPixelsMedian != null) {
-    check(`keystroke → pixels, ${r.tokens} tokens, GloVe (Chromium, median of ${r.keystrokes})`,
-      `${f(r.keyToPixelsMedian, 1)} ms (p90 ${f(r.keyToPixelsP90, 1)}, recompute ${f(r.recomputeMedian, 2)} ms)`, null, 'reported');
   } else if (r.frames != null) {
     // framesOver16_7: frames that missed their vsync slot (bench/keystroke.mjs says how).
     check(`frames while typing at ${r.n} tokens (${r.keysTyped} keys, one per 60 ms)`,
@@ -171,6 +170,11 @@ for (const r of page?.results ?? []) {
       `${r.pauseFrames} frames, ${r.pauseFramesOver16_7} over 1.5 × ${VSYNC_MS.toFixed(1)} ms; ${r.pauseLongTasks} long tasks (longest ${f(r.pauseLongTaskMax, 0)} ms)`,
       null, 'reported');
   }
+}
+for (const r of pageCpu?.results ?? []) {
+  if (r.keyToPixelsMedian == null || r.mainCpuMedian == null) continue;
+  check(`${keystrokeName(r)}, traced (--cpu)`, `${f(r.keyToPixelsMedian, 1)} ms; CPU per key: page's thread ${f(r.mainCpuMedian, 2)} ms, workers ${f(r.workerCpuMedian, 2)} ms`,
+    null, 'reported (the trace slows the page\'s thread)');
 }
 // The Train section training its default schemes (bench/train-frames.mjs). One vsync
 // interval reads 16.6–16.8 ms (requestAnimationFrame timestamps are rounded to 0.1 ms), so the
