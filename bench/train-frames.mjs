@@ -59,6 +59,8 @@ try {
   await page.goto(`${baseUrl}index.html#t.steps=20000${schemes}`);
   await page.waitForFunction(() => /last recompute/.test(document.getElementById('engine').textContent), null, { timeout: 60000 });
   const train = page.locator('#train');
+  // The section is built as a reader nears it: scrolled to first, then to its loss chart once built.
+  await train.scrollIntoViewIfNeeded();
   await train.getByRole('img', { name: /^Loss/ }).scrollIntoViewIfNeeded();
   // The control: the same window with nothing training, so a loaded machine shows as such.
   const idle = await page.evaluate(recordFrames, SECONDS);
