@@ -155,10 +155,12 @@ for (const r of page?.results ?? []) {
     // Trained heads: the frame after every lane's map and strip show the new words (the key's own
     // frame when every lane's pass fitted the frame's budget; later when a lane fell back to its
     // background pass).
+    // Its bound is the desktop profile's; with the CPU slowed it is reported.
     if (r.keyToTrainedMedian != null) {
-      check(`keystroke → every trained map and strip painted, ${r.tokens} tokens`,
+      const bounded = r.n <= 64 && !(r.cpuThrottle > 1);
+      check(`keystroke → every trained map and strip painted, ${r.tokens} tokens${r.cpuThrottle > 1 ? `, ${r.cpuThrottle}× CPU throttle` : ''}`,
         `${f(r.keyToTrainedMedian, 1)} ms (p90 ${f(r.keyToTrainedP90, 1)})`,
-        r.n <= 64 ? r.keyToTrainedMedian <= 16 : null, r.n <= 64 ? 'target ≤ 16 ms (typing stays live)' : 'reported');
+        bounded ? r.keyToTrainedMedian <= 16 : null, bounded ? 'target ≤ 16 ms (typing stays live)' : 'reported');
     }
   } else if (r.frames != null) {
     // framesOver16_7: frames that missed their vsync slot (bench/keystroke.mjs says how).
@@ -190,14 +192,19 @@ for (const r of trainFrames?.results ?? []) {
 
 // The default page's first load over the emulated 10 Mbit/s, 40 ms link, cache off
 // (bench/first-load.mjs): first lanes paint, GloVe, and trained heads in every default lane.
+// The issue's first-load bounds at 10 Mbit/s and 40 ms: trained heads in every default lane and
+// the bytes transferred by then, and the first lanes no later than the page painted them before.
+const FIRST_LOAD = { trainedMs: 4000, bytesAtTrained: 4.5e6, lanesPaintMs: 1700 };
 if (firstLoad?.result) {
   const r = firstLoad.result;
   const mb = (bytes) => `${(bytes / 1e6).toFixed(2)} MB`;
   check(`first load, default page${r.hash ? ` (${r.hash})` : ''}, ${r.link.downloadMbit} Mbit/s, ${r.link.latencyMs} ms, cache off (median of ${r.runs})`,
     `lanes painted ${f(r.lanesPaintMs / 1000, 2)} s after ${mb(r.bytesAtLanesPaint)}; GloVe ${f(r.gloveMs / 1000, 2)} s; ` +
     `trained heads ${r.trainedMs == null ? 'not shown' : `${f(r.trainedMs / 1000, 2)} s`}; ${mb(r.bytes)} in all ` +
-    `(${Object.entries(r.bytesByKind).map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join(', ')})`,
-    r.trainedMs != null && r.trainedMs <= 8000, 'target: trained heads in every default lane ≤ 8 s');
+    `(${Object.entries(r.bytesByKind).map(([kind, bytes]) => `${kind} ${mb(bytes)}`).join(', ')})` +
+    `, ${mb(r.bytesAtTrained)} by then`,
+    r.trainedMs != null && r.trainedMs <= FIRST_LOAD.trainedMs && r.bytesAtTrained <= FIRST_LOAD.bytesAtTrained && r.lanesPaintMs <= FIRST_LOAD.lanesPaintMs,
+    `target: trained heads in every default lane ≤ ${FIRST_LOAD.trainedMs / 1000} s with ≤ ${mb(FIRST_LOAD.bytesAtTrained)} by then; lanes painted ≤ ${FIRST_LOAD.lanesPaintMs / 1000} s`);
 }
 
 // Main-thread tasks over 50 ms from a Chromium trace (bench/long-tasks.mjs): load, typing, pause.
