@@ -62,6 +62,54 @@ __attribute__((noinline)) void sum_identity_terms(const float* m, float a, const
     }
 }
 
+// Rows [r0, r1) of m, c and cᵀ into the block's scratch (score_region with the row pointers
+// moved to r0: row r of each block is token r0 + r), then out's rows r0 … r1 − 1 in full and
+// their columns in the kept rows, each entry summed as sum_identity_terms sums it:
+// ((a·m[i][j] + c[i][j]) + c[j][i]) + p_i[j], where for a kept row i and a new column j
+// m[i][j] = m[j][i] (a gram is bit-symmetric), c[i][j] = cᵀ[j][i] and c[j][i] is row j of c.
+void sum_identity_region(RowProduct m_rows, float a, RowProduct c_rows, const float* p_rows, std::ptrdiff_t p_step,
+                         std::size_t n, std::size_t keep, std::vector<float>& scratch, std::vector<float>& pack,
+                         float* out) {
+    constexpr std::size_t kBlock = 16;
+    const bool cross = c_rows.a != nullptr;
+    if (scratch.size() < 3 * kBlock * n) scratch.resize(3 * kBlock * n);
+    const auto p_row = [&](std::size_t i) { return p_rows + static_cast<std::ptrdiff_t>(i) * p_step; };
+    for (std::size_t r0 = keep; r0 < n; r0 += kBlock) {
+        const std::size_t rows = std::min(kBlock, n - r0);
+        float* m = scratch.data();  // rows×n each: m[r0 + r][·], c[r0 + r][·], c[·][r0 + r]
+        float* c = m + rows * n;
+        float* ct = c + rows * n;
+        score_region(m_rows.a + r0 * m_rows.stride, m_rows.b, m_rows.stride, m_rows.d, 0, rows, 0, n, m_rows.scale,
+                     pack, m, n);
+        if (cross) {
+            score_region(c_rows.a + r0 * c_rows.stride, c_rows.b, c_rows.stride, c_rows.d, 0, rows, 0, n, c_rows.scale,
+                         pack, c, n);
+            score_region(c_rows.b + r0 * c_rows.stride, c_rows.a, c_rows.stride, c_rows.d, 0, rows, 0, n, c_rows.scale,
+                         pack, ct, n);
+        }
+        for (std::size_t r = 0; r < rows; ++r) {
+            float* row = out + (r0 + r) * n;
+            if (cross) {
+                add_encoding(m + r * n, a, c + r * n, n, row);
+                add_encoding(row, 1.0f, ct + r * n, n, row);  // 1·x is exact: row + c[j][i]
+            } else {
+                scale_into(a, m + r * n, n, row);
+            }
+            add_encoding(row, 1.0f, p_row(r0 + r), n, row);
+        }
+        for (std::size_t i = 0; i < keep; ++i) {
+            const float* p = p_row(i);
+            float* row = out + i * n;
+            for (std::size_t r = 0; r < rows; ++r) {
+                const std::size_t j = r0 + r;
+                float v = a * m[r * n + i];
+                if (cross) v = (v + ct[r * n + i]) + c[r * n + i];
+                row[j] = v + p[j];
+            }
+        }
+    }
+}
+
 // out (n×n) = scale·x·xᵀ for x with n rows of d floats at row stride `stride` (a leading block
 // of wider rows is allowed). x·xᵀ is symmetric: only blocks touching the upper triangle are
 // computed (≈ n²/2 products instead of n²) and the lower triangle is copied from the upper, so

@@ -31,6 +31,26 @@ void sum_terms(const float* terms, std::size_t count, float* out);
 void sum_identity_terms(const float* m, float a, const float* c, const float* p_rows, std::ptrdiff_t p_step,
                         std::size_t n, std::size_t keep, float* out);
 
+// One product scale·a·bᵀ given by its rows (n rows of d floats at `stride` each side; a == b: a
+// gram) rather than as a whole n×n matrix.
+struct RowProduct {
+    const float* a;
+    const float* b;
+    std::size_t d, stride;
+    float scale;
+};
+
+// sum_identity_terms(m, a, c, p_rows, p_step, n, keep, out) for keep > 0 (row reuse: keep, n ≥ 4),
+// with m = m_rows' product (a gram, so symmetric bit for bit) and c = c_rows' product (c_rows.a
+// null: no cross terms), made from their rows: only rows [keep, n) of m, c and cᵀ are formed,
+// in blocks of up to 16 rows in scratch (3·16·n floats), and rows [0, keep)'s new columns are
+// read from them by symmetry. No n×n product is kept or touched, only out's new rows and columns:
+// a typed key's one row and column of each. The same entries bit for bit (score_region's
+// products, sum_identity_terms' order of adds).
+void sum_identity_region(RowProduct m_rows, float a, RowProduct c_rows, const float* p_rows, std::ptrdiff_t p_step,
+                         std::size_t n, std::size_t keep, std::vector<float>& scratch, std::vector<float>& pack,
+                         float* out);
+
 // out (n×n) = scale·x·xᵀ, bit-symmetric (the upper triangle computed, the lower copied).
 void gram(const float* x, std::size_t n, std::size_t d, std::size_t stride, float scale, std::vector<float>& pack,
           float* out);

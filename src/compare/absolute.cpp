@@ -105,13 +105,52 @@ POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeR
     }
 }
 
+namespace {
+// The sources of identity_sources for the sinusoidal lanes (additive, concatenated) as rows, for
+// sum_identity_region: term 0 = a·(m's product), terms 1 and 2 from c's (c.a null: none), term
+// 3 by offset. Nothing n×n is made.
+struct IdentityRows {
+    RowProduct m;
+    float a;
+    RowProduct c;
+    const float* p_rows;
+};
+
+POSENC_COLD IdentityRows identity_rows(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                                       bool concat_shares_content, CompareResult& s) {
+    const std::size_t n = cfg.n, d = cfg.d;
+    const float* content = s.work.content.data();
+    const RowProduct content_gram{content, content, d, d, 1.0f};  // content_dots' rows
+    if (scheme == Scheme::concatenated) {
+        const float* by_offset = sinusoid_by_offset(s.pe_concat.data(), n, cfg.d_pos, scale, s, lane.cache.distances);
+        const RowProduct none{nullptr, nullptr, 0, 0, 0.0f};
+        if (concat_shares_content) return {content_gram, scale, none, by_offset + (n - 1)};
+        const float* x = lane.x.data();
+        return {{x, x, lane.width - cfg.d_pos, lane.width, scale}, 1.0f, none, by_offset + (n - 1)};
+    }
+    const float* by_offset = sinusoid_by_offset(s.pe.data(), n, d, scale, s, lane.cache.distances);
+    return {content_gram, scale, {content, s.pe.data(), d, d, scale}, by_offset + (n - 1)};
+}
+}  // namespace
+
 // The summed logits are kept in the lane's cache: a key's rows and columns are summed, the rest
-// stand from the last call (the same sources there, so the same bits).
+// stand from the last call (the same sources there, so the same bits). For a sinusoidal lane
+// those rows and columns come from the vectors (sum_identity_region) rather than from kept n×n
+// products: refreshing a product's new column touches every page of it (n×n row-major), and
+// after the page has been idle each first touch costs (bench/idle-pages.mjs).
 POSENC_COLD const float* identity_logits(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
                                          bool concat_shares_content, CompareResult& s) {
-    const IdentitySources src = identity_sources(cfg, scheme, lane, scale, concat_shares_content, s);
     std::vector<float>& logits = lane.cache.logits;
     const std::size_t keep = lane_reuse(s, scheme, logits, s.cache.last_n);
+    if (keep > 0 && scheme != Scheme::learned) {
+        const IdentityRows src = identity_rows(cfg, scheme, lane, scale, concat_shares_content, s);
+        restride(logits, s.cache.last_n, keep, cfg.n);
+        lane.cache.product.clear();  // not refreshed: none kept for the next call (lane_reuse)
+        sum_identity_region(src.m, src.a, src.c, src.p_rows, -1, cfg.n, keep, s.work.region, s.work.gram_pack,
+                            logits.data());
+        return logits.data();
+    }
+    const IdentitySources src = identity_sources(cfg, scheme, lane, scale, concat_shares_content, s);
     restride(logits, s.cache.last_n, keep, cfg.n);
     sum_identity_terms(src.m, src.a, src.c, src.p_rows, src.p_step, cfg.n, keep, logits.data());
     return logits.data();

@@ -117,7 +117,9 @@ struct CompareConfig {
 // k = 0 … n − 1 (additive, concatenated), kept while the settings stay the same; exps, shifts =
 // the weights' exps (n×n) and each row's shift (n), for softmax_rows_kept (attention.hpp; every
 // lane but NoPE's, whose head 0 takes two softmaxes); logits = the decomposed lanes' summed
-// logits (n×n) while their terms are skipped, which the softmax reads in place.
+// logits (n×n) while their terms are skipped, which the softmax reads in place. While additive's
+// or concatenated's terms are skipped and its logits kept, a key sums its new rows and columns
+// from the vectors and that lane keeps no product (sum_identity_region).
 struct LaneCache {
     std::vector<float> product, position, rotated, distances, exps, shifts, logits;
 };
@@ -137,10 +139,11 @@ struct SchemeResult {
 
 // Scratch reused across calls so that a repeated compare allocates nothing once warm; nothing in
 // it carries meaning from one call to the next. content: αE (n×d); gram_pack: packed rows for
-// the symmetric products; bias_by_offset, bucket_by_offset: a bias or bucket by key − query.
+// the symmetric products; bias_by_offset, bucket_by_offset: a bias or bucket by key − query;
+// region: a key's new rows of a decomposed lane's products (sum_identity_region).
 struct CompareWorkspace {
     std::vector<float> content, word_part, position_part, projected, w_q, w_k, q, k, q2, k2, bias_by_offset,
-        t5_values, gram_pack;
+        t5_values, gram_pack, region;
     std::vector<std::int32_t> bucket_by_offset;
 };
 

@@ -154,22 +154,34 @@ TEST_CASE("compare: a remembering result gives a fresh result's bits after every
 }
 
 TEST_CASE("compare: row reuse across the blocks of longer sentences", "[compare][reuse]") {
-    // n crosses several 4-row query blocks and 8-key panels; one token typed at each size.
+    // n crosses several 4-row query blocks and 8-key panels; one token typed at each size, then
+    // (n = 63) a token early in the sentence changed, so that the new rows span several of the
+    // 16-row blocks in which a skipped lane sums them (sum_identity_region): 3 … 58 new rows.
+    const bool skip = GENERATE(false, true);
+    const auto mode = GENERATE(posenc::ConcatMode::same_width, posenc::ConcatMode::widened);
+    const bool with_words = GENERATE(false, true);
+    INFO("terms skipped " << skip << ", widened " << (mode == posenc::ConcatMode::widened) << ", words " << with_words);
     const std::size_t d = 100;
     CompareConfig cfg;
     cfg.d = d;
     cfg.d_pos = 26;
     cfg.alpha = 2.5f;
+    cfg.concat_mode = mode;
     cfg.schemes = posenc::kAllSchemes;
+    cfg.skip_terms = skip ? cfg.schemes : 0;
     Sentence s(d);
     CompareResult kept;
     for (std::size_t n : {15, 16, 17, 63}) {
         while (s.n() < n) s.append();
-        check_call(cfg, s, true, kept);
+        check_call(cfg, s, with_words, kept);
         s.set_row(n - 1);
-        CHECK(check_call(cfg, s, true, kept) == n - 1);
+        CHECK(check_call(cfg, s, with_words, kept) == n - 1);
         s.append();
-        CHECK(check_call(cfg, s, true, kept) == n);
+        CHECK(check_call(cfg, s, with_words, kept) == n);
+    }
+    for (std::size_t row : {61, 47, 31, 5}) {
+        s.set_row(row);
+        CHECK(check_call(cfg, s, with_words, kept) == row);
     }
 }
 
