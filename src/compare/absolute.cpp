@@ -43,72 +43,16 @@ POSENC_COLD const float* sinusoid_by_offset(const float* table, std::size_t n, s
     return s.work.bias_by_offset.data();
 }
 
-// The four W = I terms of a decomposed lane, as sources (not yet formed): term 0 = a·m, terms 1
-// and 2 = c and cᵀ (c null: both exactly +0), term 3's row i at p_rows + i·p_step
-// (products.hpp's rows and step).
-struct IdentitySources {
-    const float* m;
-    float a;
-    const float* c;
-    const float* p_rows;
-    std::ptrdiff_t p_step;
-};
-
-// W = I terms of a decomposed scheme (n×n each, times scale) without forming products that are
-// known in advance:
-//   content·content  αE·αEᵀ shared with the other lanes (concatenated: over its d_word word
-//                    coordinates only, shared when those are αE itself, widened without a basis)
-//   cross terms      concatenated: exactly 0 (disjoint coordinates); otherwise a·bᵀ and its
-//                    transpose (the same products in the same order, so bit for bit)
-//   position·position sinusoidal tables from the n offsets (sinusoid_by_offset); learned: the
-//                    symmetric product
-// The kept products are refreshed here (row reuse); the sources stay valid until the next lane runs.
-POSENC_COLD IdentitySources identity_sources(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
-                                             bool concat_shares_content, CompareResult& s) {
-    const std::size_t n = cfg.n, d = cfg.d;
-    const auto by_offset = [n](const float* table) { return table + (n - 1); };
-    const std::size_t keep = lane_reuse(s, scheme, lane.cache.product, s.cache.last_n);
-    if (scheme == Scheme::concatenated) {
-        const float* p = by_offset(sinusoid_by_offset(s.pe_concat.data(), n, cfg.d_pos, scale, s, lane.cache.distances));
-        if (concat_shares_content) return {content_dots(cfg, s), scale, nullptr, p, -1};
-        const std::size_t d_word = lane.width - cfg.d_pos;
-        refresh_product(lane.x.data(), lane.x.data(), n, d_word, lane.width, scale, keep, s.cache.last_n, s.work.gram_pack,
-                        lane.cache.product);
-        return {lane.cache.product.data(), 1.0f, nullptr, p, -1};
-    }
-    const float* position = scheme == Scheme::additive ? s.pe.data() : s.cache.table.data();
-    const float* dots = content_dots(cfg, s);
-    refresh_product(s.work.content.data(), position, n, d, d, scale, keep, s.cache.last_n, s.work.gram_pack, lane.cache.product);
-    if (scheme == Scheme::additive) {
-        return {dots, scale, lane.cache.product.data(), by_offset(sinusoid_by_offset(position, n, d, scale, s, lane.cache.distances)), -1};
-    }
-    refresh_product(position, position, n, d, d, scale, lane_reuse(s, scheme, lane.cache.position, s.cache.last_n), s.cache.last_n,
-                    s.work.gram_pack, lane.cache.position);
-    return {dots, scale, lane.cache.product.data(), lane.cache.position.data(), static_cast<std::ptrdiff_t>(n)};
-}
-}  // namespace
-
-POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
-                                bool concat_shares_content, CompareResult& s, float* terms) {
-    const std::size_t n = cfg.n, nn = n * n;
-    const IdentitySources src = identity_sources(cfg, scheme, lane, scale, concat_shares_content, s);
-    if (src.a == 1.0f) std::copy_n(src.m, nn, terms);
-    else scale_into(src.a, src.m, nn, terms);
-    if (src.c) {
-        std::copy_n(src.c, nn, terms + nn);
-        transpose(src.c, n, terms + 2 * nn);
-    } else {
-        std::fill(terms + nn, terms + 3 * nn, 0.0f);
-    }
-    for (std::size_t i = 0; i < n; ++i) {
-        std::copy_n(src.p_rows + static_cast<std::ptrdiff_t>(i) * src.p_step, n, terms + 3 * nn + i * n);
-    }
-}
-
-namespace {
-// The sources of identity_sources for the sinusoidal lanes (additive, concatenated) as rows, for
-// sum_identity_region: term 0 = a·(m's product), terms 1 and 2 from c's (c.a null: none), term
-// 3 by offset. Nothing n×n is made.
+// The sources of a sinusoidal lane's W = I terms (additive, concatenated) as rows: term 0 =
+// a·(m's product), terms 1 and 2 from c's product and its transpose (c.a null: none, both
+// exactly +0), term 3 by offset (p_rows + i·(−1) is row i). Nothing n×n is made here:
+// identity_sources refreshes the kept products from these rows, sum_identity_region sums a key's
+// new rows from them alone.
+//   content·content  αE·αEᵀ (unscaled, times a = scale), shared with the other lanes as
+//                    content_dots; concatenated: its word coordinates' own gram, times scale,
+//                    unless those are αE itself (widened without a basis)
+//   cross terms      concatenated: none (disjoint coordinates); additive: αE·PEᵀ times scale
+//   position·position the sinusoidal table's from the n offsets (sinusoid_by_offset)
 struct IdentityRows {
     RowProduct m;
     float a;
@@ -131,7 +75,63 @@ POSENC_COLD IdentityRows identity_rows(const CompareConfig& cfg, Scheme scheme, 
     const float* by_offset = sinusoid_by_offset(s.pe.data(), n, d, scale, s, lane.cache.distances);
     return {content_gram, scale, {content, s.pe.data(), d, d, scale}, by_offset + (n - 1)};
 }
+
+// The four W = I terms of a decomposed lane, as sources (not yet formed): term 0 = a·m, terms 1
+// and 2 = c and cᵀ (c null: both exactly +0), term 3's row i at p_rows + i·p_step
+// (products.hpp's rows and step).
+struct IdentitySources {
+    const float* m;
+    float a;
+    const float* c;
+    const float* p_rows;
+    std::ptrdiff_t p_step;
+};
+
+// W = I terms of a decomposed scheme (n×n each, times scale) without forming products that are
+// known in advance: the sinusoidal lanes' from identity_rows, each of their products (but the
+// shared content_dots) kept in the lane's cache; learned's cross terms as additive's with its
+// table, and its position·position term the table's symmetric product. The kept products are
+// refreshed here (row reuse), the cross terms' transpose read by the caller (the same products in
+// the same order, so bit for bit); the sources stay valid until the next lane runs.
+POSENC_COLD IdentitySources identity_sources(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                                             bool concat_shares_content, CompareResult& s) {
+    const std::size_t n = cfg.n, d = cfg.d;
+    const std::size_t keep = lane_reuse(s, scheme, lane.cache.product, s.cache.last_n);
+    const auto refresh = [&](const RowProduct& p) {
+        refresh_product(p.a, p.b, n, p.d, p.stride, p.scale, keep, s.cache.last_n, s.work.gram_pack, lane.cache.product);
+        return lane.cache.product.data();
+    };
+    if (scheme != Scheme::learned) {
+        // A lane's own product is m (concatenated's word gram) or c (additive's), never both.
+        const IdentityRows rows = identity_rows(cfg, scheme, lane, scale, concat_shares_content, s);
+        const float* m = rows.m.a == s.work.content.data() ? content_dots(cfg, s) : refresh(rows.m);
+        return {m, rows.a, rows.c.a ? refresh(rows.c) : nullptr, rows.p_rows, -1};
+    }
+    const float* table = s.cache.table.data();
+    const float* dots = content_dots(cfg, s);
+    refresh({s.work.content.data(), table, d, d, scale});
+    refresh_product(table, table, n, d, d, scale, lane_reuse(s, scheme, lane.cache.position, s.cache.last_n), s.cache.last_n,
+                    s.work.gram_pack, lane.cache.position);
+    return {dots, scale, lane.cache.product.data(), lane.cache.position.data(), static_cast<std::ptrdiff_t>(n)};
+}
 }  // namespace
+
+POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
+                                bool concat_shares_content, CompareResult& s, float* terms) {
+    const std::size_t n = cfg.n, nn = n * n;
+    const IdentitySources src = identity_sources(cfg, scheme, lane, scale, concat_shares_content, s);
+    if (src.a == 1.0f) std::copy_n(src.m, nn, terms);
+    else scale_into(src.a, src.m, nn, terms);
+    if (src.c) {
+        std::copy_n(src.c, nn, terms + nn);
+        transpose(src.c, n, terms + 2 * nn);
+    } else {
+        std::fill(terms + nn, terms + 3 * nn, 0.0f);
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        std::copy_n(src.p_rows + static_cast<std::ptrdiff_t>(i) * src.p_step, n, terms + 3 * nn + i * n);
+    }
+}
 
 // The summed logits are kept in the lane's cache: a key's rows and columns are summed, the rest
 // stand from the last call (the same sources there, so the same bits). For a sinusoidal lane
