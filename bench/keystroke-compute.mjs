@@ -57,8 +57,9 @@ function pagesTouched(run) {
   return before === null || after === null ? null : (after - before) / 4;
 }
 
-// One round (run as `--child DIST n idleMs` in a process of its own): → { typing, paused, idle? }
-// (ms, medians of KEYS keys; idle only for idleMs > 0).
+// One round (run as `--child DIST n idleMs` in a process of its own): → { typing, pagesTouched,
+// paused, idle? } (ms, medians of KEYS keys; pagesTouched of PAGE_KEYS keys, or null; idle only
+// for idleMs > 0).
 async function round(dist, n, idleMs) {
   const url = pathToFileURL(dist.endsWith('/') ? dist : `${dist}/`);
   const { load } = await import(new URL('posenc.mjs', url));
