@@ -136,8 +136,8 @@ POSENC_COLD void identity_terms(const CompareConfig& cfg, Scheme scheme, SchemeR
 // The summed logits are kept in the lane's cache: a key's rows and columns are summed, the rest
 // stand from the last call (the same sources there, so the same bits). For a sinusoidal lane
 // those rows and columns come from the vectors (sum_identity_region) rather than from kept n×n
-// products: refreshing a product's new column touches every page of it (n×n row-major), and
-// after the page has been idle each first touch costs (bench/idle-pages.mjs).
+// products: refreshing a product's new column touches every memory page of it (n×n row-major),
+// and after the thread has been idle each first touch costs (bench/idle-pages.mjs).
 POSENC_COLD const float* identity_logits(const CompareConfig& cfg, Scheme scheme, SchemeResult& lane, float scale,
                                          bool concat_shares_content, CompareResult& s) {
     std::vector<float>& logits = lane.cache.logits;
